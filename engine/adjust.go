@@ -1,0 +1,277 @@
+package engine
+
+import (
+	"fmt"
+
+	"tablecam/models"
+)
+
+// EnemySpec describes an enemy to put on the map.
+type EnemySpec struct {
+	// Type is an enemy type id, or a faction id (its faction enemies).
+	Type string `json:"type"`
+	// Token is the printed token id when known.
+	Token    string   `json:"token,omitempty"`
+	Inactive bool     `json:"inactive,omitempty"`
+	With     []string `json:"with,omitempty"`
+	Adjacent []string `json:"adjacent,omitempty"`
+}
+
+// resolveType maps a type, token or faction id to (type, faction, token).
+func resolveType(c *models.Content, id string) (typ, faction, token string, err error) {
+	if _, ok := c.EnemyType(id); ok {
+		for _, f := range c.Factions {
+			if f.Enemy == id {
+				return id, f.ID, "", nil
+			}
+		}
+		return id, "", "", nil
+	}
+	if f, ok := c.Faction(id); ok && f.Enemy != "" {
+		return f.Enemy, f.ID, "", nil
+	}
+	if t, tok, ok := c.Token(id); ok {
+		_, fac, _, _ := resolveType(c, t.ID)
+		return t.ID, fac, tok.ID, nil
+	}
+	return "", "", "", fmt.Errorf("unknown enemy type, faction or token %q", id)
+}
+
+func (st *State) checkSurvivors(ids []string) error {
+	for _, id := range ids {
+		if st.Survivor(id) < 0 {
+			return fmt.Errorf("unknown survivor %q", id)
+		}
+	}
+	return nil
+}
+
+// canonical maps survivor names to ids.
+func (st *State) canonical(ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, st.Survivors[st.Survivor(id)].ID)
+	}
+	return out
+}
+
+// AddEnemy places an enemy token on the map (faceup unless Inactive).
+func AddEnemy(c *models.Content, st State, sp EnemySpec) (State, []Outcome, error) {
+	st = st.Clone()
+	typ, fac, tok, err := resolveType(c, sp.Type)
+	if err != nil {
+		return st, nil, err
+	}
+	if sp.Token != "" {
+		t, _ := c.EnemyType(typ)
+		if _, ok := t.Token(sp.Token); !ok {
+			return st, nil, fmt.Errorf("enemy type %q has no token %q", typ, sp.Token)
+		}
+		tok = sp.Token
+	}
+	if err := st.checkSurvivors(append(append([]string(nil), sp.With...), sp.Adjacent...)); err != nil {
+		return st, nil, err
+	}
+	st.NextEnemy++
+	e := Enemy{ID: fmt.Sprintf("e%d", st.NextEnemy), Type: typ, Token: tok, Faction: fac, Active: !sp.Inactive,
+		With: st.canonical(sp.With), Adjacent: st.canonical(sp.Adjacent)}
+	st.Enemies = append(st.Enemies, e)
+	return st, []Outcome{{Kind: KindEnemyAdded, Vars: Vars{"id": e.ID, "enemy": TypeName(c, typ, false), "active": e.Active}}}, nil
+}
+
+// RemoveEnemy takes an enemy off the map.
+func RemoveEnemy(c *models.Content, st State, id string) (State, []Outcome, error) {
+	st = st.Clone()
+	i := st.Enemy(id)
+	if i < 0 {
+		return st, nil, fmt.Errorf("no enemy %q on the map", id)
+	}
+	e := st.Enemies[i]
+	st.Enemies = append(st.Enemies[:i], st.Enemies[i+1:]...)
+	return st, []Outcome{{Kind: KindEnemyRemoved, Vars: Vars{"id": id, "enemy": TypeName(c, e.Type, false)}}}, nil
+}
+
+// PlaceEnemy records which survivors share the enemy's space and which are
+// adjacent, and optionally flips it (active) or scans its token.
+func PlaceEnemy(c *models.Content, st State, id string, with, adjacent []string, active *bool, token string) (State, []Outcome, error) {
+	st = st.Clone()
+	i := st.Enemy(id)
+	if i < 0 {
+		return st, nil, fmt.Errorf("no enemy %q on the map", id)
+	}
+	if err := st.checkSurvivors(append(append([]string(nil), with...), adjacent...)); err != nil {
+		return st, nil, err
+	}
+	e := &st.Enemies[i]
+	if token != "" {
+		t, _ := c.EnemyType(e.Type)
+		if _, ok := t.Token(token); !ok {
+			return st, nil, fmt.Errorf("enemy type %q has no token %q", e.Type, token)
+		}
+		e.Token = token
+	}
+	e.With, e.Adjacent = st.canonical(with), st.canonical(adjacent)
+	if active != nil {
+		e.Active = *active
+	}
+	return st, []Outcome{{Kind: KindEnemyPlaced, Vars: Vars{"id": id, "enemy": TypeName(c, e.Type, false),
+		"with": names(&st, idxOf(&st, e.With)), "adjacent": names(&st, idxOf(&st, e.Adjacent)), "active": e.Active}}}, nil
+}
+
+func idxOf(st *State, ids []string) []int {
+	out := make([]int, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, st.Survivor(id))
+	}
+	return out
+}
+
+// SetEnemyCount makes the number of enemies of a type (or faction) on the
+// map equal n: it adds faceup tokens with no tracked position, or removes
+// the most recently placed ones.
+func SetEnemyCount(c *models.Content, st State, id string, n int) (State, []Outcome, error) {
+	st = st.Clone()
+	if n < 0 {
+		return st, nil, fmt.Errorf("enemy count must not be negative")
+	}
+	typ, fac, _, err := resolveType(c, id)
+	if err != nil {
+		return st, nil, err
+	}
+	have := 0
+	for _, e := range st.Enemies {
+		if e.Type == typ {
+			have++
+		}
+	}
+	for ; have < n; have++ {
+		st.NextEnemy++
+		st.Enemies = append(st.Enemies, Enemy{ID: fmt.Sprintf("e%d", st.NextEnemy), Type: typ, Faction: fac, Active: true})
+	}
+	for i := len(st.Enemies) - 1; i >= 0 && have > n; i-- {
+		if st.Enemies[i].Type == typ {
+			st.Enemies = append(st.Enemies[:i], st.Enemies[i+1:]...)
+			have--
+		}
+	}
+	return st, []Outcome{{Kind: KindEnemyCount, Vars: Vars{"enemy": TypeName(c, typ, true), "n": n}}}, nil
+}
+
+// Adjust changes one tracked survivor value by delta: "hp" (heal with a
+// positive delta, damage with a negative one), "rads", "xp", "caps". Damage
+// and rads go through the death rules; healing stops at full HP.
+func Adjust(c *models.Content, st State, survivor, field string, delta int) (State, []Outcome, error) {
+	st = st.Clone()
+	i := st.Survivor(survivor)
+	if i < 0 {
+		return st, nil, fmt.Errorf("unknown survivor %q", survivor)
+	}
+	s := &st.Survivors[i]
+	switch field {
+	case "hp":
+		if delta < 0 {
+			st, out := hurt(c, st, i, -delta, 0)
+			return st, out, nil
+		}
+		heal := delta
+		if heal > s.Damage {
+			heal = s.Damage
+		}
+		s.Damage -= heal
+		return st, []Outcome{{Kind: KindHeal, Vars: Vars{"survivor": s.Name, "n": heal, "hp": s.HP()}}}, nil
+	case "rads":
+		if delta > 0 {
+			st, out := hurt(c, st, i, 0, delta)
+			return st, out, nil
+		}
+		s.Rads += delta
+		if s.Rads < 0 {
+			s.Rads = 0
+		}
+		return st, []Outcome{{Kind: KindRads, Vars: Vars{"survivor": s.Name, "rads": delta, "total": s.Rads}}}, nil
+	case "xp":
+		s.XP += delta
+		if s.XP < 0 {
+			s.XP = 0
+		}
+		return st, []Outcome{{Kind: KindXP, Vars: Vars{"survivor": s.Name, "n": delta, "total": s.XP}}}, nil
+	case "caps":
+		s.Caps += delta
+		if s.Caps < 0 {
+			return st, nil, fmt.Errorf("%s has only %d caps", s.Name, s.Caps-delta)
+		}
+		return st, []Outcome{{Kind: KindCaps, Vars: Vars{"survivor": s.Name, "n": delta, "total": s.Caps}}}, nil
+	}
+	return st, nil, fmt.Errorf("unknown survivor value %q (hp, rads, xp, caps)", field)
+}
+
+// SetSurvivorFlag sets a survivor's flags: "rested" (Well Rested), "loyal"
+// (to a faction; "" clears), "special" (S.P.E.C.I.A.L. letters), "armor",
+// "ranged".
+func SetSurvivorFlag(c *models.Content, st State, survivor, flag, value string) (State, error) {
+	st = st.Clone()
+	i := st.Survivor(survivor)
+	if i < 0 {
+		return st, fmt.Errorf("unknown survivor %q", survivor)
+	}
+	s := &st.Survivors[i]
+	switch flag {
+	case "rested":
+		s.WellRested = value == "true" || value == "yes" || value == "on"
+	case "loyal":
+		if value != "" {
+			if _, ok := c.Faction(value); !ok {
+				return st, fmt.Errorf("unknown faction %q", value)
+			}
+		}
+		s.Loyal = value
+	case "special":
+		s.Special = value
+	case "armor":
+		var n int
+		if _, err := fmt.Sscanf(value, "%d", &n); err != nil || n < 0 {
+			return st, fmt.Errorf("armor must be a whole number >= 0, got %q", value)
+		}
+		s.Armor = n
+	case "ranged":
+		s.Ranged = value == "true" || value == "yes" || value == "on"
+	default:
+		return st, fmt.Errorf("unknown survivor setting %q (rested, loyal, special, armor, ranged)", flag)
+	}
+	return st, nil
+}
+
+// SetPower puts the power token on a space (0-based) by hand.
+func SetPower(c *models.Content, st State, space int) (State, []Outcome, error) {
+	st = st.Clone()
+	if space < 0 || space > st.LastSpace() {
+		return st, nil, fmt.Errorf("power space %d out of range 1..%d", space+1, st.PowerTrack)
+	}
+	st.Power = space
+	out := []Outcome{{Kind: KindPowerSet, Vars: Vars{"faction": factionName(c, st.Opposing), "space": space + 1, "track": st.PowerTrack}}}
+	if space == st.LastSpace() && !st.Over() {
+		st.Result = ResultLost
+		out = append(out, Outcome{Kind: KindGameLost, Vars: Vars{"faction": factionName(c, st.Opposing)}})
+	}
+	return st, out, nil
+}
+
+// SetGoals sets the number of completed goals by hand (no retreat, no win).
+func SetGoals(c *models.Content, st State, n int) (State, []Outcome, error) {
+	st = st.Clone()
+	if n < 0 {
+		return st, nil, fmt.Errorf("goals must not be negative")
+	}
+	st.Goals = n
+	return st, []Outcome{{Kind: KindGoalsSet, Vars: Vars{"goals": n, "required": st.GoalsRequired}}}, nil
+}
+
+// AddCamps changes the group's C.A.M.P. tokens by delta.
+func AddCamps(c *models.Content, st State, delta int) (State, []Outcome, error) {
+	st = st.Clone()
+	if st.Camps+delta < 0 {
+		return st, nil, fmt.Errorf("the group has only %d C.A.M.P. tokens", st.Camps)
+	}
+	st.Camps += delta
+	return st, []Outcome{{Kind: KindCamps, Vars: Vars{"n": delta, "total": st.Camps}}}, nil
+}

@@ -1,0 +1,348 @@
+package models
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+//go:embed content/*.yaml
+var embedded embed.FS
+
+// DefaultContent returns the embedded content pack, validated.
+func DefaultContent() (*Content, error) {
+	return LoadContent("")
+}
+
+// LoadContent returns the embedded content pack with every *.yaml file in
+// overrideDir (if not empty) merged over it, in file-name order. An entry
+// whose id already exists replaces the earlier one whole; a new id is added;
+// keys under "rules" replace only the switches they name. Errors name the
+// file, the entry and the problem.
+func LoadContent(overrideDir string) (*Content, error) {
+	c := &Content{}
+	names, err := fs.Glob(embedded, "content/*.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("list embedded content: %w", err)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		data, err := embedded.ReadFile(n)
+		if err != nil {
+			return nil, fmt.Errorf("read embedded %s: %w", n, err)
+		}
+		if err := c.merge("embedded:"+n, data, false); err != nil {
+			return nil, err
+		}
+	}
+	if overrideDir != "" {
+		entries, err := os.ReadDir(overrideDir)
+		if err != nil {
+			return nil, fmt.Errorf("read content directory %s: %w", overrideDir, err)
+		}
+		for _, e := range entries {
+			if e.IsDir() || !(strings.HasSuffix(e.Name(), ".yaml") || strings.HasSuffix(e.Name(), ".yml")) {
+				continue
+			}
+			p := filepath.Join(overrideDir, e.Name())
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("read content override %s: %w", p, err)
+			}
+			if err := c.merge(p, data, true); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// MergeYAML merges one YAML document (named file in errors) over c and
+// validates the result. It is what LoadContent does for each override file.
+func (c *Content) MergeYAML(file string, data []byte) error {
+	return c.merge(file, data, true)
+}
+
+// part is one content file: like Content, but rules decoded separately.
+type part struct {
+	FaceSets        []FaceSet        `yaml:"face_sets"`
+	EnemyTypes      []EnemyType      `yaml:"enemy_types"`
+	Factions        []Faction        `yaml:"factions"`
+	ActivationCards []ActivationCard `yaml:"activation_cards"`
+	Scenarios       []Scenario       `yaml:"scenarios"`
+	Rules           yaml.Node        `yaml:"rules"`
+	Standard        []string         `yaml:"standard_enemies"`
+}
+
+func (c *Content) merge(file string, data []byte, validate bool) error {
+	var p part
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&p); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // empty file
+		}
+		return &ValidationError{File: file, Entry: "document", Problem: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	lines := entryLines(data)
+	for _, x := range p.FaceSets {
+		if x.ID == "" {
+			return &ValidationError{File: file, Entry: "face_sets", Problem: "entry without id"}
+		}
+		c.FaceSets = upsert(c.FaceSets, x, func(a FaceSet) string { return a.ID })
+	}
+	for _, x := range p.EnemyTypes {
+		if x.ID == "" {
+			return &ValidationError{File: file, Entry: "enemy_types", Problem: "entry without id"}
+		}
+		c.EnemyTypes = upsert(c.EnemyTypes, x, func(a EnemyType) string { return a.ID })
+	}
+	for _, x := range p.Factions {
+		if x.ID == "" {
+			return &ValidationError{File: file, Entry: "factions", Problem: "entry without id"}
+		}
+		c.Factions = upsert(c.Factions, x, func(a Faction) string { return a.ID })
+	}
+	for _, x := range p.ActivationCards {
+		if x.ID == "" {
+			return &ValidationError{File: file, Entry: "activation_cards", Problem: "entry without id"}
+		}
+		c.ActivationCards = upsert(c.ActivationCards, x, func(a ActivationCard) string { return a.ID })
+	}
+	for _, x := range p.Scenarios {
+		if x.ID == "" {
+			return &ValidationError{File: file, Entry: "scenarios", Problem: "entry without id"}
+		}
+		c.Scenarios = upsert(c.Scenarios, x, func(a Scenario) string { return a.ID })
+	}
+	if len(p.Standard) > 0 {
+		c.Standard = p.Standard
+	}
+	if p.Rules.Kind != 0 {
+		if err := p.Rules.Decode(&c.Rules); err != nil {
+			return &ValidationError{File: file, Entry: "rules", Problem: strings.TrimPrefix(err.Error(), "yaml: ")}
+		}
+	}
+	if !validate {
+		return nil
+	}
+	// Validate the merged content now so the error names this file.
+	if err := c.Validate(); err != nil {
+		var ve *ValidationError
+		if errors.As(err, &ve) && ve.File == "" {
+			ve.File = file
+			if l, ok := lines[ve.Entry]; ok {
+				ve.File = fmt.Sprintf("%s:%d", file, l)
+			}
+			return ve
+		}
+		return err
+	}
+	return nil
+}
+
+// entryLines maps "section id" (e.g. `face_sets "vats"`) to the line of the
+// entry in the document, for error messages.
+func entryLines(data []byte) map[string]int {
+	out := map[string]int{}
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
+		return out
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return out
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		sec, val := root.Content[i].Value, root.Content[i+1]
+		out[sec] = root.Content[i].Line
+		if val.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, item := range val.Content {
+			if item.Kind != yaml.MappingNode {
+				continue
+			}
+			for j := 0; j+1 < len(item.Content); j += 2 {
+				if item.Content[j].Value == "id" {
+					out[fmt.Sprintf("%s %q", sec, item.Content[j+1].Value)] = item.Line
+				}
+			}
+		}
+	}
+	return out
+}
+
+func upsert[T any](list []T, x T, id func(T) string) []T {
+	for i := range list {
+		if id(list[i]) == id(x) {
+			list[i] = x
+			return list
+		}
+	}
+	return append(list, x)
+}
+
+func knownRegion(r string) bool {
+	switch r {
+	case RegionHead, RegionTorso, RegionArms, RegionLegs:
+		return true
+	}
+	return false
+}
+
+// Validate checks the whole content pack for consistency. Errors are
+// *ValidationError values naming the entry and the problem.
+func (c *Content) Validate() error {
+	bad := func(entry, format string, args ...any) error {
+		return &ValidationError{Entry: entry, Problem: fmt.Sprintf(format, args...)}
+	}
+	for _, s := range c.FaceSets {
+		e := fmt.Sprintf("face_sets %q", s.ID)
+		if s.Kind != KindSymbol && s.Kind != KindNumeric {
+			return bad(e, "kind must be %q or %q, got %q", KindSymbol, KindNumeric, s.Kind)
+		}
+		if len(s.Faces) < 2 {
+			return bad(e, "needs at least 2 faces, has %d", len(s.Faces))
+		}
+		seen := map[string]bool{}
+		for _, f := range s.Faces {
+			if f.ID == "" {
+				return bad(e, "a face has no id")
+			}
+			if strings.ContainsAny(f.ID, " \t,") {
+				return bad(e, "face id %q must not contain spaces or commas", f.ID)
+			}
+			if seen[f.ID] {
+				return bad(e, "face id %q appears twice", f.ID)
+			}
+			seen[f.ID] = true
+			if f.Hits < 0 || f.Hurt < 0 {
+				return bad(e, "face %q: hits and hurt must not be negative", f.ID)
+			}
+			if s.Kind == KindNumeric && f.Value <= 0 {
+				return bad(e, "face %q: a numeric face needs a value > 0", f.ID)
+			}
+			for _, r := range f.Regions {
+				if !knownRegion(r) {
+					return bad(e, "face %q: unknown region %q (head, torso, arms, legs)", f.ID, r)
+				}
+			}
+		}
+	}
+	types := map[string]bool{}
+	for _, t := range c.EnemyTypes {
+		e := fmt.Sprintf("enemy_types %q", t.ID)
+		types[t.ID] = true
+		if len(t.Tokens) == 0 {
+			return bad(e, "needs at least one token")
+		}
+		for _, tok := range t.Tokens {
+			if tok.ID == "" {
+				return bad(e, "a token has no id")
+			}
+			if tok.Level < 1 {
+				return bad(e, "token %q: level must be at least 1, got %d", tok.ID, tok.Level)
+			}
+			if tok.Armor < 0 {
+				return bad(e, "token %q: armor must not be negative", tok.ID)
+			}
+			for _, r := range tok.Vulnerable {
+				if !knownRegion(r) {
+					return bad(e, "token %q: unknown region %q (head, torso, arms, legs)", tok.ID, r)
+				}
+			}
+			for _, a := range tok.Abilities {
+				if !contains(KnownAbilities(), a) {
+					return bad(e, "token %q: unknown ability %q (one of %s)", tok.ID, a, strings.Join(KnownAbilities(), ", "))
+				}
+			}
+		}
+	}
+	for _, s := range c.Standard {
+		if !types[s] {
+			return bad("standard_enemies", "unknown enemy type %q", s)
+		}
+	}
+	factions := map[string]bool{}
+	for _, f := range c.Factions {
+		factions[f.ID] = true
+		if f.Enemy != "" && !types[f.Enemy] {
+			return bad(fmt.Sprintf("factions %q", f.ID), "unknown enemy type %q", f.Enemy)
+		}
+	}
+	for _, a := range c.ActivationCards {
+		e := fmt.Sprintf("activation_cards %q", a.ID)
+		for _, t := range a.Types {
+			if !types[t] {
+				return bad(e, "unknown enemy type %q", t)
+			}
+		}
+	}
+	for _, s := range c.Scenarios {
+		e := fmt.Sprintf("scenarios %q", s.ID)
+		if len(s.Factions) != 2 {
+			return bad(e, "needs exactly 2 factions, has %d", len(s.Factions))
+		}
+		if s.Factions[0].Icon == s.Factions[1].Icon {
+			return bad(e, "both factions use icon %q", s.Factions[0].Icon)
+		}
+		if s.PowerTrack < 2 {
+			return bad(e, "power_track must be at least 2 spaces, got %d", s.PowerTrack)
+		}
+		if s.GoalsRequired < 1 {
+			return bad(e, "goals_required must be at least 1, got %d", s.GoalsRequired)
+		}
+		for _, f := range s.Factions {
+			if !factions[f.Faction] {
+				return bad(e, "unknown faction %q", f.Faction)
+			}
+			for _, r := range f.Activation {
+				if r.Min < 0 || (r.Max >= 0 && r.Max < r.Min) {
+					return bad(e, "faction %q: activation row [%d, %d] is empty", f.Faction, r.Min, r.Max)
+				}
+			}
+		}
+	}
+	r := c.Rules
+	switch {
+	case r.EnemyArmor != ArmorNegateHit && r.EnemyArmor != ArmorExtraHit:
+		return bad("rules", "enemy_armor must be %q or %q, got %q", ArmorNegateHit, ArmorExtraHit, r.EnemyArmor)
+	case r.Radiated != RadiatedInstead && r.Radiated != RadiatedAdditional:
+		return bad("rules", "radiated must be %q or %q, got %q", RadiatedInstead, RadiatedAdditional, r.Radiated)
+	case r.DeckEmpty != DeckReshuffle && r.DeckEmpty != DeckStop:
+		return bad("rules", "deck_empty must be %q or %q, got %q", DeckReshuffle, DeckStop, r.DeckEmpty)
+	case r.AssistHits != AssistHitsSurvivor && r.AssistHits != AssistHitsEnemy:
+		return bad("rules", "assist_hits must be %q or %q, got %q", AssistHitsSurvivor, AssistHitsEnemy, r.AssistHits)
+	case r.Victory != VictoryConfirm && r.Victory != VictoryGoals:
+		return bad("rules", "victory must be %q or %q, got %q", VictoryConfirm, VictoryGoals, r.Victory)
+	case r.SurvivorMaxHP < 1:
+		return bad("rules", "survivor_max_hp must be at least 1, got %d", r.SurvivorMaxHP)
+	case r.MutationRads < 1:
+		return bad("rules", "mutation_rads must be at least 1, got %d", r.MutationRads)
+	case r.RangedBonus < 0 || r.KilledPower < 0 || r.SurplusGoalRetreat < 0 || r.ActivationPower < 0 || r.AssistXP < 0:
+		return bad("rules", "ranged_bonus, killed_power, surplus_goal_retreat, activation_power and assist_xp must not be negative")
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

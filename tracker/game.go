@@ -1,0 +1,488 @@
+package tracker
+
+import (
+	"fmt"
+	"strings"
+
+	"tablecam/engine"
+	"tablecam/models"
+)
+
+// Tracker-level outcome kinds (engine kinds are in engine/outcome.go).
+const (
+	KindFightPending = "fight.pending"
+	KindFightPrompt  = "fight.prompt"
+	KindContextTest  = "context.test"
+	KindContextFight = "context.fight"
+	KindContextClear = "context.clear"
+	KindUndo         = "undo"
+	KindRedo         = "redo"
+	KindNothingUndo  = "undo.nothing"
+	KindNothingRedo  = "redo.nothing"
+	KindCorrect      = "correct"
+	KindNoted        = "noted"
+	KindSkipped      = "skipped"
+	KindRecomputed   = "recomputed"
+)
+
+// Pending is a roll in progress: its context, the current faces and the
+// rerolls left. A test or fight resolves when the rerolls are used up or the
+// group says done.
+type Pending struct {
+	Context     RollContext `json:"context"`
+	Set         string      `json:"set"`
+	Faces       []string    `json:"faces,omitempty"`
+	Assist      string      `json:"assist,omitempty"`
+	Rolled      bool        `json:"rolled"`
+	RerollsLeft int         `json:"rerolls_left"`
+	RollSeq     int64       `json:"roll_seq,omitempty"`
+	Frame       string      `json:"frame,omitempty"`
+}
+
+// RollRecord is one observed roll, for the roll-proof trail and fairness
+// statistics.
+type RollRecord struct {
+	Seq    int64    `json:"seq"`
+	Set    string   `json:"set"`
+	Faces  []string `json:"faces"`
+	Assist string   `json:"assist,omitempty"`
+	Source string   `json:"source,omitempty"`
+	Frame  string   `json:"frame,omitempty"`
+}
+
+// Game is the tracked game: the rules state plus the session's roll flow.
+type Game struct {
+	Started bool         `json:"started"`
+	State   engine.State `json:"state"`
+	Pending *Pending     `json:"pending,omitempty"`
+	// Attacks are enemy attacks from the last activation still to be fought.
+	Attacks []engine.Attack `json:"attacks,omitempty"`
+	Rolls   []RollRecord    `json:"rolls,omitempty"`
+}
+
+func (g Game) clone() Game {
+	c := g
+	c.State = g.State.Clone()
+	if g.Pending != nil {
+		p := *g.Pending
+		p.Faces = append([]string(nil), g.Pending.Faces...)
+		c.Pending = &p
+	}
+	c.Attacks = append([]engine.Attack(nil), g.Attacks...)
+	c.Rolls = g.Rolls[:len(g.Rolls):len(g.Rolls)]
+	return c
+}
+
+type outs = []engine.Outcome
+
+func one(kind string, v engine.Vars) outs { return outs{{Kind: kind, Vars: v}} }
+
+// apply applies one mutating event to the game. It is pure: the same game
+// and event give the same result.
+func apply(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
+	g = g.clone()
+	if ev.Type != EvSetup && !g.Started {
+		return g, nil, fmt.Errorf("no game set up yet: start with setup (e.g. `setup commonwealth loyal railroad survivors alice bob`)")
+	}
+	if g.Started && g.State.Over() && ev.Type != EvSetup {
+		return g, nil, fmt.Errorf("the game is over (%s); undo, or set up a new game", g.State.Result)
+	}
+	st := g.State
+	var (
+		o   outs
+		err error
+	)
+	switch ev.Type {
+	case EvSetup:
+		if ev.Setup == nil {
+			return g, nil, fmt.Errorf("setup: no setup data")
+		}
+		st, o, err = engine.New(c, *ev.Setup)
+		if err == nil {
+			g = Game{Started: true}
+		}
+	case EvContext:
+		return setContext(c, g, ev)
+	case EvRoll:
+		return roll(c, g, seq, ev)
+	case EvReroll:
+		return reroll(c, g, seq, ev)
+	case EvDone:
+		if g.Pending == nil || !g.Pending.Rolled {
+			return g, nil, fmt.Errorf("done: no roll is waiting")
+		}
+		return resolve(c, g)
+	case EvCard:
+		var act engine.Activation
+		st, act, o, err = engine.Activate(c, st, ev.Card)
+		if err == nil {
+			g.Attacks = act.Attacks
+			g.Pending = nil
+			g.State = st
+			g, o = promptNextAttack(c, g, o)
+			return g, o, nil
+		}
+	case EvRound:
+		if g.Pending != nil && g.Pending.Rolled {
+			return g, nil, fmt.Errorf("round: a roll is still waiting; say done first")
+		}
+		st, o = engine.EndRound(c, st)
+		g.Attacks = nil
+	case EvFirst:
+		st, o, err = engine.SetFirstPlayer(c, st, ev.Survivor)
+	case EvGoal:
+		st, o = engine.CompleteGoal(c, st)
+	case EvWin:
+		st, o, err = engine.Win(c, st)
+	case EvPower:
+		st, o, err = engine.Power(c, st, ev.Faction, ev.N, ev.Survivor)
+	case EvRetreat:
+		if ev.N <= 0 {
+			return g, nil, fmt.Errorf("retreat: need a positive number of spaces")
+		}
+		st, o = engine.Retreat(c, st, ev.N, "manual")
+	case EvAdjust:
+		st, o, err = engine.Adjust(c, st, ev.Survivor, ev.Field, ev.N)
+	case EvSet:
+		st, err = engine.SetSurvivorFlag(c, st, ev.Survivor, ev.Field, ev.Value)
+		o = one(KindNoted, engine.Vars{"what": ev.Survivor + " " + ev.Field + " " + ev.Value})
+	case EvSetPower:
+		st, o, err = engine.SetPower(c, st, ev.N-1)
+	case EvSetGoals:
+		st, o, err = engine.SetGoals(c, st, ev.N)
+	case EvCamps:
+		st, o, err = engine.AddCamps(c, st, ev.N)
+	case EvEnemies:
+		st, o, err = engine.SetEnemyCount(c, st, ev.Enemy, ev.N)
+	case EvEnemy:
+		switch ev.Op {
+		case "add":
+			st, o, err = engine.AddEnemy(c, st, engine.EnemySpec{Type: ev.Enemy, Token: ev.Token,
+				Inactive: ev.Active != nil && !*ev.Active, With: ev.With, Adjacent: ev.Adjacent})
+		case "remove":
+			st, o, err = engine.RemoveEnemy(c, st, ev.Enemy)
+		case "place":
+			st, o, err = engine.PlaceEnemy(c, st, ev.Enemy, ev.With, ev.Adjacent, ev.Active, ev.Token)
+		default:
+			err = fmt.Errorf("enemy: unknown operation %q (add, remove, place)", ev.Op)
+		}
+	default:
+		err = fmt.Errorf("unknown event type %q", ev.Type)
+	}
+	if err != nil {
+		return g, nil, err
+	}
+	g.State = st
+	return g, o, nil
+}
+
+// promptNextAttack turns the next queued enemy attack into the pending fight.
+func promptNextAttack(c *models.Content, g Game, o outs) (Game, outs) {
+	if len(g.Attacks) == 0 || g.State.Over() {
+		return g, o
+	}
+	a := g.Attacks[0]
+	g.Attacks = g.Attacks[1:]
+	ctx := RollContext{Kind: CtxFight, Survivor: a.Survivor, Enemy: a.Enemy}
+	g.Pending = &Pending{Context: ctx, Set: "vats", RerollsLeft: rerollsFor(g.State, ctx)}
+	e := g.State.Enemies[g.State.Enemy(a.Enemy)]
+	s := g.State.Survivors[g.State.Survivor(a.Survivor)]
+	o = append(o, engine.Outcome{Kind: KindFightPrompt, Vars: engine.Vars{
+		"enemy": engine.TypeName(c, e.Type, false), "id": e.ID, "survivor": s.Name, "left": len(g.Attacks),
+	}})
+	return g, o
+}
+
+func rerollsFor(st engine.State, ctx RollContext) int {
+	if ctx.Rerolls != nil {
+		return *ctx.Rerolls
+	}
+	i := st.Survivor(ctx.Survivor)
+	if i < 0 {
+		return 0
+	}
+	if ctx.Kind == CtxTest {
+		return engine.TestRerolls(st.Survivors[i], ctx.Special)
+	}
+	if st.Survivors[i].WellRested {
+		return 1
+	}
+	return 0
+}
+
+func setContext(c *models.Content, g Game, ev Event) (Game, outs, error) {
+	if ev.Context == nil || ev.Context.Kind == CtxNone {
+		g.Pending = nil
+		return g, one(KindContextClear, nil), nil
+	}
+	ctx := *ev.Context
+	if g.Pending != nil && g.Pending.Rolled {
+		return g, nil, fmt.Errorf("a %s roll is still waiting; say done (or undo) first", g.Pending.Context.Kind)
+	}
+	st := g.State
+	si := st.Survivor(ctx.Survivor)
+	if si < 0 {
+		return g, nil, fmt.Errorf("unknown survivor %q (known: %s)", ctx.Survivor, strings.Join(survivorIDs(st), ", "))
+	}
+	ctx.Survivor = st.Survivors[si].ID
+	switch ctx.Kind {
+	case CtxTest:
+		if ctx.Difficulty < 0 {
+			return g, nil, fmt.Errorf("test: difficulty must not be negative")
+		}
+		ctx.Special = strings.ToUpper(ctx.Special)
+		for _, l := range ctx.Special {
+			if !strings.ContainsRune("SPECIAL", l) {
+				return g, nil, fmt.Errorf("test: %q is not a S.P.E.C.I.A.L. letter", string(l))
+			}
+		}
+		g.Pending = &Pending{Context: ctx, Set: "vats", RerollsLeft: rerollsFor(st, ctx)}
+		return g, one(KindContextTest, engine.Vars{"survivor": st.Survivors[si].Name, "difficulty": ctx.Difficulty,
+			"rerolls": g.Pending.RerollsLeft}), nil
+	case CtxFight:
+		if _, _, err := fightToken(c, st, ctx); err != nil {
+			return g, nil, err
+		}
+		if ctx.Assistant != "" {
+			ai := st.Survivor(ctx.Assistant)
+			if ai < 0 {
+				return g, nil, fmt.Errorf("unknown assistant %q", ctx.Assistant)
+			}
+			if ai == si {
+				return g, nil, fmt.Errorf("%s cannot assist their own fight", ctx.Assistant)
+			}
+			ctx.Assistant = st.Survivors[ai].ID
+		}
+		typ, _, _ := fightToken(c, st, ctx)
+		g.Pending = &Pending{Context: ctx, Set: "vats", RerollsLeft: rerollsFor(st, ctx)}
+		assistant := ""
+		if ctx.Assistant != "" {
+			assistant = st.Survivors[st.Survivor(ctx.Assistant)].Name
+		}
+		return g, one(KindContextFight, engine.Vars{"survivor": st.Survivors[si].Name, "enemy": engine.TypeName(c, typ, false),
+			"rerolls": g.Pending.RerollsLeft, "assistant": assistant}), nil
+	}
+	return g, nil, fmt.Errorf("unknown roll context %q (test, fight)", ctx.Kind)
+}
+
+func survivorIDs(st engine.State) []string {
+	ids := make([]string, len(st.Survivors))
+	for i, s := range st.Survivors {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// fightToken finds the enemy of a fight context: a map enemy id, else a
+// token id, else a type or faction (its lowest level token).
+func fightToken(c *models.Content, st engine.State, ctx RollContext) (typ string, tok models.EnemyToken, err error) {
+	if i := st.Enemy(ctx.Enemy); i >= 0 {
+		if ctx.Draw {
+			return "", tok, fmt.Errorf("fight: %s is on the map; draw is for tokens drawn from the supply", ctx.Enemy)
+		}
+		tok, err = engine.TokenFor(c, st.Enemies[i])
+		return st.Enemies[i].Type, tok, err
+	}
+	if t, tk, ok := c.Token(ctx.Enemy); ok {
+		return t.ID, tk, nil
+	}
+	typID := ctx.Enemy
+	if f, ok := c.Faction(ctx.Enemy); ok {
+		typID = f.Enemy
+	}
+	if t, ok := c.EnemyType(typID); ok {
+		tok, err = engine.TokenFor(c, engine.Enemy{ID: "?", Type: t.ID})
+		return t.ID, tok, err
+	}
+	return "", tok, fmt.Errorf("fight: no enemy %q on the map and no such token or type", ctx.Enemy)
+}
+
+// faces turns face ids into faces of the set, with a clear error.
+func faces(c *models.Content, set string, ids []string) ([]models.Face, error) {
+	fs, ok := c.FaceSet(set)
+	if !ok {
+		return nil, fmt.Errorf("unknown dice set %q", set)
+	}
+	out := make([]models.Face, 0, len(ids))
+	for _, id := range ids {
+		f, ok := fs.Face(id)
+		if !ok {
+			return nil, fmt.Errorf("%s has no face %q (faces: %s)", fs.Name, id, strings.Join(fs.FaceIDs(), ", "))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
+	set := ev.Set
+	if set == "" {
+		set = "vats"
+	}
+	fs, err := faces(c, set, ev.Faces)
+	if err != nil {
+		return g, nil, err
+	}
+	if len(fs) == 0 {
+		return g, nil, fmt.Errorf("roll: no dice")
+	}
+	if ev.Assist != "" {
+		if _, err := faces(c, "assist", []string{ev.Assist}); err != nil {
+			return g, nil, err
+		}
+	}
+	g.Rolls = append(g.Rolls, RollRecord{Seq: seq, Set: set, Faces: ev.Faces, Assist: ev.Assist, Source: ev.Source, Frame: ev.Frame})
+	p := g.Pending
+	if p == nil || set != "vats" {
+		// No context: announce the faces and hits.
+		return g, one(engine.KindRollFaces, engine.Vars{"set": set, "faces": faceLabels(fs), "hits": engine.RollHits(fs),
+			"numeric": isNumeric(c, set), "sum": sumValues(fs)}), nil
+	}
+	if p.Rolled {
+		if p.RerollsLeft <= 0 {
+			return g, nil, fmt.Errorf("roll: no rerolls left; say done to accept, or correct the reading")
+		}
+		p.RerollsLeft--
+	}
+	if p.Context.Kind == CtxFight && p.Context.Assistant != "" && ev.Assist == "" && p.Assist == "" {
+		return g, nil, fmt.Errorf("roll: %s assists, so the roll needs the assist die (e.g. `roll head arms 2h assist hit`)", p.Context.Assistant)
+	}
+	p.Faces = append([]string(nil), ev.Faces...)
+	if ev.Assist != "" {
+		p.Assist = ev.Assist
+	}
+	p.Rolled, p.RollSeq, p.Frame = true, seq, ev.Frame
+	return progress(c, g)
+}
+
+func reroll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
+	p := g.Pending
+	if p == nil || !p.Rolled {
+		return g, nil, fmt.Errorf("reroll: no roll is waiting")
+	}
+	if p.RerollsLeft <= 0 {
+		return g, nil, fmt.Errorf("reroll: no rerolls left; say done to accept")
+	}
+	if len(ev.Dice) != len(ev.Faces) || len(ev.Dice) == 0 {
+		return g, nil, fmt.Errorf("reroll: give die:face pairs, e.g. `reroll 2:legs`")
+	}
+	next := append([]string(nil), p.Faces...)
+	assist := p.Assist
+	for k, d := range ev.Dice {
+		switch {
+		case d == 0 && p.Context.Assistant != "":
+			if _, err := faces(c, "assist", []string{ev.Faces[k]}); err != nil {
+				return g, nil, err
+			}
+			assist = ev.Faces[k]
+		case d >= 1 && d <= len(next):
+			if _, err := faces(c, p.Set, ev.Faces[k:k+1]); err != nil {
+				return g, nil, err
+			}
+			next[d-1] = ev.Faces[k]
+		default:
+			return g, nil, fmt.Errorf("reroll: die %d is not in the roll (1..%d)", d, len(next))
+		}
+	}
+	return roll(c, g, seq, Event{Type: EvRoll, Set: p.Set, Faces: next, Assist: assist, Source: ev.Source, Frame: ev.Frame})
+}
+
+// progress announces the pending roll; with no rerolls left it resolves.
+func progress(c *models.Content, g Game) (Game, outs, error) {
+	p := g.Pending
+	if p.RerollsLeft <= 0 {
+		return resolve(c, g)
+	}
+	fs, _ := faces(c, p.Set, p.Faces)
+	st := g.State
+	switch p.Context.Kind {
+	case CtxTest:
+		r := engine.Test(fs, p.Context.Difficulty)
+		return g, one(engine.KindTestPending, engine.Vars{"hits": r.Hits, "difficulty": r.Difficulty, "passed": r.Passed,
+			"rerolls": p.RerollsLeft, "faces": faceLabels(fs)}), nil
+	case CtxFight:
+		typ, tok, err := fightToken(c, st, p.Context)
+		if err != nil {
+			return g, nil, err
+		}
+		s := st.Survivors[st.Survivor(p.Context.Survivor)]
+		var af *models.Face
+		if p.Assist != "" {
+			a, _ := faces(c, "assist", []string{p.Assist})
+			af = &a[0]
+		}
+		r := engine.FightMath(st.Rules, tok, s.Armor, s.Ranged, fs, af)
+		return g, one(KindFightPending, engine.Vars{"enemy": engine.TypeName(c, typ, false), "damage": r.Damage, "rads": r.Rads,
+			"hits": r.SurvivorHits, "needed": r.Needed, "killed": r.Killed, "rerolls": p.RerollsLeft, "faces": faceLabels(fs)}), nil
+	}
+	return g, nil, fmt.Errorf("pending roll without context")
+}
+
+// resolve applies the pending roll as final.
+func resolve(c *models.Content, g Game) (Game, outs, error) {
+	p := g.Pending
+	fs, err := faces(c, p.Set, p.Faces)
+	if err != nil {
+		return g, nil, err
+	}
+	st := g.State
+	var o outs
+	switch p.Context.Kind {
+	case CtxTest:
+		r := engine.Test(fs, p.Context.Difficulty)
+		o = one(engine.KindTestResult, engine.Vars{"hits": r.Hits, "difficulty": r.Difficulty, "passed": r.Passed,
+			"survivor": st.Survivors[st.Survivor(p.Context.Survivor)].Name, "faces": faceLabels(fs)})
+	case CtxFight:
+		typ, tok, err := fightToken(c, st, p.Context)
+		if err != nil {
+			return g, nil, err
+		}
+		in := engine.FightInput{Survivor: p.Context.Survivor, Token: tok, TypeID: typ, DrawAndFight: p.Context.Draw,
+			Faces: fs, Assistant: p.Context.Assistant}
+		if st.Enemy(p.Context.Enemy) >= 0 {
+			in.Enemy = p.Context.Enemy
+		}
+		if p.Assist != "" {
+			a, err := faces(c, "assist", []string{p.Assist})
+			if err != nil {
+				return g, nil, err
+			}
+			in.AssistFace = &a[0]
+		}
+		st, _, o, err = engine.Fight(c, st, in)
+		if err != nil {
+			return g, nil, err
+		}
+	default:
+		return g, nil, fmt.Errorf("pending roll without context")
+	}
+	g.State = st
+	g.Pending = nil
+	g, o = promptNextAttack(c, g, o)
+	return g, o, nil
+}
+
+func faceLabels(fs []models.Face) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		if f.Label != "" {
+			out[i] = f.Label
+		} else {
+			out[i] = f.ID
+		}
+	}
+	return out
+}
+
+func isNumeric(c *models.Content, set string) bool {
+	fs, _ := c.FaceSet(set)
+	return fs.Kind == models.KindNumeric
+}
+
+func sumValues(fs []models.Face) int {
+	n := 0
+	for _, f := range fs {
+		n += f.Value
+	}
+	return n
+}

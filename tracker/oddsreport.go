@@ -1,0 +1,128 @@
+package tracker
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"tablecam/engine"
+	"tablecam/models"
+)
+
+// OddsRequest is what `tablecam odds` asks for.
+type OddsRequest struct {
+	Set        string
+	Dice       int
+	Difficulty int    // test when Enemy == ""
+	Enemy      string // token, type or faction id: a fight
+	Armor      int
+	Ranged     bool
+	Assist     bool
+	Rerolls    int
+	// Faces, when set, asks which dice to reroll now (AssistFace for the assist die).
+	Faces      []string
+	AssistFace string
+}
+
+// OddsReport computes exact odds and renders them as text.
+func OddsReport(c *models.Content, r OddsRequest) (string, error) {
+	if r.Set == "" {
+		r.Set = "vats"
+	}
+	fs, ok := c.FaceSet(r.Set)
+	if !ok {
+		return "", fmt.Errorf("unknown dice set %q", r.Set)
+	}
+	var b strings.Builder
+	var goal engine.Goal
+	var assist *models.FaceSet
+	if r.Assist || r.AssistFace != "" {
+		a, _ := c.FaceSet("assist")
+		assist = &a
+	}
+	if r.Enemy == "" {
+		goal = engine.TestGoal{Difficulty: r.Difficulty}
+		if len(r.Faces) == 0 {
+			fmt.Fprintf(&b, "Test, %d %s dice, difficulty %d\n", r.Dice, fs.Name, r.Difficulty)
+			for k := 0; k <= r.Rerolls; k++ {
+				o, err := engine.TestOdds(fs, r.Dice, r.Difficulty, k)
+				if err != nil {
+					return "", err
+				}
+				fmt.Fprintf(&b, "  %d rerolls: P(pass) = %6.2f%%\n", k, 100*o.P)
+			}
+		}
+	} else {
+		typ, tok, err := fightToken(c, engine.State{}, RollContext{Enemy: r.Enemy})
+		if err != nil {
+			return "", err
+		}
+		g := engine.FightGoal{Token: tok, Armor: r.Armor, Ranged: r.Ranged, Rules: c.Rules}
+		goal = g
+		if len(r.Faces) == 0 {
+			fmt.Fprintf(&b, "Fight vs %s %s (level %d, vulnerable %s%s), %d dice%s\n", engine.TypeName(c, typ, false), tok.ID, tok.Level,
+				strings.Join(tok.Vulnerable, ","), abilities(tok), r.Dice, map[bool]string{true: " + assist die", false: ""}[assist != nil])
+			for k := 0; k <= r.Rerolls; k++ {
+				o, err := engine.FightOdds(fs, r.Dice, g, assist, k)
+				if err != nil {
+					return "", err
+				}
+				fmt.Fprintf(&b, "  %d rerolls: P(kill) = %6.2f%%, expected %s %.2f", k, 100*o.P, o.DamageKind, o.ExpectedDamage)
+				if assist != nil {
+					fmt.Fprintf(&b, ", P(assistant hurt) = %.1f%%", 100*o.PAssistHurt)
+				}
+				b.WriteString("\n")
+				if k == r.Rerolls {
+					fmt.Fprintf(&b, "  %s distribution:", o.DamageKind)
+					keys := make([]int, 0, len(o.Damage))
+					for d := range o.Damage {
+						keys = append(keys, d)
+					}
+					sort.Ints(keys)
+					for _, d := range keys {
+						fmt.Fprintf(&b, " %d:%.1f%%", d, 100*o.Damage[d])
+					}
+					b.WriteString("\n")
+				}
+			}
+		}
+	}
+	if len(r.Faces) > 0 {
+		cur, err := faces(c, r.Set, r.Faces)
+		if err != nil {
+			return "", err
+		}
+		var af *models.Face
+		if r.AssistFace != "" {
+			a, err := faces(c, "assist", []string{r.AssistFace})
+			if err != nil {
+				return "", err
+			}
+			af = &a[0]
+		}
+		adv, err := engine.RerollAdvice(fs, cur, assist, af, goal, r.Rerolls)
+		if err != nil {
+			return "", err
+		}
+		if len(adv.Reroll) == 0 && !adv.RerollAssist {
+			fmt.Fprintf(&b, "Keep %s: P(success) = %.2f%%\n", strings.Join(r.Faces, " "), 100*adv.PIfKeep)
+		} else {
+			var which []string
+			for _, i := range adv.Reroll {
+				which = append(which, fmt.Sprintf("die %d (%s)", i+1, r.Faces[i]))
+			}
+			if adv.RerollAssist {
+				which = append(which, "the assist die")
+			}
+			fmt.Fprintf(&b, "Reroll %s: P(success) = %.2f%% (keeping: %.2f%%)\n", strings.Join(which, ", "), 100*adv.PIfReroll, 100*adv.PIfKeep)
+		}
+	}
+	return b.String(), nil
+}
+
+func abilities(t models.EnemyToken) string {
+	if len(t.Abilities) == 0 {
+		return ""
+	}
+	return "; " + strings.Join(t.Abilities, ",")
+}

@@ -1,0 +1,416 @@
+package tracker
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"tablecam/engine"
+	"tablecam/models"
+)
+
+// Command is one line of the manual prompt or an events file.
+type Command struct {
+	Name    string
+	Usage   string
+	Summary string
+}
+
+// Commands lists the event commands with their syntax (the prompt's help).
+func Commands() []Command {
+	return []Command{
+		{"setup", "setup SCENARIO loyal FACTION survivors ID[:HP[:SPECIAL]]... [first ID]", "start a game"},
+		{"test", "test SURVIVOR DIFFICULTY [LETTERS] [rerolls N]", "the next roll is a test"},
+		{"fight", "fight SURVIVOR ENEMY [assist SURVIVOR] [draw] [rerolls N]", "the next roll is a fight (ENEMY: map id like e3, a token, a type)"},
+		{"roll", "roll [SET] FACE... [assist FACE] [frame REF]", "dice observed, e.g. roll 2h head arms"},
+		{"reroll", "reroll DIE:FACE... (DIE 1..n, 0 = assist die)", "some dice of the pending roll rerolled"},
+		{"done", "done", "accept the pending roll"},
+		{"nocontext", "nocontext", "the next roll has no context"},
+		{"card", "card CARD-ID", "an activation card is shown: the enemy turn"},
+		{"round", "round", "end of round: the next round starts"},
+		{"first", "first SURVIVOR", "pass first player (and the activation deck)"},
+		{"goal", "goal", "a goal is completed"},
+		{"win", "win", "the scenario's Victory condition is met"},
+		{"power", "power [FACTION] +N", "a quest reward advances a faction"},
+		{"retreat", "retreat N", "the power token retreats N spaces"},
+		{"hp", "hp SURVIVOR +N|-N", "heal or damage a survivor"},
+		{"rads", "rads SURVIVOR +N|-N", "rads gained or lost"},
+		{"xp", "xp SURVIVOR +N|-N", "experience"},
+		{"caps", "caps SURVIVOR +N|-N", "caps"},
+		{"camps", "camps +N|-N", "C.A.M.P. tokens gained or placed"},
+		{"set", "set SURVIVOR rested|loyal|special|armor|ranged VALUE", "a survivor setting"},
+		{"setpower", "setpower SPACE", "put the power token on a space (1 = top)"},
+		{"setgoals", "setgoals N", "set the number of completed goals"},
+		{"enemy", "enemy add TYPE|TOKEN|FACTION [inactive] [with ID,..] [adjacent ID,..] | enemy remove ID | enemy place ID [with ID,..] [adjacent ID,..] [active|inactive] [token TOKEN]", "enemies on the map"},
+		{"enemies", "enemies TYPE|FACTION N", "set how many enemies of a type are on the map"},
+		{"correct", "correct SEQ FACE... [assist FACE]", "replace an earlier reading (later effects recomputed)"},
+		{"undo", "undo", "take back the last event"},
+		{"redo", "redo", "restore the last undone event"},
+	}
+}
+
+// ParseLine parses one command line into an event. Empty lines and
+// comments (#) return ok=false and no error.
+func ParseLine(c *models.Content, line string) (ev Event, ok bool, err error) {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return ev, false, nil
+	}
+	cmd, args := strings.ToLower(f[0]), f[1:]
+	ev, err = parse(c, cmd, args)
+	if err != nil {
+		return ev, false, fmt.Errorf("%s: %w", cmd, err)
+	}
+	ev.Source = firstNonEmpty(ev.Source, "manual")
+	if ev.Type != EvRoll && ev.Type != EvReroll {
+		ev.Source = ""
+	}
+	return ev, true, nil
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func atoi(s, what string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(s, "+"))
+	if err != nil {
+		return 0, fmt.Errorf("%s must be a whole number, got %q", what, s)
+	}
+	return n, nil
+}
+
+func split(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func want(args []string, n int, usage string) error {
+	if len(args) != n {
+		return fmt.Errorf("usage: %s", usage)
+	}
+	return nil
+}
+
+func parse(c *models.Content, cmd string, a []string) (Event, error) {
+	usage := ""
+	for _, x := range Commands() {
+		if x.Name == cmd {
+			usage = x.Usage
+		}
+	}
+	switch cmd {
+	case "setup":
+		return parseSetup(a, usage)
+	case "test":
+		if len(a) < 2 {
+			return Event{}, fmt.Errorf("usage: %s", usage)
+		}
+		d, err := atoi(a[1], "difficulty")
+		if err != nil {
+			return Event{}, err
+		}
+		ctx := &RollContext{Kind: CtxTest, Survivor: a[0], Difficulty: d}
+		rest := a[2:]
+		if len(rest) > 0 && rest[0] != "rerolls" {
+			ctx.Special, rest = strings.ToUpper(rest[0]), rest[1:]
+		}
+		if err := rerollsOpt(ctx, rest, usage); err != nil {
+			return Event{}, err
+		}
+		return Event{Type: EvContext, Context: ctx}, nil
+	case "fight":
+		if len(a) < 2 {
+			return Event{}, fmt.Errorf("usage: %s", usage)
+		}
+		ctx := &RollContext{Kind: CtxFight, Survivor: a[0], Enemy: a[1]}
+		rest := a[2:]
+		var left []string
+		for i := 0; i < len(rest); i++ {
+			switch rest[i] {
+			case "draw":
+				ctx.Draw = true
+			case "assist":
+				if i+1 >= len(rest) {
+					return Event{}, fmt.Errorf("usage: %s", usage)
+				}
+				ctx.Assistant = rest[i+1]
+				i++
+			default:
+				left = append(left, rest[i])
+			}
+		}
+		if err := rerollsOpt(ctx, left, usage); err != nil {
+			return Event{}, err
+		}
+		return Event{Type: EvContext, Context: ctx}, nil
+	case "nocontext":
+		return Event{Type: EvContext, Context: &RollContext{}}, want(a, 0, usage)
+	case "roll", "correct":
+		ev := Event{Type: EvRoll}
+		if cmd == "correct" {
+			if len(a) < 2 {
+				return Event{}, fmt.Errorf("usage: %s", usage)
+			}
+			n, err := strconv.ParseInt(a[0], 10, 64)
+			if err != nil || n <= 0 {
+				return Event{}, fmt.Errorf("SEQ must be an event number, got %q", a[0])
+			}
+			ev = Event{Type: EvCorrect, Target: n}
+			a = a[1:]
+		}
+		if len(a) > 0 {
+			if _, ok := c.FaceSet(a[0]); ok && a[0] != "assist" {
+				ev.Set, a = a[0], a[1:]
+			}
+		}
+		for i := 0; i < len(a); i++ {
+			switch a[i] {
+			case "assist", "frame":
+				if i+1 >= len(a) {
+					return Event{}, fmt.Errorf("%s needs a value", a[i])
+				}
+				if a[i] == "assist" {
+					ev.Assist = a[i+1]
+				} else {
+					ev.Frame = a[i+1]
+				}
+				i++
+			default:
+				ev.Faces = append(ev.Faces, a[i])
+			}
+		}
+		if len(ev.Faces) == 0 {
+			return Event{}, fmt.Errorf("no faces: usage: %s", usage)
+		}
+		if len(ev.Faces) > 12 {
+			return Event{}, fmt.Errorf("%d dice is more than tablecam tracks in one roll (12)", len(ev.Faces))
+		}
+		return ev, nil
+	case "reroll":
+		ev := Event{Type: EvReroll}
+		if len(a) == 0 {
+			return Event{}, fmt.Errorf("usage: %s", usage)
+		}
+		for _, x := range a {
+			d, face, ok := strings.Cut(x, ":")
+			if !ok {
+				return Event{}, fmt.Errorf("%q is not DIE:FACE (e.g. 2:legs)", x)
+			}
+			n, err := atoi(d, "die")
+			if err != nil || n < 0 || n > 12 {
+				return Event{}, fmt.Errorf("die %q: want 0 (assist) to 12", d)
+			}
+			ev.Dice = append(ev.Dice, n)
+			ev.Faces = append(ev.Faces, face)
+		}
+		return ev, nil
+	case "done", "round", "goal", "win", "undo", "redo":
+		return Event{Type: map[string]string{"done": EvDone, "round": EvRound, "goal": EvGoal, "win": EvWin,
+			"undo": EvUndo, "redo": EvRedo}[cmd]}, want(a, 0, usage)
+	case "card":
+		if err := want(a, 1, usage); err != nil {
+			return Event{}, err
+		}
+		return Event{Type: EvCard, Card: a[0]}, nil
+	case "first":
+		if err := want(a, 1, usage); err != nil {
+			return Event{}, err
+		}
+		return Event{Type: EvFirst, Survivor: a[0]}, nil
+	case "power":
+		ev := Event{Type: EvPower}
+		if len(a) == 2 {
+			ev.Faction, a = a[0], a[1:]
+		}
+		if err := want(a, 1, usage); err != nil {
+			return Event{}, err
+		}
+		n, err := atoi(a[0], "N")
+		if err != nil || n <= 0 {
+			return Event{}, fmt.Errorf("power needs a positive number, got %q", a[0])
+		}
+		ev.N = n
+		return ev, nil
+	case "retreat", "setpower", "setgoals", "camps":
+		if err := want(a, 1, usage); err != nil {
+			return Event{}, err
+		}
+		n, err := atoi(a[0], "N")
+		if err != nil {
+			return Event{}, err
+		}
+		return Event{Type: map[string]string{"retreat": EvRetreat, "setpower": EvSetPower, "setgoals": EvSetGoals, "camps": EvCamps}[cmd], N: n}, nil
+	case "hp", "rads", "xp", "caps":
+		if err := want(a, 2, usage); err != nil {
+			return Event{}, err
+		}
+		n, err := atoi(a[1], "N")
+		if err != nil {
+			return Event{}, err
+		}
+		if n == 0 {
+			return Event{}, fmt.Errorf("a change of 0 changes nothing")
+		}
+		return Event{Type: EvAdjust, Survivor: a[0], Field: cmd, N: n}, nil
+	case "set":
+		if len(a) < 2 || len(a) > 3 {
+			return Event{}, fmt.Errorf("usage: %s", usage)
+		}
+		v := ""
+		if len(a) == 3 {
+			v = a[2]
+		}
+		return Event{Type: EvSet, Survivor: a[0], Field: a[1], Value: v}, nil
+	case "enemies":
+		if err := want(a, 2, usage); err != nil {
+			return Event{}, err
+		}
+		n, err := atoi(a[1], "N")
+		if err != nil {
+			return Event{}, err
+		}
+		return Event{Type: EvEnemies, Enemy: a[0], N: n}, nil
+	case "enemy":
+		return parseEnemy(a, usage)
+	}
+	return Event{}, fmt.Errorf("unknown command (type help for the list)")
+}
+
+func rerollsOpt(ctx *RollContext, rest []string, usage string) error {
+	if len(rest) == 0 {
+		return nil
+	}
+	if len(rest) != 2 || rest[0] != "rerolls" {
+		return fmt.Errorf("usage: %s", usage)
+	}
+	n, err := atoi(rest[1], "rerolls")
+	if err != nil || n < 0 {
+		return fmt.Errorf("rerolls must be a whole number >= 0")
+	}
+	ctx.Rerolls = &n
+	return nil
+}
+
+func parseSetup(a []string, usage string) (Event, error) {
+	if len(a) < 5 || a[1] != "loyal" || a[3] != "survivors" {
+		return Event{}, fmt.Errorf("usage: %s", usage)
+	}
+	su := &engine.Setup{Scenario: a[0], Loyal: a[2]}
+	first := ""
+	rest := a[4:]
+	for i := 0; i < len(rest); i++ {
+		if rest[i] == "first" {
+			if i+1 >= len(rest) {
+				return Event{}, fmt.Errorf("first needs a survivor id")
+			}
+			first = rest[i+1]
+			i++
+			continue
+		}
+		parts := strings.Split(rest[i], ":")
+		s := models.Survivor{ID: parts[0], Name: strings.ToUpper(parts[0][:1]) + parts[0][1:]}
+		if len(parts) > 1 && parts[1] != "" {
+			hp, err := atoi(parts[1], "HP")
+			if err != nil || hp < 1 || hp > 99 {
+				return Event{}, fmt.Errorf("survivor %s: HP must be 1..99, got %q", parts[0], parts[1])
+			}
+			s.MaxHP = hp
+		}
+		if len(parts) > 2 {
+			s.Special = strings.ToUpper(parts[2])
+		}
+		if len(parts) > 3 {
+			return Event{}, fmt.Errorf("survivor %q: want ID[:HP[:SPECIAL]]", rest[i])
+		}
+		su.Survivors = append(su.Survivors, s)
+	}
+	if len(su.Survivors) == 0 {
+		return Event{}, fmt.Errorf("no survivors: usage: %s", usage)
+	}
+	if first != "" {
+		su.FirstPlayer = -1
+		for i, s := range su.Survivors {
+			if s.ID == first {
+				su.FirstPlayer = i
+			}
+		}
+		if su.FirstPlayer < 0 {
+			return Event{}, fmt.Errorf("first player %q is not a survivor", first)
+		}
+	}
+	return Event{Type: EvSetup, Setup: su}, nil
+}
+
+func parseEnemy(a []string, usage string) (Event, error) {
+	if len(a) < 2 {
+		return Event{}, fmt.Errorf("usage: %s", usage)
+	}
+	ev := Event{Type: EvEnemy, Op: a[0], Enemy: a[1]}
+	if ev.Op != "add" && ev.Op != "remove" && ev.Op != "place" {
+		return Event{}, fmt.Errorf("usage: %s", usage)
+	}
+	rest := a[2:]
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case "active", "inactive":
+			v := rest[i] == "active"
+			ev.Active = &v
+		case "with", "adjacent", "token":
+			if i+1 >= len(rest) {
+				return Event{}, fmt.Errorf("%s needs a value", rest[i])
+			}
+			switch rest[i] {
+			case "with":
+				ev.With = split(rest[i+1])
+			case "adjacent":
+				ev.Adjacent = split(rest[i+1])
+			case "token":
+				ev.Token = rest[i+1]
+			}
+			i++
+		default:
+			return Event{}, fmt.Errorf("unexpected %q: usage: %s", rest[i], usage)
+		}
+	}
+	if ev.Op == "remove" && len(rest) > 0 {
+		return Event{}, fmt.Errorf("usage: enemy remove ID")
+	}
+	return ev, nil
+}
+
+// ParseFile reads an events file: one command per line, # comments.
+// Errors name the line.
+func ParseFile(c *models.Content, name string, r io.Reader) ([]Event, error) {
+	var out []Event
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		ev, ok, err := ParseLine(c, sc.Text())
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if ok {
+			out = append(out, ev)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return out, nil
+}
