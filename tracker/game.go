@@ -23,6 +23,7 @@ const (
 	KindNoted        = "noted"
 	KindSkipped      = "skipped"
 	KindRecomputed   = "recomputed"
+	KindRestedUsed   = "survivor.rested_used"
 )
 
 // Pending is a roll in progress: its context, the current faces and the
@@ -35,8 +36,11 @@ type Pending struct {
 	Assist      string      `json:"assist,omitempty"`
 	Rolled      bool        `json:"rolled"`
 	RerollsLeft int         `json:"rerolls_left"`
-	RollSeq     int64       `json:"roll_seq,omitempty"`
-	Frame       string      `json:"frame,omitempty"`
+	// Rested: the last reroll is the survivor's Well Rested trait, discarded
+	// when used (seed 000 "Eigenschaften").
+	Rested  bool   `json:"rested,omitempty"`
+	RollSeq int64  `json:"roll_seq,omitempty"`
+	Frame   string `json:"frame,omitempty"`
 }
 
 // RollRecord is one observed roll, for the roll-proof trail and fairness
@@ -184,13 +188,21 @@ func promptNextAttack(c *models.Content, g Game, o outs) (Game, outs) {
 	a := g.Attacks[0]
 	g.Attacks = g.Attacks[1:]
 	ctx := RollContext{Kind: CtxFight, Survivor: a.Survivor, Enemy: a.Enemy}
-	g.Pending = &Pending{Context: ctx, Set: "vats", RerollsLeft: rerollsFor(g.State, ctx)}
+	g.Pending = newPending(g.State, ctx)
 	e := g.State.Enemies[g.State.Enemy(a.Enemy)]
 	s := g.State.Survivors[g.State.Survivor(a.Survivor)]
 	o = append(o, engine.Outcome{Kind: KindFightPrompt, Vars: engine.Vars{
 		"enemy": engine.TypeName(c, e.Type, false), "id": e.ID, "survivor": s.Name, "left": len(g.Attacks),
 	}})
 	return g, o
+}
+
+func newPending(st engine.State, ctx RollContext) *Pending {
+	p := &Pending{Context: ctx, Set: "vats", RerollsLeft: rerollsFor(st, ctx)}
+	if i := st.Survivor(ctx.Survivor); i >= 0 && ctx.Rerolls == nil && st.Survivors[i].WellRested {
+		p.Rested = true
+	}
+	return p
 }
 
 func rerollsFor(st engine.State, ctx RollContext) int {
@@ -236,7 +248,7 @@ func setContext(c *models.Content, g Game, ev Event) (Game, outs, error) {
 				return g, nil, fmt.Errorf("test: %q is not a S.P.E.C.I.A.L. letter", string(l))
 			}
 		}
-		g.Pending = &Pending{Context: ctx, Set: "vats", RerollsLeft: rerollsFor(st, ctx)}
+		g.Pending = newPending(st, ctx)
 		return g, one(KindContextTest, engine.Vars{"survivor": st.Survivors[si].Name, "difficulty": ctx.Difficulty,
 			"rerolls": g.Pending.RerollsLeft}), nil
 	case CtxFight:
@@ -254,7 +266,7 @@ func setContext(c *models.Content, g Game, ev Event) (Game, outs, error) {
 			ctx.Assistant = st.Survivors[ai].ID
 		}
 		typ, _, _ := fightToken(c, st, ctx)
-		g.Pending = &Pending{Context: ctx, Set: "vats", RerollsLeft: rerollsFor(st, ctx)}
+		g.Pending = newPending(st, ctx)
 		assistant := ""
 		if ctx.Assistant != "" {
 			assistant = st.Survivors[st.Survivor(ctx.Assistant)].Name
@@ -338,11 +350,17 @@ func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 		return g, one(engine.KindRollFaces, engine.Vars{"set": set, "faces": faceLabels(fs), "hits": engine.RollHits(fs),
 			"numeric": isNumeric(c, set), "sum": sumValues(fs)}), nil
 	}
+	var pre outs
 	if p.Rolled {
 		if p.RerollsLeft <= 0 {
 			return g, nil, fmt.Errorf("roll: no rerolls left; say done to accept, or correct the reading")
 		}
 		p.RerollsLeft--
+		if p.RerollsLeft == 0 && p.Rested {
+			i := g.State.Survivor(p.Context.Survivor)
+			g.State.Survivors[i].WellRested = false
+			pre = one(KindRestedUsed, engine.Vars{"survivor": g.State.Survivors[i].Name})
+		}
 	}
 	if p.Context.Kind == CtxFight && p.Context.Assistant != "" && ev.Assist == "" && p.Assist == "" {
 		return g, nil, fmt.Errorf("roll: %s assists, so the roll needs the assist die (e.g. `roll head arms 2h assist hit`)", p.Context.Assistant)
@@ -352,7 +370,8 @@ func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 		p.Assist = ev.Assist
 	}
 	p.Rolled, p.RollSeq, p.Frame = true, seq, ev.Frame
-	return progress(c, g)
+	g, o, err := progress(c, g)
+	return g, append(pre, o...), err
 }
 
 func reroll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {

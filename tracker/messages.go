@@ -175,6 +175,7 @@ func catalogs() map[string]map[string]string {
 			KindCorrect:               `Reading {{.target}} corrected to {{list .faces}}; later effects recomputed.`,
 			KindNoted:                 `Noted: {{.what}}.`,
 			KindSkipped:               `Event {{.seq}} no longer applies: {{.reason}}.`,
+			KindRestedUsed:            `{{.survivor}} discards Well Rested for that reroll.`,
 			KindRecomputed:            `Now: power {{.space}} of {{.track}}, goals {{.goals}} of {{.required}}, round {{.round}}.`,
 		},
 		"de": {
@@ -242,6 +243,7 @@ func catalogs() map[string]map[string]string {
 			KindCorrect:               `Wurf {{.target}} korrigiert auf {{list .faces}}; Folgen neu berechnet.`,
 			KindNoted:                 `Notiert: {{.what}}.`,
 			KindSkipped:               `Ereignis {{.seq}} gilt nicht mehr: {{.reason}}.`,
+			KindRestedUsed:            `{{.survivor}} wirft „Gut ausgeruht“ für diesen Neuwurf ab.`,
 			KindRecomputed:            `Jetzt: Macht {{.space}} von {{.track}}, Aufgaben {{.goals}} von {{.required}}, Runde {{.round}}.`,
 		},
 	}

@@ -43,7 +43,7 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 	if r.Enemy == "" {
 		goal = engine.TestGoal{Difficulty: r.Difficulty}
 		if len(r.Faces) == 0 {
-			fmt.Fprintf(&b, "Test, %d %s dice, difficulty %d\n", r.Dice, fs.Name, r.Difficulty)
+			fmt.Fprintf(&b, "Test, %d x %s, difficulty %d\n", r.Dice, fs.Name, r.Difficulty)
 			for k := 0; k <= r.Rerolls; k++ {
 				o, err := engine.TestOdds(fs, r.Dice, r.Difficulty, k)
 				if err != nil {
@@ -60,7 +60,7 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 		g := engine.FightGoal{Token: tok, Armor: r.Armor, Ranged: r.Ranged, Rules: c.Rules}
 		goal = g
 		if len(r.Faces) == 0 {
-			fmt.Fprintf(&b, "Fight vs %s %s (level %d, vulnerable %s%s), %d dice%s\n", engine.TypeName(c, typ, false), tok.ID, tok.Level,
+			fmt.Fprintf(&b, "Fight vs %s %s (level %d, vulnerable %s%s), %d x V.A.T.S.%s\n", engine.TypeName(c, typ, false), tok.ID, tok.Level,
 				strings.Join(tok.Vulnerable, ","), abilities(tok), r.Dice, map[bool]string{true: " + assist die", false: ""}[assist != nil])
 			for k := 0; k <= r.Rerolls; k++ {
 				o, err := engine.FightOdds(fs, r.Dice, g, assist, k)
@@ -115,6 +115,9 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 				which = append(which, "the assist die")
 			}
 			fmt.Fprintf(&b, "Reroll %s: P(success) = %.2f%% (keeping: %.2f%%)\n", strings.Join(which, ", "), 100*adv.PIfReroll, 100*adv.PIfKeep)
+			if adv.PIfReroll-adv.PIfKeep < 1e-9 {
+				fmt.Fprintf(&b, "  Same chance either way; the reroll lowers the expected harm from %.2f to %.2f\n", adv.HarmIfKeep, adv.HarmIfReroll)
+			}
 		}
 	}
 	return b.String(), nil

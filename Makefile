@@ -1,0 +1,63 @@
+# tablecam — build, test and demo. `make demo` and `make test` are all a new
+# machine with Go and gcc needs: `deps` installs the Debian packages first.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+
+GO ?= go
+
+# Debian packages tablecam needs to build and run.
+APT_PKGS ?= pkg-config libopencv-dev libopencv-contrib-dev espeak-ng
+# Debian packages only the tests need (none yet).
+TEST_PKGS ?=
+
+# Fuzz targets `make test` runs briefly, as package:FuzzName pairs
+# (package relative to the repository root, e.g. config or ./config).
+FUZZ_TARGETS ?= config:FuzzConfig models:FuzzContentOverride tracker:FuzzParseLine tracker:FuzzSubmit
+FUZZTIME ?= 10s
+# Extra flags for the fuzz runs, e.g. FUZZFLAGS='-fuzzminimizetime 10x'.
+FUZZFLAGS ?= -fuzzminimizetime 10x
+
+# What `make demo` runs after building.
+DEMO_CMD ?= ./bin/tablecam play --demo
+
+.PHONY: deps build test demo bench
+
+# Install the missing Debian packages (apt-get update only when something is missing).
+deps:
+	@missing=""; \
+	for p in $(APT_PKGS) $(TEST_PKGS); do \
+	  if ! dpkg -s "$$p" 2>/dev/null | grep -q '^Status: install ok installed'; then missing="$$missing $$p"; fi; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	if [ "$$(id -u)" -eq 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
+	else echo "deps: need root (or sudo) to install:$$missing" >&2; exit 1; fi; \
+	$$sudo apt-get update; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
+
+build: deps
+	$(GO) build -o bin/tablecam ./cmd/tablecam
+
+# gofmt, vet, all tests, then brief fuzz runs.
+test: deps
+	@echo "== gofmt"; \
+	unformatted="$$(gofmt -l .)"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; echo "make test: FAILED (gofmt)"; exit 1; fi
+	@echo "== go vet"; $(GO) vet ./... || { echo "make test: FAILED (go vet)"; exit 1; }
+	@echo "== go test"; $(GO) test -count=1 -timeout 15m ./... || { echo "make test: FAILED (go test)"; exit 1; }
+	@for t in $(FUZZ_TARGETS); do \
+	  pkg="$${t%%:*}"; name="$${t##*:}"; \
+	  case "$$pkg" in ./*) ;; *) pkg="./$$pkg";; esac; \
+	  echo "== fuzz $$pkg $$name ($(FUZZTIME))"; \
+	  $(GO) test "$$pkg" -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) || { echo "make test: FAILED (fuzz $$pkg $$name)"; exit 1; }; \
+	done
+	@echo "make test: PASSED (gofmt, go vet, go test, fuzz: $(FUZZ_TARGETS))"
+
+demo: build
+	$(DEMO_CMD)
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 200x ./...

@@ -1,0 +1,419 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"tablecam/announce"
+	"tablecam/models"
+	"tablecam/tracker"
+)
+
+func (a *app) content() (*models.Content, error) {
+	c, err := models.LoadContent(a.cfg.ContentDir)
+	if err != nil {
+		return nil, fmt.Errorf("content: %w", err)
+	}
+	if a.cfg.Rules.DeckEmpty != "" {
+		c.Rules.DeckEmpty = a.cfg.Rules.DeckEmpty
+		if err := c.Validate(); err != nil {
+			return nil, fmt.Errorf("config rules.deck_empty: %w", err)
+		}
+	}
+	return c, nil
+}
+
+// outputs builds the announcers: console text or JSON lines, plus voice.
+func (a *app) outputs(ctx context.Context, w io.Writer, jsonOut bool, voice string) (announce.Announcer, error) {
+	var list announce.Multi
+	if jsonOut || a.cfg.Output.JSON {
+		list = append(list, announce.NewJSONLines(w))
+	} else {
+		list = append(list, announce.NewConsole(w, false))
+	}
+	speak := a.cfg.Voice.Enabled
+	switch voice {
+	case "on":
+		speak = true
+	case "off":
+		speak = false
+	case "config", "":
+	default:
+		return nil, fmt.Errorf("--voice must be on, off or config, got %q", voice)
+	}
+	if speak || a.wavDir != "" {
+		list = append(list, announce.NewVoice(announce.VoiceOptions{
+			Engine: a.cfg.Voice.Engine, Rate: a.cfg.Voice.Rate, Voices: a.cfg.Voice.Voices(),
+			Logger: a.log, WAVDir: a.wavDir, QueueSize: 64,
+		}))
+	}
+	return list, nil
+}
+
+// flush waits until every announcer that queues (the voice) is done, so a
+// replay speaks every announcement instead of dropping the oldest.
+func flush(ctx context.Context, ann announce.Announcer) {
+	if m, ok := ann.(announce.Multi); ok {
+		for _, x := range m {
+			flush(ctx, x)
+		}
+		return
+	}
+	if f, ok := ann.(interface{ Flush(context.Context) error }); ok {
+		_ = f.Flush(ctx)
+	}
+}
+
+func (a *app) openSession(ctx context.Context, c *models.Content, id string, fresh bool) (*tracker.Store, *tracker.Session, error) {
+	cat, err := tracker.NewCatalog(a.cfg.Language)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := tracker.OpenStore(a.cfg.Session.DB)
+	if err != nil {
+		return nil, nil, err
+	}
+	if fresh && id == "" {
+		id = tracker.NewSessionID(st.Now())
+		if err := st.CreateSession(ctx, id, id); err != nil {
+			st.Close()
+			return nil, nil, err
+		}
+	}
+	s, err := tracker.OpenSession(ctx, st, c, cat, id, "")
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, s, nil
+}
+
+func (a *app) playCmd() *cobra.Command {
+	var manual, demo, jsonOut, fresh bool
+	var session, voice string
+	cmd := &cobra.Command{
+		Use:   "play",
+		Short: "Run a game session (--manual: typed events at a prompt; --demo: the bundled demo game)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			if demo {
+				return a.runDemo(ctx, c, cmd.OutOrStdout(), jsonOut, voice)
+			}
+			if !manual {
+				return fmt.Errorf("the camera pipeline is not part of this build yet: use `tablecam play --manual` to type events, or `tablecam play --demo`")
+			}
+			st, s, err := a.openSession(ctx, c, session, fresh)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			out, err := a.outputs(ctx, cmd.OutOrStdout(), jsonOut, voice)
+			if err != nil {
+				return err
+			}
+			defer out.Close()
+			return prompt(ctx, c, s, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), out, isTerminal(cmd.InOrStdin()))
+		},
+	}
+	cmd.Flags().BoolVar(&manual, "manual", false, "type events at a prompt (roll 2h head arms, card activation-3, undo, help)")
+	cmd.Flags().BoolVar(&demo, "demo", false, "replay the bundled demo game through the tracker")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
+	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the latest open one")
+	cmd.Flags().StringVar(&session, "session", "", "session id to resume (default: the latest open one)")
+	cmd.Flags().StringVar(&voice, "voice", "config", "speak announcements: on, off, or config (voice.enabled)")
+	return cmd
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// prompt reads commands line by line and submits them.
+func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Reader, out, errw io.Writer, ann announce.Announcer, interactive bool) error {
+	if interactive {
+		fmt.Fprintf(out, "tablecam session %s. Type help for commands, state for the game, quit to leave.\n", s.ID())
+		if g := s.Game(); g.Started {
+			fmt.Fprint(out, g.Summary(c))
+		}
+	}
+	sc := bufio.NewScanner(in)
+	lineNo := 0
+	for {
+		if interactive {
+			fmt.Fprint(out, "> ")
+		}
+		if !sc.Scan() {
+			break
+		}
+		lineNo++
+		line := strings.TrimSpace(sc.Text())
+		switch strings.ToLower(line) {
+		case "quit", "exit":
+			return nil
+		case "help", "?":
+			for _, cm := range tracker.Commands() {
+				fmt.Fprintf(out, "  %-58s %s\n", cm.Usage, cm.Summary)
+			}
+			fmt.Fprintln(out, "  state / help / quit")
+			continue
+		case "state":
+			fmt.Fprint(out, s.Game().Summary(c))
+			continue
+		}
+		ev, ok, err := tracker.ParseLine(c, line)
+		if err != nil {
+			fmt.Fprintf(errw, "line %d: %v\n", lineNo, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		as, err := s.Submit(ctx, ev)
+		if err != nil {
+			fmt.Fprintf(errw, "line %d: %s: %v\n", lineNo, ev.Type, err)
+			continue
+		}
+		for _, x := range as {
+			if err := ann.Announce(ctx, x); err != nil {
+				fmt.Fprintf(errw, "announce: %v\n", err)
+			}
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+	}
+	return sc.Err()
+}
+
+// replayEvents runs an events file through a fresh session in a temporary
+// store and announces everything. Invalid lines are reported and skipped.
+func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, r io.Reader, ann announce.Announcer, errw io.Writer) (int, error) {
+	evs, lines, err := parseWithLines(c, name, r)
+	if err != nil {
+		return 0, err
+	}
+	dir, err := os.MkdirTemp("", "tablecam-replay-")
+	if err != nil {
+		return 0, fmt.Errorf("temporary store: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	st, err := tracker.OpenStore(filepath.Join(dir, "replay.db"))
+	if err != nil {
+		return 0, err
+	}
+	defer st.Close()
+	cat, err := tracker.NewCatalog(a.cfg.Language)
+	if err != nil {
+		return 0, err
+	}
+	if err := st.CreateSession(ctx, "replay", name); err != nil {
+		return 0, err
+	}
+	s, err := tracker.OpenSession(ctx, st, c, cat, "replay", "")
+	if err != nil {
+		return 0, err
+	}
+	bad := 0
+	for i, ev := range evs {
+		as, err := s.Submit(ctx, ev)
+		if err != nil {
+			bad++
+			fmt.Fprintf(errw, "%s:%d: %s: %v\n", name, lines[i], ev.Type, err)
+			continue
+		}
+		for _, x := range as {
+			if err := ann.Announce(ctx, x); err != nil {
+				return bad, err
+			}
+		}
+		flush(ctx, ann)
+		if ctx.Err() != nil {
+			return bad, ctx.Err()
+		}
+	}
+	return bad, nil
+}
+
+func parseWithLines(c *models.Content, name string, r io.Reader) ([]tracker.Event, []int, error) {
+	var evs []tracker.Event
+	var lines []int
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		n++
+		ev, ok, err := tracker.ParseLine(c, sc.Text())
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if ok {
+			evs = append(evs, ev)
+			lines = append(lines, n)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	return evs, lines, nil
+}
+
+func (a *app) replayCmd() *cobra.Command {
+	var events, voice string
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "replay --events FILE",
+		Short: "Replay an events file through the tracker and print the announcements (deterministic)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			if events == "" {
+				return fmt.Errorf("replay needs --events FILE")
+			}
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(events)
+			if err != nil {
+				return fmt.Errorf("open events file: %w", err)
+			}
+			defer f.Close()
+			if voice == "config" {
+				voice = "off"
+			}
+			out, err := a.outputs(ctx, cmd.OutOrStdout(), jsonOut, voice)
+			if err != nil {
+				return err
+			}
+			defer out.Close()
+			bad, err := a.replayEvents(ctx, c, events, f, out, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if bad > 0 {
+				return fmt.Errorf("%d events of %s were rejected (see above)", bad, events)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&events, "events", "", "events file: one command per line, as at the manual prompt")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
+	cmd.Flags().StringVar(&voice, "voice", "off", "speak announcements: on, off, or config")
+	return cmd
+}
+
+func (a *app) stateCmd() *cobra.Command {
+	var session string
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "state",
+		Short: "Show the state of the latest (or a named) session",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			st, s, err := a.openSession(ctx, c, session, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			if jsonOut {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					Session string       `json:"session"`
+					Game    tracker.Game `json:"game"`
+				}{s.ID(), s.Game()})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "Session    %s\n", s.ID())
+			fmt.Fprint(cmd.OutOrStdout(), s.Game().Summary(c))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&session, "session", "", "session id (default: the latest open one)")
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the state as JSON")
+	return cmd
+}
+
+func (a *app) sessionsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "sessions",
+		Short: "List stored sessions, newest first",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, err := tracker.OpenStore(a.cfg.Session.DB)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			list, err := st.Sessions(cmd.Context())
+			if err != nil {
+				return err
+			}
+			for _, s := range list {
+				state := "open"
+				if s.Ended != nil {
+					state = "ended"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%-28s %-6s %5d events  %s\n", s.ID, state, s.Events, s.Created.Local().Format("2006-01-02 15:04"))
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) oddsCmd() *cobra.Command {
+	var r tracker.OddsRequest
+	var faces string
+	cmd := &cobra.Command{
+		Use:   "odds",
+		Short: "Exact odds of a test or fight, and which dice to reroll",
+		Example: `  tablecam odds --difficulty 2 --rerolls 1
+  tablecam odds --enemy ghoul-2 --rerolls 2 --assist
+  tablecam odds --enemy raider-1 --faces head,torso,2h --rerolls 1`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			if faces != "" {
+				r.Faces = strings.Split(faces, ",")
+				r.Dice = len(r.Faces)
+			}
+			text, err := tracker.OddsReport(c, r)
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(cmd.OutOrStdout(), text)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&r.Set, "set", "vats", "dice set")
+	f.IntVar(&r.Dice, "dice", 3, "number of dice")
+	f.IntVar(&r.Difficulty, "difficulty", 1, "test difficulty (hits needed)")
+	f.StringVar(&r.Enemy, "enemy", "", "fight: enemy token, type or faction id")
+	f.IntVar(&r.Armor, "armor", 0, "fight: the survivor's armor icons")
+	f.BoolVar(&r.Ranged, "ranged", false, "fight: the survivor's weapon is ranged")
+	f.BoolVar(&r.Assist, "assist", false, "fight: add the assist die")
+	f.IntVar(&r.Rerolls, "rerolls", 0, "rerolls available")
+	f.StringVar(&faces, "faces", "", "the current roll (comma-separated face ids): which dice to reroll now")
+	f.StringVar(&r.AssistFace, "assist-face", "", "the assist die's current face")
+	return cmd
+}

@@ -1,0 +1,68 @@
+// Command tablecam watches a board-game table, tracks the game and runs the
+// enemy side out loud. This file only wires the packages together.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"tablecam/config"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRoot()
+	if err := root.ExecuteContext(ctx); err != nil {
+		var ex exitError
+		if errors.As(err, &ex) {
+			os.Exit(int(ex))
+		}
+		fmt.Fprintln(os.Stderr, "tablecam:", err)
+		os.Exit(1)
+	}
+}
+
+// exitError exits with a code after the command printed its own errors.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+// app is what every command gets: configuration and a logger.
+type app struct {
+	cfgPath string
+	wavDir  string
+	cfg     config.Config
+	log     *slog.Logger
+}
+
+func newRoot() *cobra.Command {
+	a := &app{}
+	root := &cobra.Command{
+		Use:           "tablecam",
+		Short:         "A table assistant for Fallout: The Board Game (co-op): reads dice and cards, tracks the game, runs the enemies",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, src, err := config.Load(cmd.Flags(), a.cfgPath)
+			if err != nil {
+				return fmt.Errorf("configuration (%s): %w", src, err)
+			}
+			a.cfg = cfg
+			a.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.Log.SlogLevel()}))
+			return nil
+		},
+	}
+	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "config file (default ./config.yaml, then $XDG_CONFIG_HOME/tablecam/config.yaml)")
+	root.PersistentFlags().StringVar(&a.wavDir, "voice-wav", "", "write spoken announcements as WAV files into this directory instead of playing them")
+	config.RegisterFlags(root.PersistentFlags())
+	root.AddCommand(a.playCmd(), a.replayCmd(), a.stateCmd(), a.oddsCmd(), a.sessionsCmd())
+	return root
+}

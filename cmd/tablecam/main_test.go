@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run executes the CLI in-process with an isolated data directory.
+func run(t *testing.T, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	t.Setenv("TABLECAM_DATA_DIR", t.TempDir())
+	t.Setenv("TABLECAM_VOICE_ENABLED", "false")
+	root := newRoot()
+	var out, errb bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetIn(strings.NewReader(stdin))
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), errb.String(), err
+}
+
+// `tablecam replay` is deterministic and announces exactly what the
+// tracker's reviewed golden file says for the same game.
+func TestReplayMatchesGolden(t *testing.T) {
+	for _, game := range []string{"lost", "won"} {
+		events := filepath.Join("..", "..", "testdata", "games", game+".events")
+		out1, errs, err := run(t, "", "replay", "--events", events)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", game, err, errs)
+		}
+		out2, _, _ := run(t, "", "replay", "--events", events)
+		if out1 != out2 {
+			t.Errorf("%s: two replays differ", game)
+		}
+		want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "games", game+".expected"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out1 != string(want) {
+			t.Errorf("%s: replay output differs from %s.expected:\n%s", game, game, out1)
+		}
+	}
+}
+
+func TestReplayJSONCarriesSeqAndKind(t *testing.T) {
+	out, _, err := run(t, "", "replay", "--json", "--events", filepath.Join("..", "..", "testdata", "games", "won.events"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(out, "\n", 2)[0]
+	if !strings.HasPrefix(first, `{"seq":1,"kind":"setup","text":"New game: The Capital Wasteland.`) {
+		t.Errorf("first JSON line: %s", first)
+	}
+}
+
+func TestDemoRunsAndSpeaksToWAV(t *testing.T) {
+	wav := t.TempDir()
+	out, errs, err := run(t, "", "play", "--demo", "--voice-wav", wav)
+	if err != nil {
+		t.Fatalf("demo: %v\n%s", err, errs)
+	}
+	for _, want := range []string{"Nora: 3 hits, difficulty 2 passed.", "Ghoul killed!", "Institute power advances 1 to space 2 of 7"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	if _, err := os.Stat("/usr/bin/espeak-ng"); err == nil {
+		files, _ := filepath.Glob(filepath.Join(wav, "*.wav"))
+		lines := strings.Count(out, "\n")
+		if len(files) != lines {
+			t.Errorf("%d announcements but %d spoken WAV files", lines, len(files))
+		}
+	}
+}
+
+func TestManualPromptResumesAfterRestart(t *testing.T) {
+	t.Setenv("TABLECAM_DATA_DIR", t.TempDir())
+	t.Setenv("TABLECAM_VOICE_ENABLED", "false")
+	exec := func(stdin string, args ...string) string {
+		root := newRoot()
+		var out, errb bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(&errb)
+		root.SetIn(strings.NewReader(stdin))
+		root.SetArgs(args)
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, errb.String())
+		}
+		return out.String() + errb.String()
+	}
+	exec("setup the-pitt loyal slaves survivors ann bo\ngoal\nbogus line\n", "play", "--manual")
+	out := exec("goal\n", "play", "--manual")
+	if !strings.Contains(out, "Goals completed: 2; 3 required.") {
+		t.Errorf("second run did not resume the session: %s", out)
+	}
+	state := exec("", "state")
+	if !strings.Contains(state, "Goals      2 of 3") {
+		t.Errorf("state: %s", state)
+	}
+}
+
+func TestManualPromptReportsBadLines(t *testing.T) {
+	_, errs, err := run(t, "setup commonwealth loyal railroad survivors a\nroll 2h bogus\nflip\n", "play", "--manual")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`line 2: roll: V.A.T.S. die has no face "bogus"`, "line 3: flip: unknown command"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+}
+
+func TestPlayWithoutModeSaysWhatToDo(t *testing.T) {
+	_, _, err := run(t, "", "play")
+	if err == nil || !strings.Contains(err.Error(), "--demo") {
+		t.Errorf("error %v should suggest --demo", err)
+	}
+}
+
+func TestBrokenConfigNamesKeyAndLine(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(cfg, []byte("language: en\nvoice:\n  rat: 100\n"), 0o644)
+	_, _, err := run(t, "", "--config", cfg, "odds")
+	if err == nil || !strings.Contains(err.Error(), "config.yaml:3") || !strings.Contains(err.Error(), "voice.rat") {
+		t.Errorf("error %v should name config.yaml:3 and voice.rat", err)
+	}
+}
+
+func TestOddsPrintsExactFigures(t *testing.T) {
+	out, _, err := run(t, "", "odds", "--difficulty", "1", "--dice", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One default V.A.T.S. die: 4 of 6 faces show at least one hit.
+	if !strings.Contains(out, "0 rerolls: P(pass) =  66.67%") {
+		t.Errorf("odds: %s", out)
+	}
+}
