@@ -39,6 +39,8 @@ type Face struct {
 	Value int `yaml:"value,omitempty" json:"value,omitempty"`
 	// Label is a short neutral name for speech and the dashboard.
 	Label string `yaml:"label,omitempty" json:"label,omitempty"`
+	// Names holds the label in other languages, keyed by language code.
+	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
 }
 
 // HasRegion reports whether the face highlights region r.
@@ -130,12 +132,14 @@ func (t EnemyToken) VulnerableTo(r string) bool {
 
 // EnemyType is one of the standard enemy types, or a faction's enemies.
 type EnemyType struct {
-	ID      string       `yaml:"id" json:"id"`
-	Name    string       `yaml:"name" json:"name"`
-	Plural  string       `yaml:"plural,omitempty" json:"plural,omitempty"`
-	Tokens  []EnemyToken `yaml:"tokens" json:"tokens"`
-	Assumed bool         `yaml:"assumed,omitempty" json:"assumed,omitempty"`
-	Note    string       `yaml:"note,omitempty" json:"note,omitempty"`
+	ID     string `yaml:"id" json:"id"`
+	Name   string `yaml:"name" json:"name"`
+	Plural string `yaml:"plural,omitempty" json:"plural,omitempty"`
+	// Names holds Name and Plural in other languages: keys "de", "de_plural".
+	Names   map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
+	Tokens  []EnemyToken      `yaml:"tokens" json:"tokens"`
+	Assumed bool              `yaml:"assumed,omitempty" json:"assumed,omitempty"`
+	Note    string            `yaml:"note,omitempty" json:"note,omitempty"`
 }
 
 // Token returns the token with the given id.
@@ -150,11 +154,13 @@ func (e EnemyType) Token(id string) (EnemyToken, bool) {
 
 // Faction is a faction of a scenario; its enemies are an enemy type.
 type Faction struct {
-	ID      string `yaml:"id" json:"id"`
-	Name    string `yaml:"name" json:"name"`
-	Enemy   string `yaml:"enemy" json:"enemy"` // enemy type id of its faction tokens
-	Assumed bool   `yaml:"assumed,omitempty" json:"assumed,omitempty"`
-	Note    string `yaml:"note,omitempty" json:"note,omitempty"`
+	ID    string `yaml:"id" json:"id"`
+	Name  string `yaml:"name" json:"name"`
+	Enemy string `yaml:"enemy" json:"enemy"` // enemy type id of its faction tokens
+	// Names holds Name in other languages, keyed by language code.
+	Names   map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
+	Assumed bool              `yaml:"assumed,omitempty" json:"assumed,omitempty"`
+	Note    string            `yaml:"note,omitempty" json:"note,omitempty"`
 }
 
 // ActivationCard activates two enemy types (top, then bottom) and may show a
@@ -175,6 +181,8 @@ type EffectRow struct {
 	Min   int    `yaml:"min" json:"min"`
 	Max   int    `yaml:"max" json:"max"`
 	Label string `yaml:"label" json:"label"`
+	// Names holds Label in other languages, keyed by language code.
+	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
 }
 
 // Matches reports whether the row applies to n enemies.
@@ -188,6 +196,8 @@ type LoyalPlus struct {
 	Caps  int    `yaml:"caps,omitempty" json:"caps,omitempty"`
 	Camps int    `yaml:"camps,omitempty" json:"camps,omitempty"`
 	Label string `yaml:"label,omitempty" json:"label,omitempty"`
+	// Names holds Label in other languages, keyed by language code.
+	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
 }
 
 // ScenarioFaction is one side of a scenario sheet.
@@ -206,6 +216,8 @@ type Scenario struct {
 	ID        string `yaml:"id" json:"id"`
 	Name      string `yaml:"name" json:"name"`
 	Expansion string `yaml:"expansion,omitempty" json:"expansion,omitempty"`
+	// Names holds Name in other languages, keyed by language code.
+	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
 	// Factions are the two factions on the sheet.
 	Factions []ScenarioFaction `yaml:"factions" json:"factions"`
 	// PowerTrack is the number of spaces; the token starts on space 0 and

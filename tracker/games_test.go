@@ -13,6 +13,28 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/games/*.expected from the current output")
 
+// The German catalog and the content's German names speak the same game.
+func TestScriptedGameInGerman(t *testing.T) {
+	c := testContent(t)
+	script := readFile(t, filepath.Join("..", "testdata", "games", "won.events"))
+	_, s := newSession(t, c, "de")
+	got := strings.Join(runScript(t, s, c, script), "\n") + "\n"
+	golden := filepath.Join("..", "testdata", "games", "won.de.expected")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := readFile(t, golden); got != want {
+		t.Errorf("German announcements differ from won.de.expected:\n%s", got)
+	}
+	for _, w := range []string{"Supermutant getötet!", "Stählerne Bruderschaft ist loyal", "Sieg!"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q", w)
+		}
+	}
+}
+
 // The scripted co-op games in testdata/games are replayed through a real
 // session (SQLite store, catalog "en"); the announcements must match the
 // reviewed .expected files line by line, and the final state is asserted

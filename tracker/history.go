@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"fmt"
+	"strings"
 
 	"tablecam/engine"
 	"tablecam/models"
@@ -121,18 +122,42 @@ func checkCorrection(c *models.Content, eff []entry, ev Event) error {
 	return fmt.Errorf("correct: no roll %d in force (see the log for roll numbers)", ev.Target)
 }
 
-// describe is a short neutral description of an event for undo/redo.
+// describe is a short neutral description of an event for undo/redo, in
+// the command syntax of the manual prompt.
 func describe(ev Event) engine.Vars {
-	v := engine.Vars{"type": ev.Type}
+	what := ev.Type
 	switch ev.Type {
-	case EvRoll, EvReroll:
-		v["what"] = fmt.Sprint(ev.Faces)
+	case EvRoll:
+		what += " " + strings.Join(ev.Faces, " ")
+		if ev.Assist != "" {
+			what += " assist " + ev.Assist
+		}
+	case EvReroll:
+		for i, d := range ev.Dice {
+			what += fmt.Sprintf(" %d:%s", d, ev.Faces[i])
+		}
 	case EvCard:
-		v["what"] = ev.Card
+		what += " " + ev.Card
 	case EvAdjust:
-		v["what"] = fmt.Sprintf("%s %s %+d", ev.Survivor, ev.Field, ev.N)
-	default:
-		v["what"] = ""
+		what = fmt.Sprintf("%s %s %+d", ev.Field, ev.Survivor, ev.N)
+	case EvSet:
+		what += " " + ev.Survivor + " " + ev.Field + " " + ev.Value
+	case EvFirst:
+		what += " " + ev.Survivor
+	case EvPower:
+		what = strings.TrimSpace(fmt.Sprintf("power %s +%d", ev.Faction, ev.N))
+	case EvRetreat, EvSetPower, EvSetGoals, EvCamps:
+		what += fmt.Sprintf(" %d", ev.N)
+	case EvEnemy:
+		what += " " + ev.Op + " " + ev.Enemy
+	case EvEnemies:
+		what += fmt.Sprintf(" %s %d", ev.Enemy, ev.N)
+	case EvCorrect:
+		what += fmt.Sprintf(" %d %s", ev.Target, strings.Join(ev.Faces, " "))
+	case EvContext:
+		if ev.Context != nil && ev.Context.Kind != "" {
+			what = ev.Context.Kind + " " + ev.Context.Survivor
+		}
 	}
-	return v
+	return engine.Vars{"type": ev.Type, "what": what}
 }

@@ -50,6 +50,8 @@ func OpenSession(ctx context.Context, st *Store, c *models.Content, cat *Catalog
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
+	// Names and labels in the session's language; rules data is the same.
+	c = c.Localized(cat.Lang)
 	s := &Session{content: c, store: st, id: id, cat: cat}
 	for _, r := range recs {
 		ev, err := DecodeEvent(r.Payload)
