@@ -21,10 +21,12 @@ func RollHits(faces []models.Face) int {
 // one for Well Rested (seed 000 "Proben ablegen", "Eigenschaften").
 func TestRerolls(s SurvivorState, letters string) int {
 	n := 0
+	seen := map[rune]bool{}
 	for _, l := range strings.ToUpper(letters) {
-		if strings.ContainsRune(strings.ToUpper(s.Special), l) {
+		if !seen[l] && strings.ContainsRune(strings.ToUpper(s.Special), l) {
 			n++
 		}
+		seen[l] = true
 	}
 	if s.WellRested {
 		n++
@@ -175,6 +177,12 @@ func Fight(c *models.Content, st State, in FightInput) (State, FightResult, []Ou
 	if si < 0 {
 		return st, FightResult{}, nil, fmt.Errorf("fight: unknown survivor %q", in.Survivor)
 	}
+	if st.Survivors[si].Out {
+		return st, FightResult{}, nil, fmt.Errorf("fight: %s is out of the game", st.Survivors[si].Name)
+	}
+	if in.AssistFace != nil && in.Assistant == "" {
+		return st, FightResult{}, nil, fmt.Errorf("fight: the assist die needs an assisting survivor (seed 003 \"Assisting\")")
+	}
 	ai := -1
 	if in.Assistant != "" {
 		ai = st.Survivor(in.Assistant)
@@ -183,6 +191,9 @@ func Fight(c *models.Content, st State, in FightInput) (State, FightResult, []Ou
 		}
 		if ai == si {
 			return st, FightResult{}, nil, fmt.Errorf("fight: %s cannot assist their own fight", in.Assistant)
+		}
+		if st.Survivors[ai].Out {
+			return st, FightResult{}, nil, fmt.Errorf("fight: %s is out of the game and cannot assist", st.Survivors[ai].Name)
 		}
 		if in.AssistFace == nil {
 			return st, FightResult{}, nil, fmt.Errorf("fight: assistant %s but no assist die face", in.Assistant)

@@ -203,7 +203,11 @@ func New(c *models.Content, su Setup) (State, []Outcome, error) {
 		if s.MaxHP < 1 {
 			return State{}, nil, fmt.Errorf("setup: survivor %q: max HP %d", s.ID, s.MaxHP)
 		}
-		st.Survivors = append(st.Survivors, SurvivorState{Survivor: s, Loyal: side.Faction})
+		sv := SurvivorState{Survivor: s}
+		if c.Rules.StartLoyal {
+			sv.Loyal = side.Faction
+		}
+		st.Survivors = append(st.Survivors, sv)
 	}
 	st.Deck = c.CardIDs()
 	sort.Strings(st.Deck)

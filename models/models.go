@@ -271,6 +271,7 @@ type Rules struct {
 	ActivationPower    int    `yaml:"activation_power" json:"activation_power"`
 	AssistXP           int    `yaml:"assist_xp" json:"assist_xp"`
 	Victory            string `yaml:"victory" json:"victory"`
+	StartLoyal         bool   `yaml:"start_loyal" json:"start_loyal"`
 	Assumed            bool   `yaml:"assumed,omitempty" json:"assumed,omitempty"`
 	Note               string `yaml:"note,omitempty" json:"note,omitempty"`
 }
