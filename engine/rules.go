@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"tablecam/models"
@@ -263,11 +264,9 @@ func Fight(c *models.Content, st State, in FightInput) (State, FightResult, []Ou
 			// the nearest matching space (seed 000 step 03).
 			old := st.Enemies[ei]
 			st.Enemies = append(st.Enemies[:ei], st.Enemies[ei+1:]...)
-			st.NextEnemy++
-			st.Enemies = append(st.Enemies, Enemy{
-				ID: fmt.Sprintf("e%d", st.NextEnemy), Type: old.Type, Faction: old.Faction, Replacement: true,
-			})
-			out = append(out, Outcome{Kind: KindFightReplace, Vars: Vars{"enemy": name, "id": fmt.Sprintf("e%d", st.NextEnemy)}})
+			id := ReplacementID(old.ID)
+			st.Enemies = append(st.Enemies, Enemy{ID: id, Type: old.Type, Faction: old.Faction, Replacement: true})
+			out = append(out, Outcome{Kind: KindFightReplace, Vars: Vars{"enemy": name, "id": id}})
 		}
 	} else {
 		out = append(out, Outcome{Kind: KindFightSurvived, Vars: Vars{"enemy": name, "hits": res.SurvivorHits, "needed": res.Needed}})
@@ -480,4 +479,18 @@ func without(list []string, id string) []string {
 		}
 	}
 	return out
+}
+
+// ReplacementID names the token that replaces a killed enemy: the killed
+// one's id with a generation number (e3 -> e3.2 -> e3.3). Ids of enemies
+// placed later never depend on how fights went, so correcting a reading
+// never renames them.
+func ReplacementID(id string) string {
+	base, gen := id, 1
+	if i := strings.LastIndexByte(id, '.'); i > 0 {
+		if n, err := strconv.Atoi(id[i+1:]); err == nil {
+			base, gen = id[:i], n
+		}
+	}
+	return fmt.Sprintf("%s.%d", base, gen+1)
 }

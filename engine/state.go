@@ -75,8 +75,9 @@ type State struct {
 	Enemies       []Enemy         `json:"enemies"`
 	Deck          []string        `json:"deck"`
 	Discard       []string        `json:"discard"`
-	NextEnemy     int             `json:"next_enemy"`
-	Result        string          `json:"result,omitempty"`
+	// NextEnemy counts enemies placed (not replacements): ids e1, e2, ...
+	NextEnemy int    `json:"next_enemy"`
+	Result    string `json:"result,omitempty"`
 	// Rules are the content rule switches in force for this game.
 	Rules models.Rules `json:"rules"`
 }
@@ -88,7 +89,10 @@ func (s State) Clone() State {
 	for i := range c.Survivors {
 		c.Survivors[i].Survivor = s.Survivors[i].Survivor
 	}
-	c.Enemies = make([]Enemy, len(s.Enemies))
+	c.Enemies = nil
+	if s.Enemies != nil {
+		c.Enemies = make([]Enemy, len(s.Enemies))
+	}
 	for i, e := range s.Enemies {
 		e.With = append([]string(nil), e.With...)
 		e.Adjacent = append([]string(nil), e.Adjacent...)

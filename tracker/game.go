@@ -73,7 +73,8 @@ func (g Game) clone() Game {
 		c.Pending = &p
 	}
 	c.Attacks = append([]engine.Attack(nil), g.Attacks...)
-	c.Rolls = g.Rolls[:len(g.Rolls):len(g.Rolls)]
+	// Rolls is append-only: sharing the backing array is safe because no
+	// element is ever changed and each game appends past its own length.
 	return c
 }
 
@@ -182,6 +183,15 @@ func apply(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 
 // promptNextAttack turns the next queued enemy attack into the pending fight.
 func promptNextAttack(c *models.Content, g Game, o outs) (Game, outs) {
+	// Drop attacks whose enemy left the map or whose survivor is out.
+	for len(g.Attacks) > 0 {
+		a := g.Attacks[0]
+		si := g.State.Survivor(a.Survivor)
+		if g.State.Enemy(a.Enemy) >= 0 && si >= 0 && !g.State.Survivors[si].Out {
+			break
+		}
+		g.Attacks = g.Attacks[1:]
+	}
 	if len(g.Attacks) == 0 || g.State.Over() {
 		return g, o
 	}
@@ -361,6 +371,9 @@ func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 			g.State.Survivors[i].WellRested = false
 			pre = one(KindRestedUsed, engine.Vars{"survivor": g.State.Survivors[i].Name})
 		}
+	}
+	if ev.Assist != "" && (p.Context.Kind != CtxFight || p.Context.Assistant == "") {
+		return g, nil, fmt.Errorf("roll: the assist die needs an assisting survivor: fight SURVIVOR ENEMY assist OTHER")
 	}
 	if p.Context.Kind == CtxFight && p.Context.Assistant != "" && ev.Assist == "" && p.Assist == "" {
 		return g, nil, fmt.Errorf("roll: %s assists, so the roll needs the assist die (e.g. `roll head arms 2h assist hit`)", p.Context.Assistant)

@@ -82,7 +82,7 @@ func fold(c *models.Content, eff []entry) folded {
 				ev.Assist = f.Assist
 			}
 		}
-		g, o, err := apply(c, r.Game, e.Seq, ev)
+		g, o, err := safeApply(c, r.Game, e.Seq, ev)
 		if err != nil {
 			r.Skipped[e.Seq] = err
 			continue
@@ -160,4 +160,15 @@ func describe(ev Event) engine.Vars {
 		}
 	}
 	return engine.Vars{"type": ev.Type, "what": what}
+}
+
+// safeApply is apply with a panic turned into an error, so one bad event
+// can never make a stored log unreplayable.
+func safeApply(c *models.Content, g Game, seq int64, ev Event) (ng Game, o outs, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ng, o, err = g, nil, fmt.Errorf("internal error applying %s: %v", ev.Type, r)
+		}
+	}()
+	return apply(c, g, seq, ev)
 }

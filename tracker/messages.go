@@ -90,9 +90,10 @@ func (c *Catalog) Text(o engine.Outcome) string {
 		vars = map[string]any{}
 	}
 	if err := t.Execute(&b, vars); err != nil {
-		return fmt.Sprintf("%s %v", o.Kind, o.Vars)
+		return strings.ReplaceAll(o.Kind, ".", " ")
 	}
-	return strings.TrimSpace(b.String())
+	text := strings.NewReplacer("<no value>", "", "<nil>", "").Replace(b.String())
+	return strings.Join(strings.Fields(text), " ")
 }
 
 // Announce turns outcomes into announcements.

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"tablecam/engine"
 	"tablecam/models"
@@ -54,6 +56,9 @@ func Commands() []Command {
 // ParseLine parses one command line into an event. Empty lines and
 // comments (#) return ok=false and no error.
 func ParseLine(c *models.Content, line string) (ev Event, ok bool, err error) {
+	if !utf8.ValidString(line) {
+		return ev, false, fmt.Errorf("the line is not valid UTF-8 text")
+	}
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
 	}
@@ -322,7 +327,11 @@ func parseSetup(a []string, usage string) (Event, error) {
 			continue
 		}
 		parts := strings.Split(rest[i], ":")
-		s := models.Survivor{ID: parts[0], Name: strings.ToUpper(parts[0][:1]) + parts[0][1:]}
+		if parts[0] == "" {
+			return Event{}, fmt.Errorf("survivor %q has no id: want ID[:HP[:SPECIAL]]", rest[i])
+		}
+		r, size := utf8.DecodeRuneInString(parts[0])
+		s := models.Survivor{ID: parts[0], Name: string(unicode.ToUpper(r)) + parts[0][size:]}
 		if len(parts) > 1 && parts[1] != "" {
 			hp, err := atoi(parts[1], "HP")
 			if err != nil || hp < 1 || hp > 99 {

@@ -3,7 +3,10 @@ package tracker
 import (
 	"context"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"tablecam/engine"
 	"tablecam/models"
@@ -77,7 +80,9 @@ func (s *Session) ID() string { return s.id }
 func (s *Session) Game() Game {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.game.clone()
+	g := s.game.clone()
+	g.Rolls = append([]RollRecord(nil), s.game.Rolls...)
+	return g
 }
 
 // Events returns the session's log entries (sequence number and event).
@@ -104,7 +109,13 @@ func (s *Session) Submit(ctx context.Context, ev Event) ([]models.Announcement, 
 	defer s.mu.Unlock()
 	switch ev.Type {
 	case EvUndo, EvRedo, EvCorrect:
+		if err := roundTrips(ev); err != nil {
+			return nil, err
+		}
 		return s.rewrite(ctx, ev)
+	}
+	if err := roundTrips(ev); err != nil {
+		return nil, err
 	}
 	g, o, err := apply(s.content, s.game, 0, ev)
 	if err != nil {
@@ -162,19 +173,34 @@ func (s *Session) rewrite(ctx context.Context, ev Event) ([]models.Announcement,
 		}
 		o = one(kind, describe(changed.Ev))
 	}
+	// Recompute with the new event before storing it, so a stored log can
+	// always be replayed.
+	next := int64(1)
+	if n := len(s.log); n > 0 {
+		next = s.log[n-1].Seq + 1
+	}
+	trial := append(append([]entry(nil), s.log...), entry{Seq: next, Ev: ev})
+	f := fold(s.content, Effective(trial))
 	seq, err := s.persist(ctx, ev)
 	if err != nil {
 		return nil, err
 	}
-	f := fold(s.content, Effective(s.log))
-	for q, err := range f.Skipped {
+	if seq != next {
+		f = fold(s.content, Effective(s.log))
+	}
+	var skipped []int64
+	for q := range f.Skipped {
 		if _, was := s.skipped[q]; !was {
-			o = append(o, engine.Outcome{Kind: KindSkipped, Vars: engine.Vars{"seq": q, "reason": err.Error()}})
+			skipped = append(skipped, q)
 		}
+	}
+	sort.Slice(skipped, func(i, j int) bool { return skipped[i] < skipped[j] })
+	for _, q := range skipped {
+		o = append(o, engine.Outcome{Kind: KindSkipped, Vars: engine.Vars{"seq": q, "reason": f.Skipped[q].Error()}})
 	}
 	if ev.Type == EvCorrect {
 		// The outcomes the corrected reading led to, as recomputed.
-		o = append(o, laterOutcomes(f, ev.Target)...)
+		o = append(o, laterOutcomes(f, Effective(s.log), ev.Target)...)
 	}
 	s.game, s.skipped = f.Game, f.Skipped
 	if s.game.Started {
@@ -186,9 +212,29 @@ func (s *Session) rewrite(ctx context.Context, ev Event) ([]models.Announcement,
 }
 
 // laterOutcomes returns the recomputed outcomes of the corrected roll and
-// of the event that resolved it (a reroll or done), if any.
-func laterOutcomes(f folded, target int64) outs {
-	return f.Out[target]
+// of the events that continued it (rerolls, done) up to the next event of
+// another kind.
+func laterOutcomes(f folded, eff []entry, target int64) outs {
+	var o outs
+	started := false
+	for _, e := range eff {
+		if e.Seq == target {
+			started = true
+			o = append(o, f.Out[e.Seq]...)
+			continue
+		}
+		if !started || e.Ev.Type == EvCorrect {
+			continue
+		}
+		if e.Ev.Type != EvReroll && e.Ev.Type != EvDone && e.Ev.Type != EvRoll {
+			break
+		}
+		o = append(o, f.Out[e.Seq]...)
+		if e.Ev.Type == EvRoll {
+			break
+		}
+	}
+	return o
 }
 
 // diff returns the one entry whose status differs between two effective logs.
@@ -223,4 +269,26 @@ func Replay(c *models.Content, events []LoggedEvent) Game {
 		log[i] = entry{Seq: e.Seq, Ev: e.Event}
 	}
 	return fold(c, Effective(log)).Game
+}
+
+// roundTrips checks that the event survives the store's JSON unchanged, so
+// the applied event and the stored one are the same (invalid UTF-8, say,
+// would not be).
+func roundTrips(ev Event) error {
+	b, err := ev.Marshal()
+	if err != nil {
+		return err
+	}
+	back, err := DecodeEvent(b)
+	if err != nil {
+		return err
+	}
+	b2, err := back.Marshal()
+	if err != nil {
+		return err
+	}
+	if string(b) != string(b2) || !utf8.Valid(b) || strings.Contains(string(b), "\\ufffd") {
+		return fmt.Errorf("%s: the event does not survive storage unchanged (invalid text?)", ev.Type)
+	}
+	return nil
 }
