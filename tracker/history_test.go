@@ -384,11 +384,11 @@ func TestCorrectionErrors(t *testing.T) {
 func TestCorrectionSkipsInvalidatedEventAndUndoRestores(t *testing.T) {
 	h := newHistorySession(t)
 	h.must(histSetup,
-		"enemy add raider-1 with alice",  // 2: e1
-		"fight alice e1",                 // 3
+		"enemy add raider-1 with alice",    // 2: e1
+		"fight alice e1",                   // 3
 		"roll head legs",                   // 4: killed, replacement e1.2
 		"enemy place e1.2 with bob active", // 5: only valid after the kill
-		"xp bob +1",                      // 6
+		"xp bob +1",                        // 6
 	)
 	original := gameJSON(h.s.Game())
 	if a := h.survivor("alice"); a.XP != 1 {
