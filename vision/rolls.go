@@ -1,0 +1,523 @@
+package vision
+
+import (
+	"cmp"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+)
+
+// Defaults of [RollConfig].
+const (
+	// DefaultVoteExtra is how many still frames beyond SettleFrames the
+	// tracker may wait for when the vote is split (VoteWindow =
+	// SettleFrames + DefaultVoteExtra).
+	DefaultVoteExtra = 2
+	// DefaultMatchDistance is the centre distance, in die sizes, within which
+	// two readings are the same die.
+	DefaultMatchDistance = 0.5
+	// DefaultMoveTolerance is how far, in die sizes, a die may drift from
+	// where it was first seen in a still run before the run restarts.
+	DefaultMoveTolerance = 0.25
+	// DefaultFramesToEnd is the number of empty frames after which a roll
+	// ends (1 s at 30 fps).
+	DefaultFramesToEnd = 30
+	// fallbackDieSize is the die size in pixels used for a die whose Box is
+	// empty.
+	fallbackDieSize = 32
+)
+
+// RollConfig configures a [RollTracker]. Zero fields take the defaults.
+type RollConfig struct {
+	// SettleFrames is the number of still frames in a row after which a
+	// roll is read (config key vision.settle_frames). Default 3.
+	SettleFrames int
+	// VoteWindow is the most still frames the per-die vote may use: when the
+	// vote over SettleFrames frames is split, the tracker waits for more
+	// still frames, up to VoteWindow, and then reports split dice as
+	// Uncertain. Raised to SettleFrames if lower. Default SettleFrames+2.
+	VoteWindow int
+	// MatchDistance is the largest centre distance, as a fraction of the die
+	// size (the larger side of its Box), at which a die of one reading is
+	// the same die as one of another. Default 0.5.
+	MatchDistance float64
+	// MoveTolerance is how far, as a fraction of the die size, a die may be
+	// from where it was first seen in the current still run; beyond that
+	// the dice count as moving. Default 0.25.
+	MoveTolerance float64
+	// FramesToEnd is the number of quiet, unoccluded frames without any
+	// die after which the current roll ends. Default 30.
+	FramesToEnd int
+}
+
+func (c RollConfig) withDefaults() RollConfig {
+	if c.SettleFrames <= 0 {
+		c.SettleFrames = DefaultSettleFrames
+	}
+	if c.VoteWindow <= 0 {
+		c.VoteWindow = c.SettleFrames + DefaultVoteExtra
+	}
+	c.VoteWindow = max(c.VoteWindow, c.SettleFrames)
+	if c.MatchDistance <= 0 {
+		c.MatchDistance = DefaultMatchDistance
+	}
+	if c.MoveTolerance <= 0 {
+		c.MoveTolerance = DefaultMoveTolerance
+	}
+	if c.FramesToEnd <= 0 {
+		c.FramesToEnd = DefaultFramesToEnd
+	}
+	return c
+}
+
+// Observation is what the [RollTracker] learns about one frame.
+type Observation struct {
+	// Frame is the frame's index ([Frame].Index). Observations must come in
+	// frame order.
+	Frame int
+	// Quiet reports that the frame shows no motion since the previous frame
+	// ([MotionSample].Quiet). The tracker counts quiet frames itself, so
+	// pass the per-frame Quiet, not Still.
+	Quiet bool
+	// Reading is what the dice reader saw. It is only used when Quiet is
+	// set, so moving frames need not be read at all.
+	Reading Reading
+}
+
+// Event is something the [RollTracker] reports: a [RollEvent] or a
+// [RollEnded]. Use a type switch.
+type Event interface {
+	// FrameIndex is the index of the frame the event was decided on.
+	FrameIndex() int
+	isRollEvent()
+}
+
+// RollEvent reports the dice of a settled roll, or of a reroll.
+type RollEvent struct {
+	// Frame is the index of the frame the roll was decided on: the last
+	// frame of the vote, a frame showing the dice at rest. Keep its image
+	// for the roll-proof trail.
+	Frame int
+	// Roll numbers the rolls from 1; a reroll keeps its roll's number.
+	Roll int
+	// Dice are the dice on the table. Dice untouched since the previous
+	// event keep their index and their reading; rerolled dice take the
+	// index of a die that was lifted, extra dice come last. Confidence is
+	// the vote share times the reader's mean confidence of the winning
+	// votes.
+	Dice []Die
+	// Changed lists the indices in Dice of the dice that are new since the
+	// previous event of this roll: all dice for a fresh roll.
+	Changed []int
+	// Reroll is set when this updates an earlier event of the same roll.
+	Reroll bool
+	// Uncertain is set when any die in Dice is Uncertain.
+	Uncertain bool
+	// Votes is the number of still frames the vote used.
+	Votes int
+}
+
+// FrameIndex returns e.Frame.
+func (e RollEvent) FrameIndex() int { return e.Frame }
+func (RollEvent) isRollEvent()      {}
+
+// RollEnded reports that every die left the rolling area: the next throw is
+// a fresh roll, not a reroll.
+type RollEnded struct {
+	// Frame is the frame on which the roll was found over.
+	Frame int
+	// Roll is the number of the roll that ended.
+	Roll int
+}
+
+// FrameIndex returns e.Frame.
+func (e RollEnded) FrameIndex() int { return e.Frame }
+func (RollEnded) isRollEvent()      {}
+
+// RollTracker turns per-frame dice readings into roll events. It is pure
+// logic (no images), deterministic, and not safe for concurrent use.
+//
+// The rules, with S = SettleFrames, W = VoteWindow, k = FramesToEnd and die
+// size = the larger side of a die's Box:
+//
+//  1. Only quiet, unoccluded frames count. A frame that is not Quiet or
+//     whose Reading is Occluded ends the current still run; its dice are
+//     ignored. So a hand in the picture, or a die held in it, never takes
+//     part in a roll.
+//  2. In a still run, each die is followed by nearest-centre matching
+//     (greedy, within MatchDistance die sizes of its last position). A die
+//     farther than MoveTolerance die sizes from where the run first saw it
+//     is moving: the run restarts after that frame (as after a moving frame).
+//  3. After S frames of the run (the S-th quiet frame after the dice came to
+//     rest: latency exactly S frames), the dice are decided by vote over
+//     the run's frames, n of them: a followed die counts if it was seen in
+//     more than n/2 frames; its face is the one seen most often (ties: the
+//     one seen last). A die whose face won no more than n/2 of the n votes,
+//     or seen in exactly n/2 frames, is split. If any die is split and n <
+//     W, the decision waits for the next still frame; at n = W it is taken,
+//     split dice marked Uncertain. A die is also Uncertain when the reader
+//     marked at least half of its winning votes Uncertain. Confidence is
+//     (winning votes / n) × the winning votes' mean reader confidence.
+//  4. A run is decided once; further still frames of the same run emit
+//     nothing.
+//  5. With no current roll, a decision with at least one die emits a fresh
+//     RollEvent (new Roll number, Changed = all dice).
+//  6. With a current roll, the decided dice are matched to the roll's dice
+//     (greedy nearest centres within MatchDistance die sizes). A matched
+//     die is untouched: it keeps its index and its reading (a die cannot
+//     change face without moving, so a different vote there is a misread;
+//     a correction made with [RollTracker.Correct] stands), only its
+//     position is updated. If no decided die is unmatched (the same scene,
+//     or the same scene with some dice lifted off), nothing is emitted; a
+//     lifted die stays in the roll until a die lands or the roll ends. If
+//     some are unmatched, a RollEvent with Reroll set is emitted: unmatched
+//     dice fill the indices of lifted dice in order, then come last; lifted
+//     dice with no replacement are dropped; Changed lists the new dice.
+//  7. A roll ends (RollEnded) after k quiet, unoccluded frames in a row —
+//     moving and occluded frames neither count nor break the row — whose
+//     reading has no die at all. The next throw is a fresh roll.
+type RollTracker struct {
+	cfg RollConfig
+
+	// The current still run.
+	runLen  int // voted frames in the run
+	tracks  []track
+	decided bool
+
+	// The current roll.
+	active bool
+	rollID int
+	roll   []Die // dice of the last event, with lifted dice still in it
+	gone   int   // empty quiet frames in a row
+
+	// Scratch space reused across frames.
+	pairs []matchPair
+	match []int
+	used  []bool
+}
+
+// track follows one die through a still run.
+type track struct {
+	anchor image.Point // where the run first saw it
+	last   image.Point
+	size   float64
+	votes  []Die // one per run frame it was seen in, oldest first
+}
+
+// NewRollTracker returns a tracker with cfg (zero fields take the defaults).
+func NewRollTracker(cfg RollConfig) *RollTracker {
+	return &RollTracker{cfg: cfg.withDefaults()}
+}
+
+// Config returns the configuration in use, defaults filled in.
+func (t *RollTracker) Config() RollConfig { return t.cfg }
+
+// Reset forgets the still run and the current roll; roll numbers go on.
+func (t *RollTracker) Reset() {
+	t.breakRun()
+	t.active, t.roll, t.gone = false, nil, 0
+}
+
+// Dice returns a copy of the current roll's dice (including dice lifted
+// off since the last event), or nil when no roll is going on.
+func (t *RollTracker) Dice() []Die {
+	if !t.active {
+		return nil
+	}
+	return cloneDice(t.roll)
+}
+
+// Correct replaces the reading of die i of the current roll with d's (set,
+// face, value, regions, hits, hurt), keeping its position, and marks it
+// certain. The correction stands until the die is rerolled.
+func (t *RollTracker) Correct(i int, d Die) error {
+	if !t.active {
+		return fmt.Errorf("vision: correct die %d: no roll going on", i)
+	}
+	if i < 0 || i >= len(t.roll) {
+		return fmt.Errorf("vision: correct die %d: the roll has %d dice", i, len(t.roll))
+	}
+	old := t.roll[i]
+	d.Regions = slices.Clone(d.Regions)
+	d.Box, d.Center, d.Angle = old.Box, old.Center, old.Angle
+	d.Confidence, d.Uncertain = 1, false
+	t.roll[i] = d
+	return nil
+}
+
+// Observe takes the next frame's observation and returns the events it
+// causes (usually none). The rules are in the [RollTracker] doc.
+func (t *RollTracker) Observe(o Observation) []Event {
+	if !o.Quiet || o.Reading.Occluded {
+		t.breakRun()
+		return nil
+	}
+	var events []Event
+	dice := o.Reading.Dice
+	if len(dice) > 0 {
+		t.gone = 0
+	} else if t.gone++; t.active && t.gone >= t.cfg.FramesToEnd {
+		events = append(events, RollEnded{Frame: o.Frame, Roll: t.rollID})
+		t.active, t.roll = false, nil
+	}
+	if !t.follow(dice) || t.decided || t.runLen < t.cfg.SettleFrames {
+		return events
+	}
+	final := t.runLen >= t.cfg.VoteWindow
+	decided, ok := t.vote(final)
+	if !ok && !final {
+		return events
+	}
+	t.decided = true
+	if ev, ok := t.update(decided, o.Frame); ok {
+		events = append(events, ev)
+	}
+	return events
+}
+
+// breakRun ends the current still run.
+func (t *RollTracker) breakRun() {
+	t.runLen, t.tracks, t.decided = 0, t.tracks[:0], false
+}
+
+// follow adds a quiet frame's dice to the run. It returns false when a die
+// moved: the run then restarts, with this frame's dice as the reference
+// positions but no votes.
+func (t *RollTracker) follow(dice []Die) bool {
+	match := t.matchDice(len(dice), len(t.tracks), func(i, j int) (float64, float64) {
+		tr := &t.tracks[j]
+		return dist(dieCenter(dice[i]), tr.last), t.cfg.MatchDistance * (dieSize(dice[i]) + tr.size) / 2
+	})
+	for i, j := range match {
+		if j < 0 {
+			continue
+		}
+		tr := &t.tracks[j]
+		if dist(dieCenter(dice[i]), tr.anchor) > t.cfg.MoveTolerance*(dieSize(dice[i])+tr.size)/2 {
+			t.breakRun()
+			for _, d := range dice {
+				c := dieCenter(d)
+				t.tracks = append(t.tracks, track{anchor: c, last: c, size: dieSize(d)})
+			}
+			return false
+		}
+	}
+	voting := !t.decided // after the decision only positions matter
+	if voting {
+		t.runLen++
+	}
+	for i, j := range match {
+		d := dice[i]
+		c := dieCenter(d)
+		if j < 0 && !voting {
+			continue // a die appearing after the decision waits for the next run
+		}
+		if j < 0 {
+			t.tracks = append(t.tracks, track{anchor: c, size: dieSize(d)})
+			j = len(t.tracks) - 1
+		}
+		tr := &t.tracks[j]
+		tr.last = c
+		if voting {
+			tr.votes = append(tr.votes, d)
+		}
+	}
+	return true
+}
+
+// vote decides the dice of the run (rule 3). ok is false when some die is
+// split; with final set the split dice are included, marked Uncertain.
+func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
+	n := t.runLen
+	ok = true
+	for ti := range t.tracks {
+		votes := t.tracks[ti].votes
+		switch seen := len(votes); {
+		case 2*seen < n:
+			continue
+		case 2*seen == n:
+			ok = false
+			if !final {
+				continue
+			}
+		}
+		// The face seen most often; ties go to the face seen last.
+		best, bestCount := -1, 0
+		for i := len(votes) - 1; i >= 0; i-- {
+			c := 0
+			for _, v := range votes {
+				if sameFace(v, votes[i]) {
+					c++
+				}
+			}
+			if c > bestCount {
+				best, bestCount = i, c
+			}
+		}
+		var conf float64
+		unsure := 0
+		for _, v := range votes {
+			if sameFace(v, votes[best]) {
+				conf += v.Confidence
+				if v.Uncertain {
+					unsure++
+				}
+			}
+		}
+		split := 2*bestCount <= n
+		if split {
+			ok = false
+		}
+		d := votes[best]
+		d.Regions = slices.Clone(d.Regions)
+		d.Confidence = float64(bestCount) / float64(n) * conf / float64(bestCount)
+		d.Uncertain = split || 2*unsure >= bestCount
+		dice = append(dice, d)
+	}
+	slices.SortStableFunc(dice, func(a, b Die) int {
+		ca, cb := dieCenter(a), dieCenter(b)
+		return cmp.Or(cmp.Compare(ca.X, cb.X), cmp.Compare(ca.Y, cb.Y))
+	})
+	return dice, ok
+}
+
+// update compares decided dice with the current roll (rules 5 and 6).
+func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
+	if len(dice) == 0 {
+		return RollEvent{}, false
+	}
+	if !t.active {
+		t.active = true
+		t.rollID++
+		t.roll = dice
+		changed := make([]int, len(dice))
+		for i := range changed {
+			changed[i] = i
+		}
+		return t.event(frame, changed, false), true
+	}
+	old := t.roll
+	match := t.matchDice(len(dice), len(old), func(i, j int) (float64, float64) {
+		return dist(dieCenter(dice[i]), dieCenter(old[j])), t.cfg.MatchDistance * (dieSize(dice[i]) + dieSize(old[j])) / 2
+	})
+	keptBy := make([]int, len(old)) // old index → new index, or -1
+	for j := range keptBy {
+		keptBy[j] = -1
+	}
+	var landed []int // new dice matching no old one, in position order
+	for i, j := range match {
+		if j < 0 {
+			landed = append(landed, i)
+		} else {
+			keptBy[j] = i
+		}
+	}
+	moveTo := func(d Die, to Die) Die {
+		d.Box, d.Center, d.Angle = to.Box, to.Center, to.Angle
+		return d
+	}
+	if len(landed) == 0 {
+		for j, i := range keptBy {
+			if i >= 0 {
+				t.roll[j] = moveTo(old[j], dice[i])
+			}
+		}
+		return RollEvent{}, false
+	}
+	next := make([]Die, 0, len(dice))
+	var changed []int
+	for j, i := range keptBy {
+		switch {
+		case i >= 0:
+			next = append(next, moveTo(old[j], dice[i]))
+		case len(landed) > 0:
+			next = append(next, dice[landed[0]])
+			changed = append(changed, len(next)-1)
+			landed = landed[1:]
+		}
+	}
+	for _, i := range landed {
+		next = append(next, dice[i])
+		changed = append(changed, len(next)-1)
+	}
+	t.roll = next
+	return t.event(frame, changed, true), true
+}
+
+func (t *RollTracker) event(frame int, changed []int, reroll bool) RollEvent {
+	e := RollEvent{Frame: frame, Roll: t.rollID, Dice: cloneDice(t.roll), Changed: changed, Reroll: reroll, Votes: t.runLen}
+	for _, d := range e.Dice {
+		e.Uncertain = e.Uncertain || d.Uncertain
+	}
+	return e
+}
+
+// matchPair is a candidate pairing for matchDice.
+type matchPair struct {
+	i, j int
+	d    float64
+}
+
+// matchDice pairs items 0..na-1 with items 0..nb-1, nearest first, each at
+// most once and only within the limit metric returns with the distance. The
+// result, valid until the next call, holds for each i its j or -1.
+func (t *RollTracker) matchDice(na, nb int, metric func(i, j int) (d, limit float64)) []int {
+	t.pairs = t.pairs[:0]
+	for i := range na {
+		for j := range nb {
+			if d, limit := metric(i, j); d <= limit {
+				t.pairs = append(t.pairs, matchPair{i, j, d})
+			}
+		}
+	}
+	slices.SortFunc(t.pairs, func(a, b matchPair) int {
+		return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.i, b.i), cmp.Compare(a.j, b.j))
+	})
+	t.match = slices.Grow(t.match[:0], na)[:na]
+	for i := range t.match {
+		t.match[i] = -1
+	}
+	t.used = slices.Grow(t.used[:0], nb)[:nb]
+	clear(t.used)
+	for _, p := range t.pairs {
+		if t.match[p.i] >= 0 || t.used[p.j] {
+			continue
+		}
+		t.used[p.j] = true
+		t.match[p.i] = p.j
+	}
+	return t.match
+}
+
+// sameFace reports whether a and b read as the same face.
+func sameFace(a, b Die) bool { return a.Set == b.Set && a.Face == b.Face }
+
+// dieCenter is the die's Center, or its Box's centre when Center is unset.
+func dieCenter(d Die) image.Point {
+	if d.Center == (image.Point{}) && !d.Box.Empty() {
+		return image.Pt((d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2)
+	}
+	return d.Center
+}
+
+// dieSize is the larger side of the die's Box (fallbackDieSize if empty).
+func dieSize(d Die) float64 {
+	if s := max(d.Box.Dx(), d.Box.Dy()); s > 0 {
+		return float64(s)
+	}
+	return fallbackDieSize
+}
+
+func dist(a, b image.Point) float64 {
+	return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y))
+}
+
+// cloneDice copies dice deeply enough that the caller may keep them.
+func cloneDice(dice []Die) []Die {
+	out := slices.Clone(dice)
+	for i := range out {
+		out[i].Regions = slices.Clone(out[i].Regions)
+	}
+	return out
+}

@@ -1,0 +1,502 @@
+package vision
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"slices"
+	"testing"
+)
+
+// rd returns a d6 die showing face at (x, y), 40 px wide, as a reader would.
+func rd(face string, x, y int) Die {
+	return Die{Set: "d6", Face: face, Center: image.Pt(x, y), Box: image.Rect(x-20, y-20, x+20, y+20), Confidence: 0.9}
+}
+
+// rollScript feeds a RollTracker frame by frame and collects its events.
+type rollScript struct {
+	t      *testing.T
+	tr     *RollTracker
+	frame  int
+	events []Event
+}
+
+func newRollScript(t *testing.T, cfg RollConfig) *rollScript {
+	return &rollScript{t: t, tr: NewRollTracker(cfg)}
+}
+
+func (s *rollScript) feed(n int, quiet, occluded bool, dice ...Die) {
+	for range n {
+		evs := s.tr.Observe(Observation{Frame: s.frame, Quiet: quiet, Reading: Reading{Dice: slices.Clone(dice), Occluded: occluded}})
+		for _, e := range evs {
+			if e.FrameIndex() != s.frame {
+				s.t.Fatalf("event %+v carries frame %d, fed frame %d", e, e.FrameIndex(), s.frame)
+			}
+		}
+		s.events = append(s.events, evs...)
+		s.frame++
+	}
+}
+
+// moving feeds n frames with motion (the dice may be anywhere).
+func (s *rollScript) moving(n int, dice ...Die) { s.feed(n, false, false, dice...) }
+
+// hand feeds n frames with a hand resting in the area.
+func (s *rollScript) hand(n int, dice ...Die) { s.feed(n, true, true, dice...) }
+
+// still feeds n quiet frames without a hand.
+func (s *rollScript) still(n int, dice ...Die) { s.feed(n, true, false, dice...) }
+
+// flicker feeds one quiet frame per reading.
+func (s *rollScript) flicker(readings ...[]Die) {
+	for _, dice := range readings {
+		s.still(1, dice...)
+	}
+}
+
+// take returns the events collected since the last take.
+func (s *rollScript) take() []Event {
+	evs := s.events
+	s.events = nil
+	return evs
+}
+
+// throw feeds a throw: the hand holding dice, then tumbling dice, then the
+// frame in which they come to rest (still moving relative to the one
+// before). It returns the index of that rest frame.
+func (s *rollScript) throw(rest ...Die) int {
+	s.hand(3, rd("1", 50, 50))
+	for i := range 6 {
+		var tumbling []Die
+		for j, d := range rest {
+			tumbling = append(tumbling, rd(fmt.Sprint(1+(i+j)%6), d.Center.X-60+10*i, d.Center.Y+40-7*i))
+		}
+		s.moving(1, tumbling...)
+	}
+	stop := s.frame
+	s.moving(1, rest...)
+	return stop
+}
+
+func faces(dice []Die) string {
+	var out []string
+	for _, d := range dice {
+		out = append(out, d.Face)
+	}
+	return fmt.Sprint(out)
+}
+
+func oneRoll(t *testing.T, evs []Event) RollEvent {
+	t.Helper()
+	if len(evs) != 1 {
+		t.Fatalf("got %d events %+v, want one RollEvent", len(evs), evs)
+	}
+	e, ok := evs[0].(RollEvent)
+	if !ok {
+		t.Fatalf("got %T %+v, want a RollEvent", evs[0], evs[0])
+	}
+	return e
+}
+
+var threeDice = []Die{rd("2", 300, 200), rd("5", 420, 260), rd("3", 560, 180)}
+
+func TestRollFirstRollExactlyOnceAfterSettleFrames(t *testing.T) {
+	for _, settle := range []int{1, 2, 3, 5} {
+		t.Run(fmt.Sprint("settle", settle), func(t *testing.T) {
+			s := newRollScript(t, RollConfig{SettleFrames: settle})
+			s.moving(5)
+			stop := s.throw(threeDice...)
+			s.still(settle-1, threeDice...)
+			if evs := s.take(); len(evs) != 0 {
+				t.Fatalf("events before %d still frames: %+v", settle, evs)
+			}
+			s.still(1, threeDice...)
+			e := oneRoll(t, s.take())
+			if e.Frame != stop+settle {
+				t.Errorf("roll at frame %d, want %d (dice at rest from %d)", e.Frame, stop+settle, stop)
+			}
+			if faces(e.Dice) != "[2 5 3]" || !slices.Equal(e.Changed, []int{0, 1, 2}) || e.Reroll || e.Uncertain || e.Roll != 1 || e.Votes != settle {
+				t.Errorf("roll %+v", e)
+			}
+			for _, d := range e.Dice {
+				if math.Abs(d.Confidence-0.9) > 1e-9 || d.Uncertain {
+					t.Errorf("die %+v: want confidence 0.9, certain", d)
+				}
+			}
+			s.still(200, threeDice...)
+			if evs := s.take(); len(evs) != 0 {
+				t.Errorf("the same settled scene emitted again: %+v", evs)
+			}
+		})
+	}
+}
+
+func TestRollDiceOrderedByPositionAndCopied(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	dice := []Die{rd("4", 500, 100), rd("6", 100, 300), rd("1", 300, 50)}
+	dice[0].Regions = []string{"head"}
+	s.throw(dice...)
+	s.still(3, dice...)
+	e := oneRoll(t, s.take())
+	if faces(e.Dice) != "[6 1 4]" {
+		t.Errorf("dice %s, want left to right [6 1 4]", faces(e.Dice))
+	}
+	e.Dice[2].Regions[0] = "changed"
+	e.Dice[0].Face = "changed"
+	if got := s.tr.Dice(); got[2].Regions[0] != "head" || got[0].Face != "6" {
+		t.Errorf("the event shares memory with the tracker: %+v", got)
+	}
+}
+
+func TestRollNeverWhileOccluded(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	s.throw(threeDice...)
+	// The hand stays over the settled dice, still: no roll, however long.
+	s.hand(100, threeDice...)
+	// Moving hand, dice visible.
+	s.moving(10, threeDice...)
+	s.hand(1, threeDice...)
+	s.still(2, threeDice...) // only 2 quiet frames since the hand
+	s.hand(1, threeDice...)
+	s.still(2, threeDice...)
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("events with a hand in the picture: %+v", evs)
+	}
+	// The hand leaves: the frame it leaves in moves, then 3 still frames.
+	stop := s.frame
+	s.moving(1, threeDice...)
+	s.still(3, threeDice...)
+	if e := oneRoll(t, s.take()); e.Frame != stop+3 {
+		t.Errorf("roll at frame %d, want %d", e.Frame, stop+3)
+	}
+}
+
+func TestRollHeldDieNeverEmitted(t *testing.T) {
+	two := threeDice[:2]
+	held := rd("6", 700, 300)
+
+	t.Run("seen only with the hand", func(t *testing.T) {
+		s := newRollScript(t, RollConfig{})
+		stop := s.throw(two...)
+		s.hand(40, append(slices.Clone(two), held)...) // shown to the camera, hand still
+		s.moving(2, append(slices.Clone(two), held)...)
+		s.moving(1, two...) // hand gone with the die
+		stop = s.frame - 1
+		s.still(10, two...)
+		e := oneRoll(t, s.take())
+		if len(e.Dice) != 2 || faces(e.Dice) != "[2 5]" || e.Frame != stop+3 {
+			t.Errorf("roll %+v, want the two thrown dice at frame %d", e, stop+3)
+		}
+	})
+	t.Run("moving in quiet frames", func(t *testing.T) {
+		// The reader and the motion check both missed the hand, but the die
+		// it holds moves: slowly (matched, drifting) or fast (never matched).
+		for _, step := range []int{6, 15, 35} {
+			s := newRollScript(t, RollConfig{})
+			for i := range 60 {
+				x := 100 + step*i%600
+				s.still(1, rd("6", x, 300+(i%3)))
+			}
+			if evs := s.take(); len(evs) != 0 {
+				t.Errorf("step %d px: a moving held die was emitted: %+v", step, evs)
+			}
+		}
+	})
+	t.Run("held beside settled dice", func(t *testing.T) {
+		s := newRollScript(t, RollConfig{})
+		s.throw(two...)
+		for i := range 30 {
+			s.still(1, append(slices.Clone(two), rd("6", 700+9*i, 300))...)
+		}
+		if evs := s.take(); len(evs) != 0 {
+			t.Errorf("a held die moving beside the dice made a roll: %+v", evs)
+		}
+	})
+}
+
+func TestRollRerollOneDieKeepsTheOthers(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	s.throw(threeDice...)
+	s.still(5, threeDice...)
+	first := oneRoll(t, s.take())
+
+	// The middle die is picked up: the other two lie still meanwhile.
+	rest := []Die{threeDice[0], threeDice[2]}
+	s.hand(5, threeDice...)
+	s.moving(4, rest...)
+	s.still(20, rest...)
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("lifting a die emitted %+v", evs)
+	}
+	// ... and thrown: it lands elsewhere, showing 6.
+	rerolled := rd("6", 380, 400)
+	now := []Die{threeDice[0], rerolled, threeDice[2]}
+	stop := s.throw(now...)
+	s.still(10, now...)
+	e := oneRoll(t, s.take())
+	if !e.Reroll || e.Roll != first.Roll || !slices.Equal(e.Changed, []int{1}) || e.Frame != stop+3 {
+		t.Errorf("reroll %+v, want Reroll of roll %d, Changed [1], frame %d", e, first.Roll, stop+3)
+	}
+	if faces(e.Dice) != "[2 6 3]" || e.Dice[1].Center != rerolled.Center || e.Dice[0].Center != threeDice[0].Center {
+		t.Errorf("dice %+v", e.Dice)
+	}
+
+	// An extra die joining (the assist die) is added at the end.
+	assist := Die{Set: "assist", Face: "hit", Center: image.Pt(200, 420), Box: image.Rect(180, 400, 220, 440), Confidence: 0.8}
+	now = append(now, assist)
+	s.throw(now...)
+	s.still(3, now...)
+	e = oneRoll(t, s.take())
+	if !e.Reroll || !slices.Equal(e.Changed, []int{3}) || len(e.Dice) != 4 || e.Dice[3].Set != "assist" {
+		t.Errorf("assist die: %+v", e)
+	}
+
+	// Two dice picked up, only one thrown back: the other is dropped.
+	now2 := []Die{now[0], rd("1", 620, 420), now[3]}
+	s.hand(4, now...)
+	s.throw(now2...)
+	s.still(3, now2...)
+	e = oneRoll(t, s.take())
+	if !slices.Equal(e.Changed, []int{1}) || faces(e.Dice) != "[2 1 hit]" {
+		t.Errorf("two lifted, one back: %+v", e)
+	}
+}
+
+func TestRollEndsWhenDiceLeave(t *testing.T) {
+	s := newRollScript(t, RollConfig{FramesToEnd: 10})
+	s.throw(threeDice...)
+	s.still(3, threeDice...)
+	oneRoll(t, s.take())
+
+	// Scooped up; the hand goes and comes back (occluded and moving frames
+	// neither count nor break the row of empty frames).
+	s.hand(3, threeDice...)
+	s.moving(3)
+	s.still(6)
+	s.hand(20)
+	s.moving(2)
+	s.still(3)
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("ended early: %+v", evs)
+	}
+	end := s.frame
+	s.still(1)
+	evs := s.take()
+	if len(evs) != 1 {
+		t.Fatalf("events %+v, want RollEnded", evs)
+	}
+	if e, ok := evs[0].(RollEnded); !ok || e.Frame != end || e.Roll != 1 {
+		t.Fatalf("event %+v, want RollEnded of roll 1 at frame %d", evs[0], end)
+	}
+	s.still(50)
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("more events on the empty table: %+v", evs)
+	}
+	// The next throw is a fresh roll, even if it lands the same.
+	s.throw(threeDice...)
+	s.still(3, threeDice...)
+	e := oneRoll(t, s.take())
+	if e.Reroll || e.Roll != 2 || !slices.Equal(e.Changed, []int{0, 1, 2}) {
+		t.Errorf("after the end: %+v, want fresh roll 2", e)
+	}
+
+	// Dice gone for fewer frames than FramesToEnd: a reroll of all of them.
+	s.moving(3)
+	s.still(5)
+	again := []Die{rd("1", 100, 100), rd("1", 200, 100), rd("1", 300, 100)}
+	s.throw(again...)
+	s.still(3, again...)
+	e = oneRoll(t, s.take())
+	if !e.Reroll || e.Roll != 2 || !slices.Equal(e.Changed, []int{0, 1, 2}) {
+		t.Errorf("quick reroll of all: %+v", e)
+	}
+}
+
+func TestRollMajorityVote(t *testing.T) {
+	a, b := rd("2", 300, 200), rd("5", 420, 260)
+	flip := func(d Die, face string) Die { d.Face = face; return d }
+
+	t.Run("flicker resolved", func(t *testing.T) {
+		s := newRollScript(t, RollConfig{})
+		stop := s.throw(a, b)
+		s.flicker([]Die{a, b}, []Die{a, flip(b, "6")}, []Die{a, b})
+		e := oneRoll(t, s.take())
+		if faces(e.Dice) != "[2 5]" || e.Uncertain || e.Frame != stop+3 {
+			t.Errorf("roll %+v, want [2 5] certain at %d", e, stop+3)
+		}
+		if got := e.Dice[1].Confidence; math.Abs(got-0.9*2/3) > 1e-9 {
+			t.Errorf("confidence %v, want vote share 2/3 × 0.9", got)
+		}
+	})
+	t.Run("split waits, then resolves", func(t *testing.T) {
+		s := newRollScript(t, RollConfig{})
+		stop := s.throw(a, b)
+		s.flicker([]Die{a, b}, []Die{a, flip(b, "6")}, []Die{a, flip(b, "1")}, []Die{a, b})
+		if evs := s.take(); len(evs) != 0 {
+			t.Fatalf("split vote emitted early: %+v", evs)
+		}
+		s.flicker([]Die{a, b})
+		e := oneRoll(t, s.take())
+		if faces(e.Dice) != "[2 5]" || e.Uncertain || e.Frame != stop+5 || e.Votes != 5 {
+			t.Errorf("roll %+v, want [2 5] certain at %d after 5 votes", e, stop+5)
+		}
+	})
+	t.Run("split to the end is uncertain", func(t *testing.T) {
+		s := newRollScript(t, RollConfig{})
+		stop := s.throw(a, b)
+		s.flicker([]Die{a, b}, []Die{a, flip(b, "6")}, []Die{a, flip(b, "1")}, []Die{a, flip(b, "6")}, []Die{a, b})
+		e := oneRoll(t, s.take())
+		if !e.Uncertain || e.Dice[0].Uncertain || !e.Dice[1].Uncertain || e.Frame != stop+5 {
+			t.Errorf("roll %+v, want die 1 uncertain at %d", e, stop+5)
+		}
+		if got := e.Dice[1].Face; got != "5" && got != "6" {
+			t.Errorf("split die reads %s, want one of the leaders", got)
+		}
+		if got := e.Dice[1].Confidence; math.Abs(got-0.9*2/5) > 1e-9 {
+			t.Errorf("confidence %v, want 2/5 × 0.9", got)
+		}
+	})
+	t.Run("missed and spurious dice", func(t *testing.T) {
+		s := newRollScript(t, RollConfig{})
+		stop := s.throw(a, b)
+		glint := rd("3", 700, 50)
+		s.flicker([]Die{a, b}, []Die{b, glint}, []Die{a, b})
+		e := oneRoll(t, s.take())
+		if faces(e.Dice) != "[2 5]" || e.Uncertain || e.Frame != stop+3 {
+			t.Errorf("roll %+v, want [2 5] (a missed once, the glint dropped)", e)
+		}
+	})
+	t.Run("reader uncertain", func(t *testing.T) {
+		s := newRollScript(t, RollConfig{})
+		s.throw(a, b)
+		ua := a
+		ua.Uncertain = true
+		s.flicker([]Die{ua, b}, []Die{ua, b}, []Die{a, b})
+		e := oneRoll(t, s.take())
+		if !e.Dice[0].Uncertain || e.Dice[1].Uncertain || !e.Uncertain {
+			t.Errorf("roll %+v, want die 0 uncertain", e)
+		}
+	})
+}
+
+func TestRollNoDuplicateWhenHandLeavesDiceUntouched(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	s.throw(threeDice...)
+	s.still(3, threeDice...)
+	first := oneRoll(t, s.take())
+
+	jitter := func(dx, dy int) []Die {
+		out := slices.Clone(threeDice)
+		for i := range out {
+			out[i].Center = out[i].Center.Add(image.Pt(dx, dy))
+			out[i].Box = out[i].Box.Add(image.Pt(dx, dy))
+		}
+		return out
+	}
+	for round := range 5 {
+		// A hand reaches in (covering a die), rests, and leaves.
+		s.moving(4, threeDice[0], threeDice[2])
+		s.hand(10, threeDice[0])
+		s.moving(3, threeDice...)
+		// The dice read with a pixel or two of jitter, and the middle die is
+		// once misread: none of that is a new roll.
+		misread := jitter(round%3-1, 1)
+		misread[1].Face = "6"
+		s.flicker(jitter(1, 0), misread, jitter(0, -1))
+		s.still(30, jitter(round%2, 0)...)
+		// A lone frame of sensor noise breaks the still run.
+		s.moving(1, threeDice...)
+		s.still(10, threeDice...)
+	}
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("the untouched scene emitted again: %+v", evs)
+	}
+	if got := s.tr.Dice(); faces(got) != faces(first.Dice) {
+		t.Errorf("current dice %s, want %s", faces(got), faces(first.Dice))
+	}
+}
+
+func TestRollCorrectionStandsUntilRerolled(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	if err := s.tr.Correct(0, rd("4", 0, 0)); err == nil {
+		t.Error("Correct with no roll: no error")
+	}
+	s.throw(threeDice...)
+	s.still(3, threeDice...)
+	oneRoll(t, s.take())
+	if err := s.tr.Correct(3, rd("4", 0, 0)); err == nil {
+		t.Error("Correct of die 3 of 3: no error")
+	}
+	if err := s.tr.Correct(0, rd("4", 0, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.tr.Dice()[0]; got.Face != "4" || got.Center != threeDice[0].Center || got.Confidence != 1 {
+		t.Errorf("corrected die %+v", got)
+	}
+	// The hand passes; the reader still reads 2 for die 0: the correction stands.
+	s.moving(5)
+	s.still(5, threeDice...)
+	// Die 2 is rerolled: the event carries the correction.
+	now := []Die{threeDice[0], threeDice[1], rd("1", 600, 400)}
+	s.throw(now...)
+	s.still(3, now...)
+	e := oneRoll(t, s.take())
+	if faces(e.Dice) != "[4 5 1]" || !slices.Equal(e.Changed, []int{2}) {
+		t.Errorf("reroll after correction: %+v", e)
+	}
+}
+
+func TestRollConfigDefaults(t *testing.T) {
+	got := NewRollTracker(RollConfig{}).Config()
+	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30}
+	if got != want {
+		t.Errorf("defaults %+v, want %+v", got, want)
+	}
+	if got := NewRollTracker(RollConfig{SettleFrames: 4, VoteWindow: 2}).Config().VoteWindow; got != 4 {
+		t.Errorf("VoteWindow below SettleFrames: %d, want 4", got)
+	}
+}
+
+func TestRollResetForgetsTheRoll(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	s.throw(threeDice...)
+	s.still(3, threeDice...)
+	oneRoll(t, s.take())
+	s.tr.Reset()
+	if s.tr.Dice() != nil {
+		t.Error("Dice after Reset")
+	}
+	s.moving(1, threeDice...)
+	s.still(3, threeDice...)
+	if e := oneRoll(t, s.take()); e.Reroll || e.Roll != 2 {
+		t.Errorf("after Reset: %+v, want fresh roll 2", e)
+	}
+}
+
+// BenchmarkRollTrackerObserve measures one Observe call in a repeating game
+// of throws, hands, rerolls and still frames with three dice.
+func BenchmarkRollTrackerObserve(b *testing.B) {
+	var script []Observation
+	add := func(n int, quiet, occluded bool, dice ...Die) {
+		for range n {
+			script = append(script, Observation{Quiet: quiet, Reading: Reading{Dice: dice, Occluded: occluded}})
+		}
+	}
+	reroll := []Die{threeDice[0], rd("6", 380, 400), threeDice[2]}
+	add(10, true, true, rd("1", 50, 50))
+	add(8, false, false, threeDice...)
+	add(30, true, false, threeDice...)
+	add(5, true, true, threeDice...)
+	add(8, false, false, reroll...)
+	add(30, true, false, reroll...)
+	add(8, false, false)
+	add(40, true, false)
+	tr := NewRollTracker(RollConfig{})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		o := script[i%len(script)]
+		o.Frame = i
+		tr.Observe(o)
+	}
+}

@@ -1,0 +1,406 @@
+package vision
+
+import (
+	"context"
+	"errors"
+	"image"
+	"image/color"
+	"io"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+)
+
+var (
+	tableBGR  = gocv.NewScalar(40, 70, 110, 0) // brown table
+	dieYellow = color.RGBA{230, 200, 30, 0}
+)
+
+// tableFrame draws a w×h table with 40-pixel (at 720p) yellow dice at the
+// given centres, plus Gaussian sensor noise of sigma grey levels (0: none).
+// The caller closes it.
+func tableFrame(w, h int, sigma float64, dice ...image.Point) gocv.Mat {
+	m := gocv.NewMatWithSizeFromScalar(tableBGR, h, w, gocv.MatTypeCV8UC3)
+	half := max(2, 20*w/1280)
+	for _, c := range dice {
+		gocv.Rectangle(&m, image.Rect(c.X-half, c.Y-half, c.X+half, c.Y+half), dieYellow, -1)
+	}
+	if sigma > 0 {
+		noise := gocv.NewMatWithSize(h, w, gocv.MatTypeCV16SC3)
+		wide := gocv.NewMat()
+		gocv.RandN(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(sigma, sigma, sigma, 0))
+		m.ConvertTo(&wide, gocv.MatTypeCV16SC3)
+		gocv.Add(wide, noise, &wide)
+		wide.ConvertTo(&m, gocv.MatTypeCV8UC3) // saturating
+		noise.Close()
+		wide.Close()
+	}
+	return m
+}
+
+// throwPositions returns per-frame die centres: moving frames of three dice
+// tumbling towards their rest positions, then still frames.
+func throwPositions(moving, still int, scale float64) [][]image.Point {
+	rest := []image.Point{{500, 300}, {640, 380}, {760, 260}}
+	var out [][]image.Point
+	for i := range moving + still {
+		k := min(i, moving)
+		var ps []image.Point
+		for j, r := range rest {
+			dx := (moving - k) * (14 + 3*j)
+			dy := (moving - k) * (5 - 4*j)
+			ps = append(ps, image.Pt(int(float64(r.X-dx)*scale), int(float64(r.Y+dy)*scale)))
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+func TestMotionStillAfterNQuietFrames(t *testing.T) {
+	const moving, still = 8, 10
+	for _, c := range []struct {
+		w, h  int
+		sigma float64
+	}{{1280, 720, 0}, {1280, 720, 6}, {640, 360, 4}, {1920, 1080, 8}} {
+		m := NewMotion(MotionConfig{})
+		pos := throwPositions(moving, still, float64(c.w)/1280)
+		for i, ps := range pos {
+			f := tableFrame(c.w, c.h, c.sigma, ps...)
+			s, err := m.Observe(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Frame `moving` is the first with the dice at rest: it differs
+			// from the one before; the frames after it are quiet.
+			wantQuiet := i > moving
+			wantRun := max(0, i-moving)
+			if s.First != (i == 0) || s.Quiet != wantQuiet || s.QuietRun != wantRun || s.Still != (wantRun >= 3) || m.Still(3) != s.Still {
+				t.Errorf("%dx%d σ%v frame %d: %+v, want quiet %v run %d", c.w, c.h, c.sigma, i, s, wantQuiet, wantRun)
+			}
+			if i > 0 && i < moving && s.Changed < 50 {
+				t.Errorf("%dx%d frame %d: only %d pixels changed while dice move", c.w, c.h, i, s.Changed)
+			}
+		}
+		m.Close()
+	}
+}
+
+func TestMotionNoiseOnlyIsQuiet(t *testing.T) {
+	dice := []image.Point{{500, 300}, {640, 380}}
+	for _, sigma := range []float64{3, 8, 15} {
+		m := NewMotion(MotionConfig{})
+		for i := range 20 {
+			f := tableFrame(1280, 720, sigma, dice...)
+			s, err := m.Observe(f)
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 && (!s.Quiet || s.QuietRun != i) {
+				t.Errorf("σ %v frame %d: %+v, want quiet", sigma, i, s)
+			}
+		}
+		m.Close()
+	}
+}
+
+func TestMotionSlowCreepIsNotQuiet(t *testing.T) {
+	// A die sliding 2 px per frame at 720p (60 px/s) still moves.
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	for i := range 10 {
+		f := tableFrame(1280, 720, 6, image.Pt(400+2*i, 300+i))
+		s, err := m.Observe(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && s.Quiet {
+			t.Errorf("frame %d: %+v, want motion", i, s)
+		}
+	}
+}
+
+func TestMotionROI(t *testing.T) {
+	roi := image.Rect(200, 100, 900, 600)
+	m := NewMotion(MotionConfig{ROI: roi})
+	defer m.Close()
+	for i := range 8 {
+		// A hand-sized block moves outside the rolling area: quiet.
+		f := tableFrame(1280, 720, 4, image.Pt(1000+20*i, 650), image.Pt(500, 300))
+		gocv.Rectangle(&f, image.Rect(950+15*i, 0, 1100+15*i, 200), color.RGBA{180, 140, 120, 0}, -1)
+		s, err := m.Observe(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && !s.Quiet {
+			t.Errorf("frame %d: motion outside the ROI counted: %+v", i, s)
+		}
+		if want := 160 * 114; s.Pixels != want {
+			t.Errorf("compared %d pixels, want %d (700×500 ROI shrunk to 160 wide)", s.Pixels, want)
+		}
+	}
+	// Inside the area it counts.
+	f := tableFrame(1280, 720, 4, image.Pt(540, 300))
+	s, _ := m.Observe(f)
+	f.Close()
+	if s.Quiet {
+		t.Errorf("motion inside the ROI missed: %+v", s)
+	}
+	// An ROI reaching past the frame is clipped; SetROI forgets the previous frame.
+	m.SetROI(image.Rect(1000, 500, 5000, 5000))
+	f = tableFrame(1280, 720, 0)
+	s, err := m.Observe(f)
+	f.Close()
+	if err != nil || !s.First || s.Pixels != 160*126 {
+		t.Errorf("clipped ROI: %+v, %v", s, err)
+	}
+}
+
+func TestMotionInputs(t *testing.T) {
+	m := NewMotion(MotionConfig{ROI: image.Rect(0, 0, 50, 50)})
+	empty := gocv.NewMat()
+	if _, err := m.Observe(empty); err == nil {
+		t.Error("empty frame: no error")
+	}
+	empty.Close()
+	float := gocv.NewMatWithSize(20, 20, gocv.MatTypeCV32FC1)
+	if _, err := m.Observe(float); err == nil {
+		t.Error("float frame: no error")
+	}
+	float.Close()
+	m.SetROI(image.Rect(100, 100, 200, 200))
+	small := tableFrame(64, 48, 0)
+	if _, err := m.Observe(small); err == nil {
+		t.Error("ROI outside the frame: no error")
+	}
+	m.SetROI(image.Rectangle{})
+
+	// Tiny, grey and BGRA frames work; a size change restarts the comparison.
+	for i, sz := range []image.Point{{1, 1}, {1, 1}, {3, 2}, {64, 48}, {64, 48}} {
+		f := tableFrame(sz.X, sz.Y, 0)
+		s, err := m.Observe(f)
+		f.Close()
+		if err != nil {
+			t.Fatalf("%v: %v", sz, err)
+		}
+		if want := i == 0 || i == 2 || i == 3; s.First != want {
+			t.Errorf("frame %d (%v): First %v, want %v", i, sz, s.First, want)
+		}
+	}
+	grey, bgra := gocv.NewMat(), gocv.NewMat()
+	gocv.CvtColor(small, &grey, gocv.ColorBGRToGray)
+	gocv.CvtColor(small, &bgra, gocv.ColorBGRToBGRA)
+	for _, f := range []gocv.Mat{grey, bgra} {
+		if s, err := m.Observe(f); err != nil || !s.Quiet {
+			t.Errorf("type %v: %+v, %v", f.Type(), s, err)
+		}
+	}
+	grey.Close()
+	bgra.Close()
+	m.Reset()
+	if s, _ := m.Observe(small); !s.First {
+		t.Errorf("after Reset: %+v, want First", s)
+	}
+
+	m.Close()
+	m.Close()
+	if _, err := m.Observe(small); err == nil {
+		t.Error("Observe after Close: no error")
+	}
+	small.Close()
+}
+
+func TestMotionConfigDefaults(t *testing.T) {
+	m := NewMotion(MotionConfig{Blur: 4})
+	defer m.Close()
+	want := MotionConfig{Width: 160, Blur: 5, Threshold: 8, MaxChanged: 0.0005, SettleFrames: 3}
+	if got := m.Config(); got != want {
+		t.Errorf("config %+v, want %+v", got, want)
+	}
+}
+
+// sceneSource plays die positions as 1280×720 frames with sensor noise; cur
+// is the index of the frame last read, for fake readers.
+type sceneSource struct {
+	pos    [][]image.Point
+	cur    int
+	closed bool
+}
+
+func (s *sceneSource) Read(ctx context.Context) (Frame, error) {
+	if err := ctx.Err(); err != nil {
+		return Frame{}, err
+	}
+	if s.cur+1 >= len(s.pos) {
+		return Frame{}, io.EOF
+	}
+	s.cur++
+	return Frame{Mat: tableFrame(1280, 720, 4, s.pos[s.cur]...), Index: s.cur, Time: time.Duration(s.cur) * time.Second / 30}, nil
+}
+
+func (s *sceneSource) Close() error { s.closed = true; return nil }
+
+func TestSettledStage(t *testing.T) {
+	src := &sceneSource{pos: throwPositions(6, 6, 1), cur: -1}
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	st := Settled(src, m, 0)
+	var got []int
+	for {
+		f, err := st.Read(context.Background())
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, f.Index)
+		f.Close()
+	}
+	// At rest from frame 6; quiet from 7; still (3 quiet) from 9.
+	if len(got) != 3 || got[0] != 9 || got[2] != 11 {
+		t.Errorf("settled frames %v, want [9 10 11]", got)
+	}
+	st.Close()
+	if !src.closed {
+		t.Error("closing the stage did not close the source")
+	}
+}
+
+func TestPipelineEmitsRollAtSettleLatency(t *testing.T) {
+	const moving = 10
+	pos := throwPositions(moving, 20, 1)
+	// A hand over the table for the first frames of the stillness: the dice
+	// are at rest from frame `moving`, the hand leaves at frame moving+5
+	// (which moves), so the roll comes at moving+5+3.
+	for i := moving; i <= moving+5; i++ {
+		pos[i] = append(pos[i], image.Pt(300+i, 600)) // the "hand"
+	}
+	src := &sceneSource{pos: pos, cur: -1}
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	var readFrames []int
+	read := func(img gocv.Mat) (Reading, error) {
+		readFrames = append(readFrames, src.cur)
+		if img.Cols() != 1280 {
+			t.Errorf("reader got a %dx%d frame", img.Cols(), img.Rows())
+		}
+		var r Reading
+		for j, c := range src.pos[src.cur] {
+			if j == 3 {
+				r.Occluded = true
+				continue
+			}
+			d := rd([]string{"2", "5", "3"}[j], c.X, c.Y)
+			r.Dice = append(r.Dice, d)
+		}
+		return r, nil
+	}
+	p := NewPipeline(src, m, read, NewRollTracker(RollConfig{}))
+	var events []Event
+	frames := 0
+	err := p.Run(context.Background(), func(s *Step) error {
+		if s.Frame.Index != frames {
+			t.Errorf("step %d has frame %d", frames, s.Frame.Index)
+		}
+		frames++
+		events = append(events, s.Events...)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if frames != len(pos) {
+		t.Errorf("%d frames, want %d", frames, len(pos))
+	}
+	if len(events) != 1 {
+		t.Fatalf("events %+v, want one roll", events)
+	}
+	e := events[0].(RollEvent)
+	if e.Frame != moving+5+1+3 || faces(e.Dice) != "[2 5 3]" {
+		t.Errorf("roll %+v, want [2 5 3] at frame %d", e, moving+5+1+3)
+	}
+	for _, f := range readFrames {
+		if f <= moving || f == moving+6 {
+			t.Errorf("the reader ran on moving frame %d", f)
+		}
+	}
+}
+
+func TestPipelineReaderErrorsNeverMakeARoll(t *testing.T) {
+	src := &sceneSource{pos: throwPositions(5, 20, 1), cur: -1}
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	calls := 0
+	read := func(gocv.Mat) (Reading, error) {
+		calls++
+		if calls%2 == 0 {
+			return Reading{}, errors.New("glare")
+		}
+		return Reading{Dice: []Die{rd("2", 500, 300)}}, nil
+	}
+	p := NewPipeline(src, m, read, NewRollTracker(RollConfig{}))
+	p.ReadMoving = true
+	var errs int
+	err := p.Run(context.Background(), func(s *Step) error {
+		if !s.Read {
+			t.Errorf("frame %d not read with ReadMoving", s.Frame.Index)
+		}
+		if s.ReadErr != nil {
+			errs++
+		}
+		if len(s.Events) > 0 {
+			t.Errorf("frame %d: events %+v from a reader failing every other frame", s.Frame.Index, s.Events)
+		}
+		return nil
+	})
+	if err != nil || errs == 0 {
+		t.Errorf("run: %v, %d reader errors", err, errs)
+	}
+
+	// Callback errors and a cancelled context stop the run.
+	src = &sceneSource{pos: throwPositions(5, 5, 1), cur: -1}
+	p = NewPipeline(src, m, read, NewRollTracker(RollConfig{}))
+	stop := errors.New("stop")
+	if err := p.Run(context.Background(), func(*Step) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("callback error: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := p.Run(ctx, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// BenchmarkMotion720p measures Motion.Observe on 1280×720 frames of dice
+// moving over a noisy table.
+func BenchmarkMotion720p(b *testing.B) { benchMotion(b, 1280, 720) }
+
+// BenchmarkMotion1080p is the same at 1920×1080.
+func BenchmarkMotion1080p(b *testing.B) { benchMotion(b, 1920, 1080) }
+
+func benchMotion(b *testing.B, w, h int) {
+	pos := throwPositions(4, 4, float64(w)/1280)
+	frames := make([]gocv.Mat, len(pos))
+	for i, ps := range pos {
+		frames[i] = tableFrame(w, h, 6, ps...)
+	}
+	defer func() {
+		for _, f := range frames {
+			f.Close()
+		}
+	}()
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := m.Observe(frames[i%len(frames)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
