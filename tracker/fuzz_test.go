@@ -124,6 +124,13 @@ func FuzzParseLine(f *testing.F) {
 			}
 			cmd := strings.ToLower(fields[0])
 			msg := err.Error()
+			code, _, _ := strings.Cut(line, "#")
+			if !utf8.ValidString(code) {
+				if !strings.Contains(msg, "UTF-8") {
+					t.Fatalf("%q: error %q should say the text is not UTF-8", line, msg)
+				}
+				return
+			}
 			if !strings.HasPrefix(msg, cmd+": ") {
 				t.Fatalf("%q: error %q does not start with the command name %q", line, msg, cmd)
 			}

@@ -56,11 +56,11 @@ func Commands() []Command {
 // ParseLine parses one command line into an event. Empty lines and
 // comments (#) return ok=false and no error.
 func ParseLine(c *models.Content, line string) (ev Event, ok bool, err error) {
-	if !utf8.ValidString(line) {
-		return ev, false, fmt.Errorf("the line is not valid UTF-8 text")
-	}
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
+	}
+	if !utf8.ValidString(line) {
+		return ev, false, fmt.Errorf("the line is not valid UTF-8 text")
 	}
 	f := strings.Fields(line)
 	if len(f) == 0 {
