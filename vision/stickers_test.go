@@ -1,0 +1,401 @@
+package vision
+
+import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// pdfPage is what the test's PDF reader finds on a page.
+type pdfPage struct {
+	mediaBox []float64
+	content  string
+	w, h     int    // image size
+	pix      []byte // decoded grey image, w*h bytes
+}
+
+var (
+	rePDFObjRef  = regexp.MustCompile(`/(\w+) (\d+) 0 R`)
+	rePDFKids    = regexp.MustCompile(`/Kids \[([0-9 R]*)\]`)
+	rePDFCount   = regexp.MustCompile(`/Count (\d+)`)
+	rePDFMedia   = regexp.MustCompile(`/MediaBox \[([-0-9. ]+)\]`)
+	rePDFXObject = regexp.MustCompile(`/XObject << /Im1 (\d+) 0 R >>`)
+	rePDFIntKey  = regexp.MustCompile(`/(Width|Height|Length|BitsPerComponent) (\d+)`)
+)
+
+// readPDF checks the structure of a PDF written by pdfDoc — header, the
+// cross-reference table against the objects' real offsets, trailer, page
+// tree — and returns its pages.
+func readPDF(t *testing.T, data []byte) []pdfPage {
+	t.Helper()
+	if !bytes.HasPrefix(data, []byte("%PDF-1.4\n")) {
+		t.Fatalf("PDF header %q", data[:min(len(data), 10)])
+	}
+	if !bytes.HasSuffix(data, []byte("%%EOF\n")) {
+		t.Fatal("PDF does not end with the EOF marker")
+	}
+	i := bytes.LastIndex(data, []byte("startxref\n"))
+	if i < 0 {
+		t.Fatal("no startxref")
+	}
+	xref, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(string(data[i+len("startxref\n"):]), "%%EOF\n")))
+	if err != nil || xref <= 0 || xref >= len(data) {
+		t.Fatalf("startxref %d, %v", xref, err)
+	}
+	var n int
+	if _, err := fmt.Sscanf(string(data[xref:]), "xref\n0 %d\n", &n); err != nil {
+		t.Fatalf("xref table at %d: %v", xref, err)
+	}
+	entries := data[xref+len(fmt.Sprintf("xref\n0 %d\n", n)):]
+	objs := map[int][]byte{} // object number → body between "obj" and "endobj"
+	for k := range n {
+		e := string(entries[20*k : 20*k+20])
+		if k == 0 {
+			if e != "0000000000 65535 f \n" {
+				t.Fatalf("xref entry 0 %q", e)
+			}
+			continue
+		}
+		var off, gen int
+		var kind string
+		if _, err := fmt.Sscanf(e, "%010d %05d %1s", &off, &gen, &kind); err != nil || kind != "n" || !strings.HasSuffix(e, " \n") {
+			t.Fatalf("xref entry %d %q: %v", k, e, err)
+		}
+		head := fmt.Sprintf("%d 0 obj\n", k)
+		if !bytes.HasPrefix(data[off:], []byte(head)) {
+			t.Fatalf("xref says object %d is at %d, found %q", k, off, data[off:min(len(data), off+12)])
+		}
+		body := data[off+len(head):]
+		if s := bytes.Index(body, []byte(">>\nstream\n")); s >= 0 && s < bytes.Index(body, []byte("endobj")) {
+			m := rePDFIntKey.FindAllSubmatch(body[:s], -1)
+			length := -1
+			for _, kv := range m {
+				if string(kv[1]) == "Length" {
+					length, _ = strconv.Atoi(string(kv[2]))
+				}
+			}
+			end := s + len(">>\nstream\n") + length
+			if length < 0 || end+len("\nendstream\nendobj\n") > len(body) || string(body[end:end+len("\nendstream\nendobj\n")]) != "\nendstream\nendobj\n" {
+				t.Fatalf("object %d: stream /Length %d does not end at endstream", k, length)
+			}
+			objs[k] = body[:end]
+			continue
+		}
+		e2 := bytes.Index(body, []byte("\nendobj\n"))
+		if e2 < 0 {
+			t.Fatalf("object %d has no endobj", k)
+		}
+		objs[k] = body[:e2]
+	}
+	trailer := string(entries[20*n:])
+	if !strings.HasPrefix(trailer, "trailer\n") || !strings.Contains(trailer, fmt.Sprintf("/Size %d ", n)) || !strings.Contains(trailer, "/Root 1 0 R") {
+		t.Fatalf("trailer %q", trailer)
+	}
+	if !bytes.Contains(objs[1], []byte("/Type /Catalog")) || !bytes.Contains(objs[1], []byte("/Pages 2 0 R")) {
+		t.Fatalf("catalog %q", objs[1])
+	}
+	kids := rePDFKids.FindSubmatch(objs[2])
+	count := rePDFCount.FindSubmatch(objs[2])
+	if kids == nil || count == nil {
+		t.Fatalf("page tree %q", objs[2])
+	}
+	refs := strings.Fields(strings.ReplaceAll(string(kids[1]), "0 R", ""))
+	if c, _ := strconv.Atoi(string(count[1])); c != len(refs) {
+		t.Fatalf("page tree: /Count %d, %d kids", c, len(refs))
+	}
+	var pages []pdfPage
+	for _, r := range refs {
+		num, _ := strconv.Atoi(r)
+		po := objs[num]
+		if !bytes.Contains(po, []byte("/Type /Page ")) || !bytes.Contains(po, []byte("/Parent 2 0 R")) {
+			t.Fatalf("page object %d: %q", num, po)
+		}
+		var p pdfPage
+		for _, f := range strings.Fields(string(rePDFMedia.FindSubmatch(po)[1])) {
+			v, _ := strconv.ParseFloat(f, 64)
+			p.mediaBox = append(p.mediaBox, v)
+		}
+		for _, m := range rePDFObjRef.FindAllSubmatch(po, -1) {
+			if string(m[1]) == "Contents" {
+				c, _ := strconv.Atoi(string(m[2]))
+				p.content = pdfStreamData(t, objs[c])
+			}
+		}
+		imNum, _ := strconv.Atoi(string(rePDFXObject.FindSubmatch(po)[1]))
+		im := objs[imNum]
+		if !bytes.Contains(im, []byte("/Subtype /Image")) || !bytes.Contains(im, []byte("/ColorSpace /DeviceGray")) ||
+			!bytes.Contains(im, []byte("/BitsPerComponent 8")) || !bytes.Contains(im, []byte("/Filter /FlateDecode")) {
+			t.Fatalf("image object %d: %q", imNum, im[:200])
+		}
+		for _, kv := range rePDFIntKey.FindAllSubmatch(im[:bytes.Index(im, []byte("stream\n"))], -1) {
+			v, _ := strconv.Atoi(string(kv[2]))
+			switch string(kv[1]) {
+			case "Width":
+				p.w = v
+			case "Height":
+				p.h = v
+			}
+		}
+		zr, err := zlib.NewReader(strings.NewReader(pdfStreamData(t, im)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.pix, err = io.ReadAll(zr)
+		if err != nil || len(p.pix) != p.w*p.h {
+			t.Fatalf("image of page %d: %d bytes for %dx%d, %v", len(pages)+1, len(p.pix), p.w, p.h, err)
+		}
+		pages = append(pages, p)
+	}
+	return pages
+}
+
+func pdfStreamData(t *testing.T, obj []byte) string {
+	t.Helper()
+	s := bytes.Index(obj, []byte(">>\nstream\n"))
+	if s < 0 {
+		t.Fatalf("not a stream: %q", obj[:min(len(obj), 80)])
+	}
+	return string(obj[s+len(">>\nstream\n"):])
+}
+
+// pageInkMargin returns the distance in pixels from the page edge to the
+// nearest non-white pixel.
+func pageInkMargin(pix []byte, w, h int) int {
+	best := min(w, h)
+	for y := range h {
+		row := pix[y*w : (y+1)*w]
+		for x, v := range row {
+			if v < 250 {
+				best = min(best, x, y, w-1-x, h-1-y)
+			}
+		}
+	}
+	return best
+}
+
+// checkStickerPage detects the markers on a page raster and checks their
+// ids, size and quiet zone.
+func checkStickerPage(t *testing.T, md *MarkerDetector, page gocv.Mat, spec SheetSpec, wantIDs []int) {
+	t.Helper()
+	got, err := md.Detect(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int
+	want := spec.SideMM / 25.4 * float64(spec.DPI)
+	for _, m := range got {
+		ids = append(ids, m.ID)
+		if math.Abs(m.Side-want) > 2 {
+			t.Errorf("marker %d: side %.2f px, want %.2f ± 2", m.ID, m.Side, want)
+		}
+		// The quiet zone, one module wide, is white all round.
+		q := int(m.Side / float64(spec.Dict.Bits()+2))
+		x0, y0 := int(m.Corners[0].X+0.5), int(m.Corners[0].Y+0.5)
+		side := int(m.Side + 0.5)
+		ring := image.Rect(x0-q, y0-q, x0+side+q, y0+side+q)
+		for _, r := range []image.Rectangle{
+			image.Rect(ring.Min.X, ring.Min.Y, ring.Max.X, y0-1), image.Rect(ring.Min.X, y0+side+1, ring.Max.X, ring.Max.Y),
+			image.Rect(ring.Min.X, ring.Min.Y, x0-1, ring.Max.Y), image.Rect(x0+side+1, ring.Min.Y, ring.Max.X, ring.Max.Y),
+		} {
+			roi := page.Region(r)
+			lo, _, _, _ := gocv.MinMaxLoc(roi)
+			roi.Close()
+			if lo < 250 {
+				t.Errorf("marker %d: quiet zone %v not white (min %v)", m.ID, r, lo)
+			}
+		}
+	}
+	slices.Sort(ids)
+	w := slices.Clone(wantIDs)
+	slices.Sort(w)
+	if !slices.Equal(ids, w) {
+		t.Errorf("read ids %v, want %v", ids, w)
+	}
+}
+
+func TestStickerSheet(t *testing.T) {
+	spec := SheetSpec{Dict: Dict4X4_250, SideMM: 15, DPI: 300, Labels: map[int]string{
+		0: "Goblin", 1: "Orc chieftain with a very long name", 2: "Würfel", 3: "(x) \\ 100%",
+	}}
+	for id := range 80 {
+		spec.IDs = append(spec.IDs, id)
+	}
+	perPage, pages, err := spec.Pages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("A4, 15 mm markers: %d stickers a page, %d pages", perPage, pages)
+	if pages != 2 || perPage < 40 {
+		t.Fatalf("%d per page, %d pages; want 2 pages", perPage, pages)
+	}
+	pngData, pdfData, err := StickerSheet(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("PNG %d KB, PDF %d KB", len(pngData)/1024, len(pdfData)/1024)
+	md, err := NewMarkerDetector(spec.Dict, MarkerOptions{Scale: 0.5, RefineSubpix: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer md.Close()
+	const wA4, hA4 = 2480, 3508 // 210×297 mm at 300 DPI
+	margin := int(math.Floor(SheetMarginMM / 25.4 * 300))
+
+	// PNG: page 1 at 300 DPI.
+	img, err := png.Decode(bytes.NewReader(pngData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, ok := img.(*image.Gray)
+	if !ok || g.Bounds() != image.Rect(0, 0, wA4, hA4) {
+		t.Fatalf("PNG is %T %v, want grey %dx%d", img, img.Bounds(), wA4, hA4)
+	}
+	if m := pageInkMargin(g.Pix, wA4, hA4); m < margin {
+		t.Errorf("PNG: ink %d px from the edge, want ≥ %d", m, margin)
+	}
+	mat, err := gocv.IMDecode(pngData, gocv.IMReadGrayScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkStickerPage(t, md, mat, spec, spec.IDs[:perPage])
+	mat.Close()
+	if os.Getenv("STICKER_SAMPLE") != "" || testing.Verbose() {
+		os.WriteFile("/tmp/stickers-sample.png", pngData, 0o644)
+		os.WriteFile("/tmp/stickers-sample.pdf", pdfData, 0o644)
+	}
+
+	// PDF: every page, every id.
+	pp := readPDF(t, pdfData)
+	if len(pp) != 2 {
+		t.Fatalf("%d PDF pages, want 2", len(pp))
+	}
+	for i, p := range pp {
+		if !slices.Equal(p.mediaBox, []float64{0, 0, 595.28, 841.89}) {
+			t.Errorf("page %d MediaBox %v", i+1, p.mediaBox)
+		}
+		if p.w != wA4 || p.h != hA4 {
+			t.Errorf("page %d image %dx%d", i+1, p.w, p.h)
+		}
+		// 0.24 pt a pixel: 2480 px = 595.2 pt, 3508 px = 841.92 pt, from
+		// the top edge.
+		if !strings.Contains(p.content, "q 595.2 0 0 841.92 0 -0.03 cm /Im1 Do Q\n") {
+			t.Errorf("page %d: image not drawn at 72/300 pdfNum a pixel:\n%s", i+1, p.content)
+		}
+		if !strings.Contains(p.content, "(Print at 100% \\(no fit-to-page\\). Marker side: 15 mm. Check: this line is 100 mm long) Tj") {
+			t.Errorf("page %d: caption missing:\n%s", i+1, p.content)
+		}
+		var x0, y0, x1, y1 float64
+		if _, err := fmt.Sscanf(p.content[strings.Index(p.content, " J\n")+3:], "%g %g m %g %g l S", &x0, &y0, &x1, &y1); err != nil ||
+			math.Abs(x1-x0-100/25.4*72) > 0.01 || y0 != y1 {
+			t.Errorf("page %d: ruler %v %v – %v %v (%v), want 100 mm = 283.46 pdfNum", i+1, x0, y0, x1, y1, err)
+		}
+		if !strings.Contains(p.content, fmt.Sprintf("(DICT_4X4_250, page %d of 2) Tj", i+1)) {
+			t.Errorf("page %d: page note missing", i+1)
+		}
+		if m := pageInkMargin(p.pix, p.w, p.h); m < margin {
+			t.Errorf("page %d: ink %d px from the edge, want ≥ %d", i+1, m, margin)
+		}
+		m, err := gocv.NewMatFromBytes(p.h, p.w, gocv.MatTypeCV8UC1, p.pix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStickerPage(t, md, m, spec, spec.IDs[i*perPage:min(len(spec.IDs), (i+1)*perPage)])
+		m.Close()
+	}
+}
+
+func TestStickerSheetLetterAndSizes(t *testing.T) {
+	for _, tc := range []struct {
+		spec SheetSpec
+		w, h int
+		box  []float64
+	}{
+		{SheetSpec{Dict: Dict5X5_100, IDs: []int{7, 7, 99}, SideMM: 25, Paper: "letter", DPI: 200}, 1700, 2200, []float64{0, 0, 612, 792}},
+		{SheetSpec{IDs: []int{0, 1, 2, 3}, SideMM: 8}, 2480, 3508, []float64{0, 0, 595.28, 841.89}},
+		{SheetSpec{Dict: DictArucoOriginal, IDs: []int{1023}, SideMM: 100, Paper: "Letter", DPI: 150}, 1275, 1650, []float64{0, 0, 612, 792}},
+	} {
+		t.Run(fmt.Sprintf("%v-%vmm-%s", tc.spec.Dict, tc.spec.SideMM, tc.spec.Paper), func(t *testing.T) {
+			pngData, pdfData, err := StickerSheet(tc.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pp := readPDF(t, pdfData)
+			if len(pp) != 1 || pp[0].w != tc.w || pp[0].h != tc.h || !slices.Equal(pp[0].mediaBox, tc.box) {
+				t.Fatalf("%d pages, image %dx%d, MediaBox %v; want 1 page %dx%d %v", len(pp), pp[0].w, pp[0].h, pp[0].mediaBox, tc.w, tc.h, tc.box)
+			}
+			spec := tc.spec
+			if spec.DPI == 0 {
+				spec.DPI = 300
+			}
+			md, err := NewMarkerDetector(spec.Dict, MarkerOptions{Scale: 0.5, RefineSubpix: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer md.Close()
+			mat, err := gocv.IMDecode(pngData, gocv.IMReadGrayScale)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer mat.Close()
+			if mat.Cols() != tc.w || mat.Rows() != tc.h {
+				t.Errorf("PNG %dx%d", mat.Cols(), mat.Rows())
+			}
+			checkStickerPage(t, md, mat, spec, spec.IDs)
+		})
+	}
+}
+
+func TestStickerSheetErrors(t *testing.T) {
+	ok := SheetSpec{Dict: Dict4X4_50, IDs: []int{1, 2}, SideMM: 15}
+	if _, _, err := ok.Pages(); err != nil {
+		t.Fatal(err)
+	}
+	for name, change := range map[string]func(*SheetSpec){
+		"no ids":        func(s *SheetSpec) { s.IDs = nil },
+		"id too big":    func(s *SheetSpec) { s.IDs = []int{1, 50} },
+		"negative id":   func(s *SheetSpec) { s.IDs = []int{-1} },
+		"bad dict":      func(s *SheetSpec) { s.Dict = MarkerDict(33) },
+		"side 7.9":      func(s *SheetSpec) { s.SideMM = 7.9 },
+		"side 101":      func(s *SheetSpec) { s.SideMM = 101 },
+		"side NaN":      func(s *SheetSpec) { s.SideMM = math.NaN() },
+		"paper A5":      func(s *SheetSpec) { s.Paper = "A5" },
+		"dpi 72":        func(s *SheetSpec) { s.DPI = 72 },
+		"dpi 1200":      func(s *SheetSpec) { s.DPI = 1200 },
+		"negative dpi":  func(s *SheetSpec) { s.DPI = -300 },
+		"unset side mm": func(s *SheetSpec) { s.SideMM = 0 },
+	} {
+		s := ok
+		change(&s)
+		if _, _, err := StickerSheet(s); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestStickerTextHelpers(t *testing.T) {
+	if got := hersheyText("Würfel\tx"); got != "W?rfel x" {
+		t.Errorf("hersheyText: %q", got)
+	}
+	if got := pdfString(`a(b)\c`); got != `(a\(b\)\\c)` {
+		t.Errorf("pdfString: %q", got)
+	}
+	text, _ := fitLabel("Orc chieftain with a very long name", 1, 2, 200)
+	if !strings.HasSuffix(text, "..") || gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.7, 2).X > 200 {
+		t.Errorf("fitLabel: %q", text)
+	}
+	if w := helveticaWidth("Hello"); math.Abs(w-2.278) > 1e-9 {
+		t.Errorf("helveticaWidth(Hello) = %v", w)
+	}
+}
