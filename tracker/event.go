@@ -76,6 +76,10 @@ type Event struct {
 	Dice   []int    `json:"dice,omitempty"`
 	Source string   `json:"source,omitempty"` // manual | camera
 	Frame  string   `json:"frame,omitempty"`  // frame reference (roll proof)
+	// Uncertain lists the 1-based positions of dice the camera could not
+	// read with confidence (0 = the assist die): the roll waits for the
+	// group to confirm (done) or correct it.
+	Uncertain []int `json:"uncertain,omitempty"`
 
 	Context *RollContext `json:"context,omitempty"`
 	Card    string       `json:"card,omitempty"`

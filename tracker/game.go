@@ -24,6 +24,7 @@ const (
 	KindSkipped      = "skipped"
 	KindRecomputed   = "recomputed"
 	KindRestedUsed   = "survivor.rested_used"
+	KindUncertain    = "roll.uncertain"
 )
 
 // Pending is a roll in progress: its context, the current faces and the
@@ -41,6 +42,8 @@ type Pending struct {
 	Rested  bool   `json:"rested,omitempty"`
 	RollSeq int64  `json:"roll_seq,omitempty"`
 	Frame   string `json:"frame,omitempty"`
+	// Uncertain dice of the last reading (1-based; 0 = assist die).
+	Uncertain []int `json:"uncertain,omitempty"`
 }
 
 // RollRecord is one observed roll, for the roll-proof trail and fairness
@@ -354,11 +357,29 @@ func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 		}
 	}
 	g.Rolls = append(g.Rolls, RollRecord{Seq: seq, Set: set, Faces: ev.Faces, Assist: ev.Assist, Source: ev.Source, Frame: ev.Frame})
+	for _, u := range ev.Uncertain {
+		if u < 0 || u > len(fs) || (u == 0 && ev.Assist == "") {
+			return g, nil, fmt.Errorf("roll: uncertain die %d is not in the roll", u)
+		}
+	}
+	var unsure outs
+	if len(ev.Uncertain) > 0 {
+		var which []string
+		for _, u := range ev.Uncertain {
+			if u == 0 {
+				a, _ := faces(c, "assist", []string{ev.Assist})
+				which = append(which, faceLabels(a)[0])
+			} else {
+				which = append(which, faceLabels(fs[u-1 : u])[0])
+			}
+		}
+		unsure = one(KindUncertain, engine.Vars{"dice": ev.Uncertain, "faces": which, "seq": seq})
+	}
 	p := g.Pending
 	if p == nil || set != "vats" {
 		// No context: announce the faces and hits.
-		return g, one(engine.KindRollFaces, engine.Vars{"set": set, "faces": faceLabels(fs), "hits": engine.RollHits(fs),
-			"numeric": isNumeric(c, set), "sum": sumValues(fs)}), nil
+		return g, append(one(engine.KindRollFaces, engine.Vars{"set": set, "faces": faceLabels(fs), "hits": engine.RollHits(fs),
+			"numeric": isNumeric(c, set), "sum": sumValues(fs)}), unsure...), nil
 	}
 	var pre outs
 	if p.Rolled {
@@ -383,8 +404,9 @@ func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 		p.Assist = ev.Assist
 	}
 	p.Rolled, p.RollSeq, p.Frame = true, seq, ev.Frame
+	p.Uncertain = append([]int(nil), ev.Uncertain...)
 	g, o, err := progress(c, g)
-	return g, append(pre, o...), err
+	return g, append(append(pre, o...), unsure...), err
 }
 
 func reroll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
@@ -416,13 +438,13 @@ func reroll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) 
 			return g, nil, fmt.Errorf("reroll: die %d is not in the roll (1..%d)", d, len(next))
 		}
 	}
-	return roll(c, g, seq, Event{Type: EvRoll, Set: p.Set, Faces: next, Assist: assist, Source: ev.Source, Frame: ev.Frame})
+	return roll(c, g, seq, Event{Type: EvRoll, Set: p.Set, Faces: next, Assist: assist, Source: ev.Source, Frame: ev.Frame, Uncertain: ev.Uncertain})
 }
 
 // progress announces the pending roll; with no rerolls left it resolves.
 func progress(c *models.Content, g Game) (Game, outs, error) {
 	p := g.Pending
-	if p.RerollsLeft <= 0 {
+	if p.RerollsLeft <= 0 && len(p.Uncertain) == 0 {
 		return resolve(c, g)
 	}
 	fs, _ := faces(c, p.Set, p.Faces)

@@ -473,7 +473,7 @@ var catalogKinds = []string{
 
 	KindFightPending, KindFightPrompt, KindContextTest, KindContextFight, KindContextClear,
 	KindUndo, KindRedo, KindNothingUndo, KindNothingRedo, KindCorrect, KindNoted, KindSkipped,
-	KindRecomputed, KindRestedUsed,
+	KindRecomputed, KindRestedUsed, KindUncertain,
 }
 
 func catalogsByLang(t *testing.T) map[string]*Catalog {

@@ -177,6 +177,7 @@ func catalogs() map[string]map[string]string {
 			KindNoted:                 `Noted: {{.what}}.`,
 			KindSkipped:               `Event {{.seq}} no longer applies: {{.reason}}.`,
 			KindRestedUsed:            `{{.survivor}} discards Well Rested for that reroll.`,
+			KindUncertain:             `Not sure of {{list .faces}}: confirm with done, or correct reading {{.seq}}.`,
 			KindRecomputed:            `Now: power {{.space}} of {{.track}}, goals {{.goals}} of {{.required}}, round {{.round}}.`,
 		},
 		"de": {
@@ -245,6 +246,7 @@ func catalogs() map[string]map[string]string {
 			KindNoted:                 `Notiert: {{.what}}.`,
 			KindSkipped:               `Ereignis {{.seq}} gilt nicht mehr: {{.reason}}.`,
 			KindRestedUsed:            `{{.survivor}} wirft „Gut ausgeruht“ für diesen Neuwurf ab.`,
+			KindUncertain:             `Unsicher: {{list .faces}}. Bestätigt mit fertig oder korrigiert Wurf {{.seq}}.`,
 			KindRecomputed:            `Jetzt: Macht {{.space}} von {{.track}}, Aufgaben {{.goals}} von {{.required}}, Runde {{.round}}.`,
 		},
 	}
