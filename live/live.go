@@ -1,0 +1,288 @@
+// Package live runs a game session from a camera: frames flow through the
+// vision pipeline (motion, dice reading, settle detection), settled rolls
+// and shown cards become tracker events, and the tracker's announcements go
+// to the announcers. Capture, vision and the tracker run as goroutines joined
+// by bounded queues: a slow consumer drops preview frames, never events.
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/announce"
+	"tablecam/models"
+	"tablecam/tracker"
+	"tablecam/vision"
+)
+
+// Options configure a live run.
+type Options struct {
+	// Source delivers frames (camera, video file, synthetic sequence).
+	Source vision.Source
+	// Dice reads the dice in a frame.
+	Dice vision.DiceReader
+	// Cards reads shown cards (optional).
+	Cards CardReader
+	// Session receives the events; Announce the announcements.
+	Session  *tracker.Session
+	Announce announce.Announcer
+	// FramesDir keeps the frame each reading came from (roll proof); ""
+	// keeps none.
+	FramesDir string
+	// Preview receives annotated JPEG frames for the dashboard, at most
+	// PreviewFPS per second; it must not block (it is called from the
+	// vision goroutine).
+	Preview    func(jpeg []byte)
+	PreviewFPS float64
+	// Roll configures settle detection and roll events.
+	Roll vision.RollConfig
+	// Motion configures the motion measure (zero: defaults).
+	Motion vision.MotionConfig
+	// Logger receives warnings (default slog.Default()).
+	Logger *slog.Logger
+	// Now is the clock for latency figures (default time.Now).
+	Now func() time.Time
+}
+
+// CardReader identifies cards shown to the camera; the live loop emits a
+// "card" event when the card tracker says a card was shown.
+type CardReader interface {
+	// Shown observes one frame and returns the content ids of cards that
+	// were just shown (held steadily for long enough), if any.
+	Shown(frame int, img gocv.Mat) ([]string, error)
+}
+
+// Stats are the figures of a run.
+type Stats struct {
+	Frames        int
+	Rolls         int
+	Cards         int
+	Rejected      int
+	PreviewFrames int
+	// Latency is, per applied event, the time from the vision goroutine
+	// deciding it to its announcements being handed to the announcers.
+	Latency []time.Duration
+	// RollFrames are the frame indices the roll events were decided on.
+	RollFrames []int
+}
+
+type pending struct {
+	ev      tracker.Event
+	decided time.Time
+	frame   int
+}
+
+// Run processes the source until it ends (nil), ctx is cancelled (nil: a
+// clean shutdown after the last event is stored) or an error occurs.
+func Run(ctx context.Context, o Options) (Stats, error) {
+	if o.Source == nil || o.Dice == nil || o.Session == nil || o.Announce == nil {
+		return Stats{}, errors.New("live: Source, Dice, Session and Announce are required")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.PreviewFPS <= 0 {
+		o.PreviewFPS = 10
+	}
+	if o.FramesDir != "" {
+		if err := os.MkdirAll(o.FramesDir, 0o755); err != nil {
+			return Stats{}, fmt.Errorf("live: frames directory: %w", err)
+		}
+	}
+	motion := vision.NewMotion(o.Motion)
+	defer motion.Close()
+	rolls := vision.NewRollTracker(o.Roll)
+	pipe := vision.NewPipeline(o.Source, motion, o.Dice, rolls)
+	pipe.ReadMoving = o.Preview != nil
+
+	events := make(chan pending, 256) // events are never dropped: the sender blocks
+	var st Stats
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		// Drain every event even after ctx is cancelled: an event the vision
+		// side decided is stored before Run returns.
+		for p := range events {
+			as, err := o.Session.Submit(context.WithoutCancel(ctx), p.ev)
+			if err != nil {
+				mu.Lock()
+				st.Rejected++
+				mu.Unlock()
+				o.Logger.Warn("camera reading not applied", "frame", p.frame, "event", p.ev.Type, "err", err)
+				_ = o.Announce.Announce(context.WithoutCancel(ctx), models.Announcement{Kind: "camera.rejected", Text: err.Error()})
+				continue
+			}
+			for _, a := range as {
+				if err := o.Announce.Announce(context.WithoutCancel(ctx), a); err != nil {
+					o.Logger.Warn("announce", "err", err)
+				}
+			}
+			mu.Lock()
+			st.Latency = append(st.Latency, o.Now().Sub(p.decided))
+			mu.Unlock()
+		}
+	}()
+
+	lastPreview := time.Time{}
+	runErr := pipe.Run(ctx, func(s *vision.Step) error {
+		mu.Lock()
+		st.Frames++
+		mu.Unlock()
+		if o.Preview != nil && o.Now().Sub(lastPreview) >= time.Duration(float64(time.Second)/o.PreviewFPS) {
+			lastPreview = o.Now()
+			if jpg, err := annotate(s.Frame.Mat, s.Reading); err == nil {
+				o.Preview(jpg)
+				mu.Lock()
+				st.PreviewFrames++
+				mu.Unlock()
+			}
+		}
+		for _, e := range s.Events {
+			re, ok := e.(vision.RollEvent)
+			if !ok {
+				continue
+			}
+			ref := o.saveProof(s.Frame)
+			for _, ev := range RollEvents(re, ref) {
+				mu.Lock()
+				st.Rolls++
+				st.RollFrames = append(st.RollFrames, re.Frame)
+				mu.Unlock()
+				select {
+				case events <- pending{ev: ev, decided: o.Now(), frame: re.Frame}:
+				case <-ctx.Done():
+					// Still deliver: the roll was decided before shutdown.
+					events <- pending{ev: ev, decided: o.Now(), frame: re.Frame}
+				}
+			}
+		}
+		if o.Cards != nil {
+			ids, err := o.Cards.Shown(s.Frame.Index, s.Frame.Mat)
+			if err != nil {
+				o.Logger.Warn("card reader", "frame", s.Frame.Index, "err", err)
+			}
+			for _, id := range ids {
+				mu.Lock()
+				st.Cards++
+				mu.Unlock()
+				events <- pending{ev: tracker.Event{Type: tracker.EvCard, Card: id}, decided: o.Now(), frame: s.Frame.Index}
+			}
+		}
+		return nil
+	})
+	close(events)
+	wg.Wait()
+	if errors.Is(runErr, context.Canceled) || errors.Is(runErr, io.EOF) {
+		runErr = nil
+	}
+	return st, runErr
+}
+
+// RollEvents turns a settled roll into tracker events: the V.A.T.S. dice
+// with the assist die as one roll, every other face set as a roll of its own.
+// Uncertain dice are passed on so the tracker asks for confirmation.
+func RollEvents(re vision.RollEvent, frameRef string) []tracker.Event {
+	var out []tracker.Event
+	bySet := map[string]*tracker.Event{}
+	var order []string
+	for _, d := range re.Dice {
+		set := d.Set
+		if set == "assist" {
+			set = "vats"
+		}
+		ev, ok := bySet[set]
+		if !ok {
+			ev = &tracker.Event{Type: tracker.EvRoll, Set: set, Source: "camera", Frame: frameRef}
+			if set == "vats" {
+				ev.Set = ""
+			}
+			bySet[set] = ev
+			order = append(order, set)
+		}
+		if d.Set == "assist" {
+			ev.Assist = d.Face
+			if d.Uncertain {
+				ev.Uncertain = append(ev.Uncertain, 0)
+			}
+			continue
+		}
+		ev.Faces = append(ev.Faces, d.Face)
+		if d.Uncertain {
+			ev.Uncertain = append(ev.Uncertain, len(ev.Faces))
+		}
+	}
+	for _, set := range order {
+		if ev := bySet[set]; len(ev.Faces) > 0 {
+			out = append(out, *ev)
+		}
+	}
+	return out
+}
+
+// saveProof writes the frame a reading came from and returns its reference.
+func (o *Options) saveProof(f vision.Frame) string {
+	if o.FramesDir == "" {
+		return fmt.Sprintf("frame-%06d", f.Index)
+	}
+	name := fmt.Sprintf("%s-frame-%06d.jpg", o.Session.ID(), f.Index)
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, f.Mat, []int{gocv.IMWriteJpegQuality, 85})
+	if err != nil {
+		o.Logger.Warn("roll proof frame not saved", "frame", f.Index, "err", err)
+		return name
+	}
+	defer buf.Close()
+	if err := os.WriteFile(filepath.Join(o.FramesDir, name), buf.GetBytes(), 0o644); err != nil {
+		o.Logger.Warn("roll proof frame not saved", "frame", f.Index, "err", err)
+	}
+	return name
+}
+
+// annotate draws the reading on a copy of the frame and encodes it as JPEG.
+func annotate(img gocv.Mat, r vision.Reading) ([]byte, error) {
+	if img.Empty() {
+		return nil, errors.New("empty frame")
+	}
+	view := img.Clone()
+	defer view.Close()
+	for _, d := range r.Dice {
+		col := color.RGBA{40, 220, 40, 0}
+		if d.Uncertain {
+			col = color.RGBA{255, 170, 0, 0}
+		}
+		box := d.Box.Intersect(image.Rect(0, 0, view.Cols(), view.Rows()))
+		if box.Empty() {
+			continue
+		}
+		gocv.Rectangle(&view, box, col, 2)
+		label := d.Face
+		if d.Value > 0 {
+			label = fmt.Sprint(d.Value)
+		}
+		gocv.PutText(&view, label, image.Pt(box.Min.X, max(12, box.Min.Y-4)), gocv.FontHersheySimplex, 0.6, col, 2)
+	}
+	if r.Occluded {
+		gocv.PutText(&view, "hand in view", image.Pt(10, 30), gocv.FontHersheySimplex, 0.9, color.RGBA{255, 80, 80, 0}, 2)
+	}
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, view, []int{gocv.IMWriteJpegQuality, 70})
+	if err != nil {
+		return nil, err
+	}
+	defer buf.Close()
+	return append([]byte(nil), buf.GetBytes()...), nil
+}
