@@ -9,8 +9,8 @@ GO ?= go
 
 # Debian packages tablecam needs to build and run.
 APT_PKGS ?= pkg-config libopencv-dev libopencv-contrib-dev espeak-ng
-# Debian packages only the tests need (none yet).
-TEST_PKGS ?=
+# Debian packages only the tests need (the dashboard browser test drives chromium).
+TEST_PKGS ?= chromium
 
 # Fuzz targets `make test` runs briefly, as package:FuzzName pairs
 # (package relative to the repository root, e.g. config or ./config).
