@@ -16,7 +16,7 @@ var demoEvents []byte
 // runDemo replays the bundled demo game through a fresh tracker session and
 // announces it (console and, when enabled, voice).
 func (a *app) runDemo(ctx context.Context, c *models.Content, w io.Writer, jsonOut bool, voice string) error {
-	out, err := a.outputs(ctx, w, jsonOut, voice)
+	out, _, err := a.outputs(ctx, w, jsonOut, voice)
 	if err != nil {
 		return err
 	}

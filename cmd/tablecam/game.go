@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tablecam/announce"
+	"tablecam/dashboard"
 	"tablecam/models"
 	"tablecam/tracker"
 )
@@ -31,8 +32,9 @@ func (a *app) content() (*models.Content, error) {
 	return c, nil
 }
 
-// outputs builds the announcers: console text or JSON lines, plus voice.
-func (a *app) outputs(ctx context.Context, w io.Writer, jsonOut bool, voice string) (announce.Announcer, error) {
+// outputs builds the announcers: console text or JSON lines, plus voice
+// (behind a mute switch the dashboard can flip).
+func (a *app) outputs(ctx context.Context, w io.Writer, jsonOut bool, voice string) (announce.Multi, *dashboard.MuteSwitch, error) {
 	var list announce.Multi
 	if jsonOut || a.cfg.Output.JSON {
 		list = append(list, announce.NewJSONLines(w))
@@ -47,15 +49,41 @@ func (a *app) outputs(ctx context.Context, w io.Writer, jsonOut bool, voice stri
 		speak = false
 	case "config", "":
 	default:
-		return nil, fmt.Errorf("--voice must be on, off or config, got %q", voice)
+		return nil, nil, fmt.Errorf("--voice must be on, off or config, got %q", voice)
 	}
+	var mute *dashboard.MuteSwitch
 	if speak || a.wavDir != "" {
-		list = append(list, announce.NewVoice(announce.VoiceOptions{
+		mute = dashboard.NewMuteSwitch(announce.NewVoice(announce.VoiceOptions{
 			Engine: a.cfg.Voice.Engine, Rate: a.cfg.Voice.Rate, Voices: a.cfg.Voice.Voices(),
 			Logger: a.log, WAVDir: a.wavDir, QueueSize: 64,
 		}))
+		list = append(list, mute)
 	}
-	return list, nil
+	return list, mute, nil
+}
+
+// serve starts the dashboard for a session; the returned announcer feeds
+// both the outputs and the browsers. stop waits for the server to end.
+func (a *app) serve(ctx context.Context, c *models.Content, s *tracker.Session, out announce.Multi, mute *dashboard.MuteSwitch,
+	frames dashboard.FrameFeed, framesDir string, errw io.Writer) (announce.Announcer, func(), error) {
+	opts := dashboard.Options{Session: s, Content: c, Addr: a.cfg.Dashboard.Addr, Lang: a.cfg.Language,
+		Output: out, Frames: frames, FramesDir: framesDir, Logger: a.log}
+	if mute != nil {
+		opts.Mute = mute.SetMuted
+	}
+	srv, err := dashboard.New(opts)
+	if err != nil {
+		return nil, nil, fmt.Errorf("dashboard: %w", err)
+	}
+	fmt.Fprintln(errw, "dashboard:", srv.URL())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ctx); err != nil {
+			a.log.Error("dashboard", "err", err)
+		}
+	}()
+	return append(out, srv.Announcer()), func() { <-done }, nil
 }
 
 // flush waits until every announcer that queues (the voice) is done, so a
@@ -97,7 +125,7 @@ func (a *app) openSession(ctx context.Context, c *models.Content, id string, fre
 }
 
 func (a *app) playCmd() *cobra.Command {
-	var manual, demo, jsonOut, fresh bool
+	var manual, demo, jsonOut, fresh, serve bool
 	var session, voice string
 	cmd := &cobra.Command{
 		Use:   "play",
@@ -119,18 +147,31 @@ func (a *app) playCmd() *cobra.Command {
 				return err
 			}
 			defer st.Close()
-			out, err := a.outputs(ctx, cmd.OutOrStdout(), jsonOut, voice)
+			out, mute, err := a.outputs(ctx, cmd.OutOrStdout(), jsonOut, voice)
 			if err != nil {
 				return err
 			}
 			defer out.Close()
-			return prompt(ctx, c, s, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), out, isTerminal(cmd.InOrStdin()))
+			var ann announce.Announcer = out
+			if serve {
+				ctx, cancel := context.WithCancel(ctx)
+				defer cancel()
+				all, wait, err := a.serve(ctx, c, s, out, mute, nil, a.framesDir(), cmd.ErrOrStderr())
+				if err != nil {
+					return err
+				}
+				defer wait()
+				defer cancel()
+				ann = all
+			}
+			return prompt(ctx, c, s, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), ann, isTerminal(cmd.InOrStdin()))
 		},
 	}
 	cmd.Flags().BoolVar(&manual, "manual", false, "type events at a prompt (roll 2h head arms, card activation-3, undo, help)")
 	cmd.Flags().BoolVar(&demo, "demo", false, "replay the bundled demo game through the tracker")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
 	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the latest open one")
+	cmd.Flags().BoolVar(&serve, "serve", false, "serve the dashboard (dashboard.addr) while playing")
 	cmd.Flags().StringVar(&session, "session", "", "session id to resume (default: the latest open one)")
 	cmd.Flags().StringVar(&voice, "voice", "config", "speak announcements: on, off, or config (voice.enabled)")
 	return cmd
@@ -296,7 +337,7 @@ func (a *app) replayCmd() *cobra.Command {
 			if voice == "config" {
 				voice = "off"
 			}
-			out, err := a.outputs(ctx, cmd.OutOrStdout(), jsonOut, voice)
+			out, _, err := a.outputs(ctx, cmd.OutOrStdout(), jsonOut, voice)
 			if err != nil {
 				return err
 			}
@@ -417,3 +458,6 @@ func (a *app) oddsCmd() *cobra.Command {
 	f.StringVar(&r.AssistFace, "assist-face", "", "the assist die's current face")
 	return cmd
 }
+
+// framesDir is where roll-proof frames are kept.
+func (a *app) framesDir() string { return filepath.Join(a.cfg.DataDir, "frames") }
