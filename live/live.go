@@ -73,8 +73,19 @@ type Stats struct {
 	// Latency is, per applied event, the time from the vision goroutine
 	// deciding it to its announcements being handed to the announcers.
 	Latency []time.Duration
+	// Applied lists every applied event: the frame it was decided on and
+	// when its announcements were handed to the announcers.
+	Applied []Applied
 	// RollFrames are the frame indices the roll events were decided on.
 	RollFrames []int
+}
+
+// Applied is one event the tracker accepted.
+type Applied struct {
+	Type      string
+	Frame     int
+	Decided   time.Time
+	Announced time.Time
 }
 
 type pending struct {
@@ -133,8 +144,10 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 					o.Logger.Warn("announce", "err", err)
 				}
 			}
+			now := o.Now()
 			mu.Lock()
-			st.Latency = append(st.Latency, o.Now().Sub(p.decided))
+			st.Latency = append(st.Latency, now.Sub(p.decided))
+			st.Applied = append(st.Applied, Applied{Type: p.ev.Type, Frame: p.frame, Decided: p.decided, Announced: now})
 			mu.Unlock()
 		}
 	}()
