@@ -1,0 +1,584 @@
+package vision
+
+// Reading the cards shown to the camera: cards with an ArUco sticker are
+// read by their marker (any rotation, strong tilt, small stickers), cards
+// without one by comparing their rectified face with the taught cards of a
+// [CardIndex]. See [CardReader]; [CardTracker] turns the readings of a
+// stream of frames into "card shown" events and [CardWatcher] joins the
+// two for a live loop.
+//
+// One frame, in order:
+//
+//  1. Stickers: dark quadrilaterals of an adaptive threshold at half
+//     resolution (cards_marker.go), corners refined at full resolution,
+//     bits sampled through the quad's homography and matched against the
+//     dictionary with per-bit confidence; a black border, a white quiet
+//     zone and flat modules are required (card art does not read as a
+//     marker). Where a card or a marker-sized blob was seen but no marker
+//     read, the search runs again at full resolution.
+//  2. Card outlines (cards_quad.go): straight edges at half resolution
+//     joined into quads, re-fitted at full resolution.
+//  3. An outline holding a sticker is that sticker's card; every other
+//     outline is rectified and compared with the taught cards
+//     (cards_index.go), trying its alternatives (inner frame, shadow) too.
+//
+// Measured on held-out synthetic scenes (cards_eval_test.go) and reported
+// with the code; about 6–15 ms of CPU a 720p frame with four cards.
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// CardUnknown is the id of a card that was seen but not recognised: an
+// untaught card, a sticker whose marker the marker map does not list.
+const CardUnknown = "unknown"
+
+// How a card was read.
+const (
+	CardMethodMarker  = "marker"  // by its ArUco sticker
+	CardMethodLearned = "learned" // by its look, against the taught cards
+)
+
+// CardReading is one card read from a picture.
+type CardReading struct {
+	// ID is the content id (activation-3, ghoul-2, goal-4, card-017) or
+	// CardUnknown.
+	ID string `json:"id"`
+	// Marker is the sticker's marker id and Dictionary its dictionary's
+	// name (DICT_4X4_250) when the card was read by its marker.
+	Marker     *int   `json:"marker,omitempty"`
+	Dictionary string `json:"dictionary,omitempty"`
+	// Method is CardMethodMarker or CardMethodLearned.
+	Method string `json:"method"`
+	// Box bounds the card in the picture (the marker's outline when the
+	// card's own outline was not found). JSON: [x0, y0, x1, y1].
+	Box image.Rectangle `json:"-"`
+	// Confidence in [0, 1]. Markers: how cleanly the marker's bits read.
+	// Learned cards: 0.5 at the match threshold, 1 for a perfect match.
+	// Unknown learned cards: how far the card is from every taught card
+	// (0.5 at the threshold, 1 at twice the threshold or with no cards
+	// taught).
+	Confidence float64 `json:"confidence"`
+	// Corners are the card's outline (or the marker's), clockwise, the
+	// card's top-left corner first when known; for drawing.
+	Corners [4]Point2f `json:"-"`
+	// Kind is the marker map's kind of the entry (activation, token, goal,
+	// card, other), "" when not read by a mapped marker.
+	Kind string `json:"-"`
+}
+
+type cardReadingJSON struct {
+	ID         string  `json:"id"`
+	Marker     *int    `json:"marker,omitempty"`
+	Dictionary string  `json:"dictionary,omitempty"`
+	Method     string  `json:"method"`
+	Box        [4]int  `json:"box"`
+	Confidence float64 `json:"confidence"`
+}
+
+// MarshalJSON writes the reading as the CLI prints it: {"id", "marker",
+// "dictionary", "method", "box": [x0, y0, x1, y1], "confidence"}.
+func (r CardReading) MarshalJSON() ([]byte, error) {
+	return json.Marshal(cardReadingJSON{
+		ID: r.ID, Marker: r.Marker, Dictionary: r.Dictionary, Method: r.Method,
+		Box: [4]int{r.Box.Min.X, r.Box.Min.Y, r.Box.Max.X, r.Box.Max.Y}, Confidence: math.Round(r.Confidence*1000) / 1000,
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *CardReading) UnmarshalJSON(data []byte) error {
+	var j cardReadingJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*r = CardReading{ID: j.ID, Marker: j.Marker, Dictionary: j.Dictionary, Method: j.Method,
+		Box: image.Rect(j.Box[0], j.Box[1], j.Box[2], j.Box[3]), Confidence: j.Confidence}
+	return nil
+}
+
+// CardReaderOptions configures a [CardReader]. Zero fields take the
+// defaults.
+type CardReaderOptions struct {
+	// Markers maps marker ids to content and gives the dictionary (nil:
+	// DefaultMarkerMap, DICT_4X4_250).
+	Markers *MarkerMap
+	// Index holds the taught cards (nil: only stickers are read; cards
+	// without one are reported as unknown).
+	Index *CardIndex
+	// MinMarkerSide is the smallest marker side searched for, in pixels
+	// (default 14; markers of 20 px and more read reliably).
+	MinMarkerSide float64
+	// MinCardWidth and MaxCardWidth bound the width (short side) of card
+	// outlines searched for, in pixels (defaults: 5.5% and 45% of the
+	// picture's shorter side, 40 and 324 px at 720p).
+	MinCardWidth, MaxCardWidth float64
+	// HideUnknown leaves out cards that were seen but not recognised.
+	HideUnknown bool
+}
+
+// CardReader reads the cards in pictures. It keeps its buffers between
+// pictures and is not safe for concurrent use; use one per goroutine.
+// Close releases it.
+type CardReader struct {
+	opts    CardReaderOptions
+	markers *MarkerMap
+	scanner *cardMarkerScanner
+	finder  *cardOutlineFinder
+	desc    *cardDescriber
+	grey    gocv.Mat
+	half    gocv.Mat
+	bgr     gocv.Mat // colour copy of a grey or BGRA input
+	reads   []cardMarkerRead
+	rois    []image.Rectangle
+	closed  bool
+	// trace, when set, sees every outline's best match (tests).
+	trace func(box image.Rectangle, m cardMatch)
+}
+
+// NewCardReader returns a reader with opts.
+func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
+	if opts.Markers == nil {
+		opts.Markers = DefaultMarkerMap()
+	}
+	for _, v := range []float64{opts.MinMarkerSide, opts.MinCardWidth, opts.MaxCardWidth} {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("vision: card reader: size %v must be a non-negative number", v)
+		}
+	}
+	if opts.MinMarkerSide == 0 {
+		opts.MinMarkerSide = 14
+	}
+	if opts.MaxCardWidth > 0 && opts.MinCardWidth > opts.MaxCardWidth {
+		return nil, fmt.Errorf("vision: card reader: card width range %v…%v is empty", opts.MinCardWidth, opts.MaxCardWidth)
+	}
+	sc, err := newCardMarkerScanner(opts.Markers.Dict())
+	if err != nil {
+		return nil, err
+	}
+	return &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
+		grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat()}, nil
+}
+
+// Close releases the reader. Closing twice is harmless.
+func (r *CardReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	r.scanner.close()
+	r.finder.close()
+	r.desc.close()
+	r.grey.Close()
+	r.half.Close()
+	r.bgr.Close()
+	return nil
+}
+
+// Options returns the reader's options, defaults filled in (the card widths
+// stay 0 when they depend on the picture).
+func (r *CardReader) Options() CardReaderOptions { return r.opts }
+
+// ReadCards returns the cards in img (8-bit BGR, BGRA or grey), sorted top
+// to bottom, then left to right. A card with a sticker is read by its
+// marker; a card without one is compared with the taught cards; a card
+// seen but not recognised is CardUnknown (unless HideUnknown). The image is
+// only read. ReadCards returns an error, never panics, for an empty or
+// unsupported image.
+func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
+	if r.closed {
+		return nil, errors.New("vision: card reader is closed")
+	}
+	if img.Empty() {
+		return nil, errors.New("vision: read cards: empty image")
+	}
+	w, h := img.Cols(), img.Rows()
+	if w < 32 || h < 32 {
+		return nil, fmt.Errorf("vision: read cards: image of %d×%d pixels is too small", w, h)
+	}
+	colour := img
+	switch img.Type() {
+	case gocv.MatTypeCV8UC3:
+		gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
+	case gocv.MatTypeCV8UC4:
+		gocv.CvtColor(img, &r.grey, gocv.ColorBGRAToGray)
+		gocv.CvtColor(img, &r.bgr, gocv.ColorBGRAToBGR)
+		colour = r.bgr
+	case gocv.MatTypeCV8UC1:
+		img.CopyTo(&r.grey)
+		gocv.CvtColor(img, &r.bgr, gocv.ColorGrayToBGR)
+		colour = r.bgr
+	default:
+		return nil, fmt.Errorf("vision: read cards: image type %v, want 8-bit BGR, BGRA or grey", img.Type())
+	}
+	g, err := cardGreyOf(r.grey)
+	if err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
+	short := float64(min(w, h))
+	minW, maxW := r.opts.MinCardWidth, r.opts.MaxCardWidth
+	if minW == 0 {
+		minW = math.Max(24, 0.055*short)
+	}
+	if maxW == 0 {
+		maxW = math.Max(minW, 0.45*short)
+	}
+
+	// Stickers: the whole frame at half resolution, then at full
+	// resolution where a card or a marker-like square was seen but no
+	// marker read.
+	maxSide := 0.9 * short
+	r.reads = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, 24), maxSide, r.reads[:0])
+	r.rois = r.rois[:0]
+	for _, c := range r.scanner.failed {
+		side := math.Sqrt(c.area)
+		if side > 48 {
+			continue // large enough to have read at half resolution
+		}
+		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+	}
+	// Dark blobs of a small marker's size, not already inside a marker
+	// read, up to a tenth of the frame.
+	blobArea := 0
+	for _, b := range r.scanner.blobs {
+		ctr := Point2f{float32(b.Min.X+b.Max.X) / 2, float32(b.Min.Y+b.Max.Y) / 2}
+		inside := false
+		for _, m := range r.reads {
+			if cardPointInQuad(ctr, m.marker.Corners) {
+				inside = true
+				break
+			}
+		}
+		if inside {
+			continue
+		}
+		box := b.Inset(-max(b.Dx(), b.Dy())/2 - 2)
+		if blobArea += box.Dx() * box.Dy(); blobArea > w*h/10 {
+			break
+		}
+		r.rois = append(r.rois, box)
+	}
+
+	// Card outlines at half resolution.
+	hw, hh := (w+1)/2, (h+1)/2
+	gocv.Resize(r.grey, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+	outlines := r.finder.find(r.half, float64(hw)/float64(w), g, minW, maxW)
+	// Outlines come best first; the full-resolution search covers at most
+	// a fifth of the frame.
+	area := 0
+	for _, o := range outlines {
+		has := false
+		for _, m := range r.reads {
+			if cardPointInQuad(m.marker.Center, o.q) {
+				has = true
+				break
+			}
+		}
+		box := cardQuadBox(o.q).Inset(-2)
+		if !has && area+box.Dx()*box.Dy() <= w*h/5 {
+			r.rois = append(r.rois, box)
+			area += box.Dx() * box.Dy()
+		}
+	}
+	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
+		r.reads = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+	}
+
+	var out []CardReading
+	used := make([]bool, len(outlines))
+	dict := r.markers.Dict().String()
+	for _, m := range r.reads {
+		id := m.marker.ID
+		rd := CardReading{ID: CardUnknown, Marker: &id, Dictionary: dict, Method: CardMethodMarker,
+			Confidence: m.conf, Corners: m.marker.Corners, Box: cardQuadBox(m.marker.Corners)}
+		if e, ok := r.markers.Lookup(id); ok {
+			rd.ID, rd.Kind = e.Content, e.Kind
+		}
+		// The card the sticker is on: the smallest re-fitted outline
+		// that fits it (cardStickerFits); else the box is the marker's.
+		best := -1
+		for i, o := range outlines {
+			if !o.refined || !cardStickerFits(m.marker, o.q) {
+				continue
+			}
+			if best < 0 || o.area < outlines[best].area {
+				best = i
+			}
+		}
+		if best >= 0 {
+			used[best] = true
+			rd.Box = cardQuadBox(outlines[best].q)
+			rd.Corners = cardOrderFrom(outlines[best].q, m.marker.Corners)
+		}
+		// Outlines that are just the sticker or its quiet zone, or hold
+		// the sticker without being its card, go too.
+		for i, o := range outlines {
+			if !used[i] && (cardPointInQuad(cardQuadCentre(o.q), m.marker.Corners) || cardPointInQuad(m.marker.Center, o.q)) {
+				used[i] = true
+			}
+		}
+		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
+		out = append(out, rd)
+	}
+
+	for i, o := range outlines {
+		if used[i] {
+			continue
+		}
+		rd, ok, err := r.readLearned(colour, o)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
+		out = append(out, rd)
+	}
+	slices.SortStableFunc(out, func(a, b CardReading) int {
+		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
+		// Rows of cards: centres less than half a card apart are one row.
+		if d := ay - by; d < -a.Box.Dy()/2 || d > a.Box.Dy()/2 {
+			return d
+		}
+		return a.Box.Min.X - b.Box.Min.X
+	})
+	return out, nil
+}
+
+// cardGrowInner is how much an outline is enlarged in its second reading:
+// an outline found at a card's inner frame (its border has no edge against
+// the table) then covers the whole card.
+const cardGrowInner = 0.075
+
+// readLearned compares the card inside outline o with the taught cards.
+func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, error) {
+	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: cardQuadBox(o.q), Corners: o.q}
+	ix := r.opts.Index
+	if ix == nil || len(ix.entries) == 0 {
+		if r.opts.HideUnknown || !cardLikely(o) {
+			return rd, false, nil
+		}
+		rd.Confidence = 1
+		return rd, true, nil
+	}
+	thr := ix.threshold()
+	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
+	grow := 0.0
+	bestQ := o.q
+	// The outline as found, then as an inner frame grown to the whole
+	// card, then the other outlines seen for this card.
+	tries := []struct {
+		q    [4]Point2f
+		grow float64
+	}{{o.q, 0}, {o.q, cardGrowInner}}
+	for _, a := range o.alts {
+		tries = append(tries, struct {
+			q    [4]Point2f
+			grow float64
+		}{a, 0})
+	}
+	for _, tr := range tries {
+		if err := r.desc.rectify(img, tr.q, tr.grow); err != nil {
+			continue
+		}
+		var d [4]cardDesc
+		if err := r.desc.describe(&d); err != nil {
+			return rd, false, err
+		}
+		if m := ix.match(&d); m.dist < best.dist {
+			best, grow, bestQ = m, tr.grow, tr.q
+		}
+		if ix.accepts(best) {
+			break // no need to look further
+		}
+	}
+	if r.trace != nil {
+		r.trace(cardQuadBox(cardGrowQuad(bestQ, grow)), best)
+	}
+	if ix.accepts(best) {
+		rd.ID = best.id
+		rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (thr-best.dist)/thr))
+		// The card's top-left corner first.
+		for k := range 4 {
+			rd.Corners[k] = bestQ[(k+4-best.rot)%4]
+		}
+		rd.Box = cardQuadBox(rd.Corners)
+		if grow > 0 {
+			rd.Corners = cardGrowQuad(rd.Corners, grow)
+			rd.Box = cardQuadBox(rd.Corners)
+		}
+		return rd, true, nil
+	}
+	if r.opts.HideUnknown || !cardLikely(o) {
+		return rd, false, nil
+	}
+	rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (best.dist-thr)/thr))
+	return rd, true, nil
+}
+
+// cardLikely reports whether an outline that matched nothing is still
+// surely a card (to be reported as unknown): a strong, refined outline.
+func cardLikely(o cardQuadCandidate) bool {
+	return o.refined
+}
+
+// cardOrderFrom turns the card outline q so that its first corner is the
+// card's top-left as the sticker sees it (stickers are stuck upright): the
+// corner farthest up and left in the marker's own coordinates.
+func cardOrderFrom(q, marker [4]Point2f) [4]Point2f {
+	var src [4][2]float64
+	for k, p := range marker {
+		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	h, ok := cardHomography(src, [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}})
+	best, bk := math.Inf(1), 0
+	for k := range 4 {
+		d := cardDist(q[k], marker[0])
+		if ok {
+			u, v := h.apply(float64(q[k].X), float64(q[k].Y))
+			d = u + v
+		}
+		if d < best {
+			best, bk = d, k
+		}
+	}
+	var out [4]Point2f
+	for k := range 4 {
+		out[k] = q[(k+bk)%4]
+	}
+	return out
+}
+
+// cardGrowQuad enlarges q by grow on every side in the card's own
+// coordinates.
+func cardGrowQuad(q [4]Point2f, grow float64) [4]Point2f {
+	var src [4][2]float64
+	for k, p := range q {
+		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	h, ok := cardHomography([4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}}, src)
+	if !ok {
+		return q
+	}
+	var out [4]Point2f
+	for k, c := range [4][2]float64{{-grow, -grow}, {1 + grow, -grow}, {1 + grow, 1 + grow}, {-grow, 1 + grow}} {
+		x, y := h.apply(c[0], c[1])
+		out[k] = Point2f{float32(x), float32(y)}
+	}
+	return out
+}
+
+// cardMergeRects clips the rectangles to bounds and merges overlapping
+// ones, so that no pixel is searched twice.
+func cardMergeRects(rs []image.Rectangle, bounds image.Rectangle) []image.Rectangle {
+	var out []image.Rectangle
+	for _, r := range rs {
+		r = r.Intersect(bounds)
+		if r.Empty() {
+			continue
+		}
+		out = append(out, r)
+	}
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(out) && !merged; i++ {
+			for j := i + 1; j < len(out); j++ {
+				if out[i].Overlaps(out[j]) {
+					out[i] = out[i].Union(out[j])
+					out = append(out[:j], out[j+1:]...)
+					merged = true
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cardQuadInQuad reports whether every corner of a lies inside b.
+func cardQuadInQuad(a, b [4]Point2f) bool {
+	for _, p := range a {
+		if !cardPointInQuad(p, b) {
+			return false
+		}
+	}
+	return true
+}
+
+// CardWatcher reads the cards in each frame and reports the ones shown: a
+// [CardReader] feeding a [CardTracker]. It is what a live loop calls once
+// per frame; not safe for concurrent use.
+type CardWatcher struct {
+	Reader  *CardReader
+	Tracker *CardTracker
+}
+
+// NewCardWatcher returns a watcher reading with r and tracking with cfg.
+func NewCardWatcher(r *CardReader, cfg CardTrackerConfig) *CardWatcher {
+	return &CardWatcher{Reader: r, Tracker: NewCardTracker(cfg)}
+}
+
+// Observe reads frame (its index and image) and returns the cards shown as
+// of it.
+func (w *CardWatcher) Observe(frame int, img gocv.Mat) ([]CardShown, error) {
+	cards, err := w.Reader.ReadCards(img)
+	if err != nil {
+		return nil, err
+	}
+	return w.Tracker.Observe(frame, cards)
+}
+
+// Shown is Observe returning only the content ids of the cards shown.
+func (w *CardWatcher) Shown(frame int, img gocv.Mat) ([]string, error) {
+	evs, err := w.Observe(frame, img)
+	if err != nil || len(evs) == 0 {
+		return nil, err
+	}
+	ids := make([]string, len(evs))
+	for i, e := range evs {
+		ids[i] = e.Card.ID
+	}
+	return ids, nil
+}
+
+// cardStickerFits reports whether outline q can be the card the sticker m
+// is on: the whole marker inside it, clear of its edges by a third of the
+// marker (the quiet zone and a margin), its sides square to the marker's,
+// the card from 2 to 6.5 marker sides wide and at most 8.5 long (a sticker
+// is at least a sixth of its card's width) and its sides no more than 1.9
+// times apart.
+func cardStickerFits(m Marker, q [4]Point2f) bool {
+	if !cardQuadInQuad(m.Corners, q) {
+		return false
+	}
+	// Stickers are stuck square to the card: every side of the card runs
+	// within 20° of a side of the marker.
+	ma := math.Atan2(float64(m.Corners[1].Y-m.Corners[0].Y), float64(m.Corners[1].X-m.Corners[0].X))
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		l := cardDist(a, b)
+		if l == 0 {
+			return false
+		}
+		turn := math.Mod(math.Atan2(float64(b.Y-a.Y), float64(b.X-a.X))-ma+4*math.Pi, math.Pi/2)
+		if math.Min(turn, math.Pi/2-turn) > 20*math.Pi/180 {
+			return false
+		}
+		// Distance of the marker's centre from side k.
+		d := math.Abs(float64(b.X-a.X)*float64(m.Center.Y-a.Y)-float64(b.Y-a.Y)*float64(m.Center.X-a.X)) / l
+		if d < 0.5*m.Side+m.Side/3 {
+			return false
+		}
+	}
+	l0 := (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2
+	l1 := (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2
+	short, long := math.Min(l0, l1), math.Max(l0, l1)
+	return short >= 2*m.Side && short <= 6.5*m.Side && long <= 8.5*m.Side && long <= 1.9*short
+}

@@ -1,0 +1,78 @@
+package vision
+
+import (
+	"errors"
+	"image"
+
+	"gocv.io/x/gocv"
+)
+
+// Test hooks for package vision_test (the evaluation needs synth, which
+// imports vision).
+
+// TraceMatchesForTest makes r report every card outline's best match: the
+// taught card, its distance and the nearest other card's distance.
+func (r *CardReader) TraceMatchesForTest(f func(box image.Rectangle, id string, dist, second float64)) {
+	if f == nil {
+		r.trace = nil
+		return
+	}
+	r.trace = func(box image.Rectangle, m cardMatch) { f(box, m.id, m.dist, m.second) }
+}
+
+// CanonicalCardForTest rectifies the card with outline q (corners clockwise,
+// image coordinates) from img into a new size×size BGR Mat the caller
+// closes (size 64 or 128).
+func CanonicalCardForTest(img gocv.Mat, q [4]Point2f, size int) (gocv.Mat, error) {
+	d := newCardDescriber()
+	defer d.close()
+	if err := d.rectify(img, q, 0); err != nil {
+		return gocv.NewMat(), err
+	}
+	if size == cardCanon {
+		return d.canon.Clone(), nil
+	}
+	out := gocv.NewMat()
+	src := [4][2]float64{}
+	for k, p := range q {
+		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	n := float64(size)
+	h, ok := cardHomography(src, [4][2]float64{{-0.5, -0.5}, {n - 0.5, -0.5}, {n - 0.5, n - 0.5}, {-0.5, n - 0.5}})
+	if !ok {
+		return out, errors.New("degenerate outline")
+	}
+	for i := range 9 {
+		d.hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspective(img, &out, d.hm, image.Pt(size, size))
+	return out, nil
+}
+
+// CardMatchCanonicalForTest matches a canonical card image (CanonicalCardForTest,
+// 64×64) against ix and returns the best card, its distance and the next
+// card's.
+func CardMatchCanonicalForTest(ix *CardIndex, canon gocv.Mat) (string, float64, float64, error) {
+	d := newCardDescriber()
+	defer d.close()
+	canon.CopyTo(&d.canon)
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		return "", 0, 0, err
+	}
+	m := ix.match(&ds)
+	return m.id, m.dist, m.second, nil
+}
+
+// AddCanonicalForTest teaches card id from a canonical card image.
+func (ix *CardIndex) AddCanonicalForTest(id string, canon gocv.Mat) error {
+	d := newCardDescriber()
+	defer d.close()
+	canon.CopyTo(&d.canon)
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		return err
+	}
+	ix.entries = append(ix.entries, cardEntry{id: id, desc: ds[0]})
+	return nil
+}

@@ -1,0 +1,820 @@
+package vision
+
+// Reading ArUco stickers on cards: a candidate search of our own (dark
+// quadrilaterals in an adaptive threshold, the same first step as OpenCV's
+// detector, but at full resolution only where it pays) and a soft decoder
+// that samples the module centres through the quad's homography, checks the
+// black border and the white quiet zone, and matches the bits against the
+// dictionary with per-bit confidences. Small (20 px), blurred markers read
+// this way where OpenCV's decoder gives up; the border and quiet-zone checks
+// keep card art from reading as a marker.
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+
+	"gocv.io/x/gocv"
+)
+
+// cardCodebook holds a dictionary's codes: code[4*id+r] is the marker's
+// bits (row-major from its top-left module, 1 = white) as seen rotated by
+// r×90° clockwise.
+type cardCodebook struct {
+	dict  MarkerDict
+	bits  int // data bits per side
+	codes []uint64
+	// minDist is the least Hamming distance between the codes of two
+	// different ids in any rotations (and between a code and its own
+	// rotations).
+	minDist int
+}
+
+var cardCodebooks sync.Map // MarkerDict → *cardCodebook
+
+// cardCodebookFor returns the codebook of d, built once from GenerateMarker.
+func cardCodebookFor(d MarkerDict) (*cardCodebook, error) {
+	if cb, ok := cardCodebooks.Load(d); ok {
+		return cb.(*cardCodebook), nil
+	}
+	if !d.valid() {
+		return nil, fmt.Errorf("vision: invalid marker dictionary %v", d)
+	}
+	n := d.Bits()
+	if n*n > 64 {
+		return nil, fmt.Errorf("vision: %v: markers of %d×%d bits are not supported", d, n, n)
+	}
+	cb := &cardCodebook{dict: d, bits: n, codes: make([]uint64, 4*d.Size())}
+	side := n + 2
+	for id := range d.Size() {
+		m, err := GenerateMarker(d, id, side) // one pixel per module
+		if err != nil {
+			return nil, err
+		}
+		q := MarkerQuietZone(d, side)
+		grid := make([]bool, n*n)
+		for r := range n {
+			for c := range n {
+				grid[r*n+c] = m.GetUCharAt(q+1+r, q+1+c) > 127
+			}
+		}
+		m.Close()
+		for rot := range 4 {
+			cb.codes[4*id+rot] = cardPackBits(grid)
+			grid = cardRotCW(grid, n)
+		}
+	}
+	cb.minDist = n * n
+	for i := 0; i < len(cb.codes); i += 4 {
+		for r := 1; r < 4; r++ {
+			cb.minDist = min(cb.minDist, bits.OnesCount64(cb.codes[i]^cb.codes[i+r]))
+		}
+		for j := i + 4; j < len(cb.codes); j++ {
+			cb.minDist = min(cb.minDist, bits.OnesCount64(cb.codes[i]^cb.codes[j]))
+		}
+	}
+	got, _ := cardCodebooks.LoadOrStore(d, cb)
+	return got.(*cardCodebook), nil
+}
+
+func cardPackBits(grid []bool) uint64 {
+	var v uint64
+	for i, b := range grid {
+		if b {
+			v |= 1 << i
+		}
+	}
+	return v
+}
+
+// cardRotCW rotates an n×n row-major grid by 90° clockwise.
+func cardRotCW(g []bool, n int) []bool {
+	out := make([]bool, len(g))
+	for r := range n {
+		for c := range n {
+			out[r*n+c] = g[(n-1-c)*n+r]
+		}
+	}
+	return out
+}
+
+// cardGrey is a borrowed view of a continuous 8-bit grey image.
+type cardGrey struct {
+	pix  []byte
+	w, h int
+}
+
+func cardGreyOf(m gocv.Mat) (cardGrey, error) {
+	if m.Type() != gocv.MatTypeCV8UC1 || !m.IsContinuous() {
+		return cardGrey{}, fmt.Errorf("vision: want a continuous 8-bit grey image")
+	}
+	d, err := m.DataPtrUint8()
+	if err != nil {
+		return cardGrey{}, err
+	}
+	w, h := m.Cols(), m.Rows()
+	if len(d) < w*h {
+		return cardGrey{}, fmt.Errorf("vision: short grey image")
+	}
+	return cardGrey{pix: d, w: w, h: h}, nil
+}
+
+// at samples the image bilinearly at (x, y), pixel centres at integers;
+// positions outside are clamped to the border.
+func (g cardGrey) at(x, y float64) float64 {
+	x = math.Max(0, math.Min(float64(g.w-1), x))
+	y = math.Max(0, math.Min(float64(g.h-1), y))
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
+	fx, fy := x-float64(x0), y-float64(y0)
+	r0, r1 := g.pix[y0*g.w:], g.pix[y1*g.w:]
+	a := float64(r0[x0])*(1-fx) + float64(r0[x1])*fx
+	b := float64(r1[x0])*(1-fx) + float64(r1[x1])*fx
+	return a*(1-fy) + b*fy
+}
+
+// cardH is a 3×3 homography, rows first.
+type cardH [9]float64
+
+func (h *cardH) apply(x, y float64) (float64, float64) {
+	w := h[6]*x + h[7]*y + h[8]
+	return (h[0]*x + h[1]*y + h[2]) / w, (h[3]*x + h[4]*y + h[5]) / w
+}
+
+// cardHomography returns the homography mapping src[i] to dst[i].
+func cardHomography(src, dst [4][2]float64) (cardH, bool) {
+	var a [8][9]float64
+	for i := range 4 {
+		x, y, u, v := src[i][0], src[i][1], dst[i][0], dst[i][1]
+		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
+		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
+	}
+	for col := range 8 {
+		piv := col
+		for r := col + 1; r < 8; r++ {
+			if math.Abs(a[r][col]) > math.Abs(a[piv][col]) {
+				piv = r
+			}
+		}
+		if math.Abs(a[piv][col]) < 1e-12 {
+			return cardH{}, false
+		}
+		a[col], a[piv] = a[piv], a[col]
+		for r := range 8 {
+			if r == col || a[r][col] == 0 {
+				continue
+			}
+			f := a[r][col] / a[col][col]
+			for c := col; c < 9; c++ {
+				a[r][c] -= f * a[col][c]
+			}
+		}
+	}
+	var h cardH
+	for i := range 8 {
+		h[i] = a[i][8] / a[i][i]
+		if math.IsNaN(h[i]) || math.IsInf(h[i], 0) {
+			return cardH{}, false
+		}
+	}
+	h[8] = 1
+	return h, true
+}
+
+// cardMarkerRead is a decoded marker.
+type cardMarkerRead struct {
+	marker Marker
+	cost   float64 // soft cost of the bits that disagree with the code
+	margin float64 // cost of the best other id minus cost
+	hard   int     // bits corrected
+	conf   float64
+}
+
+// cardDecodeLimits are the acceptance limits of the soft decoder.
+type cardDecodeLimits struct {
+	maxCost     float64 // largest soft cost of disagreeing bits
+	maxHard     int     // most disagreeing bits
+	minMargin   float64 // least cost gap to the next id
+	minContrast float64 // least quiet zone − border brightness, grey levels
+	maxBorder   int     // most border cells that read white
+	maxQuiet    int     // most quiet-zone cells that read black
+}
+
+// The hard limit on disagreeing bits is set per dictionary: at most
+// (least distance between codes − 1)/2, so that a corrected code is never
+// nearer another one (1 for DICT_4X4_250).
+var cardDefaultLimits = cardDecodeLimits{
+	maxCost: 0.45, maxHard: 2, minMargin: 1.5, minContrast: 18, maxBorder: 1, maxQuiet: 2,
+}
+
+// cardDecodeScratch holds per-decode buffers.
+type cardDecodeScratch struct {
+	vals   []float64 // mean brightness per cell, (M+2)² with the quiet ring
+	margin []float64 // per data bit
+}
+
+// decode reads the marker whose outer black square has corners q in g
+// (clockwise on screen; image coordinates with pixel centres at integers,
+// like Marker.Corners).
+func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
+	n := cb.bits
+	M := n + 2
+	mf := float64(M)
+	// Module space: the black square spans [0, M]²; its corners map to q.
+	var dst [4][2]float64
+	for i, p := range q {
+		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
+	if !ok {
+		return cardMarkerRead{}, false
+	}
+	G := M + 2 // with the quiet ring
+	if cap(sc.vals) < G*G {
+		sc.vals = make([]float64, G*G)
+	}
+	vals := sc.vals[:G*G]
+	// Sample each cell at 3×3 points around its centre. Quiet-zone cells
+	// are sampled nearer the marker (the zone may be just one module).
+	offs := [3]float64{-0.22, 0, 0.22}
+	spread := 0.0
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			cy, cx := float64(i)+0.5, float64(j)+0.5
+			if i == -1 {
+				cy = -0.4
+			} else if i == M {
+				cy = mf + 0.4
+			}
+			if j == -1 {
+				cx = -0.4
+			} else if j == M {
+				cx = mf + 0.4
+			}
+			s, ss := 0.0, 0.0
+			for _, dy := range offs {
+				for _, dx := range offs {
+					x, y := h.apply(cx+dx, cy+dy)
+					v := g.at(x, y)
+					s += v
+					ss += v * v
+				}
+			}
+			vals[(i+1)*G+j+1] = s / 9
+			if i >= 0 && j >= 0 && i < M && j < M {
+				// The spread inside the marker's own modules.
+				spread += math.Sqrt(math.Max(0, ss/9-(s/9)*(s/9)))
+			}
+		}
+	}
+	spread /= mf * mf
+	// Illumination: least-squares planes through the border cells (dark)
+	// and the quiet-zone cells (bright), in module coordinates.
+	var dk, br cardPlane
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			v := vals[(i+1)*G+j+1]
+			x, y := float64(j)+0.5, float64(i)+0.5
+			switch {
+			case i == -1 || j == -1 || i == M || j == M:
+				br.add(x, y, v)
+			case i == 0 || j == 0 || i == M-1 || j == M-1:
+				dk.add(x, y, v)
+			}
+		}
+	}
+	dk.solve()
+	br.solve()
+	c := mf / 2
+	contrast := br.at(c, c) - dk.at(c, c)
+	if contrast < lim.minContrast {
+		return cardMarkerRead{}, false
+	}
+	// A marker's modules are flat black or white; a panel of card art
+	// with a dark frame, sampled as if it were one, is not.
+	if spread > cardMaxModuleSpread*contrast {
+		return cardMarkerRead{}, false
+	}
+	badBorder, badQuiet := 0, 0
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			x, y := float64(j)+0.5, float64(i)+0.5
+			thr := (dk.at(x, y) + br.at(x, y)) / 2
+			v := vals[(i+1)*G+j+1]
+			switch {
+			case i == -1 || j == -1 || i == M || j == M:
+				if v < thr {
+					badQuiet++
+				}
+			case i == 0 || j == 0 || i == M-1 || j == M-1:
+				if v > thr {
+					badBorder++
+				}
+			}
+		}
+	}
+	if badBorder > lim.maxBorder || badQuiet > lim.maxQuiet {
+		return cardMarkerRead{}, false
+	}
+	if cap(sc.margin) < n*n {
+		sc.margin = make([]float64, n*n)
+	}
+	margin := sc.margin[:n*n]
+	var obs uint64
+	for r := range n {
+		for col := range n {
+			x, y := float64(col+1)+0.5, float64(r+1)+0.5
+			d, b := dk.at(x, y), br.at(x, y)
+			half := math.Max(1, (b-d)/2)
+			m := (vals[(r+2)*G+col+2] - (d+b)/2) / half
+			margin[r*n+col] = math.Min(1, math.Abs(m))
+			if m > 0 {
+				obs |= 1 << (r*n + col)
+			}
+		}
+	}
+	best, second := math.Inf(1), math.Inf(1)
+	bestIdx, bestHard := -1, 0
+	for k, code := range cb.codes {
+		diff := obs ^ code
+		cost := 0.0
+		for diff != 0 {
+			b := bits.TrailingZeros64(diff)
+			cost += margin[b]
+			diff &= diff - 1
+		}
+		switch {
+		case cost < best:
+			if bestIdx < 0 || k/4 != bestIdx/4 {
+				second = best
+			}
+			best, bestIdx, bestHard = cost, k, bits.OnesCount64(obs^code)
+		case cost < second && k/4 != bestIdx/4:
+			second = cost
+		}
+	}
+	if bestIdx < 0 || best > lim.maxCost || bestHard > lim.maxHard || second-best < lim.minMargin {
+		return cardMarkerRead{}, false
+	}
+	id, rot := bestIdx/4, bestIdx%4
+	var mk Marker
+	mk.ID = id
+	var cx, cy float64
+	for k := range 4 {
+		mk.Corners[k] = q[(k+rot)%4]
+		cx += float64(q[k].X) / 4
+		cy += float64(q[k].Y) / 4
+	}
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		mk.Side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
+	}
+	mk.Center = Point2f{float32(cx), float32(cy)}
+	conf := math.Max(0, 1-best/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-best)/3)
+	conf *= 1 - 0.1*float64(badBorder+badQuiet)
+	return cardMarkerRead{marker: mk, cost: best, margin: second - best, hard: bestHard, conf: math.Max(0, math.Min(1, conf))}, true
+}
+
+// cardPlane fits v = a + b·x + c·y by least squares.
+type cardPlane struct {
+	sxx, sxy, syy, sx, sy, n, sv, sxv, syv float64
+	a, b, c                                float64
+}
+
+func (p *cardPlane) add(x, y, v float64) {
+	p.sxx += x * x
+	p.sxy += x * y
+	p.syy += y * y
+	p.sx += x
+	p.sy += y
+	p.n++
+	p.sv += v
+	p.sxv += x * v
+	p.syv += y * v
+}
+
+func (p *cardPlane) solve() {
+	// Normal equations [n sx sy; sx sxx sxy; sy sxy syy]·[a b c] = [sv sxv syv].
+	m := [3][4]float64{{p.n, p.sx, p.sy, p.sv}, {p.sx, p.sxx, p.sxy, p.sxv}, {p.sy, p.sxy, p.syy, p.syv}}
+	for col := range 3 {
+		piv := col
+		for r := col + 1; r < 3; r++ {
+			if math.Abs(m[r][col]) > math.Abs(m[piv][col]) {
+				piv = r
+			}
+		}
+		if math.Abs(m[piv][col]) < 1e-9 {
+			p.a, p.b, p.c = p.sv/math.Max(1, p.n), 0, 0
+			return
+		}
+		m[col], m[piv] = m[piv], m[col]
+		for r := range 3 {
+			if r == col {
+				continue
+			}
+			f := m[r][col] / m[col][col]
+			for k := col; k < 4; k++ {
+				m[r][k] -= f * m[col][k]
+			}
+		}
+	}
+	p.a, p.b, p.c = m[0][3]/m[0][0], m[1][3]/m[1][1], m[2][3]/m[2][2]
+}
+
+func (p *cardPlane) at(x, y float64) float64 { return p.a + p.b*x + p.c*y }
+
+// cardQuadCandidate is a quadrilateral found in a binary image, in
+// full-resolution image coordinates (pixel centres at integers), clockwise
+// on screen.
+type cardQuadCandidate struct {
+	q       [4]Point2f
+	area    float64
+	score   float64 // outline candidates: how well edges support it
+	refined bool    // outline candidates: sides re-fitted at full resolution
+	// alts are other outlines found for the same card (outline
+	// candidates): its inner frame, the card with its shadow. Recognition
+	// tries them too.
+	alts [][4]Point2f
+}
+
+// cardFindDarkQuads finds the outlines of convex quadrilateral regions in
+// the binary image bin (255 = inside), scaled by 1/scale into
+// full-resolution image coordinates and offset by origin. The corners are
+// moved half a pixel outwards, from the region's boundary pixels to its
+// edge. Sides shorter than minSide or longer than maxSide full-resolution
+// pixels are skipped.
+//
+// Blobs (dark regions of about a small marker's size, blob[0] to blob[1]
+// full-resolution pixels, squarish, whatever their outline) are added to
+// *blobs, in full-resolution pixels, when blobs is not nil: where a small
+// marker may be that is too small to show its outline at this scale.
+func cardFindDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64, out []cardQuadCandidate,
+	blobs *[]image.Rectangle, blob [2]float64) []cardQuadCandidate {
+	cs := gocv.FindContours(bin, gocv.RetrievalList, gocv.ChainApproxSimple)
+	defer cs.Close()
+	minPerim := 4 * minSide * scale * 0.8
+	maxPerim := 4 * maxSide * scale * 1.3
+	for i := range cs.Size() {
+		c := cs.At(i)
+		if c.Size() < 4 {
+			continue
+		}
+		r := gocv.BoundingRect(c)
+		if blobs != nil {
+			w, h := float64(r.Dx())/scale, float64(r.Dy())/scale
+			if w >= blob[0] && h >= blob[0] && w <= blob[1] && h <= blob[1] && math.Max(w, h) <= 1.8*math.Min(w, h) {
+				full := image.Rect(int(float64(r.Min.X)/scale), int(float64(r.Min.Y)/scale), int(math.Ceil(float64(r.Max.X)/scale)), int(math.Ceil(float64(r.Max.Y)/scale)))
+				*blobs = append(*blobs, full.Add(origin))
+			}
+		}
+		if float64(2*(r.Dx()+r.Dy())) < minPerim || float64(2*(r.Dx()+r.Dy())) > 1.5*maxPerim {
+			continue
+		}
+		perim := gocv.ArcLength(c, true)
+		if perim < minPerim || perim > maxPerim {
+			continue
+		}
+		ap := gocv.ApproxPolyDP(c, math.Max(1, 0.04*perim), true)
+		if ap.Size() != 4 {
+			ap.Close()
+			continue
+		}
+		var q [4]Point2f
+		var mx, my float64
+		for k := range 4 {
+			p := ap.At(k)
+			q[k] = Point2f{float32((float64(p.X)+0.5)/scale - 0.5 + float64(origin.X)), float32((float64(p.Y)+0.5)/scale - 0.5 + float64(origin.Y))}
+			mx += float64(q[k].X) / 4
+			my += float64(q[k].Y) / 4
+		}
+		ap.Close()
+		for k := range 4 {
+			dx, dy := float64(q[k].X)-mx, float64(q[k].Y)-my
+			if l := math.Hypot(dx, dy); l > 0 {
+				d := 0.5 / scale * math.Sqrt2
+				q[k].X += float32(dx / l * d)
+				q[k].Y += float32(dy / l * d)
+			}
+		}
+		if cand, ok := cardQuadOK(q, minSide, maxSide); ok {
+			out = append(out, cand)
+		}
+	}
+	return out
+}
+
+// cardQuadOK orders q clockwise on screen and checks it is convex with
+// sides in [minSide, maxSide] and not too skewed.
+func cardQuadOK(q [4]Point2f, minSide, maxSide float64) (cardQuadCandidate, bool) {
+	area := 0.0
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		area += float64(a.X)*float64(b.Y) - float64(b.X)*float64(a.Y)
+	}
+	if area < 0 { // counter-clockwise on screen (y down): reverse
+		q[1], q[3] = q[3], q[1]
+		area = -area
+	}
+	area /= 2
+	lo, hi := math.Inf(1), 0.0
+	for k := range 4 {
+		a, b, c := q[k], q[(k+1)%4], q[(k+2)%4]
+		l := math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y))
+		lo, hi = math.Min(lo, l), math.Max(hi, l)
+		cross := float64(b.X-a.X)*float64(c.Y-b.Y) - float64(b.Y-a.Y)*float64(c.X-b.X)
+		if cross <= 0 {
+			return cardQuadCandidate{}, false
+		}
+	}
+	if lo < minSide*0.6 || hi > maxSide*1.3 || hi > 4*lo || area < 0.3*lo*hi {
+		return cardQuadCandidate{}, false
+	}
+	return cardQuadCandidate{q: q, area: area}, true
+}
+
+// cardMarkerScanner finds and decodes markers; it keeps its buffers.
+type cardMarkerScanner struct {
+	cb      *cardCodebook
+	lim     cardDecodeLimits
+	bin     gocv.Mat
+	small   gocv.Mat
+	blur    gocv.Mat
+	corners gocv.Mat // 4×1 CV_32FC2, for cornerSubPix
+	sc      cardDecodeScratch
+	cands   []cardQuadCandidate
+	// failed holds the candidates of the last scan that did not decode,
+	// blobs its dark blobs of a small marker's size (half-resolution
+	// passes).
+	failed []cardQuadCandidate
+	blobs  []image.Rectangle
+	fit    cardSideFitter
+}
+
+// cardScanPass is how one scan thresholds the image.
+type cardScanPass struct {
+	scale float64 // 0 < scale ≤ 1
+	block int     // adaptive threshold window, odd
+	c     float32 // adaptive threshold offset
+	blur  bool    // a 3×3 Gaussian blur first (full resolution: noise)
+}
+
+// The two passes ReadCards makes: the whole frame at half resolution
+// (markers from about 26 px), then the places where a card or a marker
+// candidate was seen at full resolution (down to about 16 px).
+var (
+	cardPassHalf = cardScanPass{scale: 0.5, block: 7, c: 8}
+	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true}
+)
+
+// cardSubpixCriteria is created once: gocv cannot free a TermCriteria.
+var cardSubpixCriteria = sync.OnceValue(func() gocv.TermCriteria {
+	return gocv.NewTermCriteria(gocv.Count|gocv.EPS, 20, 0.01)
+})
+
+func newCardMarkerScanner(d MarkerDict) (*cardMarkerScanner, error) {
+	cb, err := cardCodebookFor(d)
+	if err != nil {
+		return nil, err
+	}
+	lim := cardDefaultLimits
+	lim.maxHard = min(lim.maxHard, max(0, (cb.minDist-1)/2))
+	return &cardMarkerScanner{cb: cb, lim: lim, bin: gocv.NewMat(), small: gocv.NewMat(), blur: gocv.NewMat(),
+		corners: gocv.NewMatWithSize(4, 1, gocv.MatTypeCV32FC2)}, nil
+}
+
+func (s *cardMarkerScanner) close() {
+	s.bin.Close()
+	s.small.Close()
+	s.blur.Close()
+	s.corners.Close()
+}
+
+// scan finds the markers in region r of the full-resolution grey image
+// grey with sides from minSide to maxSide full-resolution pixels, searching
+// as pass says, and adds them to out. Candidates that did not decode are
+// left in s.failed.
+func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) []cardMarkerRead {
+	s.failed = s.failed[:0]
+	s.blobs = s.blobs[:0]
+	r = r.Intersect(image.Rect(0, 0, g.w, g.h))
+	if r.Dx() < 8 || r.Dy() < 8 {
+		return out
+	}
+	roi := grey.Region(r)
+	defer roi.Close()
+	src := roi
+	scale := pass.scale
+	if scale < 1 {
+		w, h := max(4, int(math.Round(float64(r.Dx())*scale))), max(4, int(math.Round(float64(r.Dy())*scale)))
+		gocv.Resize(roi, &s.small, image.Pt(w, h), 0, 0, gocv.InterpolationArea)
+		src = s.small
+		scale = float64(w) / float64(r.Dx())
+	}
+	block := pass.block
+	if min(src.Cols(), src.Rows()) <= block {
+		block = (min(src.Cols(), src.Rows())-1)/2*2 + 1
+	}
+	if block < 3 {
+		return out
+	}
+	if pass.blur {
+		// Sensor noise and fine texture would otherwise break the
+		// threshold into thousands of specks.
+		gocv.GaussianBlur(src, &s.blur, image.Pt(3, 3), 0, 0, gocv.BorderReplicate)
+		src = s.blur
+	}
+	gocv.AdaptiveThreshold(src, &s.bin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, pass.c)
+	var blobs *[]image.Rectangle
+	if scale < 1 {
+		blobs = &s.blobs
+	}
+	s.cands = cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40})
+	for _, c := range s.cands {
+		if m, ok := s.read(grey, g, c.q); ok {
+			out = cardAddMarker(out, m)
+		} else {
+			s.failed = append(s.failed, c)
+		}
+	}
+	return out
+}
+
+// screen takes a first, cheap look at a candidate with its rough corners
+// (one sample per module): a dark border inside a brighter ring, and both
+// dark and bright modules inside. What fails is no marker (a square of a
+// plaid, a dark panel) and not worth refining.
+func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
+	M := cb.bits + 2
+	mf := float64(M)
+	var dst [4][2]float64
+	for i, p := range q {
+		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
+	if !ok {
+		return false
+	}
+	var border, ring, inner [64]float64
+	nb, nr, ni := 0, 0, 0
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			cy, cx := float64(i)+0.5, float64(j)+0.5
+			onRing := i == -1 || j == -1 || i == M || j == M
+			if onRing {
+				if i == -1 {
+					cy = -0.4
+				} else if i == M {
+					cy = mf + 0.4
+				}
+				if j == -1 {
+					cx = -0.4
+				} else if j == M {
+					cx = mf + 0.4
+				}
+			}
+			x, y := h.apply(cx, cy)
+			v := g.at(x, y)
+			switch {
+			case onRing:
+				if nr < len(ring) {
+					ring[nr] = v
+					nr++
+				}
+			case i == 0 || j == 0 || i == M-1 || j == M-1:
+				if nb < len(border) {
+					border[nb] = v
+					nb++
+				}
+			default:
+				if ni < len(inner) {
+					inner[ni] = v
+					ni++
+				}
+			}
+		}
+	}
+	b, r := border[:nb], ring[:nr]
+	slices.Sort(b)
+	slices.Sort(r)
+	dark, bright := b[nb/2], r[nr/2]
+	if bright-dark < 12 {
+		return false
+	}
+	mid := (dark + bright) / 2
+	badB, badR, hi, lo := 0, 0, 0, 0
+	for _, v := range b {
+		if v > mid {
+			badB++
+		}
+	}
+	for _, v := range r {
+		if v < mid {
+			badR++
+		}
+	}
+	for _, v := range inner[:ni] {
+		if v > mid {
+			hi++
+		} else {
+			lo++
+		}
+	}
+	return badB <= nb/4 && badR <= nr/3 && hi > 0 && lo > 0
+}
+
+// read refines a candidate's corners and decodes it.
+func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
+	if !s.cb.screen(g, q) {
+		return cardMarkerRead{}, false
+	}
+	side := 0.0
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
+	}
+	modules := float64(s.cb.bits + 2)
+	hw := int(math.Round(0.6 * side / modules))
+	hw = max(2, min(10, hw))
+	refined := q
+	inside := true
+	for _, p := range q {
+		if p.X < float32(hw+2) || p.Y < float32(hw+2) || p.X > float32(g.w-hw-3) || p.Y > float32(g.h-hw-3) {
+			inside = false
+		}
+	}
+	if inside {
+		d, err := s.corners.DataPtrFloat32()
+		if err == nil && len(d) == 8 {
+			for k, p := range q {
+				d[2*k], d[2*k+1] = p.X, p.Y
+			}
+			gocv.CornerSubPix(grey, &s.corners, image.Pt(hw, hw), image.Pt(-1, -1), cardSubpixCriteria())
+			for k := range refined {
+				nx, ny := d[2*k], d[2*k+1]
+				// A corner that wandered off by more than a module is not
+				// trusted.
+				if math.Hypot(float64(nx-q[k].X), float64(ny-q[k].Y)) < side/modules {
+					refined[k] = Point2f{nx, ny}
+				}
+			}
+		}
+	}
+	m, ok := s.cb.decode(g, refined, s.lim, &s.sc)
+	if !ok && refined != q {
+		m, ok = s.cb.decode(g, q, s.lim, &s.sc)
+	}
+	if !ok && side >= 14 {
+		// Corners rounded by blur or bent by perspective: the four
+		// sides fitted as lines to the marker's outer edge.
+		if lq, _, fitted := s.fit.refineWithin(g, q, math.Max(1.5, 0.45*side/modules)); fitted {
+			if m, ok = s.cb.decode(g, lq, s.lim, &s.sc); ok {
+				refined = lq
+			}
+		}
+	}
+	if !ok {
+		return m, false
+	}
+	if m.hard == 0 {
+		return m, true
+	}
+	// A corrected bit: weakly read markers are not trusted, nor one that
+	// its rough corners read as another id (misplaced corners shift the
+	// sampling grid by a module: bits of the neighbours).
+	if m.conf < cardMinCorrectedConf {
+		return m, false
+	}
+	if refined != q {
+		if m2, ok := s.cb.decode(g, q, s.lim, &s.sc); ok && m2.marker.ID != m.marker.ID {
+			return m, false
+		}
+	}
+	return m, true
+}
+
+// cardMinCorrectedConf is the least confidence of a marker read with a
+// corrected bit, cardMaxModuleSpread the largest mean spread of brightness
+// inside a module, relative to the contrast.
+const (
+	cardMinCorrectedConf = 0.6
+	cardMaxModuleSpread  = 0.25
+)
+
+// cardAddMarker adds m to list unless a marker there already covers it;
+// of two readings of one place, the one with the lower cost (then the
+// higher confidence) stays.
+func cardAddMarker(list []cardMarkerRead, m cardMarkerRead) []cardMarkerRead {
+	for i, o := range list {
+		d := math.Hypot(float64(o.marker.Center.X-m.marker.Center.X), float64(o.marker.Center.Y-m.marker.Center.Y))
+		if d < 0.5*math.Max(o.marker.Side, m.marker.Side) {
+			if m.cost < o.cost || (m.cost == o.cost && m.conf > o.conf) {
+				list[i] = m
+			}
+			return list
+		}
+	}
+	return append(list, m)
+}

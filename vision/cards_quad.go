@@ -1,0 +1,983 @@
+package vision
+
+// Finding card outlines. Contours of an edge map do not work here: a card's
+// outline merges with the thumb and hand holding it, with its shadow and
+// with whatever the table shows. Instead: Canny edges at half resolution
+// are cut into straight segments; collinear segments join into lines (a
+// side broken by a thumb is one line); two nearly parallel lines facing
+// each other and two lines crossing the strip between them make a quad
+// when the lines cover enough of its sides; quads along whose sides the
+// brightness steps all round are kept, re-fitted side by side to the
+// strongest edge nearby at full resolution, and the best of overlapping
+// ones stays, with the others as alternatives for recognition.
+
+import (
+	"image"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// cardOutlineFinder finds card outlines; it keeps its buffers.
+type cardOutlineFinder struct {
+	blur, edges gocv.Mat
+	cands       []cardQuadCandidate
+	// Canny thresholds on the blurred half-resolution image.
+	lo, hi float32
+	cardSideFitter
+	// straight pieces of edges: x0, y0, x1, y1, length.
+	segs [][5]float64
+	// line indices by direction (lines).
+	byDir [90][]int
+}
+
+func newCardOutlineFinder() *cardOutlineFinder {
+	return &cardOutlineFinder{blur: gocv.NewMat(), edges: gocv.NewMat(), lo: 30, hi: 90}
+}
+
+func (f *cardOutlineFinder) close() {
+	f.blur.Close()
+	f.edges.Close()
+}
+
+// find returns card-like quadrilaterals in the half-resolution grey image
+// half (scale: half-resolution pixels per full-resolution pixel), re-fitted
+// on the full-resolution grey image gr, with widths (short sides) from minW
+// to maxW full-resolution pixels, best first. Of overlapping outlines the
+// best stays (a card's outline wins over its inner frame when nearly as
+// good); the others become its alternatives.
+func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW, maxW float64) []cardQuadCandidate {
+	gocv.GaussianBlur(half, &f.blur, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
+	gocv.Canny(f.blur, &f.edges, f.lo, f.hi)
+	// A busy table (a plaid, a printed mat) floods the edge map: then only
+	// the stronger edges are followed.
+	if n := gocv.CountNonZero(f.edges); float64(n) > cardMaxEdgeShare*float64(f.edges.Rows()*f.edges.Cols()) {
+		gocv.Canny(f.blur, &f.edges, 2*f.lo, 2*f.hi)
+	}
+	lines := f.lines(f.edges, minW*scale)
+	quads := cardQuadsFromLines(lines, minW*scale, maxW*scale)
+	// Keep the half-resolution quads along whose sides a step in
+	// brightness runs nearly all round (lines of clutter that happen to
+	// form a quad do not have one), then take the outermost of overlapping
+	// ones: a card's outline rather than its inner frame or picture.
+	hg, err := cardGreyOf(f.blur)
+	if err != nil {
+		return nil
+	}
+	f.cands = f.cands[:0]
+	// Best-covered first; only the first cardMaxChecked plausible quads are
+	// checked for a step all round (heavy clutter makes thousands).
+	slices.SortFunc(quads, func(a, b cardHalfQuad) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+	checked := 0
+	for _, hq := range quads {
+		var q [4]Point2f
+		for k := range q {
+			q[k] = Point2f{float32((float64(hq.q[k].X)+0.5)/scale - 0.5), float32((float64(hq.q[k].Y)+0.5)/scale - 0.5)}
+		}
+		cand, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
+		if !ok || !cardPlausible(cand.q, minW, maxW) {
+			continue
+		}
+		if checked++; checked > cardMaxChecked {
+			break
+		}
+		cont := cardStepContinuity(hg, hq.q)
+		if cont < cardMinContinuity {
+			continue
+		}
+		cand.score = hq.score * cont
+		f.cands = append(f.cands, cand)
+	}
+	// Best first. A candidate is re-fitted at full resolution unless a
+	// re-fitted outline already covers it; one that cannot be re-fitted is
+	// kept aside and used only if no re-fitted outline covers its place.
+	cardSortByScore(f.cands)
+	var out, rough []cardQuadCandidate
+	refits := 0
+	for _, c := range f.cands {
+		taken := -1
+		for i, o := range out {
+			if cardQuadsOverlap(c.q, o.q) {
+				taken = i
+				break
+			}
+		}
+		replace := false
+		if taken >= 0 {
+			// A card's outline around its inner frame, taken first,
+			// replaces it when nearly as good; other overlapping
+			// candidates become its alternatives.
+			o := out[taken]
+			replace = cardPointInQuad(cardQuadCentre(o.q), c.q) && c.area > o.area && o.area > 0.55*c.area && c.score > 0.6*o.score
+			if !replace && (len(o.alts) >= cardMaxAlts || !cardPointInQuad(cardQuadCentre(c.q), o.q)) {
+				continue
+			}
+		}
+		if refits >= cardMaxRefits {
+			break
+		}
+		refits++
+		rq, strength, ok := f.refine(gr, c.q)
+		if ok {
+			rc, ok2 := cardQuadOK(rq, minW, maxW*CardAspectMax)
+			ok = ok2 && cardPlausible(rc.q, minW, maxW)
+			if ok {
+				rc.score = c.score * math.Min(1, strength/40)
+				rc.refined = true
+				c = rc
+			}
+		}
+		switch {
+		case !ok && taken < 0:
+			rough = append(rough, c)
+		case !ok:
+		case taken >= 0 && replace:
+			c.alts = append(out[taken].alts, out[taken].q)
+			out[taken] = c
+		case taken >= 0:
+			if d := cardQuadAltDistance(c.q, out[taken]); d > 1.5 {
+				out[taken].alts = append(out[taken].alts, c.q)
+			}
+		case len(out) < cardMaxOutlines:
+			out = append(out, c)
+		}
+	}
+	for _, c := range rough {
+		covered := false
+		for _, o := range out {
+			if cardQuadsOverlap(c.q, o.q) {
+				covered = true
+				break
+			}
+		}
+		if !covered && len(out) < cardMaxOutlines {
+			c.score *= 0.3
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Outline search limits: the least step continuity along a quad's sides,
+// and the most outlines returned.
+const (
+	cardMinContinuity = 0.6
+	cardMaxOutlines   = 10
+	cardMaxChecked    = 150
+	cardMaxRefits     = 12
+	cardMaxAlts       = 2
+	// cardMaxEdgeShare is the share of edge pixels above which the edge
+	// thresholds double.
+	cardMaxEdgeShare = 0.07
+)
+
+func cardSortByScore(c []cardQuadCandidate) {
+	slices.SortStableFunc(c, func(a, b cardQuadCandidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
+}
+
+// cardStepContinuity returns the fraction of points along the quad's sides
+// (corners left out) where the brightness steps across the side by a
+// clear amount, in g. Each side counts equally; the weakest side counts
+// twice (a card's edge runs all round).
+func cardStepContinuity(g cardGrey, q [4]Point2f) float64 {
+	const n = 12
+	sum, worst := 0.0, 1.0
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+		l := math.Hypot(dx, dy)
+		if l < 4 {
+			return 0
+		}
+		nx, ny := dy/l, -dx/l // outward for a clockwise quad
+		if cardQuadArea(q) > 0 && !cardClockwise(q) {
+			nx, ny = -nx, -ny
+		}
+		hits := 0
+		for i := range n {
+			t := 0.12 + 0.76*(float64(i)+0.5)/n
+			px, py := float64(a.X)+dx*t, float64(a.Y)+dy*t
+			in := g.at(px-nx*2, py-ny*2)
+			out := g.at(px+nx*2, py+ny*2)
+			if math.Abs(in-out) >= 10 {
+				hits++
+			}
+		}
+		c := float64(hits) / n
+		sum += c
+		worst = math.Min(worst, c)
+	}
+	return (sum + worst) / 5
+}
+
+func cardClockwise(q [4]Point2f) bool {
+	a := 0.0
+	for k := range 4 {
+		p, n := q[k], q[(k+1)%4]
+		a += float64(p.X)*float64(n.Y) - float64(n.X)*float64(p.Y)
+	}
+	return a > 0
+}
+
+// cardSegLine is a straight edge in the half-resolution image: points
+// p0 + t·d (d a unit vector), covered by its segments over ivals, which
+// span [t0, t1] and cover a total length cover.
+type cardSegLine struct {
+	p0x, p0y, dx, dy float64
+	t0, t1           float64
+	ivals            [][2]float64 // disjoint, sorted (after finish)
+	prefix           []float64    // prefix[k]: total length of ivals[:k]
+	cover            float64
+	// Length-weighted moments of the segments' points, for the fit.
+	w, sx, sy, sxx, sxy, syy float64
+	segs                     [][4]float64 // x0, y0, x1, y1
+	lo, hi                   float64      // extent of segs along the fit
+}
+
+func (l *cardSegLine) at(t float64) (float64, float64) { return l.p0x + l.dx*t, l.p0y + l.dy*t }
+
+// add puts the segment (a, b) of length n on the line and refits it.
+func (l *cardSegLine) add(ax, ay, bx, by, n float64) {
+	// A segment's points: its ends and middle, each a third of its weight.
+	for _, t := range [3]float64{0, 0.5, 1} {
+		x, y := ax+(bx-ax)*t, ay+(by-ay)*t
+		w := n / 3
+		l.w += w
+		l.sx += w * x
+		l.sy += w * y
+		l.sxx += w * x * x
+		l.sxy += w * x * y
+		l.syy += w * y * y
+	}
+	l.segs = append(l.segs, [4]float64{ax, ay, bx, by})
+	mx, my := l.sx/l.w, l.sy/l.w
+	cxx, cxy, cyy := l.sxx/l.w-mx*mx, l.sxy/l.w-mx*my, l.syy/l.w-my*my
+	th := 0.5 * math.Atan2(2*cxy, cxx-cyy)
+	dx, dy := math.Cos(th), math.Sin(th)
+	if len(l.segs) > 1 && dx*l.dx+dy*l.dy < 0 {
+		dx, dy = -dx, -dy
+	}
+	l.p0x, l.p0y, l.dx, l.dy = mx, my, dx, dy
+	l.lo, l.hi = math.Inf(1), math.Inf(-1)
+	for _, sg := range l.segs {
+		for _, u := range [2]float64{(sg[0]-mx)*dx + (sg[1]-my)*dy, (sg[2]-mx)*dx + (sg[3]-my)*dy} {
+			l.lo, l.hi = math.Min(l.lo, u), math.Max(l.hi, u)
+		}
+	}
+}
+
+// dist is how far (x, y) lies from the line.
+func (l *cardSegLine) dist(x, y float64) float64 {
+	return math.Abs((x-l.p0x)*(-l.dy) + (y-l.p0y)*l.dx)
+}
+
+// near reports whether (x, y) lies on the line, allowing for the line's
+// direction being a little off far from its centre, and not far beyond the
+// line's segments (a side broken by a thumb still joins).
+func (l *cardSegLine) near(x, y float64) bool {
+	t := (x-l.p0x)*l.dx + (y-l.p0y)*l.dy
+	if l.dist(x, y) > 1.6+0.035*math.Abs(t) {
+		return false
+	}
+	gap := math.Max(12, 0.6*(l.hi-l.lo))
+	return t >= l.lo-gap && t <= l.hi+gap
+}
+
+// lines extracts straight edges at least minLen/3 long from the edge map and
+// merges collinear pieces.
+func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) []cardSegLine {
+	cs := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
+	defer cs.Close()
+	segMin := math.Max(6, minLen/3)
+	f.segs = f.segs[:0]
+	for i := range cs.Size() {
+		c := cs.At(i)
+		if c.Size() < 2 {
+			continue
+		}
+		r := gocv.BoundingRect(c)
+		if float64(max(r.Dx(), r.Dy())) < segMin {
+			continue
+		}
+		ap := gocv.ApproxPolyDP(c, 1.2, true)
+		poly := ap.ToPoints()
+		ap.Close()
+		for k := range poly {
+			a, b := poly[k], poly[(k+1)%len(poly)]
+			dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+			l := math.Hypot(dx, dy)
+			if l < segMin {
+				continue
+			}
+			f.segs = append(f.segs, [5]float64{float64(a.X), float64(a.Y), float64(b.X), float64(b.Y), l})
+		}
+	}
+	// Longest first, so that a line starts from its longest piece.
+	slices.SortFunc(f.segs, func(a, b [5]float64) int {
+		switch {
+		case a[4] > b[4]:
+			return -1
+		case a[4] < b[4]:
+			return 1
+		}
+		return 0
+	})
+	// Lines are kept in buckets by direction, so a segment is only
+	// compared with lines pointing its way.
+	const nb = 90 // 2° per bucket over 180°
+	bucket := func(dx, dy float64) int {
+		a := math.Atan2(dy, dx)
+		if a < 0 {
+			a += math.Pi
+		}
+		return int(a/math.Pi*nb) % nb
+	}
+	for b := range f.byDir {
+		f.byDir[b] = f.byDir[b][:0]
+	}
+	var lines []cardSegLine
+	cosTol := math.Cos(4 * math.Pi / 180)
+	for _, sg := range f.segs {
+		ax, ay, bx, by, n := sg[0], sg[1], sg[2], sg[3], sg[4]
+		dx, dy := (bx-ax)/n, (by-ay)/n
+		b0 := bucket(dx, dy)
+		merged := false
+		for db := -2; db <= 2 && !merged; db++ {
+			for _, k := range f.byDir[(b0+db+nb)%nb] {
+				ln := &lines[k]
+				if math.Abs(ln.dx*dx+ln.dy*dy) < cosTol || !ln.near(ax, ay) || !ln.near(bx, by) {
+					continue
+				}
+				ln.add(ax, ay, bx, by, n)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			var ln cardSegLine
+			ln.add(ax, ay, bx, by, n)
+			lines = append(lines, ln)
+			f.byDir[b0] = append(f.byDir[b0], len(lines)-1)
+		}
+	}
+	// Pieces of one edge that started lines of their own (their first
+	// segments pointed a little apart) join now that the fits are better.
+	dead := make([]bool, len(lines))
+	cosMerge := math.Cos(2.5 * math.Pi / 180)
+	for i := range lines {
+		if dead[i] {
+			continue
+		}
+		a := &lines[i]
+		for again := true; again; {
+			again = false
+			b0 := bucket(a.dx, a.dy)
+			for db := -2; db <= 2; db++ {
+				for _, j := range f.byDir[(b0+db+nb)%nb] {
+					if j == i || dead[j] {
+						continue
+					}
+					b := &lines[j]
+					if math.Abs(a.dx*b.dx+a.dy*b.dy) < cosMerge {
+						continue
+					}
+					ok := true
+					for _, sg := range b.segs {
+						if !a.near(sg[0], sg[1]) || !a.near(sg[2], sg[3]) {
+							ok = false
+							break
+						}
+					}
+					if !ok {
+						continue
+					}
+					for _, sg := range b.segs {
+						a.add(sg[0], sg[1], sg[2], sg[3], math.Hypot(sg[2]-sg[0], sg[3]-sg[1]))
+					}
+					dead[j] = true
+					again = true // a's fit changed
+				}
+			}
+		}
+	}
+	out := lines[:0]
+	for i := range lines {
+		if !dead[i] {
+			lines[i].finish()
+			out = append(out, lines[i])
+		}
+	}
+	return out
+}
+
+// finish projects the line's segments onto it and merges them into
+// disjoint intervals, its extent and coverage.
+func (l *cardSegLine) finish() {
+	raw := make([][2]float64, 0, len(l.segs))
+	for _, sg := range l.segs {
+		ta := (sg[0]-l.p0x)*l.dx + (sg[1]-l.p0y)*l.dy
+		tb := (sg[2]-l.p0x)*l.dx + (sg[3]-l.p0y)*l.dy
+		raw = append(raw, [2]float64{math.Min(ta, tb), math.Max(ta, tb)})
+	}
+	slices.SortFunc(raw, func(a, b [2]float64) int {
+		switch {
+		case a[0] < b[0]:
+			return -1
+		case a[0] > b[0]:
+			return 1
+		}
+		return 0
+	})
+	l.ivals = l.ivals[:0]
+	for _, iv := range raw {
+		if n := len(l.ivals); n > 0 && iv[0] <= l.ivals[n-1][1] {
+			l.ivals[n-1][1] = math.Max(l.ivals[n-1][1], iv[1])
+			continue
+		}
+		l.ivals = append(l.ivals, iv)
+	}
+	l.prefix = make([]float64, len(l.ivals)+1)
+	for k, iv := range l.ivals {
+		l.prefix[k+1] = l.prefix[k] + iv[1] - iv[0]
+	}
+	l.t0, l.t1 = l.ivals[0][0], l.ivals[len(l.ivals)-1][1]
+	l.cover = l.prefix[len(l.ivals)]
+}
+
+// covered returns the length of the line's intervals below t.
+func (l *cardSegLine) covered(t float64) float64 {
+	// First interval ending after t.
+	k, _ := slices.BinarySearchFunc(l.ivals, t, func(iv [2]float64, t float64) int {
+		switch {
+		case iv[1] < t:
+			return -1
+		case iv[1] > t:
+			return 1
+		}
+		return 0
+	})
+	c := l.prefix[k]
+	if k < len(l.ivals) && t > l.ivals[k][0] {
+		c += t - l.ivals[k][0]
+	}
+	return c
+}
+
+type cardHalfQuad struct {
+	q     [4]Point2f
+	score float64
+}
+
+// coverage returns how much of [lo, hi] the line's intervals cover.
+func (l *cardSegLine) coverage(lo, hi float64) float64 {
+	if hi <= lo {
+		return 0
+	}
+	return l.covered(hi) - l.covered(lo)
+}
+
+// cardMaxLines bounds the lines that take part in the quad search, and
+// cardMaxQuads the quads it returns (heavy clutter).
+const (
+	cardMaxLines = 80
+	cardMaxQuads = 2000
+)
+
+// cardIntersect returns where lines a and b cross, as positions along each.
+func cardIntersect(a, b *cardSegLine) (ta, tb float64, ok bool) {
+	det := a.dx*(-b.dy) - a.dy*(-b.dx)
+	if math.Abs(det) < 1e-9 {
+		return 0, 0, false
+	}
+	rx, ry := b.p0x-a.p0x, b.p0y-a.p0y
+	return (rx*(-b.dy) - ry*(-b.dx)) / det, (a.dx*ry - a.dy*rx) / det, true
+}
+
+// cardCross is a line crossing the strip between two opposite sides.
+type cardCross struct {
+	line   int
+	ua, ub float64 // where it meets side a and side b, along them
+	uc, ud float64 // along itself, at side a and side b
+}
+
+// cardQuadsFromLines finds convex quadrilaterals whose sides lie on four of
+// the lines, each covering a good part of its side (a thumb or a faint
+// stretch may break a side), the sides from minW/2 to maxW·CardAspectMax
+// long. It pairs nearly parallel lines as opposite sides, then looks for
+// two lines crossing the strip between them. A quad whose lines run on
+// well past three of its corners (a grid of stripes, not a card) is dropped.
+func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad {
+	var idx []int
+	for i, l := range lines {
+		if l.cover >= 0.3*minW {
+			idx = append(idx, i)
+		}
+	}
+	// Strongest lines first (and only the strongest in heavy clutter).
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case lines[a].cover > lines[b].cover:
+			return -1
+		case lines[a].cover < lines[b].cover:
+			return 1
+		}
+		return 0
+	})
+	idx = idx[:min(len(idx), cardMaxLines)]
+	minSide, maxSide := 0.5*minW, maxW*CardAspectMax*1.2
+	cosPar, cosPerp := math.Cos(22*math.Pi/180), math.Cos(40*math.Pi/180)
+	// Where every two lines cross, once: (position along the first,
+	// position along the second), NaN when they are nearly parallel.
+	n := len(idx)
+	type meet struct{ u, v float64 }
+	meets := make([]meet, n*n)
+	for p := range n {
+		for q := p + 1; q < n; q++ {
+			a, c := &lines[idx[p]], &lines[idx[q]]
+			m := meet{math.NaN(), math.NaN()}
+			if math.Abs(a.dx*c.dx+a.dy*c.dy) <= cosPerp {
+				if u, v, ok := cardIntersect(a, c); ok {
+					m = meet{u, v}
+				}
+			}
+			meets[p*n+q] = m
+			meets[q*n+p] = meet{m.v, m.u}
+		}
+	}
+	var out []cardHalfQuad
+	var crosses []cardCross
+	for ii, i := range idx {
+		a := &lines[i]
+		for jj := ii + 1; jj < n; jj++ {
+			j := idx[jj]
+			b := &lines[j]
+			if math.Abs(a.dx*b.dx+a.dy*b.dy) < cosPar {
+				continue
+			}
+			// Distance between them, both ways.
+			bmx, bmy := b.at((b.t0 + b.t1) / 2)
+			amx, amy := a.at((a.t0 + a.t1) / 2)
+			d1, d2 := a.dist(bmx, bmy), b.dist(amx, amy)
+			if d1 < minSide || d2 < minSide || d1 > maxSide || d2 > maxSide {
+				continue
+			}
+			// They must face each other.
+			bx0, by0 := b.at(b.t0)
+			bx1, by1 := b.at(b.t1)
+			u0 := (bx0-a.p0x)*a.dx + (by0-a.p0y)*a.dy
+			u1 := (bx1-a.p0x)*a.dx + (by1-a.p0y)*a.dy
+			lo, hi := math.Max(a.t0, math.Min(u0, u1)), math.Min(a.t1, math.Max(u0, u1))
+			if hi-lo < 0.2*math.Min(a.t1-a.t0, b.t1-b.t0) {
+				continue
+			}
+			crosses = crosses[:0]
+			for kk, k := range idx {
+				// Each quad is found once: from the strip holding its
+				// strongest line.
+				if kk <= ii || k == j {
+					continue
+				}
+				c := &lines[k]
+				ma, mb := meets[ii*n+kk], meets[jj*n+kk]
+				if math.IsNaN(ma.u) || math.IsNaN(mb.u) {
+					continue
+				}
+				ua, uc, ub, ud := ma.u, ma.v, mb.u, mb.v
+				span := math.Abs(ud - uc)
+				if span < minSide || span > maxSide {
+					continue
+				}
+				if c.coverage(math.Min(uc, ud), math.Max(uc, ud)) < 0.3*span {
+					continue
+				}
+				crosses = append(crosses, cardCross{line: k, ua: ua, ub: ub, uc: uc, ud: ud})
+			}
+			if len(crosses) < 2 {
+				continue
+			}
+			slices.SortFunc(crosses, func(x, y cardCross) int {
+				switch {
+				case x.ua < y.ua:
+					return -1
+				case x.ua > y.ua:
+					return 1
+				}
+				return 0
+			})
+			for ci := range crosses {
+				for di := ci + 1; di < len(crosses); di++ {
+					c, d := crosses[ci], crosses[di]
+					if d.ua-c.ua < minSide {
+						continue
+					}
+					if d.ua-c.ua > maxSide {
+						break
+					}
+					if q, score, ok := cardStripQuad(lines, i, j, c, d); ok {
+						out = append(out, cardHalfQuad{q: q, score: score})
+						if len(out) >= cardMaxQuads {
+							return out
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cardStripQuad scores the quad with sides a (line i) and b (line j)
+// between the crossing lines c and d.
+func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]Point2f, float64, bool) {
+	a, b := &lines[i], &lines[j]
+	lc, ld := &lines[c.line], &lines[d.line]
+	if a.coverage(c.ua, d.ua) < 0.3*(d.ua-c.ua) || b.coverage(math.Min(c.ub, d.ub), math.Max(c.ub, d.ub)) < 0.3*math.Abs(d.ub-c.ub) {
+		return [4]Point2f{}, 0, false
+	}
+	x0, y0 := a.at(c.ua)
+	x1, y1 := a.at(d.ua)
+	x2, y2 := b.at(d.ub)
+	x3, y3 := b.at(c.ub)
+	q := [4]Point2f{{float32(x0), float32(y0)}, {float32(x1), float32(y1)}, {float32(x2), float32(y2)}, {float32(x3), float32(y3)}}
+	if _, ok := cardQuadOK(q, 0, math.Inf(1)); !ok {
+		return q, 0, false
+	}
+	type side struct {
+		l      *cardSegLine
+		t1, t2 float64
+	}
+	sides := [4]side{{a, c.ua, d.ua}, {ld, d.ud, d.uc}, {b, d.ub, c.ub}, {lc, c.ud, c.uc}}
+	total, perim := 0.0, 0.0
+	over := 0
+	for _, sd := range sides {
+		lo, hi := math.Min(sd.t1, sd.t2), math.Max(sd.t1, sd.t2)
+		length := hi - lo
+		cov := sd.l.coverage(lo, hi)
+		if cov < 0.3*length {
+			return q, 0, false
+		}
+		total += cov
+		perim += length
+		w := math.Max(6, 0.25*length)
+		if sd.l.coverage(hi+2, hi+w) > 0.5*w {
+			over++
+		}
+		if sd.l.coverage(lo-w, lo-2) > 0.5*w {
+			over++
+		}
+	}
+	// Each corner can be overshot by both its lines: 8 ends in all.
+	if total < 0.55*perim || over >= 5 {
+		return q, 0, false
+	}
+	r := total / perim
+	return q, r * r * r * (1 - 0.08*float64(over)) * math.Sqrt(math.Sqrt(cardQuadArea(q))), true
+}
+
+// cardQuadsOverlap reports whether two convex quads overlap much: either
+// centre inside the other or a corner of one inside the other.
+func cardQuadsOverlap(a, b [4]Point2f) bool {
+	if cardPointInQuad(cardQuadCentre(a), b) || cardPointInQuad(cardQuadCentre(b), a) {
+		return true
+	}
+	n := 0
+	for _, p := range a {
+		if cardPointInQuad(p, b) {
+			n++
+		}
+	}
+	for _, p := range b {
+		if cardPointInQuad(p, a) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// CardAspectMax is the largest height/width ratio of a card outline
+// accepted, in the image (a standard card is 88/63 ≈ 1.4).
+const CardAspectMax = 2.2
+
+// cardPlausible checks that q could be a card seen at up to about 60° of
+// tilt: short sides from minW to maxW, opposite sides of similar length,
+// no very sharp corner.
+func cardPlausible(q [4]Point2f, minW, maxW float64) bool {
+	var l [4]float64
+	for k := range 4 {
+		l[k] = cardDist(q[k], q[(k+1)%4])
+	}
+	short := math.Min(l[0]+l[2], l[1]+l[3]) / 2
+	long := math.Max(l[0]+l[2], l[1]+l[3]) / 2
+	if short < minW || short > maxW || long > maxW*CardAspectMax {
+		return false
+	}
+	for k := range 2 {
+		a, b := l[k], l[k+2]
+		if math.Max(a, b) > 2.2*math.Min(a, b) {
+			return false
+		}
+	}
+	for k := range 4 {
+		a, b, c := q[(k+3)%4], q[k], q[(k+1)%4]
+		ux, uy := float64(a.X-b.X), float64(a.Y-b.Y)
+		vx, vy := float64(c.X-b.X), float64(c.Y-b.Y)
+		cos := (ux*vx + uy*vy) / (math.Hypot(ux, uy) * math.Hypot(vx, vy))
+		if cos > math.Cos(40*math.Pi/180) {
+			return false
+		}
+	}
+	return true
+}
+
+func cardDist(a, b Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+
+func cardQuadArea(q [4]Point2f) float64 {
+	a := 0.0
+	for k := range 4 {
+		p, n := q[k], q[(k+1)%4]
+		a += float64(p.X)*float64(n.Y) - float64(n.X)*float64(p.Y)
+	}
+	return math.Abs(a) / 2
+}
+
+func cardQuadCentre(q [4]Point2f) Point2f {
+	var c Point2f
+	for _, p := range q {
+		c.X += p.X / 4
+		c.Y += p.Y / 4
+	}
+	return c
+}
+
+// cardPointInQuad reports whether p lies inside the convex quad q
+// (clockwise on screen).
+func cardPointInQuad(p Point2f, q [4]Point2f) bool {
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		if float64(b.X-a.X)*float64(p.Y-a.Y)-float64(b.Y-a.Y)*float64(p.X-a.X) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cardQuadBox is the pixel rectangle covering q.
+func cardQuadBox(q [4]Point2f) image.Rectangle {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range q {
+		x0, x1 = math.Min(x0, float64(p.X)), math.Max(x1, float64(p.X))
+		y0, y1 = math.Min(y0, float64(p.Y)), math.Max(y1, float64(p.Y))
+	}
+	return image.Rect(int(math.Floor(x0+0.5)), int(math.Floor(y0+0.5)), int(math.Floor(x1+0.5))+1, int(math.Floor(y1+0.5))+1)
+}
+
+// cardSideFitter re-fits the sides of quads to edges; it keeps its
+// buffers.
+type cardSideFitter struct {
+	// samples along a side while re-fitting it.
+	xs, ys []float64
+}
+
+// refine re-fits each side of q to the strongest edge within a few pixels
+// of it in g (a card: 4% of the side, 3 to 8 px) and returns the
+// intersections of the fitted lines and the mean edge strength.
+func (f *cardSideFitter) refine(g cardGrey, q [4]Point2f) ([4]Point2f, float64, bool) {
+	return f.refineWithin(g, q, 0)
+}
+
+// refineWithin is refine with the search reaching reach px from each side
+// (0: the card default).
+func (f *cardSideFitter) refineWithin(g cardGrey, q [4]Point2f, reach float64) ([4]Point2f, float64, bool) {
+	var lines [4][3]float64 // a·x + b·y = c, (a, b) the outward unit normal
+	strength := 0.0
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		l, st, ok := f.fitSide(g, a, b, reach)
+		if !ok {
+			return q, 0, false
+		}
+		lines[k] = l
+		strength += st / 4
+	}
+	var out [4]Point2f
+	for k := range 4 {
+		// Corner k joins side k-1 and side k.
+		l1, l2 := lines[(k+3)%4], lines[k]
+		det := l1[0]*l2[1] - l1[1]*l2[0]
+		if math.Abs(det) < 1e-6 {
+			return q, 0, false
+		}
+		x := (l1[2]*l2[1] - l1[1]*l2[2]) / det
+		y := (l1[0]*l2[2] - l1[2]*l2[0]) / det
+		if math.Hypot(x-float64(q[k].X), y-float64(q[k].Y)) > 0.15*math.Max(cardDist(q[k], q[(k+1)%4]), cardDist(q[k], q[(k+3)%4])) {
+			return q, 0, false
+		}
+		out[k] = Point2f{float32(x), float32(y)}
+	}
+	return out, strength, true
+}
+
+// fitSide finds the edge along the side a→b (clockwise quad, so the
+// outward normal points left of a→b on screen) and fits a line to it.
+func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]float64, float64, bool) {
+	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	length := math.Hypot(dx, dy)
+	if length < 8 {
+		return [3]float64{}, 0, false
+	}
+	tx, ty := dx/length, dy/length
+	nx, ny := ty, -tx // outward for a clockwise quad on screen
+	if reach <= 0 {
+		reach = math.Max(3, math.Min(8, 0.04*length))
+	}
+	n := max(8, min(40, int(length/4)))
+	f.xs, f.ys = f.xs[:0], f.ys[:0]
+	strength := 0.0
+	for i := range n {
+		// Skip the rounded corners.
+		t := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
+		px, py := float64(a.X)+dx*t, float64(a.Y)+dy*t
+		best, bestS := 0.0, 0.0
+		var prev, cur float64
+		steps := int(2*reach/0.5) + 1
+		var grads [64]float64
+		for s := 0; s < steps && s < len(grads); s++ {
+			o := -reach + 0.5*float64(s)
+			v1 := g.at(px+nx*(o+0.5), py+ny*(o+0.5))
+			v0 := g.at(px+nx*(o-0.5), py+ny*(o-0.5))
+			grads[s] = math.Abs(v1 - v0)
+		}
+		for s := 1; s+1 < steps && s+1 < len(grads); s++ {
+			if grads[s] > best && grads[s] >= grads[s-1] && grads[s] >= grads[s+1] {
+				best, bestS = grads[s], float64(s)
+				prev, cur = grads[s-1], grads[s+1]
+			}
+		}
+		if best < 8 {
+			continue
+		}
+		// Parabola through the peak and its neighbours.
+		den := prev - 2*best + cur
+		off := 0.0
+		if den < 0 {
+			off = 0.5 * (prev - cur) / den
+		}
+		o := -reach + 0.5*(bestS+off)
+		strength += best
+		f.xs = append(f.xs, px+nx*o)
+		f.ys = append(f.ys, py+ny*o)
+	}
+	if len(f.xs) < max(4, n/3) {
+		return [3]float64{}, 0, false
+	}
+	strength /= float64(len(f.xs))
+	// Total least squares twice, the second time without the points more
+	// than 1.5 px off the first fit.
+	line, ok := cardFitLine(f.xs, f.ys, nil, 0)
+	if !ok {
+		return line, 0, false
+	}
+	line, ok = cardFitLine(f.xs, f.ys, &line, 1.5)
+	if !ok || line[0]*nx+line[1]*ny < 0.94 && -(line[0]*nx+line[1]*ny) < 0.94 {
+		return line, 0, false
+	}
+	return line, strength * float64(len(f.xs)) / float64(n), true
+}
+
+// cardFitLine fits a·x + b·y = c (a² + b² = 1) to the points by total least
+// squares; with prev, points farther than tol from prev are left out.
+func cardFitLine(xs, ys []float64, prev *[3]float64, tol float64) ([3]float64, bool) {
+	var n, mx, my float64
+	for i := range xs {
+		if prev != nil && math.Abs(prev[0]*xs[i]+prev[1]*ys[i]-prev[2]) > tol {
+			continue
+		}
+		mx += xs[i]
+		my += ys[i]
+		n++
+	}
+	if n < 3 {
+		return [3]float64{}, false
+	}
+	mx /= n
+	my /= n
+	var sxx, sxy, syy float64
+	for i := range xs {
+		if prev != nil && math.Abs(prev[0]*xs[i]+prev[1]*ys[i]-prev[2]) > tol {
+			continue
+		}
+		x, y := xs[i]-mx, ys[i]-my
+		sxx += x * x
+		sxy += x * y
+		syy += y * y
+	}
+	// The normal is the eigenvector of the smaller eigenvalue.
+	theta := 0.5 * math.Atan2(2*sxy, sxx-syy) // direction of the line
+	a, b := -math.Sin(theta), math.Cos(theta)
+	return [3]float64{a, b, a*mx + b*my}, true
+}
+
+// cardConvexHull returns the convex hull of pts (monotone chain), in order.
+func cardConvexHull(pts []image.Point) []image.Point {
+	p := slices.Clone(pts)
+	slices.SortFunc(p, func(a, b image.Point) int {
+		if a.X != b.X {
+			return a.X - b.X
+		}
+		return a.Y - b.Y
+	})
+	if len(p) < 3 {
+		return p
+	}
+	cross := func(o, a, b image.Point) int { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
+	hull := make([]image.Point, 0, 2*len(p))
+	for _, q := range p {
+		for len(hull) >= 2 && cross(hull[len(hull)-2], hull[len(hull)-1], q) <= 0 {
+			hull = hull[:len(hull)-1]
+		}
+		hull = append(hull, q)
+	}
+	lo := len(hull) + 1
+	for i := len(p) - 2; i >= 0; i-- {
+		q := p[i]
+		for len(hull) >= lo && cross(hull[len(hull)-2], hull[len(hull)-1], q) <= 0 {
+			hull = hull[:len(hull)-1]
+		}
+		hull = append(hull, q)
+	}
+	return hull[:len(hull)-1]
+}
+
+// cardQuadAltDistance is the largest corner distance between q and the
+// nearest of o's outline and alternatives, over the four cyclic corner
+// pairings: near-duplicates are not worth a second look.
+func cardQuadAltDistance(q [4]Point2f, o cardQuadCandidate) float64 {
+	best := math.Inf(1)
+	for _, a := range append([][4]Point2f{o.q}, o.alts...) {
+		for r := range 4 {
+			d := 0.0
+			for k := range 4 {
+				d = math.Max(d, cardDist(q[k], a[(k+r)%4]))
+			}
+			best = math.Min(best, d)
+		}
+	}
+	return best
+}

@@ -1,0 +1,787 @@
+package vision
+
+// Reading a die's face: the top face is warped to an upright 32×32 patch,
+// shrunk to 16×16 features (luma and two opponent colour channels, centred,
+// unit norm as one vector so that a flat colour channel weighs little) and
+// compared by normalised cross-correlation with the profile's examples at
+// the four quarter turns, each example resampled with small shifts, turns
+// and scale changes. The best face's score, and its margin over the best
+// other face, give the confidence. A die read with little confidence gets a
+// second look: its quadrilateral is adjusted (each side moved in or out,
+// small turns) to fit the best faces' examples better — that cuts away a
+// lit side taken for part of the top face. d6 faces are also counted by
+// their pips ([countPips]); the two readings must agree.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"tablecam/models"
+)
+
+// Patch and feature geometry.
+const (
+	facePatchSize = 32
+	featSide      = facePatchSize / 2
+	featLen       = 3 * featSide * featSide
+	// facePatchMargin is the part of the face's side left out on each edge
+	// of the patch: rounded corners and rim, which show the table when the
+	// face is found a little too large.
+	facePatchMargin = 0.04
+	// featChroma weighs the colour channels against luma.
+	featChroma = 2
+)
+
+// facePatch is a top face warped upright, 8-bit BGR.
+type facePatch [3 * facePatchSize * facePatchSize]byte
+
+// featVec is a face's feature vector.
+type featVec [featLen]float32
+
+// extractPatch warps quad q of im (corners in order around the face) to a
+// patch, leaving out margin of the side on each edge. With super set,
+// faces larger than the patch are averaged over sub-samples.
+func extractPatch(im dieImage, q [4]diePt, margin float64, super bool, out *facePatch) {
+	k := 1
+	if super {
+		side := (q[1].sub(q[0]).len() + q[2].sub(q[1]).len() + q[3].sub(q[2]).len() + q[0].sub(q[3]).len()) / 4
+		k = max(1, min(4, int(math.Ceil(side*(1-2*margin)/facePatchSize))))
+	}
+	hm := squareToQuad(q)
+	n := facePatchSize
+	step := (1 - 2*margin) / float64(n)
+	sub := step / float64(k)
+	inv := 1 / float32(k*k)
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			var sb, sg, sr float32
+			for j := 0; j < k; j++ {
+				v := margin + float64(y)*step + (float64(j)+0.5)*sub
+				for i := 0; i < k; i++ {
+					u := margin + float64(x)*step + (float64(i)+0.5)*sub
+					b, g, r := im.sample(hm.apply(u, v))
+					sb += b
+					sg += g
+					sr += r
+				}
+			}
+			o := 3 * (y*n + x)
+			out[o] = byte(min(255, sb*inv+0.5))
+			out[o+1] = byte(min(255, sg*inv+0.5))
+			out[o+2] = byte(min(255, sr*inv+0.5))
+		}
+	}
+}
+
+// features computes the patch's feature vector: the patch averaged 2×2;
+// luma, red-green and yellow-blue, each centred on its mean; the whole
+// vector scaled to unit norm (zero for a flat patch).
+func (p *facePatch) features(dst *featVec) {
+	const n = featSide * featSide
+	var m [3]float32
+	for y := 0; y < featSide; y++ {
+		for x := 0; x < featSide; x++ {
+			var b, g, r float32
+			for _, o := range [4]int{0, 1, facePatchSize, facePatchSize + 1} {
+				i := 3 * ((2*y)*facePatchSize + 2*x + o)
+				b += float32(p[i])
+				g += float32(p[i+1])
+				r += float32(p[i+2])
+			}
+			l := 0.114*b + 0.587*g + 0.299*r
+			c1 := featChroma * 0.5 * (r - g)
+			c2 := featChroma * 0.5 * ((r+g)*0.5 - b)
+			i := y*featSide + x
+			dst[i], dst[n+i], dst[2*n+i] = l, c1, c2
+			m[0] += l
+			m[1] += c1
+			m[2] += c2
+		}
+	}
+	var ss float64
+	for c := 0; c < 3; c++ {
+		mc := m[c] / n
+		for i := c * n; i < (c+1)*n; i++ {
+			dst[i] -= mc
+			ss += float64(dst[i]) * float64(dst[i])
+		}
+	}
+	if ss < 1e-3 {
+		clear(dst[:])
+		return
+	}
+	k := float32(1 / math.Sqrt(ss))
+	for i := range dst {
+		dst[i] *= k
+	}
+}
+
+// sampleFeatures computes features straight from the frame, one sample
+// per feature pixel: a cheaper, slightly noisier version of extractPatch
+// and features, for fitting the quadrilateral.
+func sampleFeatures(im dieImage, q [4]diePt, margin float64, dst *featVec) {
+	const n = featSide * featSide
+	hm := squareToQuad(q)
+	step := (1 - 2*margin) / featSide
+	var m [3]float32
+	for y := 0; y < featSide; y++ {
+		v := margin + (float64(y)+0.5)*step
+		for x := 0; x < featSide; x++ {
+			b, g, r := im.sample(hm.apply(margin+(float64(x)+0.5)*step, v))
+			l := 0.114*b + 0.587*g + 0.299*r
+			c1 := featChroma * 0.5 * (r - g)
+			c2 := featChroma * 0.5 * ((r+g)*0.5 - b)
+			i := y*featSide + x
+			dst[i], dst[n+i], dst[2*n+i] = l, c1, c2
+			m[0] += l
+			m[1] += c1
+			m[2] += c2
+		}
+	}
+	normalizeFeat(dst, m)
+}
+
+// normalizeFeat centres each channel of dst on its mean (channel sums in
+// m) and scales the vector to unit norm.
+func normalizeFeat(dst *featVec, m [3]float32) {
+	const n = featSide * featSide
+	var ss float64
+	for c := 0; c < 3; c++ {
+		mc := m[c] / n
+		for i := c * n; i < (c+1)*n; i++ {
+			dst[i] -= mc
+			ss += float64(dst[i]) * float64(dst[i])
+		}
+	}
+	if ss < 1e-3 {
+		clear(dst[:])
+		return
+	}
+	k := float32(1 / math.Sqrt(ss))
+	for i := range dst {
+		dst[i] *= k
+	}
+}
+
+// applyGamma maps every channel value v to 255·(v/255)^g.
+func (p *facePatch) applyGamma(g float64) {
+	var lut [256]byte
+	for i := range lut {
+		lut[i] = byte(math.Round(255 * math.Pow(float64(i)/255, g)))
+	}
+	for i, v := range p {
+		p[i] = lut[v]
+	}
+}
+
+// contrast is the patch's colour spread (the standard deviations of luma
+// and of the two opponent colours, combined) over its mean luma, in the
+// inner 80% of the face: about 0 for a blank face, whatever the light.
+func (p *facePatch) contrast() float64 {
+	var s, ss [3]float64
+	n := 0
+	lo, hi := facePatchSize/10, facePatchSize-facePatchSize/10
+	for y := lo; y < hi; y++ {
+		for x := lo; x < hi; x++ {
+			i := 3 * (y*facePatchSize + x)
+			b, g, r := float64(p[i]), float64(p[i+1]), float64(p[i+2])
+			v := [3]float64{0.114*b + 0.587*g + 0.299*r, 0.5 * (r - g), 0.5 * ((r+g)/2 - b)}
+			for c := range v {
+				s[c] += v[c]
+				ss[c] += v[c] * v[c]
+			}
+			n++
+		}
+	}
+	var tv float64
+	for c := range s {
+		m := s[c] / float64(n)
+		tv += math.Max(0, ss[c]/float64(n)-m*m)
+	}
+	return math.Sqrt(tv) / math.Max(s[0]/float64(n), 8)
+}
+
+// flatContrast is the contrast below which a face counts as blank.
+const flatContrast = 0.08
+
+// rotFeat writes src turned by 90° clockwise to dst.
+func rotFeat(dst, src *featVec) {
+	const n = featSide * featSide
+	for c := 0; c < 3; c++ {
+		s, d := src[c*n:(c+1)*n], dst[c*n:(c+1)*n]
+		for y := 0; y < featSide; y++ {
+			for x := 0; x < featSide; x++ {
+				d[x*featSide+(featSide-1-y)] = s[y*featSide+x]
+			}
+		}
+	}
+}
+
+func dotFeat(a, b *featVec) float32 {
+	var s0, s1, s2, s3 float32
+	for i := 0; i < featLen; i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// patchScratch holds the buffers for reading one die.
+type patchScratch struct {
+	patch facePatch
+	feat  [4]featVec // the query at 0, 90, 180, 270° clockwise
+	best  []float32  // per face
+	rot   []int      // per face
+}
+
+// queryFeatures fills ps.feat from ps.patch.
+func (ps *patchScratch) queryFeatures() {
+	ps.patch.features(&ps.feat[0])
+	for r := 1; r < 4; r++ {
+		rotFeat(&ps.feat[r], &ps.feat[r-1])
+	}
+}
+
+// faceReader reads the faces of one face set.
+type faceReader struct {
+	set       models.FaceSet
+	faces     []string
+	faceIdx   map[string]int
+	threshold float64
+	pips      bool // a d6: faces are also counted by their pips
+	values    []int
+	// base holds one template per example (the crop as taught), aug the
+	// resampled variants; baseFace and augFace their faces.
+	base, aug         []featVec
+	baseFace, augFace []int
+	augByFace         [][]int
+	// flat marks the blank faces (their examples show no art), flatFace is
+	// the only blank face or -1.
+	flat     []bool
+	flatFace int
+	body     []DieColour
+}
+
+// exampleQuad is the face's quadrilateral in an example crop.
+func exampleQuad(shift diePt, scale, turn float64) [4]diePt {
+	c := diePt{exampleCrop / 2, exampleCrop / 2}.add(shift)
+	h := exampleCrop * exampleFace / 2 * scale
+	u := diePt{math.Cos(turn), math.Sin(turn)}
+	r := dieRect{C: c, U: u, HU: h, HV: h}
+	return r.corners()
+}
+
+// augmentations are the resamplings of each example: shift (pixels of the
+// crop), scale and turn (radians).
+// gamma changes the contrast curve, as a brighter or dimmer light that
+// saturates or crushes part of the range does.
+var augmentations = []struct {
+	shift       diePt
+	scale, turn float64
+	gamma       float64
+}{
+	{diePt{1, 0}, 1, 0, 1}, {diePt{-1, 0}, 1, 0, 1}, {diePt{0, 1}, 1, 0, 1}, {diePt{0, -1}, 1, 0, 1},
+	{diePt{}, 0.95, 0, 1}, {diePt{}, 1.05, 0, 1},
+	{diePt{}, 1, 0.06, 1}, {diePt{}, 1, -0.06, 1},
+	{diePt{}, 1, 0, 0.6}, {diePt{}, 1, 0, 1.6},
+}
+
+func newFaceReader(p *DiceProfile, fs models.FaceSet) (*faceReader, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return newFaceReaderPartial(p, fs)
+}
+
+// newFaceReaderPartial is newFaceReader for a profile that may lack some
+// faces' examples (while teaching).
+func newFaceReaderPartial(p *DiceProfile, fs models.FaceSet) (*faceReader, error) {
+	r := &faceReader{set: fs, faceIdx: map[string]int{}, threshold: p.Threshold, body: p.Body}
+	if r.threshold <= 0 {
+		r.threshold = DefaultDiceThreshold
+	}
+	for _, f := range fs.Faces {
+		r.faceIdx[f.ID] = len(r.faces)
+		r.faces = append(r.faces, f.ID)
+		v, _ := models.NumericValue(fs, f.ID)
+		r.values = append(r.values, v)
+	}
+	r.pips = isPipSet(fs)
+	r.augByFace = make([][]int, len(r.faces))
+	contrasts := make([][]float64, len(r.faces))
+	var patch facePatch
+	for i, e := range p.Examples {
+		fi, ok := r.faceIdx[e.Face]
+		if !ok {
+			return nil, fmt.Errorf("vision: dice profile %q: example %d: face %q is not in the content's set", p.Set.ID, i, e.Face)
+		}
+		im := dieImage{w: exampleCrop, h: exampleCrop, pix: e.Crop}
+		var fv featVec
+		extractPatch(im, exampleQuad(diePt{}, 1, 0), facePatchMargin, false, &patch)
+		patch.features(&fv)
+		contrasts[fi] = append(contrasts[fi], patch.contrast())
+		r.base = append(r.base, fv)
+		r.baseFace = append(r.baseFace, fi)
+		r.aug = append(r.aug, fv)
+		r.augFace = append(r.augFace, fi)
+		r.augByFace[fi] = append(r.augByFace[fi], len(r.aug)-1)
+		for _, a := range augmentations {
+			extractPatch(im, exampleQuad(a.shift, a.scale, a.turn), facePatchMargin, false, &patch)
+			if a.gamma != 1 {
+				patch.applyGamma(a.gamma)
+			}
+			patch.features(&fv)
+			r.aug = append(r.aug, fv)
+			r.augFace = append(r.augFace, fi)
+			r.augByFace[fi] = append(r.augByFace[fi], len(r.aug)-1)
+		}
+	}
+	r.flat = make([]bool, len(r.faces))
+	r.flatFace = -1
+	nflat := 0
+	for f, cs := range contrasts {
+		slices.Sort(cs)
+		if len(cs) > 0 && cs[len(cs)/2] < flatContrast {
+			r.flat[f] = true
+			r.flatFace = f
+			nflat++
+		}
+	}
+	if nflat != 1 {
+		r.flatFace = -1
+	}
+	return r, nil
+}
+
+// isPipSet reports whether a face set is a standard d6 (faces valued 1 … 6).
+func isPipSet(fs models.FaceSet) bool {
+	if fs.Kind != models.KindNumeric || len(fs.Faces) != 6 {
+		return false
+	}
+	seen := 0
+	for _, f := range fs.Faces {
+		v, ok := models.NumericValue(fs, f.ID)
+		if !ok || v < 1 || v > 6 || seen&(1<<v) != 0 {
+			return false
+		}
+		seen |= 1 << v
+	}
+	return true
+}
+
+// faceMatch is how well a query matches a face set.
+type faceMatch struct {
+	face   int     // best face
+	rot    int     // quarter turns clockwise that bring the query upright
+	score  float64 // best face's score (normalised cross-correlation)
+	second int     // best other face
+	margin float64 // score minus the best other face's score
+}
+
+// match scores the query in ps against the reader's examples: the base
+// templates pick the three best faces, whose resampled templates decide.
+func (r *faceReader) match(ps *patchScratch) faceMatch {
+	nf := len(r.faces)
+	if cap(ps.best) < nf {
+		ps.best = make([]float32, nf)
+		ps.rot = make([]int, nf)
+	}
+	best, rot := ps.best[:nf], ps.rot[:nf]
+	for i := range best {
+		best[i] = -2
+	}
+	for t := range r.base {
+		f := r.baseFace[t]
+		for q := 0; q < 4; q++ {
+			if s := dotFeat(&ps.feat[q], &r.base[t]); s > best[f] {
+				best[f], rot[f] = s, q
+			}
+		}
+	}
+	top := topFaces(best, 3)
+	for _, f := range top {
+		q := rot[f]
+		for _, t := range r.augByFace[f] {
+			if s := dotFeat(&ps.feat[q], &r.aug[t]); s > best[f] {
+				best[f] = s
+			}
+		}
+	}
+	m := faceMatch{face: -1, second: -1}
+	for f, s := range best {
+		switch {
+		case m.face < 0 || s > best[m.face]:
+			m.second, m.face = m.face, f
+		case m.second < 0 || s > best[m.second]:
+			m.second = f
+		}
+	}
+	m.rot = rot[m.face]
+	m.score = float64(best[m.face])
+	if m.second >= 0 {
+		m.margin = m.score - float64(best[m.second])
+	} else {
+		m.margin = m.score
+	}
+	return m
+}
+
+// topFaces returns the indices of the k largest scores.
+func topFaces(s []float32, k int) []int {
+	var out []int
+	for len(out) < k && len(out) < len(s) {
+		bi := -1
+		for i, v := range s {
+			taken := false
+			for _, o := range out {
+				taken = taken || o == i
+			}
+			if !taken && (bi < 0 || v > s[bi]) {
+				bi = i
+			}
+		}
+		out = append(out, bi)
+	}
+	return out
+}
+
+// confidence maps a match to [0, 1]: a clear margin over the best other
+// face and a good score.
+func (m faceMatch) confidence() float64 {
+	a := clamp01(m.margin / 0.2)
+	b := clamp01((m.score - 0.3) / 0.3)
+	return a * b
+}
+
+func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+// refineFor adjusts the top face's rectangle to fit the examples of face f
+// best: each side moves in by up to a quarter of the side (a lit side taken
+// for top) or out by a tenth, and the rectangle turns by up to 6°. It
+// returns the rectangle and face f's score there. ps holds the query's
+// features on entry.
+func (r *faceReader) refineFor(im dieImage, rect dieRect, f int, ps *patchScratch) (dieRect, float64) {
+	// The face's best template, turned to match the query as extracted.
+	bs, bt, bq := float32(-2), -1, 0
+	for _, t := range r.augByFace[f] {
+		for q := 0; q < 4; q++ {
+			if s := dotFeat(&ps.feat[q], &r.aug[t]); s > bs {
+				bs, bt, bq = s, t, q
+			}
+		}
+	}
+	if bt < 0 {
+		return rect, -2
+	}
+	// The query turned by bq matches t: t turned back by bq matches the
+	// query as it is.
+	tmpl := r.aug[bt]
+	var tmp featVec
+	for range (4 - bq) % 4 {
+		rotFeat(&tmp, &tmpl)
+		tmpl = tmp
+	}
+	var fv featVec
+	score := func(rc dieRect) float64 {
+		sampleFeatures(im, rc.corners(), facePatchMargin, &fv)
+		return float64(dotFeat(&fv, &tmpl))
+	}
+	side := 2 * math.Sqrt(rect.HU*rect.HV)
+	// State: the four sides' inward offsets and the turn.
+	type state struct {
+		off  [4]float64 // +U, -U, +V, -V sides, inward
+		turn float64
+	}
+	build := func(st state) dieRect {
+		a := st.turn
+		u := diePt{rect.U.X*math.Cos(a) - rect.U.Y*math.Sin(a), rect.U.X*math.Sin(a) + rect.U.Y*math.Cos(a)}
+		v := diePt{-u.Y, u.X}
+		n := rect
+		n.U = u
+		n.HU = rect.HU - (st.off[0]+st.off[1])/2
+		n.HV = rect.HV - (st.off[2]+st.off[3])/2
+		n.C = rect.C.add(u.scale((st.off[1] - st.off[0]) / 2)).add(v.scale((st.off[3] - st.off[2]) / 2))
+		return n
+	}
+	valid := func(st state) bool {
+		for _, o := range st.off {
+			if o < -0.1*side || o > 0.25*side {
+				return false
+			}
+		}
+		return math.Abs(st.turn) <= 0.105
+	}
+	var cur state
+	curS := score(rect)
+	for _, step := range []float64{0.08 * side, 0.04 * side, 0.02 * side} {
+		for range 3 {
+			improved := false
+			for k := 0; k < 10; k++ {
+				for _, sg := range []float64{1, -1} {
+					n := cur
+					if k < 8 {
+						if k/4 == 1 {
+							continue
+						}
+						n.off[k%4] += sg * step
+					} else {
+						if k == 9 {
+							continue
+						}
+						n.turn += sg * step / side
+					}
+					if !valid(n) {
+						continue
+					}
+					if s := score(build(n)); s > curS+1e-4 {
+						cur, curS, improved = n, s, true
+					}
+				}
+			}
+			if !improved {
+				break
+			}
+		}
+	}
+	return build(cur), curS
+}
+
+// readDie reads candidate cand with every face set and returns the die it
+// shows; ok is false when it is no die of these sets.
+func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
+	ps := &d.ps
+	rect := cand.rect
+	extractPatch(im, rect.corners(), facePatchMargin, true, &ps.patch)
+	ps.queryFeatures()
+	var br *faceReader
+	var bm faceMatch
+	if c := ps.patch.contrast(); c < flatContrast {
+		// A blank face: cross-correlation of a flat patch is noise. It is
+		// the blank face of the one set that has one whose body colour it
+		// shows (or of the only set with a blank face).
+		return d.readBlank(im, c, rect, cand)
+	}
+	for _, r := range d.readers {
+		m := r.match(ps)
+		if m.face >= 0 && r.flat[m.face] {
+			// A face with art read as a blank one: trust it little.
+			m.margin *= 0.5
+		}
+		if br == nil || m.score > bm.score {
+			br, bm = r, m
+		}
+	}
+	if bm.score < minDieScore {
+		return Die{}, false
+	}
+	if bm.confidence() < refineBelow && bm.score >= 0.4 {
+		// A second look: fit the quadrilateral to each of the three best
+		// faces in turn; the faces compete with their best fits.
+		best := topFaces(ps.best[:len(br.faces)], 3)
+		var fits [3]struct {
+			rect  dieRect
+			score float64
+		}
+		for i, f := range best {
+			fits[i].rect, fits[i].score = br.refineFor(im, rect, f, ps)
+		}
+		wi := 0
+		for i := range best {
+			if fits[i].score > fits[wi].score {
+				wi = i
+			}
+		}
+		second := -2.0
+		for i := range best {
+			if i != wi {
+				second = math.Max(second, fits[i].score)
+			}
+		}
+		extractPatch(im, fits[wi].rect.corners(), facePatchMargin, true, &ps.patch)
+		ps.queryFeatures()
+		m := br.match(ps)
+		if m.face == best[wi] {
+			// The refitted face must also win a fair margin over the other
+			// faces' own best fits.
+			m.margin = math.Min(m.margin, fits[wi].score-second)
+			rect, bm = fits[wi].rect, m
+		} else {
+			bm.margin = 0
+		}
+	}
+	if bm.score < minDieScore {
+		return Die{}, false
+	}
+	conf := bm.confidence()
+	face := bm.face
+	if br.pips {
+		n, pconf := countPips(&ps.patch)
+		switch {
+		case n >= 1 && n <= 6 && br.values[face] == n:
+			conf = math.Max(conf, math.Min(pconf, 1))
+		case n >= 1 && n <= 6:
+			// The two readings disagree: trust neither.
+			for i, v := range br.values {
+				if v == n && pconf > 0.9 && conf < 0.2 {
+					face = i
+				}
+			}
+			conf = math.Min(conf, 0.5) * 0.5
+		default:
+			conf *= 0.5
+		}
+	}
+	if !d.hasRef && !edgedAllRound(im, rect) {
+		// Without a reference frame a part of the table of a die's colour
+		// can look like a face; a die's top is bounded by straight edges.
+		// Without them the reading must be confirmed.
+		conf = math.Min(conf, 0.5*br.threshold)
+	}
+	return br.die(face, conf, rect, bm.rot, cand), true
+}
+
+// readBlank reads a candidate whose face shows no art. Without a reference
+// frame a patch of table of a die's colour looks the same: there the face
+// must also be bounded by a straight edge on all four sides.
+func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, cand dieCandidate) (Die, bool) {
+	if !d.hasRef && !edgedAllRound(im, rect) {
+		return Die{}, false
+	}
+	var br *faceReader
+	n := 0
+	for _, r := range d.readers {
+		if r.flatFace < 0 {
+			continue
+		}
+		n++
+		if br == nil || r.matchesBody(&d.ps.patch) {
+			br = r
+		}
+	}
+	if br == nil {
+		return Die{}, false
+	}
+	conf := clamp01((flatContrast - contrast) / (0.5 * flatContrast))
+	if n > 1 && !br.matchesBody(&d.ps.patch) {
+		conf *= 0.5
+	}
+	return br.die(br.flatFace, conf, rect, 0, cand), true
+}
+
+// edgedAllRound reports whether each side of rect lies on a straight,
+// consistent edge (within two pixels).
+func edgedAllRound(im dieImage, rect dieRect) bool {
+	side := 2 * math.Sqrt(rect.HU*rect.HV)
+	b, g, r := im.sample(rect.C)
+	minEdge := math.Max(10, 0.12*float64(0.114*b+0.587*g+0.299*r))
+	u, v := rect.U, rect.v()
+	for _, sd := range [4]struct {
+		n, t    diePt
+		h, half float64
+	}{
+		{u, v, rect.HU, rect.HV}, {u.scale(-1), v, rect.HU, rect.HV},
+		{v, u, rect.HV, rect.HU}, {v.scale(-1), u, rect.HV, rect.HU},
+	} {
+		best := 0.0
+		for d := sd.h - 2 - 0.08*side; d <= sd.h+2; d += 0.5 {
+			best = math.Max(best, lineEdge(im, rect.C, sd.n, sd.t, d, sd.half))
+		}
+		if best < minEdge {
+			return false
+		}
+	}
+	return true
+}
+
+// lineEdge is the strength of a straight edge across normal n at distance
+// d from c, along t over 70% of half-length half: the luma step that a
+// quarter of the samples still reach, with the sign most have.
+func lineEdge(im dieImage, c, n, t diePt, d, half float64) float64 {
+	const ns = 14
+	var gs [ns]float64
+	mean := 0.0
+	for i := range ns {
+		tt := (float64(i)/(ns-1)*1.4 - 0.7) * half
+		p := c.add(n.scale(d)).add(t.scale(tt))
+		b1, g1, r1 := im.sample(p.add(n))
+		b0, g0, r0 := im.sample(p.sub(n))
+		gs[i] = float64((0.114*b1 + 0.587*g1 + 0.299*r1) - (0.114*b0 + 0.587*g0 + 0.299*r0))
+		mean += gs[i]
+	}
+	if mean < 0 {
+		for i := range gs {
+			gs[i] = -gs[i]
+		}
+	}
+	s := gs[:]
+	slices.Sort(s)
+	return s[ns/4]
+}
+
+// matchesBody reports whether the patch's median colour is one of the
+// set's body colours.
+func (r *faceReader) matchesBody(p *facePatch) bool {
+	var ch [3][]byte
+	for i := 0; i < facePatchSize*facePatchSize; i++ {
+		for c := 0; c < 3; c++ {
+			ch[c] = append(ch[c], p[3*i+c])
+		}
+	}
+	var m [3]byte
+	for c := range ch {
+		slices.Sort(ch[c])
+		m[c] = ch[c][len(ch[c])/2]
+	}
+	for _, b := range r.body {
+		if b.match(m[0], m[1], m[2]) {
+			return true
+		}
+	}
+	return len(r.body) == 0
+}
+
+// Limits of reading.
+const (
+	// minDieScore is the score below which a candidate is not a die of any
+	// set looked for.
+	minDieScore = 0.3
+)
+
+// refineBelow is the confidence below which a die gets a second look.
+const refineBelow = 0.75
+
+// die builds the reading of face fi.
+func (r *faceReader) die(fi int, conf float64, rect dieRect, rot int, c dieCandidate) Die {
+	f := r.set.Faces[fi]
+	d := Die{
+		Set:        r.set.ID,
+		Face:       f.ID,
+		Value:      r.values[fi],
+		Regions:    append([]string(nil), f.Regions...),
+		Hits:       f.Hits,
+		Hurt:       f.Hurt,
+		Confidence: conf,
+		Uncertain:  conf < r.threshold,
+	}
+	if r.set.Kind != models.KindNumeric {
+		d.Value = 0
+	}
+	var minX, minY, maxX, maxY = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range rect.corners() {
+		minX, minY = math.Min(minX, p.X), math.Min(minY, p.Y)
+		maxX, maxY = math.Max(maxX, p.X), math.Max(maxY, p.Y)
+	}
+	d.Box.Min.X, d.Box.Min.Y = int(math.Floor(minX)), int(math.Floor(minY))
+	d.Box.Max.X, d.Box.Max.Y = int(math.Ceil(maxX)), int(math.Ceil(maxY))
+	d.Center.X, d.Center.Y = int(rect.C.X), int(rect.C.Y)
+	// The patch was matched turned by rot quarter turns clockwise: the art
+	// is turned that much counter-clockwise from the rectangle's axis, as
+	// far as the examples were upright (taught pictures have no "up": the
+	// angle is sure modulo 90°).
+	a := rect.angle()*180/math.Pi - 90*float64(rot)
+	d.Angle = math.Mod(a+720, 360)
+	return d
+}

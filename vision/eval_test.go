@@ -1,0 +1,89 @@
+package vision_test
+
+import (
+	"os"
+	"strconv"
+	"testing"
+
+	"tablecam/vision"
+	"tablecam/vision/evaluate"
+	"tablecam/vision/synth"
+)
+
+// TestDiceAccuracy measures the dice reader on held-out scenes (synth
+// evaluation seeds, disjoint from the training seeds the default profiles
+// were taught and calibrated on) per face set and condition, with and
+// without a reference frame of the empty table, and logs the table.
+//
+// The default run is short: V.A.T.S. at normal conditions on 200 scenes
+// (the targets: ≥ 99.5% per die, ≥ 99% whole rolls, ≤ 0.1% wrong
+// but confident, with the reference frame), the other rows with a
+// reference frame on 12 scenes each, and the no-reference normal rows.
+// TABLECAM_EVAL_SCENES=N runs N scenes per row (the full table in the
+// report: N=300; about 10 minutes on two cores). TABLECAM_EVAL_STRICT=1
+// also asserts ≤ 0.1% wrong-but-confident on every row, which the reader
+// does not meet yet (see the report).
+//
+//	TABLECAM_EVAL_SCENES=300 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
+func TestDiceAccuracy(t *testing.T) {
+	full, _ := strconv.Atoi(os.Getenv("TABLECAM_EVAL_SCENES"))
+	strict := os.Getenv("TABLECAM_EVAL_STRICT") != ""
+	c, profs := diceDefaultProfiles(t, "vats", "assist", "d6", "d10")
+	// Evaluation seeds only, and none of them used for teaching or
+	// calibration.
+	const seed = synth.EvalSeedMin + 1000
+	if !synth.IsEvalSeed(seed) || synth.IsTrainSeed(seed) {
+		t.Fatal("evaluation seeds overlap the training seeds")
+	}
+	type row struct {
+		set  string
+		cond evaluate.Condition
+		ref  bool
+		n    int
+	}
+	var rows []row
+	for _, set := range []string{"vats", "assist", "d6", "d10"} {
+		for _, cd := range append(evaluate.Conditions(), evaluate.Varied()) {
+			for _, ref := range []bool{true, false} {
+				n := full
+				if n <= 0 {
+					switch {
+					case set == "vats" && cd.Name == "normal" && ref:
+						n = 200
+					case testing.Short() || set == "d10" || !ref && cd.Name != "normal":
+						continue
+					default:
+						n = 12
+					}
+				}
+				rows = append(rows, row{set, cd, ref, n})
+			}
+		}
+	}
+	var results []evaluate.Result
+	for _, r := range rows {
+		res, err := evaluate.Run(c, profs, evaluate.Spec{Set: r.set, Condition: r.cond, Scenes: r.n, Seed: seed, Reference: r.ref})
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res)
+	}
+	t.Logf("dice reader on held-out scenes (per-die = read right and certain; wrong! = wrong but certain, incl. certain readings of no die):\n%s", evaluate.Table(results))
+	for _, r := range results {
+		if r.Set == "vats" && r.Condition == "normal" && r.Reference {
+			if a := r.Accuracy(); a < 0.995 {
+				t.Errorf("V.A.T.S. normal: %.2f%% per die, target ≥ 99.5%%", 100*a)
+			}
+			if a := r.RollAccuracy(); a < 0.99 {
+				t.Errorf("V.A.T.S. normal: %.2f%% whole rolls, target ≥ 99%%", 100*a)
+			}
+			if w := r.WrongConfidentRate(); w > 0.001 {
+				t.Errorf("V.A.T.S. normal: %.2f%% wrong but confident, target ≤ 0.1%%", 100*w)
+			}
+		}
+		if strict && r.WrongConfidentRate() > 0.001 {
+			t.Errorf("%s %s ref=%v: %.2f%% wrong but confident, target ≤ 0.1%%", r.Set, r.Condition, r.Reference, 100*r.WrongConfidentRate())
+		}
+	}
+	_ = vision.DefaultDiceThreshold
+}

@@ -1,0 +1,178 @@
+package vision
+
+// Counting the pips of a d6 face: pips differ from the face's own body
+// colour, whatever their colour, and are round blobs of about one size.
+
+import (
+	"math"
+	"slices"
+)
+
+// pipScratch holds buffers for countPips.
+type pipScratch struct {
+	dist  [facePatchSize * facePatchSize]float32
+	lab   [facePatchSize * facePatchSize]int16
+	stack []int
+	ch    [3][]byte
+}
+
+// countPips counts the pips on an upright d6 face patch. conf in [0, 1]
+// says how clean the count was: pips of one size, clearly apart from the
+// body colour.
+func countPips(p *facePatch) (int, float64) {
+	var s pipScratch
+	return s.count(p)
+}
+
+func (s *pipScratch) count(p *facePatch) (int, float64) {
+	const n = facePatchSize * facePatchSize
+	// Body colour: the per-channel median (the body covers most of the
+	// face).
+	var body [3]float32
+	for c := 0; c < 3; c++ {
+		s.ch[c] = s.ch[c][:0]
+		for i := 0; i < n; i++ {
+			s.ch[c] = append(s.ch[c], p[3*i+c])
+		}
+		slices.Sort(s.ch[c])
+		body[c] = float32(s.ch[c][n/2])
+	}
+	var hist [443]int
+	for i := 0; i < n; i++ {
+		var d float32
+		for c := 0; c < 3; c++ {
+			x := float32(p[3*i+c]) - body[c]
+			d += x * x
+		}
+		d = float32(math.Sqrt(float64(d)))
+		s.dist[i] = d
+		hist[min(442, int(d))]++
+	}
+	thr := otsu(hist[:])
+	if thr < 40 {
+		thr = 40
+	}
+	// Components of pixels far from the body colour.
+	clear(s.lab[:])
+	type blob struct {
+		area           int
+		x0, y0, x1, y1 int
+		cx, cy         float64
+		col            [3]float64
+	}
+	var blobs []blob
+	for i := 0; i < n; i++ {
+		if s.dist[i] < thr || s.lab[i] != 0 {
+			continue
+		}
+		id := int16(len(blobs) + 1)
+		b := blob{x0: facePatchSize, y0: facePatchSize, x1: -1, y1: -1}
+		s.stack = append(s.stack[:0], i)
+		s.lab[i] = id
+		for len(s.stack) > 0 {
+			j := s.stack[len(s.stack)-1]
+			s.stack = s.stack[:len(s.stack)-1]
+			x, y := j%facePatchSize, j/facePatchSize
+			b.area++
+			b.cx += float64(x)
+			b.cy += float64(y)
+			for c := 0; c < 3; c++ {
+				b.col[c] += float64(p[3*j+c])
+			}
+			b.x0, b.y0, b.x1, b.y1 = min(b.x0, x), min(b.y0, y), max(b.x1, x), max(b.y1, y)
+			for _, k := range [4]int{j - 1, j + 1, j - facePatchSize, j + facePatchSize} {
+				if k < 0 || k >= n || (k == j-1 && x == 0) || (k == j+1 && x == facePatchSize-1) {
+					continue
+				}
+				if s.dist[k] >= thr && s.lab[k] == 0 {
+					s.lab[k] = id
+					s.stack = append(s.stack, k)
+				}
+			}
+		}
+		b.cx /= float64(b.area)
+		b.cy /= float64(b.area)
+		for c := 0; c < 3; c++ {
+			b.col[c] /= float64(b.area)
+		}
+		blobs = append(blobs, b)
+	}
+	// Round blobs of a plausible size whose centre is inside the face.
+	var cand []blob
+	for _, b := range blobs {
+		w, h := b.x1-b.x0+1, b.y1-b.y0+1
+		fill := float64(b.area) / float64(w*h)
+		edge := b.cx < 2 || b.cy < 2 || b.cx > facePatchSize-3 || b.cy > facePatchSize-3
+		if edge || b.area < 6 || b.area > 260 || fill < 0.55 || max(w, h) > (3*min(w, h))/2+1 {
+			continue
+		}
+		cand = append(cand, b)
+	}
+	if len(cand) == 0 {
+		return 0, 0
+	}
+	// Pips share one colour and one size (a big one-pip is alone): keep
+	// the blobs like the largest group of alike blobs.
+	bestK, bestN := 0, -1
+	for k, a := range cand {
+		m := 0
+		for _, b := range cand {
+			if alikeBlobs(a.area, b.area, a.col, b.col) {
+				m++
+			}
+		}
+		if m > bestN {
+			bestK, bestN = k, m
+		}
+	}
+	ref := cand[bestK]
+	count, odd := 0, 0
+	for _, b := range cand {
+		if alikeBlobs(ref.area, b.area, ref.col, b.col) {
+			count++
+		} else {
+			odd++
+		}
+	}
+	conf := clamp01(1 - 0.5*float64(odd))
+	// Contrast of the threshold: pips clearly apart from the body.
+	conf *= clamp01(float64(thr-20) / 40)
+	return count, conf
+}
+
+// alikeBlobs reports whether two blobs could be pips of one die.
+func alikeBlobs(a1, a2 int, c1, c2 [3]float64) bool {
+	r := float64(a1) / float64(a2)
+	d := math.Abs(c1[0]-c2[0]) + math.Abs(c1[1]-c2[1]) + math.Abs(c1[2]-c2[2])
+	return r > 0.45 && r < 2.2 && d < 90
+}
+
+// otsu returns the threshold that best splits a histogram in two.
+func otsu(h []int) float32 {
+	total, sum := 0, 0.0
+	for i, c := range h {
+		total += c
+		sum += float64(i * c)
+	}
+	if total == 0 {
+		return 0
+	}
+	var wb, sb float64
+	best, bt := -1.0, 0
+	for t, c := range h {
+		wb += float64(c)
+		if wb == 0 {
+			continue
+		}
+		wf := float64(total) - wb
+		if wf == 0 {
+			break
+		}
+		sb += float64(t * c)
+		mb, mf := sb/wb, (sum-sb)/wf
+		if v := wb * wf * (mb - mf) * (mb - mf); v > best {
+			best, bt = v, t
+		}
+	}
+	return float32(bt) + 0.5
+}

@@ -1,0 +1,116 @@
+package vision_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tablecam/vision"
+)
+
+func TestDiceProfileSaveLoad(t *testing.T) {
+	_, profs := diceDefaultProfiles(t, "vats", "d6")
+	dir := t.TempDir()
+	for _, p := range profs {
+		if err := p.Save(vision.ProfileDir(dir, p.Set.ID)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := vision.LoadDiceProfiles(filepath.Join(dir, "profiles", "dice"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Set.ID != "d6" || got[1].Set.ID != "vats" {
+		t.Fatalf("loaded %d profiles", len(got))
+	}
+	for _, g := range got {
+		var want *vision.DiceProfile
+		for _, p := range profs {
+			if p.Set.ID == g.Set.ID {
+				want = p
+			}
+		}
+		if g.Version != vision.DiceProfileVersion || g.Threshold != want.Threshold || len(g.Examples) != len(want.Examples) || len(g.Body) != len(want.Body) {
+			t.Errorf("%s: loaded %d examples, threshold %v; saved %d, %v", g.Set.ID, len(g.Examples), g.Threshold, len(want.Examples), want.Threshold)
+			continue
+		}
+		for i := range g.Examples {
+			if g.Examples[i].Face != want.Examples[i].Face || string(g.Examples[i].Crop) != string(want.Examples[i].Crop) {
+				t.Errorf("%s: example %d differs after loading", g.Set.ID, i)
+				break
+			}
+		}
+	}
+	// A loaded profile reads like the original.
+	c, _ := diceDefaultProfiles(t)
+	if _, err := vision.NewDiceDetector(c, got, vision.DiceConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	// A missing directory holds no profiles.
+	if ps, err := vision.LoadDiceProfiles(filepath.Join(dir, "nothing")); err != nil || len(ps) != 0 {
+		t.Errorf("missing dir: %d profiles, %v", len(ps), err)
+	}
+}
+
+func TestDiceProfileLoadErrors(t *testing.T) {
+	_, profs := diceDefaultProfiles(t, "assist")
+	dir := filepath.Join(t.TempDir(), "assist")
+	if err := profs[0].Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(dir, "profile.json")
+	orig, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(f func(m map[string]any)) {
+		t.Helper()
+		var m map[string]any
+		if err := json.Unmarshal(orig, &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		b, _ := json.Marshal(m)
+		if err := os.WriteFile(manifest, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, want string
+		f          func(m map[string]any)
+	}{
+		{"newer version", "version 99", func(m map[string]any) { m["version"] = 99 }},
+		{"unknown face", "unknown face", func(m map[string]any) {
+			m["examples"].([]any)[0].(map[string]any)["face"] = "nope"
+		}},
+		{"path in file name", "bad file name", func(m map[string]any) {
+			m["examples"].([]any)[0].(map[string]any)["file"] = "../x.png"
+		}},
+		{"missing png", "no such file", func(m map[string]any) {
+			m["examples"].([]any)[0].(map[string]any)["file"] = "gone.png"
+		}},
+		{"face without examples", "no example of face", func(m map[string]any) {
+			var keep []any
+			for _, e := range m["examples"].([]any) {
+				if e.(map[string]any)["face"] != "blank" {
+					keep = append(keep, e)
+				}
+			}
+			m["examples"] = keep
+		}},
+	} {
+		edit(tc.f)
+		_, err := vision.LoadDiceProfile(dir)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+	if err := os.WriteFile(manifest, []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vision.LoadDiceProfile(dir); err == nil {
+		t.Error("corrupt JSON: want an error")
+	}
+}
