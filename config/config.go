@@ -126,10 +126,27 @@ type Camera struct {
 	FPS int `mapstructure:"fps"`
 }
 
+// Sets returns DiceSets as a list (spaces and empty names dropped).
+func (v Vision) Sets() []string {
+	var out []string
+	for _, s := range strings.Split(v.DiceSets, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // Vision configures recognition.
 type Vision struct {
 	// SettleFrames is the number of still frames before a roll is read.
 	SettleFrames int `mapstructure:"settle_frames"`
+	// DiceSets lists the face sets to look for, comma-separated.
+	DiceSets string `mapstructure:"dice_sets"`
+	// CardFrames is the number of steady frames before a card counts as shown.
+	CardFrames int `mapstructure:"card_frames"`
+	// Markers is the marker map file merged over the default; "" for DATA_DIR/markers.yaml if present.
+	Markers string `mapstructure:"markers"`
 }
 
 // Dashboard configures the web dashboard.
@@ -440,6 +457,11 @@ func finish(cfg *Config, origin map[string]*Error) []error {
 	between("camera.height", cfg.Camera.Height, 1, 16384)
 	between("camera.fps", cfg.Camera.FPS, 1, 1000)
 	between("vision.settle_frames", cfg.Vision.SettleFrames, 1, 1000)
+	if len(cfg.Vision.Sets()) == 0 {
+		bad("vision.dice_sets", "want set names such as vats,assist, got %q", cfg.Vision.DiceSets)
+	}
+	between("vision.card_frames", cfg.Vision.CardFrames, 1, 1000)
+	expand("vision.markers", &cfg.Vision.Markers)
 	if host, port, err := net.SplitHostPort(cfg.Dashboard.Addr); err != nil || strings.ContainsAny(host, " /") || !validPort(port) {
 		bad("dashboard.addr", "want host:port such as 127.0.0.1:8080, got %q", cfg.Dashboard.Addr)
 	}

@@ -94,7 +94,7 @@ func TestDefaultsWhenNoFile(t *testing.T) {
 		Output:    Output{JSON: false},
 		Log:       Log{Level: "info"},
 		Camera:    Camera{Device: "0", Width: 1280, Height: 720, FPS: 30},
-		Vision:    Vision{SettleFrames: 3},
+		Vision:    Vision{SettleFrames: 3, DiceSets: "vats,assist", CardFrames: 8},
 		Dashboard: Dashboard{Addr: "127.0.0.1:8080"},
 		Rules:     Rules{DeckEmpty: ""},
 	}

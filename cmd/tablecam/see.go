@@ -1,0 +1,324 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"tablecam/models"
+	"tablecam/vision"
+	"tablecam/vision/defaults"
+)
+
+// cardsDir is where taught cards live under the data directory.
+func cardsDir(dataDir string) string { return filepath.Join(dataDir, "profiles", "cards") }
+
+// splitSets parses "vats,assist".
+func splitSets(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// diceDetector builds the dice detector for sets (default: the config's),
+// with taught profiles over the built-in ones.
+func (a *app) diceDetector(c *models.Content, sets []string, errw io.Writer) (*vision.DiceDetector, error) {
+	if len(sets) == 0 {
+		sets = a.cfg.Vision.Sets()
+	}
+	profs, _, err := defaults.Load(c, a.cfg.DataDir, sets, func(s string) { fmt.Fprintln(errw, s) })
+	if err != nil {
+		return nil, err
+	}
+	return vision.NewDiceDetector(c, profs, vision.DiceConfig{Sets: sets})
+}
+
+// cardReader builds the card reader: stickers through the marker map, and
+// the taught cards when there are any.
+func (a *app) cardReader() (*vision.CardReader, error) {
+	m, err := a.markerMap(a.cfg.Vision.Markers)
+	if err != nil {
+		return nil, err
+	}
+	opts := vision.CardReaderOptions{Markers: m}
+	dir := cardsDir(a.cfg.DataDir)
+	if _, err := os.Stat(dir); err == nil {
+		ix, err := vision.LoadCardIndex(dir)
+		if err != nil {
+			return nil, fmt.Errorf("taught cards: %w", err)
+		}
+		opts.Index = ix
+	}
+	return vision.NewCardReader(opts)
+}
+
+type diceResult struct {
+	Image string       `json:"image"`
+	Dice  []vision.Die `json:"dice"`
+	Error string       `json:"error,omitempty"`
+}
+
+type cardResult struct {
+	Image string               `json:"image"`
+	Cards []vision.CardReading `json:"cards"`
+	Error string               `json:"error,omitempty"`
+}
+
+func (a *app) diceCmd() *cobra.Command {
+	var sets, background string
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "dice [--set NAME[,NAME...]] [--json] IMAGE...",
+		Short: "Read the dice in pictures (one JSON object per picture with --json)",
+		Long: `Read the dice in pictures. --set picks the face sets to look for (default: the
+config's vision.dice_sets); taught sets (tablecam learn dice) are used over the
+built-in ones. --background names a picture of the same table without dice, which
+makes finding the dice more reliable. Dice read with low confidence are marked
+uncertain. A picture that cannot be read is reported and the command exits 1
+after the others.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			det, err := a.diceDetector(c, splitSets(sets), cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer det.Close()
+			if background != "" {
+				bg, err := vision.ReadImage(background)
+				if err != nil {
+					return fmt.Errorf("--background: %w", err)
+				}
+				err = det.SetBackground(bg)
+				bg.Close()
+				if err != nil {
+					return fmt.Errorf("--background: %w", err)
+				}
+			}
+			out := cmd.OutOrStdout()
+			enc := json.NewEncoder(out)
+			failed := 0
+			for _, path := range args {
+				res := diceResult{Image: path, Dice: []vision.Die{}}
+				img, err := vision.ReadImage(path)
+				if err == nil {
+					var r vision.Reading
+					r, err = det.Read(img)
+					img.Close()
+					if r.Dice != nil {
+						res.Dice = r.Dice
+					}
+				}
+				if err != nil {
+					failed++
+					res.Error = err.Error()
+				}
+				if jsonOut {
+					if err := enc.Encode(res); err != nil {
+						return err
+					}
+					continue
+				}
+				printDice(out, res)
+			}
+			if failed > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "tablecam dice: %d of %d pictures could not be read\n", failed, len(args))
+				return exitError(1)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&sets, "set", "", "face sets to look for, comma-separated (default: vision.dice_sets)")
+	f.BoolVar(&jsonOut, "json", false, "one JSON object per picture and line")
+	f.StringVar(&background, "background", "", "a picture of the empty table (same camera and place)")
+	return cmd
+}
+
+func printDice(w io.Writer, res diceResult) {
+	fmt.Fprintf(w, "%s:", res.Image)
+	if res.Error != "" {
+		fmt.Fprintf(w, " ERROR %s\n", res.Error)
+		return
+	}
+	if len(res.Dice) == 0 {
+		fmt.Fprintln(w, " no dice")
+		return
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  set\tface\tvalue\thits\tregions\tbox\tconfidence\t")
+	for _, d := range res.Dice {
+		val, hits := "", ""
+		if d.Value != 0 {
+			val = fmt.Sprint(d.Value)
+		} else {
+			hits = fmt.Sprint(d.Hits)
+		}
+		note := ""
+		if d.Uncertain {
+			note = "UNCERTAIN: confirm"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d,%d-%d,%d\t%.2f\t%s\n", d.Set, d.Face, val, hits, strings.Join(d.Regions, "+"),
+			d.Box.Min.X, d.Box.Min.Y, d.Box.Max.X, d.Box.Max.Y, d.Confidence, note)
+	}
+	tw.Flush()
+}
+
+func (a *app) cardCmd() *cobra.Command {
+	var jsonOut bool
+	cmd := &cobra.Command{
+		Use:   "card [--json] IMAGE...",
+		Short: "Identify the cards and tokens in pictures (ID stickers and taught cards)",
+		Long: `Identify the cards in pictures: cards with an ID sticker by its marker (through
+the marker map, see tablecam stickers), other cards against the taught cards
+(tablecam learn cards). A card that was never taught is reported as "unknown".`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := a.cardReader()
+			if err != nil {
+				return err
+			}
+			defer r.Close()
+			out := cmd.OutOrStdout()
+			enc := json.NewEncoder(out)
+			failed := 0
+			for _, path := range args {
+				res := cardResult{Image: path, Cards: []vision.CardReading{}}
+				img, err := vision.ReadImage(path)
+				if err == nil {
+					var cs []vision.CardReading
+					cs, err = r.ReadCards(img)
+					img.Close()
+					if cs != nil {
+						res.Cards = cs
+					}
+				}
+				if err != nil {
+					failed++
+					res.Error = err.Error()
+				}
+				if jsonOut {
+					if err := enc.Encode(res); err != nil {
+						return err
+					}
+					continue
+				}
+				printCards(out, res)
+			}
+			if failed > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "tablecam card: %d of %d pictures could not be read\n", failed, len(args))
+				return exitError(1)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&jsonOut, "json", false, "one JSON object per picture and line")
+	return cmd
+}
+
+func printCards(w io.Writer, res cardResult) {
+	fmt.Fprintf(w, "%s:", res.Image)
+	if res.Error != "" {
+		fmt.Fprintf(w, " ERROR %s\n", res.Error)
+		return
+	}
+	if len(res.Cards) == 0 {
+		fmt.Fprintln(w, " no cards")
+		return
+	}
+	fmt.Fprintln(w)
+	for _, c := range res.Cards {
+		how := c.Method
+		if c.Marker != nil {
+			how = fmt.Sprintf("marker %d (%s)", *c.Marker, c.Dictionary)
+		}
+		fmt.Fprintf(w, "  %-20s %-26s box %d,%d-%d,%d  confidence %.2f\n", c.ID, how, c.Box.Min.X, c.Box.Min.Y, c.Box.Max.X, c.Box.Max.Y, c.Confidence)
+	}
+}
+
+func (a *app) learnCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "learn",
+		Short: "Teach tablecam your own dice and cards from example pictures",
+	}
+	var set string
+	dice := &cobra.Command{
+		Use:   "dice --set NAME DIR",
+		Short: "Teach a dice set from DIR/<face-id>/ pictures (5 or more per face)",
+		Long: `Teach a dice set from example pictures: DIR/<face-id>/ holds pictures of that face
+(whole camera frames with exactly one die of the set, or crops around it); an
+optional DIR/background.png is the table without dice. If NAME is a set of the
+content pack (vats, assist, d6, d10, d20) the face ids must be its faces;
+otherwise a new set is created with the directories' names as face ids. The
+profile is stored in the data directory and used from then on.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if set == "" {
+				return errors.New("learn dice needs --set NAME")
+			}
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			p, check, err := vision.TeachDice(c, set, args[0], func(s string) { fmt.Fprintln(w, s) })
+			if err != nil {
+				return err
+			}
+			dir := vision.ProfileDir(a.cfg.DataDir, set)
+			if err := p.Save(dir); err != nil {
+				return err
+			}
+			fmt.Fprintln(w, check.String())
+			kind := "set of the content pack"
+			if p.Custom {
+				kind = "new set"
+			}
+			fmt.Fprintf(w, "taught %s %q (%d faces, %d examples) -> %s\n", kind, set, len(p.Set.Faces), len(p.Examples), dir)
+			if check.Accuracy() < 0.99 {
+				fmt.Fprintln(w, "warning: the self-check is below 99%: add clearer pictures of the faces listed above and teach again")
+			}
+			return nil
+		},
+	}
+	dice.Flags().StringVar(&set, "set", "", "the face set: vats, assist, d6, d10, d20, or a new name")
+	cards := &cobra.Command{
+		Use:   "cards DIR",
+		Short: "Teach cards from DIR/<card-id>/ photos (two to five per card)",
+		Long: `Teach cards from example photos: DIR/<card-id>/ holds photos of that card (whole
+frames showing the card, or crops). The card ids are content ids (activation-3,
+ghoul-2, goal-1) or your own. Teaching replaces the taught cards stored in the
+data directory. Cards with an ID sticker need no teaching.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			ix, err := vision.TeachCards(args[0], func(s string) { fmt.Fprintln(w, s) })
+			if err != nil {
+				return err
+			}
+			dir := cardsDir(a.cfg.DataDir)
+			if err := ix.Save(dir); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "taught %d cards -> %s\n", len(ix.Cards()), dir)
+			return nil
+		},
+	}
+	cmd.AddCommand(dice, cards)
+	return cmd
+}
