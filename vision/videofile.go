@@ -18,6 +18,10 @@ type VideoFile struct {
 	index    int
 	interval time.Duration
 	eof      bool
+	// count is the file's frame count (0 when it does not say); skipped
+	// counts the frames that could not be decoded.
+	count   int
+	skipped int
 }
 
 // OpenVideoFile opens the video file at path. Errors name the path; a
@@ -41,7 +45,11 @@ func OpenVideoFile(path string) (*VideoFile, error) {
 	if fps <= 0 || fps > 1000 {
 		fps = 30
 	}
-	return &VideoFile{path: path, vc: vc, interval: time.Duration(float64(time.Second) / fps)}, nil
+	count := int(vc.Get(gocv.VideoCaptureFrameCount))
+	if count < 0 || count > 1<<30 {
+		count = 0
+	}
+	return &VideoFile{path: path, vc: vc, interval: time.Duration(float64(time.Second) / fps), count: count}, nil
 }
 
 // FPS returns the frame rate the frame times are spaced by (the file's, or
@@ -60,16 +68,40 @@ func (v *VideoFile) Read(ctx context.Context) (Frame, error) {
 	if v.eof {
 		return Frame{}, io.EOF
 	}
-	mat := gocv.NewMat()
-	if !v.vc.Read(&mat) || mat.Empty() {
+	// A frame that cannot be decoded is skipped and counted. The file ends
+	// when a read fails with no frames left by its frame count, or after
+	// maxBadFrames failures in a row (a truncated file: the frames its
+	// header promised but that are missing count as skipped).
+	const maxBadFrames = 30
+	for bad := 0; ; bad++ {
+		if bad > 0 && (v.count == 0 || v.index >= v.count || bad >= maxBadFrames) {
+			if v.count > v.index {
+				v.skipped += v.count - v.index
+			}
+			v.eof = true
+			return Frame{}, io.EOF
+		}
+		mat := gocv.NewMat()
+		ok := v.vc.Read(&mat)
+		if ok && !mat.Empty() && mat.Type() == gocv.MatTypeCV8UC3 && mat.Cols() <= maxImageSide && mat.Rows() <= maxImageSide {
+			f := Frame{Mat: mat, Index: v.index, Time: time.Duration(v.index) * v.interval}
+			v.index++
+			return f, nil
+		}
 		mat.Close()
-		v.eof = true
-		return Frame{}, io.EOF
+		if v.count > v.index {
+			// The file says more frames follow: skip this one.
+			v.skipped++
+			v.index++
+		}
+		if err := ctx.Err(); err != nil {
+			return Frame{}, err
+		}
 	}
-	f := Frame{Mat: mat, Index: v.index, Time: time.Duration(v.index) * v.interval}
-	v.index++
-	return f, nil
 }
+
+// Skipped returns the number of frames that could not be decoded so far.
+func (v *VideoFile) Skipped() int { return v.skipped }
 
 // Close releases the video file.
 func (v *VideoFile) Close() error {

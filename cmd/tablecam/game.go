@@ -125,11 +125,11 @@ func (a *app) openSession(ctx context.Context, c *models.Content, id string, fre
 }
 
 func (a *app) playCmd() *cobra.Command {
-	var manual, demo, jsonOut, fresh, serve bool
-	var session, voice string
+	var manual, demo, jsonOut, fresh, serve, realtime, noPrompt bool
+	var session, voice, video, images string
 	cmd := &cobra.Command{
 		Use:   "play",
-		Short: "Run a game session (--manual: typed events at a prompt; --demo: the bundled demo game)",
+		Short: "Run a game session from the camera (--video/--images: from a recording; --manual: typed events only; --demo: the bundled demo)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			c, err := a.content()
@@ -140,7 +140,8 @@ func (a *app) playCmd() *cobra.Command {
 				return a.runDemo(ctx, c, cmd.OutOrStdout(), jsonOut, voice)
 			}
 			if !manual {
-				return fmt.Errorf("the camera pipeline is not part of this build yet: use `tablecam play --manual` to type events, or `tablecam play --demo`")
+				return a.runCamera(ctx, c, cameraOpts{video: video, images: images, realtime: realtime, session: session, fresh: fresh,
+					serve: serve, jsonOut: jsonOut, voice: voice, noPrompt: noPrompt}, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 			}
 			st, s, err := a.openSession(ctx, c, session, fresh)
 			if err != nil {
@@ -174,6 +175,10 @@ func (a *app) playCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&serve, "serve", false, "serve the dashboard (dashboard.addr) while playing")
 	cmd.Flags().StringVar(&session, "session", "", "session id to resume (default: the latest open one)")
 	cmd.Flags().StringVar(&voice, "voice", "config", "speak announcements: on, off, or config (voice.enabled)")
+	cmd.Flags().StringVar(&video, "video", "", "read a recorded video file instead of the camera")
+	cmd.Flags().StringVar(&images, "images", "", "read a folder of pictures (in name order) instead of the camera")
+	cmd.Flags().BoolVar(&realtime, "realtime", false, "play --video/--images at their frame rate instead of as fast as possible")
+	cmd.Flags().BoolVar(&noPrompt, "no-prompt", false, "do not read typed commands from standard input while the camera runs")
 	return cmd
 }
 

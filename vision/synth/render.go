@@ -72,8 +72,8 @@ type glare struct {
 func newStage(c *models.Content, spec Scene) (*stage, error) {
 	st := &stage{c: c, spec: spec, cache: map[artKey]faceArt{},
 		table: gocv.NewMat(), gain: gocv.NewMat(), tone: gocv.NewMat(), buf: gocv.NewMat()}
-	st.cam = newCamera(spec.Width, spec.Height, spec.Tilt, rngFor(spec.Seed, saltCamera))
-	lr := rngFor(spec.Seed, saltLight)
+	st.cam = newCamera(spec.Width, spec.Height, spec.Tilt, rngFor(spec.setupSeed(), saltCamera))
+	lr := rngFor(spec.setupSeed(), saltLight)
 	az := lr.Float64() * 2 * math.Pi
 	el := (48 + 22*lr.Float64()) * math.Pi / 180
 	st.light = vec3{math.Cos(el) * math.Cos(az), math.Cos(el) * math.Sin(az), math.Sin(el)}
@@ -110,7 +110,7 @@ func (st *stage) close() {
 // buildTable renders the table texture at half resolution, scales or (with
 // a tilted camera) warps it into the frame, and adds the fine texture.
 func (st *stage) buildTable() error {
-	tr := rngFor(st.spec.Seed, saltTable)
+	tr := rngFor(st.spec.setupSeed(), saltTable)
 	tex := st.cam.tex
 	if tex.Dx() < 1 || tex.Dy() < 1 || tex.Dx() > 4*st.spec.Width || tex.Dy() > 4*st.spec.Height {
 		return fmt.Errorf("synth: table texture %v out of range", tex)
@@ -739,7 +739,7 @@ func (st *stage) setGlare(dice []*layoutDie) {
 	if l.Glare <= 0 {
 		return
 	}
-	r := rngFor(st.spec.Seed, saltLight^0x91a2)
+	r := rngFor(st.spec.setupSeed(), saltLight^0x91a2)
 	w, h := float64(st.spec.Width), float64(st.spec.Height)
 	g := glare{on: true, strength: l.Glare, sigma: (0.03 + 0.04*r.Float64()) * math.Min(w, h)}
 	g.at = vec2{w * (0.15 + 0.7*r.Float64()), h * (0.15 + 0.7*r.Float64())}

@@ -233,6 +233,19 @@ type Scene struct {
 	Touching bool
 	// Hand adds a hand and forearm over the table.
 	Hand Hand
+	// SetupSeed, when not 0, decides the table's texture, the camera and
+	// the light instead of Seed: scenes with the same SetupSeed show the
+	// same table from the same camera (a session's frames), while Seed
+	// still decides the dice, noise and hands.
+	SetupSeed int64
+}
+
+// setupSeed is the seed of the table, camera and light.
+func (s Scene) setupSeed() int64 {
+	if s.SetupSeed != 0 {
+		return s.SetupSeed
+	}
+	return s.Seed
 }
 
 // DieTruth is the exact truth about one die in a frame.

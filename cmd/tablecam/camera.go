@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/announce"
+	"tablecam/dashboard"
+	"tablecam/live"
+	"tablecam/models"
+	"tablecam/vision"
+)
+
+// cameraOpts are the play flags of the camera mode.
+type cameraOpts struct {
+	video, images string
+	realtime      bool
+	session       string
+	fresh, serve  bool
+	jsonOut       bool
+	voice         string
+	noPrompt      bool
+}
+
+// frameSource opens what play reads: a video file, a folder of pictures, or
+// the camera (reopened with backoff when it is unplugged).
+func (a *app) frameSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Source, func() int, error) {
+	switch {
+	case o.video != "":
+		v, err := vision.OpenVideoFile(o.video)
+		if err != nil {
+			return nil, nil, err
+		}
+		var src vision.Source = v
+		if o.realtime {
+			src = vision.Paced(v, nil)
+		}
+		return src, v.Skipped, nil
+	case o.images != "":
+		d, err := vision.OpenImageDir(o.images, float64(a.cfg.Camera.FPS))
+		if err != nil {
+			return nil, nil, err
+		}
+		var src vision.Source = d
+		if o.realtime {
+			src = vision.Paced(d, nil)
+		}
+		return src, d.Skipped, nil
+	}
+	cam := a.cfg.Camera
+	var last *vision.Camera
+	var mu sync.Mutex
+	open := func() (vision.Source, error) {
+		c, err := vision.OpenCamera(cam.Device, cam.Width, cam.Height, cam.FPS)
+		if err != nil {
+			return nil, err
+		}
+		mu.Lock()
+		last = c
+		mu.Unlock()
+		return c, nil
+	}
+	first, err := open()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w (or play a recording with --video FILE)", err)
+	}
+	opened := false
+	r := &live.Reconnect{
+		Open: func() (vision.Source, error) {
+			if !opened {
+				opened = true
+				return first, nil
+			}
+			return open()
+		},
+		Status: feed.SetStatus,
+		Logger: a.log,
+	}
+	skipped := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if last == nil {
+			return 0
+		}
+		return last.Skipped()
+	}
+	return r, skipped, nil
+}
+
+// runCamera plays a session from the camera (or a video / picture folder):
+// dice and cards are read and applied, announcements spoken, typed
+// commands (the roll's context, confirmations, corrections) read from
+// standard input meanwhile.
+func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in io.Reader, out, errw io.Writer) error {
+	feed := &dashboard.FrameBuffer{}
+	src, skipped, err := a.frameSource(o, feed)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	det, err := a.diceDetector(c, nil, errw)
+	if err != nil {
+		return err
+	}
+	defer det.Close()
+	cr, err := a.cardReader()
+	if err != nil {
+		return err
+	}
+	defer cr.Close()
+	cards := vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+
+	st, s, err := a.openSession(ctx, c, o.session, o.fresh)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	outs, mute, err := a.outputs(ctx, out, o.jsonOut, o.voice)
+	if err != nil {
+		return err
+	}
+	defer outs.Close()
+	var ann announce.Announcer = outs
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if o.serve {
+		all, wait, err := a.serve(ctx, c, s, outs, mute, feed, a.framesDir(), errw)
+		if err != nil {
+			return err
+		}
+		defer wait()
+		defer cancel()
+		ann = all
+	}
+	// Typed commands run beside the camera; end of input does not end the
+	// session (the camera does, or Ctrl-C).
+	if !o.noPrompt {
+		go func() {
+			if err := prompt(ctx, c, s, in, out, errw, ann, isTerminal(in)); err != nil {
+				a.log.Warn("prompt", "err", err)
+			}
+		}()
+	}
+	reader := newBackgroundReader(det)
+	defer reader.Close()
+	stats, err := live.Run(ctx, live.Options{
+		Source: src, Dice: reader.Read, Cards: cards, Session: s, Announce: ann,
+		FramesDir: a.framesDir(), Preview: feed.Put, Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+		Logger: a.log,
+	})
+	flush(context.WithoutCancel(ctx), ann)
+	if n := skipped(); n > 0 {
+		fmt.Fprintf(errw, "%d unreadable frames were skipped\n", n)
+	}
+	fmt.Fprintf(errw, "camera: %d frames, %d rolls, %d cards read\n", stats.Frames, stats.Rolls, stats.Cards)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// backgroundReader reads dice with the detector and keeps its picture of
+// the empty table. (Placeholder until vision's own component lands.)
+type backgroundReader struct {
+	det *vision.DiceDetector
+}
+
+func newBackgroundReader(det *vision.DiceDetector) *backgroundReader { return &backgroundReader{det: det} }
+
+func (b *backgroundReader) Read(img gocv.Mat) (vision.Reading, error) { return b.det.Read(img) }
+
+func (b *backgroundReader) Close() error { return nil }
