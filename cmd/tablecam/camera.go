@@ -168,10 +168,20 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 // the empty table. (Placeholder until vision's own component lands.)
 type backgroundReader struct {
 	det *vision.DiceDetector
+	set bool
 }
 
 func newBackgroundReader(det *vision.DiceDetector) *backgroundReader { return &backgroundReader{det: det} }
 
-func (b *backgroundReader) Read(img gocv.Mat) (vision.Reading, error) { return b.det.Read(img) }
+func (b *backgroundReader) Read(img gocv.Mat) (vision.Reading, error) {
+	if !b.set {
+		b.set = true
+		if err := b.det.SetBackground(img); err != nil {
+			return vision.Reading{}, err
+		}
+		return vision.Reading{}, nil
+	}
+	return b.det.Read(img)
+}
 
 func (b *backgroundReader) Close() error { return nil }

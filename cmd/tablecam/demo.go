@@ -1,32 +1,106 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	_ "embed"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
+	"tablecam/announce"
+	"tablecam/dashboard"
+	"tablecam/demo"
+	"tablecam/live"
 	"tablecam/models"
+	"tablecam/tracker"
+	"tablecam/vision"
 )
 
-//go:embed demo.events
-var demoEvents []byte
-
-// runDemo replays the bundled demo game through a fresh tracker session and
-// announces it (console and, when enabled, voice).
-func (a *app) runDemo(ctx context.Context, c *models.Content, w io.Writer, jsonOut bool, voice string) error {
-	out, _, err := a.outputs(ctx, w, jsonOut, voice)
+// runDemo plays the bundled demo game (rendered deterministically by the
+// project's renderer) through the real camera pipeline into a fresh
+// session in a temporary store: dice and cards are read from the frames,
+// never from a script. --serve keeps the dashboard up afterwards.
+func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer, jsonOut bool, voice string, serve, realtime bool) error {
+	out, mute, err := a.outputs(ctx, w, jsonOut, voice)
 	if err != nil {
 		return err
 	}
 	defer out.Close()
-	bad, err := a.replayEvents(ctx, c, "demo.events", bytes.NewReader(demoEvents), out, w)
+	tmp, err := os.MkdirTemp("", "tablecam-demo-")
 	if err != nil {
 		return err
 	}
-	if bad > 0 {
-		return fmt.Errorf("the bundled demo has %d invalid events", bad)
+	defer os.RemoveAll(tmp)
+	st, err := tracker.OpenStore(filepath.Join(tmp, "demo.db"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cat, err := tracker.NewCatalog(a.cfg.Language)
+	if err != nil {
+		return err
+	}
+	id := "demo"
+	if err := st.CreateSession(ctx, id, "demo"); err != nil {
+		return err
+	}
+	s, err := tracker.OpenSession(ctx, st, c, cat, id, "")
+	if err != nil {
+		return err
+	}
+	det, err := a.diceDetector(c, []string{"vats", "assist"}, errw)
+	if err != nil {
+		return err
+	}
+	defer det.Close()
+	cr, err := a.cardReader()
+	if err != nil {
+		return err
+	}
+	defer cr.Close()
+	markers, err := a.markerMap(a.cfg.Vision.Markers)
+	if err != nil {
+		return err
+	}
+	var ann announce.Announcer = out
+	var wait func()
+	var preview func([]byte)
+	if serve {
+		sctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		feed := &dashboard.FrameBuffer{}
+		all, w2, err := a.serve(sctx, c, s, out, mute, feed, "", errw)
+		if err != nil {
+			return err
+		}
+		ann, wait, preview = all, w2, feed.Put
+	}
+	res, err := demo.Run(ctx, demo.Options{
+		Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview,
+		Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+		Dice: func() (vision.DiceReader, func(), error) {
+			r := newBackgroundReader(det)
+			return r.Read, func() { r.Close() }, nil
+		},
+		Cards: func() (live.CardReader, func(), error) {
+			return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
+		},
+	})
+	flush(ctx, ann)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	frames, rolls, cards := 0, 0, 0
+	for _, x := range res.Stats {
+		frames += x.Frames
+		rolls += x.Rolls
+		cards += x.Cards
+	}
+	fmt.Fprintf(errw, "demo: %d frames read by the camera pipeline: %d rolls, %d cards\n", frames, rolls, cards)
+	if wait != nil {
+		fmt.Fprintln(errw, "demo finished; the dashboard stays up until Ctrl-C")
+		<-ctx.Done()
+		wait()
 	}
 	return nil
 }

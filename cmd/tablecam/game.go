@@ -137,7 +137,7 @@ func (a *app) playCmd() *cobra.Command {
 				return err
 			}
 			if demo {
-				return a.runDemo(ctx, c, cmd.OutOrStdout(), jsonOut, voice)
+				return a.runDemo(ctx, c, cmd.OutOrStdout(), cmd.ErrOrStderr(), jsonOut, voice, serve, realtime)
 			}
 			if !manual {
 				return a.runCamera(ctx, c, cameraOpts{video: video, images: images, realtime: realtime, session: session, fresh: fresh,
@@ -169,7 +169,7 @@ func (a *app) playCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&manual, "manual", false, "type events at a prompt (roll 2h head arms, card activation-3, undo, help)")
-	cmd.Flags().BoolVar(&demo, "demo", false, "replay the bundled demo game through the tracker")
+	cmd.Flags().BoolVar(&demo, "demo", false, "play the bundled demo game through the camera pipeline (rendered frames)")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
 	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the latest open one")
 	cmd.Flags().BoolVar(&serve, "serve", false, "serve the dashboard (dashboard.addr) while playing")

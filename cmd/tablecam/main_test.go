@@ -63,9 +63,17 @@ func TestDemoRunsAndSpeaksToWAV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, errs)
 	}
-	for _, want := range []string{"Nora: 3 hits, difficulty 2 passed.", "Ghoul killed!", "Institute power advances 1 to space 2 of 7"} {
+	// Every roll and the card come from the rendered frames through the
+	// camera pipeline (dice detector, settle detection, card reader): the
+	// test roll with one reroll, the fight with one reroll (a hand passes
+	// over the dice after it), and the enemy's attack.
+	if !strings.Contains(errs, "5 rolls, 1 cards") {
+		t.Errorf("the demo's camera pipeline did not read 5 rolls and 1 card:\n%s", errs)
+	}
+	for _, want := range []string{"1 hit against difficulty 2, failing. 1 reroll left", "Nora: 3 hits, difficulty 2 passed.",
+		"Ghoul killed!", "Institute activate.", "Institute power advances 1 to space 2 of 7", "Institute fighter killed!", "Round 2."} {
 		if !strings.Contains(out, want) {
-			t.Errorf("demo output lacks %q", want)
+			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}
 	}
 	if _, err := os.Stat("/usr/bin/espeak-ng"); err == nil {

@@ -1,0 +1,263 @@
+// Package demo is tablecam's bundled demo game: a short recorded table
+// scene, regenerated deterministically by the project's own renderer (no
+// video is shipped), run through the real camera pipeline. Between camera
+// segments the group's typed events (setup, what a roll is for) are
+// submitted, as at a real table where someone taps the dashboard.
+package demo
+
+import (
+	"context"
+	"fmt"
+	"image"
+	"io"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/announce"
+	"tablecam/live"
+	"tablecam/models"
+	"tablecam/tracker"
+	"tablecam/vision"
+	"tablecam/vision/synth"
+)
+
+// Seed is the demo scene's seed (an evaluation seed: never used to teach).
+const Seed = synth.EvalSeedMin + 424242
+
+// Step is one step of the demo: typed events, a dice segment filmed by the
+// camera, or a card shown to the camera.
+type Step struct {
+	Lines []string
+	Dice  *synth.SequenceSpec
+	// Card is the content id of a card shown to the camera, with its marker.
+	Card string
+	// Note is what happens, for the log.
+	Note string
+}
+
+// Width and Height of the demo frames.
+const (
+	Width  = 1280
+	Height = 720
+)
+
+// dice films one roll on the demo's table: the empty table for a moment
+// (the camera is already running), then the script.
+func dice(seed int64, faces []string, script []synth.Step) *synth.SequenceSpec {
+	sc := synth.Scene{Seed: seed, SetupSeed: Seed, Width: Width, Height: Height, Background: synth.Background("wood"),
+		Lighting: synth.Lighting{Level: 1}, Noise: 2}
+	for _, f := range faces {
+		sc.Dice = append(sc.Dice, synth.DieSpec{Set: "vats", Face: f})
+	}
+	script = append([]synth.Step{{Kind: synth.StepWait, Frames: 10}}, script...)
+	return &synth.SequenceSpec{Scene: sc, Script: script, FPS: 30}
+}
+
+// Script is the demo game: setup, a test roll with a reroll, a fight with a
+// reroll of one die and a hand passing over the dice, the activation card
+// shown, the power token moving, and the enemy's attack fought.
+func Script() []Step {
+	return []Step{
+		{Note: "setup", Lines: []string{
+			"setup commonwealth loyal railroad survivors nora:10:SP preston:12:CE",
+			"enemy add ghoul-2 with nora",
+			"enemy add institute-1 adjacent preston",
+			"test nora 2 P",
+		}},
+		{Note: "a test roll, one die rerolled", Dice: dice(Seed+1, []string{"head", "torso", "arms"}, []synth.Step{
+			{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20},
+			{Kind: synth.StepReroll, Die: 1, Face: "2h"}, {Kind: synth.StepWait, Frames: 20},
+		})},
+		{Note: "a fight", Lines: []string{"set nora rested true", "fight nora e1"}},
+		{Note: "a fight, one die rerolled, a hand passing over", Dice: dice(Seed+2, []string{"head", "torso", "1h"}, []synth.Step{
+			{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20},
+			{Kind: synth.StepReroll, Die: 1, Face: "legs"}, {Kind: synth.StepWait, Frames: 15},
+			{Kind: synth.StepHandPass}, {Kind: synth.StepWait, Frames: 15},
+		})},
+		{Note: "a goal completed", Lines: []string{"goal"}},
+		{Note: "end of round: the activation card", Card: "activation-2"},
+		{Note: "the Institute fighter's attack", Dice: dice(Seed+3, []string{"legs", "2h", "head"}, []synth.Step{
+			{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20},
+		})},
+		{Note: "next round", Lines: []string{"round"}},
+	}
+}
+
+// Options configure a demo run.
+type Options struct {
+	Content  *models.Content
+	Session  *tracker.Session
+	Announce announce.Announcer
+	// Dice returns the dice reader (called once per dice segment).
+	Dice func() (vision.DiceReader, func(), error)
+	// Cards returns the card reader (called once per card segment).
+	Cards func() (live.CardReader, func(), error)
+	// Markers maps content ids to marker ids for the rendered card.
+	Markers *vision.MarkerMap
+	// Paced plays the frames in real time (30 fps), as a camera would.
+	Paced bool
+	// FramesDir keeps the roll-proof frames; Preview gets annotated frames.
+	FramesDir string
+	Preview   func([]byte)
+	// Log receives a line per step.
+	Log io.Writer
+	// Roll configures settle detection.
+	Roll vision.RollConfig
+}
+
+// Result is what a demo run measured.
+type Result struct {
+	Stats []live.Stats
+	// StopLatency is, per camera roll, the time from the frame where the
+	// dice stopped being shown to the roll's announcement (paced runs).
+	StopLatency []time.Duration
+}
+
+// Run plays the demo through the real pipeline.
+func Run(ctx context.Context, o Options) (Result, error) {
+	var res Result
+	for i, st := range Script() {
+		if o.Log != nil && st.Note != "" {
+			fmt.Fprintf(o.Log, "-- demo step %d: %s\n", i+1, st.Note)
+		}
+		for _, line := range st.Lines {
+			ev, ok, err := tracker.ParseLine(o.Content, line)
+			if err != nil || !ok {
+				return res, fmt.Errorf("demo step %d: %q: %v", i+1, line, err)
+			}
+			as, err := o.Session.Submit(ctx, ev)
+			if err != nil {
+				return res, fmt.Errorf("demo step %d: %q: %w", i+1, line, err)
+			}
+			for _, a := range as {
+				if err := o.Announce.Announce(ctx, a); err != nil {
+					return res, err
+				}
+			}
+		}
+		switch {
+		case st.Dice != nil:
+			seq, err := synth.NewSequence(o.Content, *st.Dice)
+			if err != nil {
+				return res, fmt.Errorf("demo step %d: %w", i+1, err)
+			}
+			read, done, err := o.Dice()
+			if err != nil {
+				seq.Close()
+				return res, err
+			}
+			stats, lat, err := o.run(ctx, seq, read, nil, seq.Settles())
+			done()
+			seq.Close()
+			if err != nil {
+				return res, fmt.Errorf("demo step %d: %w", i+1, err)
+			}
+			res.Stats = append(res.Stats, stats)
+			res.StopLatency = append(res.StopLatency, lat...)
+		case st.Card != "":
+			src, err := newCardSource(o.Content, o.Markers, st.Card, Seed+int64(100+i))
+			if err != nil {
+				return res, fmt.Errorf("demo step %d: %w", i+1, err)
+			}
+			cards, done, err := o.Cards()
+			if err != nil {
+				src.Close()
+				return res, err
+			}
+			noDice := func(gocv.Mat) (vision.Reading, error) { return vision.Reading{}, nil }
+			stats, _, err := o.run(ctx, src, noDice, cards, nil)
+			done()
+			src.Close()
+			if err != nil {
+				return res, fmt.Errorf("demo step %d: %w", i+1, err)
+			}
+			if stats.Cards == 0 {
+				return res, fmt.Errorf("demo step %d: the card %s was not recognised", i+1, st.Card)
+			}
+			res.Stats = append(res.Stats, stats)
+		}
+	}
+	return res, nil
+}
+
+func (o *Options) run(ctx context.Context, src vision.Source, read vision.DiceReader, cards live.CardReader, settles []int) (live.Stats, []time.Duration, error) {
+	var paced *vision.PacedSource
+	if o.Paced {
+		paced = vision.Paced(src, nil)
+		src = paced
+	}
+	stats, err := live.Run(ctx, live.Options{Source: src, Dice: read, Cards: cards, Session: o.Session, Announce: o.Announce,
+		FramesDir: o.FramesDir, Preview: o.Preview, Roll: o.Roll})
+	if err != nil {
+		return stats, nil, err
+	}
+	var lat []time.Duration
+	if paced != nil {
+		// Each camera roll is matched with the last settle at or before the
+		// frame it was decided on.
+		for _, a := range stats.Applied {
+			if a.Type != tracker.EvRoll {
+				continue
+			}
+			stop := -1
+			for _, f := range settles {
+				if f <= a.Frame {
+					stop = f
+				}
+			}
+			if t, ok := paced.Delivered(stop); ok {
+				lat = append(lat, a.Announced.Sub(t))
+			}
+		}
+	}
+	return stats, lat, nil
+}
+
+// cardSource shows the empty table, then the card held up for a second,
+// then the empty table again.
+type cardSource struct {
+	empty, card gocv.Mat
+	i, n        int
+}
+
+func newCardSource(c *models.Content, m *vision.MarkerMap, card string, seed int64) (*cardSource, error) {
+	id, ok := m.MarkerFor(card)
+	if !ok {
+		return nil, fmt.Errorf("no marker id for %s in the marker map", card)
+	}
+	empty, err := synth.RenderEmpty(synth.Scene{Seed: seed, Width: Width, Height: Height, Background: synth.Background("wood"), Lighting: synth.Lighting{Level: 1}})
+	if err != nil {
+		return nil, err
+	}
+	img, _, err := synth.RenderCardScene(synth.CardScene{Seed: seed, Width: Width, Height: Height, Dict: m.Dict(),
+		Background: synth.Background("wood"), Lighting: synth.Lighting{Level: 1},
+		Cards: []synth.CardSpec{{Art: seed, Sticker: true, Marker: id, Width: 260, Center: image.Pt(Width/2, Height/2), Tilt: 15, Finger: true}}})
+	if err != nil {
+		empty.Close()
+		return nil, err
+	}
+	return &cardSource{empty: empty, card: img, n: 60}, nil
+}
+
+func (s *cardSource) Read(ctx context.Context) (vision.Frame, error) {
+	if err := ctx.Err(); err != nil {
+		return vision.Frame{}, err
+	}
+	if s.i >= s.n {
+		return vision.Frame{}, io.EOF
+	}
+	m := s.empty
+	if s.i >= 10 && s.i < 45 {
+		m = s.card
+	}
+	f := vision.Frame{Mat: m.Clone(), Index: s.i, Time: time.Duration(s.i) * time.Second / 30}
+	s.i++
+	return f, nil
+}
+
+func (s *cardSource) Close() error {
+	s.empty.Close()
+	s.card.Close()
+	return nil
+}
