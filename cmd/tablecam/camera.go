@@ -171,7 +171,9 @@ type backgroundReader struct {
 	set bool
 }
 
-func newBackgroundReader(det *vision.DiceDetector) *backgroundReader { return &backgroundReader{det: det} }
+func newBackgroundReader(det *vision.DiceDetector) *backgroundReader {
+	return &backgroundReader{det: det}
+}
 
 func (b *backgroundReader) Read(img gocv.Mat) (vision.Reading, error) {
 	if !b.set {
