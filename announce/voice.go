@@ -36,6 +36,9 @@ type VoiceOptions struct {
 	WAVDir string
 	// Logger receives the voice's warnings. Default slog.Default().
 	Logger *slog.Logger
+	// Started, if set, is called from the voice's worker when the engine
+	// process for an announcement has started (for latency figures).
+	Started func(a models.Announcement, at time.Time)
 }
 
 // Voice speaks announcements through espeak-ng. Announce only queues: one
@@ -287,7 +290,13 @@ func (v *Voice) speak(job voiceJob) (problem string, audio bool) {
 	stderr := &capBuffer{max: 4096}
 	cmd.Stderr = stderr
 	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		if v.opts.Started != nil {
+			v.opts.Started(job.a, time.Now())
+		}
+		err = cmd.Wait()
+	}
 
 	if job.ctx.Err() != nil || v.ctx.Err() != nil {
 		return "cancelled", false

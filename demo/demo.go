@@ -214,6 +214,12 @@ func (o *Options) run(ctx context.Context, src vision.Source, read vision.DiceRe
 	return stats, lat, nil
 }
 
+// The card is held up from frame cardFrom to cardTo of its segment.
+const (
+	cardFrom = 10
+	cardTo   = 45
+)
+
 // cardSource shows the empty table, then the card held up for a second,
 // then the empty table again.
 type cardSource struct {
@@ -248,7 +254,7 @@ func (s *cardSource) Read(ctx context.Context) (vision.Frame, error) {
 		return vision.Frame{}, io.EOF
 	}
 	m := s.empty
-	if s.i >= 10 && s.i < 45 {
+	if s.i >= cardFrom && s.i < cardTo {
 		m = s.card
 	}
 	f := vision.Frame{Mat: m.Clone(), Index: s.i, Time: time.Duration(s.i) * time.Second / 30}

@@ -82,7 +82,10 @@ type Stats struct {
 
 // Applied is one event the tracker accepted.
 type Applied struct {
-	Type      string
+	Type string
+	// Seq is the event's sequence number in the session (0 if it made no
+	// announcement).
+	Seq       int64
 	Frame     int
 	Decided   time.Time
 	Announced time.Time
@@ -147,7 +150,11 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 			now := o.Now()
 			mu.Lock()
 			st.Latency = append(st.Latency, now.Sub(p.decided))
-			st.Applied = append(st.Applied, Applied{Type: p.ev.Type, Frame: p.frame, Decided: p.decided, Announced: now})
+			var seq int64
+			if len(as) > 0 {
+				seq = as[0].Seq
+			}
+			st.Applied = append(st.Applied, Applied{Type: p.ev.Type, Seq: seq, Frame: p.frame, Decided: p.decided, Announced: now})
 			mu.Unlock()
 		}
 	}()

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"tablecam/announce"
+	"tablecam/demo"
+	"tablecam/live"
+	"tablecam/perf"
+	"tablecam/tracker"
+	"tablecam/vision"
+)
+
+func (a *app) benchCmd() *cobra.Command {
+	var loops int
+	var unpaced, voice bool
+	var keep string
+	cmd := &cobra.Command{
+		Use:   "bench [--loops N] [--unpaced]",
+		Short: "Measure the live pipeline on the recorded demo scene: latency, CPU share, memory",
+		Long: `Measure the live pipeline as a group runs it: the demo's table scene is written as
+a 30 fps 720p MJPG video, then played at its frame rate (as a camera delivers it)
+through the camera pipeline into a session and the announcers. Reports the time
+from the frame the dice stopped in to the announcement (and to the voice engine
+starting, with --voice), the CPU share of all cores, and the resident memory
+after every loop. --loops N plays it N times into one session (a 30-minute session
+is about 100 loops); --unpaced processes frames as fast as possible (memory only).`,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			errw := cmd.ErrOrStderr()
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			tmp, err := os.MkdirTemp("", "tablecam-bench-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(tmp)
+			markers, err := a.markerMap(a.cfg.Vision.Markers)
+			if err != nil {
+				return err
+			}
+			video := filepath.Join(tmp, "demo.avi")
+			if keep != "" {
+				video = keep
+			}
+			fmt.Fprintln(errw, "rendering the demo scene to", video)
+			rec, err := demo.WriteVideo(ctx, c, markers, video)
+			if err != nil {
+				return err
+			}
+			st, err := tracker.OpenStore(filepath.Join(tmp, "bench.db"))
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			cat, err := tracker.NewCatalog(a.cfg.Language)
+			if err != nil {
+				return err
+			}
+			if err := st.CreateSession(ctx, "bench", "bench"); err != nil {
+				return err
+			}
+			s, err := tracker.OpenSession(ctx, st, c, cat, "bench", "")
+			if err != nil {
+				return err
+			}
+			// The game is set up as in the demo; the camera does the rest.
+			for _, line := range demo.Script()[0].Lines {
+				ev, ok, err := tracker.ParseLine(c, line)
+				if err != nil || !ok {
+					return fmt.Errorf("bench setup %q: %v", line, err)
+				}
+				if _, err := s.Submit(ctx, ev); err != nil {
+					return fmt.Errorf("bench setup %q: %w", line, err)
+				}
+			}
+			det, err := a.diceDetector(c, []string{"vats", "assist"}, errw)
+			if err != nil {
+				return err
+			}
+			defer det.Close()
+			cr, err := a.cardReader()
+			if err != nil {
+				return err
+			}
+			defer cr.Close()
+			starts := &perf.Starts{}
+			var out announce.Multi
+			if voice {
+				v := announce.NewVoice(announce.VoiceOptions{Engine: a.cfg.Voice.Engine, Rate: a.cfg.Voice.Rate, Voices: a.cfg.Voice.Voices(),
+					Logger: a.log, WAVDir: filepath.Join(tmp, "wav"), QueueSize: 64, Started: starts.Started})
+				defer v.Close()
+				out = append(out, v)
+			}
+			rep, err := perf.Run(ctx, perf.Options{
+				Video: video, Settles: rec.Settles, Rolls: rec.Rolls, Loops: loops, Unpaced: unpaced,
+				NewDice: func() (vision.DiceReader, func(), error) {
+					r := newBackgroundReader(det)
+					return r.Read, func() { r.Close() }, nil
+				},
+				NewCards: func() live.CardReader {
+					return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+				},
+				Session: s, Announce: out, VoiceStarts: starts,
+				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+				Progress: func(line string) { fmt.Fprintln(errw, line) },
+			})
+			if err != nil {
+				return err
+			}
+			a.log.Debug("bench rolls (settle frame, decided frame)", "pairs", rep.Pairs, "settles", rec.Settles)
+			fmt.Fprintf(cmd.OutOrStdout(), "recorded scene: %d frames of %dx%d at %d fps, %d rolls filmed per loop\n%s", rec.Frames, demo.Width, demo.Height, rec.FPS, rec.Rolls, rep)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&loops, "loops", 1, "play the recorded scene this many times into one session")
+	f.BoolVar(&unpaced, "unpaced", false, "process frames as fast as possible (memory figures only)")
+	f.BoolVar(&voice, "voice", true, "speak the announcements (to WAV files) and time the voice engine's start")
+	f.StringVar(&keep, "video", "", "write the recorded scene to this file (kept) instead of a temporary one")
+	return cmd
+}
