@@ -63,6 +63,48 @@ type CardReader interface {
 	Shown(frame int, img gocv.Mat) ([]string, error)
 }
 
+// CardsInView is optionally implemented by a CardReader: the cards read in
+// the frame last observed, drawn on the preview.
+type CardsInView interface {
+	InView() []vision.CardReading
+}
+
+// Cards is the CardReader of a live run: a vision.CardReader feeding a
+// vision.CardTracker, keeping the last frame's readings for the preview.
+type Cards struct {
+	reader  *vision.CardReader
+	tracker *vision.CardTracker
+	last    []vision.CardReading
+}
+
+// NewCards returns a Cards reading with r (not closed by Cards) and
+// deciding "shown" with cfg.
+func NewCards(r *vision.CardReader, cfg vision.CardTrackerConfig) *Cards {
+	return &Cards{reader: r, tracker: vision.NewCardTracker(cfg)}
+}
+
+// Shown reads the frame and returns the ids of the cards just shown.
+func (c *Cards) Shown(frame int, img gocv.Mat) ([]string, error) {
+	cs, err := c.reader.ReadCards(img)
+	if err != nil {
+		c.last = nil
+		return nil, err
+	}
+	c.last = cs
+	evs, err := c.tracker.Observe(frame, cs)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(evs))
+	for _, e := range evs {
+		ids = append(ids, e.Card.ID)
+	}
+	return ids, nil
+}
+
+// InView returns the cards read in the last frame.
+func (c *Cards) InView() []vision.CardReading { return c.last }
+
 // Stats are the figures of a run.
 type Stats struct {
 	Frames        int
@@ -160,19 +202,11 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 	}()
 
 	lastPreview := time.Time{}
+	cardErrs := 0
 	runErr := pipe.Run(ctx, func(s *vision.Step) error {
 		mu.Lock()
 		st.Frames++
 		mu.Unlock()
-		if o.Preview != nil && o.Now().Sub(lastPreview) >= time.Duration(float64(time.Second)/o.PreviewFPS) {
-			lastPreview = o.Now()
-			if jpg, err := annotate(s.Frame.Mat, s.Reading); err == nil {
-				o.Preview(jpg)
-				mu.Lock()
-				st.PreviewFrames++
-				mu.Unlock()
-			}
-		}
 		for _, e := range s.Events {
 			re, ok := e.(vision.RollEvent)
 			if !ok {
@@ -192,16 +226,36 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 				}
 			}
 		}
+		var inView []vision.CardReading
 		if o.Cards != nil {
 			ids, err := o.Cards.Shown(s.Frame.Index, s.Frame.Mat)
 			if err != nil {
-				o.Logger.Warn("card reader", "frame", s.Frame.Index, "err", err)
+				cardErrs++
+				if cardErrs == 1 || cardErrs%1000 == 0 {
+					o.Logger.Warn("card reader", "frame", s.Frame.Index, "err", err, "errors", cardErrs)
+				}
+			}
+			var ref string
+			if len(ids) > 0 {
+				ref = o.saveProof(s.Frame)
 			}
 			for _, id := range ids {
 				mu.Lock()
 				st.Cards++
 				mu.Unlock()
-				events <- pending{ev: tracker.Event{Type: tracker.EvCard, Card: id}, decided: o.Now(), frame: s.Frame.Index}
+				events <- pending{ev: tracker.Event{Type: tracker.EvCard, Card: id, Source: "camera", Frame: ref}, decided: o.Now(), frame: s.Frame.Index}
+			}
+			if v, ok := o.Cards.(CardsInView); ok {
+				inView = v.InView()
+			}
+		}
+		if o.Preview != nil && o.Now().Sub(lastPreview) >= time.Duration(float64(time.Second)/o.PreviewFPS) {
+			lastPreview = o.Now()
+			if jpg, err := annotate(s.Frame.Mat, s.Reading, inView); err == nil {
+				o.Preview(jpg)
+				mu.Lock()
+				st.PreviewFrames++
+				mu.Unlock()
 			}
 		}
 		return nil
@@ -274,7 +328,7 @@ func (o *Options) saveProof(f vision.Frame) string {
 }
 
 // annotate draws the reading on a copy of the frame and encodes it as JPEG.
-func annotate(img gocv.Mat, r vision.Reading) ([]byte, error) {
+func annotate(img gocv.Mat, r vision.Reading, cards []vision.CardReading) ([]byte, error) {
 	if img.Empty() {
 		return nil, errors.New("empty frame")
 	}
@@ -295,6 +349,15 @@ func annotate(img gocv.Mat, r vision.Reading) ([]byte, error) {
 			label = fmt.Sprint(d.Value)
 		}
 		gocv.PutText(&view, label, image.Pt(box.Min.X, max(12, box.Min.Y-4)), gocv.FontHersheySimplex, 0.6, col, 2)
+	}
+	for _, c := range cards {
+		col := color.RGBA{60, 160, 255, 0}
+		box := c.Box.Intersect(image.Rect(0, 0, view.Cols(), view.Rows()))
+		if box.Empty() {
+			continue
+		}
+		gocv.Rectangle(&view, box, col, 2)
+		gocv.PutText(&view, c.ID, image.Pt(box.Min.X, max(14, box.Min.Y-6)), gocv.FontHersheySimplex, 0.7, col, 2)
 	}
 	if r.Occluded {
 		gocv.PutText(&view, "hand in view", image.Pt(10, 30), gocv.FontHersheySimplex, 0.9, color.RGBA{255, 80, 80, 0}, 2)

@@ -105,7 +105,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 					return r.Read, func() { r.Close() }, nil
 				},
 				NewCards: func() live.CardReader {
-					return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+					return live.NewCards(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 				},
 				Session: s, Announce: out, VoiceStarts: starts,
 				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},

@@ -83,7 +83,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 			return r.Read, func() { r.Close() }, nil
 		},
 		Cards: func() (live.CardReader, func(), error) {
-			return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
+			return live.NewCards(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
 		},
 	})
 	flush(ctx, ann)
