@@ -19,6 +19,9 @@ FUZZTIME ?= 10s
 # Extra flags for the fuzz runs, e.g. FUZZFLAGS='-fuzzminimizetime 10x'.
 FUZZFLAGS ?= -fuzzminimizetime 10x
 
+# Packages whose `matprofile`-tagged tests prove that no gocv Mat leaks.
+MATPROFILE_PKGS ?= ./vision/... ./perf/
+
 # What `make demo` runs after building.
 DEMO_CMD ?= ./bin/tablecam play --demo
 
@@ -48,13 +51,14 @@ test: deps
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; echo "make test: FAILED (gofmt)"; exit 1; fi
 	@echo "== go vet"; $(GO) vet ./... || { echo "make test: FAILED (go vet)"; exit 1; }
 	@echo "== go test"; $(GO) test -count=1 -timeout 15m ./... || { echo "make test: FAILED (go test)"; exit 1; }
+	@echo "== go test -tags matprofile (no Mat leaks)"; $(GO) test -count=1 -timeout 15m -tags matprofile -run 'NoMatLeak' $(MATPROFILE_PKGS) || { echo "make test: FAILED (Mat leak tests)"; exit 1; }
 	@for t in $(FUZZ_TARGETS); do \
 	  pkg="$${t%%:*}"; name="$${t##*:}"; \
 	  case "$$pkg" in ./*) ;; *) pkg="./$$pkg";; esac; \
 	  echo "== fuzz $$pkg $$name ($(FUZZTIME))"; \
 	  $(GO) test "$$pkg" -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) || { echo "make test: FAILED (fuzz $$pkg $$name)"; exit 1; }; \
 	done
-	@echo "make test: PASSED (gofmt, go vet, go test, fuzz: $(FUZZ_TARGETS))"
+	@echo "make test: PASSED (gofmt, go vet, go test, Mat leak tests, fuzz: $(FUZZ_TARGETS))"
 
 demo: build
 	$(DEMO_CMD)

@@ -124,6 +124,8 @@ type Camera struct {
 	Height int `mapstructure:"height"`
 	// FPS is the requested frame rate.
 	FPS int `mapstructure:"fps"`
+	// Crop is the table area "x0,y0,x1,y1" in frame pixels; "" for the whole frame.
+	Crop string `mapstructure:"crop"`
 }
 
 // Sets returns DiceSets as a list (spaces and empty names dropped).
@@ -456,6 +458,18 @@ func finish(cfg *Config, origin map[string]*Error) []error {
 	between("camera.width", cfg.Camera.Width, 1, 16384)
 	between("camera.height", cfg.Camera.Height, 1, 16384)
 	between("camera.fps", cfg.Camera.FPS, 1, 1000)
+	if c := strings.TrimSpace(cfg.Camera.Crop); c != "" {
+		ok := true
+		var v []int
+		for _, p := range strings.Split(c, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(p))
+			ok = ok && err == nil && n >= 0
+			v = append(v, n)
+		}
+		if !ok || len(v) != 4 || v[2]-v[0] < 32 || v[3]-v[1] < 32 {
+			bad("camera.crop", "want x0,y0,x1,y1 in pixels (at least 32x32) such as 100,50,1180,700, got %q", cfg.Camera.Crop)
+		}
+	}
 	between("vision.settle_frames", cfg.Vision.SettleFrames, 1, 1000)
 	if len(cfg.Vision.Sets()) == 0 {
 		bad("vision.dice_sets", "want set names such as vats,assist, got %q", cfg.Vision.DiceSets)

@@ -276,6 +276,8 @@ func TestWrongTypeNamesFileAndLine(t *testing.T) {
 		{"value", "language: fr\n", `config.yaml:1: key "language": want one of "en", "de", got "fr"`},
 		{"range", "camera:\n  width: 640\n  fps: 0\n", `config.yaml:3: key "camera.fps": want 1 to 1000, got 0`},
 		{"addr", "dashboard:\n  addr: localhost\n", `config.yaml:2: key "dashboard.addr": want host:port`},
+		{"crop", "camera:\n  crop: 10,10,20\n", `config.yaml:2: key "camera.crop": want x0,y0,x1,y1`},
+		{"dice sets", "vision:\n  dice_sets: \" , \"\n", `config.yaml:2: key "vision.dice_sets": want set names`},
 		{"deck", "rules:\n  deck_empty: burn\n", `config.yaml:2: key "rules.deck_empty": want one of "", "reshuffle", "stop", got "burn"`},
 	}
 	for _, c := range cases {

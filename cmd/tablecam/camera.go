@@ -30,6 +30,18 @@ type cameraOpts struct {
 // frameSource opens what play reads: a video file, a folder of pictures, or
 // the camera (reopened with backoff when it is unplugged).
 func (a *app) frameSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Source, func() int, error) {
+	area, err := vision.ParseCrop(a.cfg.Camera.Crop)
+	if err != nil {
+		return nil, nil, fmt.Errorf("camera.crop: %w", err)
+	}
+	src, skipped, err := a.rawSource(o, feed)
+	if err != nil {
+		return nil, nil, err
+	}
+	return vision.Crop(src, area), skipped, nil
+}
+
+func (a *app) rawSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Source, func() int, error) {
 	switch {
 	case o.video != "":
 		v, err := vision.OpenVideoFile(o.video)
