@@ -12,7 +12,7 @@ import (
 type oneFrame struct{ m gocv.Mat }
 
 func (o *oneFrame) Read(context.Context) (Frame, error) { return Frame{Mat: o.m.Clone()}, nil }
-func (o *oneFrame) Close() error                         { return o.m.Close() }
+func (o *oneFrame) Close() error                        { return o.m.Close() }
 
 func TestCropCutsTheTableArea(t *testing.T) {
 	m := gocv.NewMatWithSize(120, 160, gocv.MatTypeCV8UC3)
