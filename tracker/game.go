@@ -89,7 +89,9 @@ func one(kind string, v engine.Vars) outs { return outs{{Kind: kind, Vars: v}} }
 // and event give the same result.
 func apply(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 	g = g.clone()
-	if ev.Type != EvSetup && !g.Started {
+	// Dice can be read before a game is set up (tablecam as a dice reader):
+	// without a game there is no context, so the roll's faces are announced.
+	if ev.Type != EvSetup && ev.Type != EvRoll && !g.Started {
 		return g, nil, fmt.Errorf("no game set up yet: start with setup (e.g. `setup commonwealth loyal railroad survivors alice bob`)")
 	}
 	if g.Started && g.State.Over() && ev.Type != EvSetup {

@@ -52,3 +52,22 @@ func TestUncertainCameraReadingWaitsForConfirmation(t *testing.T) {
 		t.Error("an uncertain index outside the roll must be rejected")
 	}
 }
+
+// Dice read before any game is set up are announced with their faces and
+// hits (tablecam used as a plain dice reader); every other event still
+// needs a game.
+func TestRollBeforeSetupAnnouncesFaces(t *testing.T) {
+	c := testContent(t)
+	_, s := newSession(t, c, "en")
+	ctx := context.Background()
+	as, err := s.Submit(ctx, Event{Type: EvRoll, Faces: []string{"head", "2h", "arms"}, Source: "camera"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(as) != 1 || as[0].Kind != engine.KindRollFaces || as[0].Data["hits"] != 3 {
+		t.Fatalf("roll before setup announced %+v, want the faces and 3 hits", as)
+	}
+	if _, err := s.Submit(ctx, Event{Type: EvCard, Card: "activation-1"}); err == nil {
+		t.Error("a card before setup was accepted")
+	}
+}

@@ -123,13 +123,6 @@ func TestManualPromptReportsBadLines(t *testing.T) {
 	}
 }
 
-func TestPlayWithoutModeSaysWhatToDo(t *testing.T) {
-	_, _, err := run(t, "", "play")
-	if err == nil || !strings.Contains(err.Error(), "--demo") {
-		t.Errorf("error %v should suggest --demo", err)
-	}
-}
-
 func TestBrokenConfigNamesKeyAndLine(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	os.WriteFile(cfg, []byte("language: en\nvoice:\n  rat: 100\n"), 0o644)
