@@ -619,6 +619,7 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	face := bm.face
 	if br.pips {
 		n, pconf := countPips(&ps.patch)
+		dbgf("d6 at %.0f,%.0f side %.1f: template %s score %.2f margin %.2f conf %.2f; pips %d conf %.2f", rect.C.X, rect.C.Y, 2*rect.HU, br.faces[face], bm.score, bm.margin, conf, n, pconf)
 		switch {
 		case n >= 1 && n <= 6 && br.values[face] == n:
 			conf = math.Max(conf, math.Min(pconf, 1))

@@ -275,6 +275,7 @@ func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 			rd.Dice = append(rd.Dice, die)
 		}
 	}
+	rd.Dice = dedupeDice(rd.Dice)
 	slices.SortStableFunc(rd.Dice, func(a, b Die) int {
 		if a.Center.X != b.Center.X {
 			return a.Center.X - b.Center.X
@@ -282,6 +283,41 @@ func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 		return a.Center.Y - b.Center.Y
 	})
 	return rd, nil
+}
+
+// dedupeDice keeps one die of readings whose centres lie within half a
+// die of each other (one die found twice: its top, and its top with a
+// side): the most confident; when the two read different faces, the die is
+// uncertain.
+func dedupeDice(dice []Die) []Die {
+	drop := make([]bool, len(dice))
+	for i := range dice {
+		for j := range dice {
+			if i == j || drop[i] || drop[j] {
+				continue
+			}
+			a, b := &dice[i], &dice[j]
+			side := float64(max(a.Box.Dx(), a.Box.Dy(), b.Box.Dx(), b.Box.Dy())) / math.Sqrt2
+			if math.Hypot(float64(a.Center.X-b.Center.X), float64(a.Center.Y-b.Center.Y)) >= 0.5*side {
+				continue
+			}
+			if b.Confidence > a.Confidence || b.Confidence == a.Confidence && j < i {
+				continue // i goes when j is looked at
+			}
+			if a.Set != b.Set || a.Face != b.Face {
+				a.Confidence = math.Min(a.Confidence, 1-b.Confidence)
+				a.Uncertain = a.Uncertain || !b.Uncertain || a.Confidence < 0.5
+			}
+			drop[j] = true
+		}
+	}
+	out := dice[:0]
+	for i, d := range dice {
+		if !drop[i] {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // find returns the top faces in the frame (img, with pixels im) with sides
@@ -338,12 +374,17 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		if useRef && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide {
 			// A die that looks like the table (white on paper) changes
 			// only its rim, sides and shadow: its top is the hole in them.
-			d.sf.groupMask(d.seg, ws.X, g, roi, scale)
+			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
+		} else if useRef {
+			// The die pixels and what they enclose: a top face much like
+			// the table (white on paper) changes only its pips and rim.
+			d.sf.groupMask(d.seg, ws.X, g, roi, scale, true)
 		} else {
 			d.sf.workMask(d.seg, ws.X, ws.Y, g, roi, scale)
 		}
 		d.sf.components(roi.Dx(), roi.Dy())
 		d.tf.noisy = d.seg.noisy
+		dbgf("group box %v area %d die %d roi %v hole=%v", g.box, g.area, g.die, roi, useRef && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide)
 		for _, r := range d.tf.find(im, &d.sf, roi, lim) {
 			r = refineSides(im, r)
 			r = trimBands(im, r)
@@ -354,6 +395,15 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		}
 	}
 	return out, occluded, nil
+}
+
+// dieDebug, when set, receives debugging lines.
+var dieDebug func(format string, args ...any)
+
+func dbgf(format string, args ...any) {
+	if dieDebug != nil {
+		dieDebug(format, args...)
+	}
 }
 
 // rectInside reports whether r's corners lie at least m pixels inside b.
@@ -598,6 +648,7 @@ func (m dieHomography) apply(u, v float64) diePt {
 const (
 	fgChanged = 1 // differs from the table (die, side, shadow, hand)
 	fgDie     = 2 // differs in a way a shadow cannot explain
+	fgDark    = 4 // clearly darker than the table, its colour kept (a shadow)
 )
 
 // segScratch holds the Mats and buffers of the segmentation, reused across
@@ -676,6 +727,8 @@ func (s *segScratch) diffMask(small, ref dieImage) {
 		m := byte(fgChanged)
 		if !shadowLike(f, r) {
 			m |= fgDie
+		} else if 25*(int(f[0])+int(f[1])+int(f[2])) < 24*(int(r[0])+int(r[1])+int(r[2])) {
+			m |= fgDark
 		}
 		s.mask[i] = m
 	}
@@ -844,8 +897,8 @@ func (sf *silFinder) workMask(seg *segScratch, workW, workH int, g dieGroup, roi
 }
 
 // groupMask fills sf.mask over roi with work-resolution group g and every
-// pixel it encloses.
-func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image.Rectangle, scale float64) {
+// pixel it encloses; with dieOnly, of g only its die pixels.
+func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image.Rectangle, scale float64, dieOnly bool) {
 	b := g.box
 	w, h := b.Dx(), b.Dy()
 	if cap(sf.outside) < w*h {
@@ -888,6 +941,35 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 		}
 	}
 	sf.stack = stack
+	if dieOnly && 2*g.die < g.area {
+		// Most of the change is shadow-like (a die much like the table):
+		// the die is also everything within the hull of its die pixels.
+		pts := sf.pts[:0]
+		for y := 0; y < h; y++ {
+			x0, x1 := -1, -1
+			for x := 0; x < w; x++ {
+				if wi := (b.Min.Y+y)*workW + b.Min.X + x; int(seg.lab[wi]) == g.label && seg.mask[wi]&fgDie != 0 {
+					if x0 < 0 {
+						x0 = x
+					}
+					x1 = x
+				}
+			}
+			if x0 >= 0 {
+				pts = append(pts, diePt{float64(x0), float64(y)}, diePt{float64(x1), float64(y)})
+			}
+		}
+		sf.pts = pts
+		if hull := dieHull(pts); len(hull) >= 3 {
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					if i := y*w + x; outside[i] && inConvex(hull, diePt{float64(x), float64(y)}) {
+						outside[i] = false
+					}
+				}
+			}
+		}
+	}
 	rw, rh := roi.Dx(), roi.Dy()
 	sf.resize(rw * rh)
 	for y := 0; y < rh; y++ {
@@ -897,6 +979,9 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 			v := byte(0)
 			if wx >= 0 && wy >= 0 && wx < w && wy < h && !outside[wy*w+wx] {
 				v = 1
+				if wi := (b.Min.Y+wy)*workW + b.Min.X + wx; dieOnly && int(seg.lab[wi]) == g.label && seg.mask[wi]&fgDark != 0 {
+					v = 0
+				}
 			}
 			sf.mask[y*rw+x] = v
 		}
@@ -1046,7 +1131,7 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 	clear(tf.sils)
 	var out []dieRect
 	var outLabel []int32
-	var outBright []float64
+	var outBright, outSide []float64
 	minArea := 0.35 * lim.minSide * lim.minSide
 	for iter := 0; iter < 8 && float64(members) >= minArea; iter++ {
 		mode := tf.brightMode(n)
@@ -1095,7 +1180,7 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 		}
 		if iter == 0 {
 			// Further dice in the group must show a top of similar size.
-			minArea = math.Max(minArea, 0.5*float64(area))
+			minArea = math.Max(minArea, 0.3*float64(area))
 		}
 		r := minAreaRect(hull)
 		sl := tf.silLabel(sf, n)
@@ -1149,12 +1234,16 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 		for _, r := range rects {
 			side := math.Sqrt(4 * r.HU * r.HV)
 			ok := side >= lim.minSide && side <= lim.maxSide && math.Max(r.HU, r.HV) < 1.35*math.Min(r.HU, r.HV) &&
-				side >= 0.38*2*math.Min(sr.HU, sr.HV) // not a piece of a larger face
+				side >= 0.55*2*math.Min(sr.HU, sr.HV) // not a piece of a larger face
+			dbgf("  top at %.0f,%.0f side %.1f (%.1fx%.1f) sil %.1fx%.1f ok %v", r.C.X, r.C.Y, side, 2*r.HU, 2*r.HV, 2*sr.HU, 2*sr.HV, ok)
 			for k := range out {
 				// A second top in the same silhouette that is darker than
 				// the first is one of its sides: a die's sides are never as
 				// bright as its top, another die's top is.
-				if outLabel[k] == sl && bright < 0.93*outBright[k] {
+				// Unless it is as large and square as a top (a die of
+				// another colour touching it).
+				if outLabel[k] == sl && bright < 0.93*outBright[k] &&
+					!(math.Min(r.HU, r.HV) >= 0.75*outSide[k]/2 && math.Max(r.HU, r.HV) < 1.2*math.Min(r.HU, r.HV)) {
 					ok = false
 				}
 			}
@@ -1162,6 +1251,7 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 				out = append(out, r)
 				outLabel = append(outLabel, sl)
 				outBright = append(outBright, bright)
+				outSide = append(outSide, side)
 			}
 		}
 		// Remove these dice (with their sides) and look for more: the top

@@ -137,7 +137,107 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 	conf := clamp01(1 - 0.5*float64(odd))
 	// Contrast of the threshold: pips clearly apart from the body.
 	conf *= clamp01(float64(thr-20) / 40)
+	// The pips must sit where a d6 puts them.
+	var pts [6]diePt
+	if count > 6 {
+		return count, 0
+	}
+	k, area := 0, 0.0
+	for _, b := range cand {
+		if alikeBlobs(ref.area, b.area, ref.col, b.col) {
+			pts[k] = diePt{b.cx + 0.5, b.cy + 0.5}
+			area += float64(b.area)
+			k++
+		}
+	}
+	if k == 0 {
+		return 0, 0
+	}
+	conf *= pipLayoutFit(pts[:k], area/float64(k), facePatchSize)
 	return count, conf
+}
+
+// pipGrids are the cells of a 3×3 grid (x, y in -1 … 1) the pips of each
+// d6 face take, in every way a die may show them (quarter turns).
+var pipGrids = [7][][][2]int{
+	1: {{{0, 0}}},
+	2: {{{1, -1}, {-1, 1}}, {{-1, -1}, {1, 1}}},
+	3: {{{1, -1}, {0, 0}, {-1, 1}}, {{-1, -1}, {0, 0}, {1, 1}}},
+	4: {{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}}},
+	5: {{{-1, -1}, {1, -1}, {0, 0}, {-1, 1}, {1, 1}}},
+	6: {{{-1, -1}, {-1, 0}, {-1, 1}, {1, -1}, {1, 0}, {1, 1}}, {{-1, -1}, {0, -1}, {1, -1}, {-1, 1}, {0, 1}, {1, 1}}},
+}
+
+// pipLayoutFit says in [0, 1] how well pip centres pts (in a face patch of
+// side side, mean pip area area) make one of the d6 layouts: a 3×3 grid around their centroid
+// (every layout's pips are centred on the face), its spacing a sixth to a
+// third of the face, each pip within a third of the spacing of its cell.
+func pipLayoutFit(pts []diePt, area, side float64) float64 {
+	n := len(pts)
+	if n < 1 || n > 6 {
+		return 0
+	}
+	var c diePt
+	for _, p := range pts {
+		c = c.add(p)
+	}
+	c = c.scale(1 / float64(n))
+	mid := diePt{side / 2, side / 2}
+	// The centroid is the face's centre.
+	fit := clamp01(1 - (c.sub(mid).len()/side-0.1)/0.1)
+	if n == 1 {
+		return fit
+	}
+	// Grid spacing: the mean of the pips' largest offset, centre pip left
+	// out.
+	big := 0.0
+	for _, p := range pts {
+		o := p.sub(c)
+		big = math.Max(big, math.Max(math.Abs(o.X), math.Abs(o.Y)))
+	}
+	sp, m := 0.0, 0
+	for _, p := range pts {
+		o := p.sub(c)
+		if a := math.Max(math.Abs(o.X), math.Abs(o.Y)); a > 0.5*big {
+			sp += a
+			m++
+		}
+	}
+	sp /= float64(m)
+	// Pips sit about a quarter of the face from its centre (a patch
+	// leaves out 4% on each side).
+	if sp < 0.2*side || sp > 0.34*side {
+		return 0
+	}
+	if r := math.Sqrt(area / math.Pi); r < 0.18*sp || r > 0.65*sp {
+		return 0
+	}
+	var cells [3][3]bool
+	worst := 0.0
+	for _, p := range pts {
+		o := p.sub(c).scale(1 / sp)
+		gx, gy := math.Round(o.X), math.Round(o.Y)
+		if math.Abs(gx) > 1 || math.Abs(gy) > 1 {
+			return 0
+		}
+		worst = math.Max(worst, math.Hypot(o.X-gx, o.Y-gy))
+		if cells[int(gy)+1][int(gx)+1] {
+			return 0
+		}
+		cells[int(gy)+1][int(gx)+1] = true
+	}
+	match := false
+	for _, g := range pipGrids[n] {
+		ok := true
+		for _, xy := range g {
+			ok = ok && cells[xy[1]+1][xy[0]+1]
+		}
+		match = match || ok
+	}
+	if !match {
+		return 0
+	}
+	return fit * clamp01(1-(worst-0.2)/0.2)
 }
 
 // alikeBlobs reports whether two blobs could be pips of one die.

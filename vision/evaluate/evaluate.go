@@ -235,6 +235,10 @@ func Table(rs []Result) string {
 	return b.String()
 }
 
+// D6Size is the range of d6 sizes in the scenes (1280×720 frames): 25–40
+// px wide in a 640 px frame.
+var D6Size = [2]int{50, 80}
+
 // SceneFor returns the i-th scene of spec.
 func SceneFor(spec Spec, i int) synth.Scene {
 	if spec.Seed == 0 {
@@ -255,6 +259,10 @@ func SceneFor(spec Spec, i int) synth.Scene {
 		Lighting: synth.Lighting{Level: 1, Temperature: math.Round((float64(i%7)/3-1)*0.3*100) / 100, Gradient: 0.2}}
 	for range n {
 		sc.Dice = append(sc.Dice, synth.DieSpec{Set: spec.Set})
+	}
+	if spec.Set == "d6" {
+		// The d6: 25–40 px wide in a 640 px frame.
+		sc.DieSize = D6Size
 	}
 	if spec.Condition.Apply != nil {
 		spec.Condition.Apply(&sc, i)
