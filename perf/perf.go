@@ -53,6 +53,9 @@ type Options struct {
 	VoiceStarts *Starts
 	// Roll configures settle detection.
 	Roll vision.RollConfig
+	// Before, if set, runs before each loop (e.g. sets up a new game so the
+	// loop's events apply).
+	Before func(ctx context.Context, loop int) error
 	// Progress, if set, hears a line per loop.
 	Progress func(string)
 }
@@ -96,8 +99,11 @@ type Report struct {
 	Frames, Skipped int
 	Rolls, Expected int
 	Cards           int
-	Wall, CPU       time.Duration
-	Cores           int
+	// Applied and Rejected count the camera's events the tracker took and
+	// refused.
+	Applied, Rejected int
+	Wall, CPU         time.Duration
+	Cores             int
 	// ToAnnounce is, per camera roll, the time from the delivery of the
 	// frame the dice stopped in to the announcement handed to the
 	// announcers; ToVoice to the voice engine starting on it.
@@ -127,6 +133,11 @@ func Run(ctx context.Context, o Options) (Report, error) {
 	t0 := time.Now()
 	rep.Memory = append(rep.Memory, sample(0, 0))
 	for loop := range o.Loops {
+		if o.Before != nil {
+			if err := o.Before(ctx, loop); err != nil {
+				return rep, err
+			}
+		}
 		v, err := vision.OpenVideoFile(o.Video)
 		if err != nil {
 			return rep, err
@@ -157,6 +168,8 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		rep.Frames += st.Frames
 		rep.Rolls += st.Rolls
 		rep.Cards += st.Cards
+		rep.Applied += len(st.Applied)
+		rep.Rejected += st.Rejected
 		rep.Expected += o.Rolls
 		for _, a := range st.Applied {
 			if a.Type != tracker.EvRoll {
@@ -289,7 +302,7 @@ func (r Report) MemoryGrowth() float64 {
 // String is the report as the bench command prints it.
 func (r Report) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "frames %d (skipped %d), rolls %d of %d filmed, cards %d\n", r.Frames, r.Skipped, r.Rolls, r.Expected, r.Cards)
+	fmt.Fprintf(&b, "frames %d (skipped %d), rolls %d of %d filmed, cards %d; events applied %d, refused %d\n", r.Frames, r.Skipped, r.Rolls, r.Expected, r.Cards, r.Applied, r.Rejected)
 	fmt.Fprintf(&b, "wall %.1f s, CPU %.1f s: %.1f%% of %d cores (%.1f ms CPU per frame)\n", r.Wall.Seconds(), r.CPU.Seconds(),
 		100*r.CPUShare(), r.Cores, float64(r.CPU.Microseconds())/1000/float64(max(1, r.Frames)))
 	if len(r.SettleFrames) > 0 {

@@ -120,6 +120,9 @@ func TestRecordedSceneThroughThePipeline(t *testing.T) {
 			t.Errorf("roll decided %d frames after the dice stopped (frame %d), want ≤ 3", d, p[0])
 		}
 	}
+	if rep.Rejected != 0 || rep.Applied != rep.Rolls+rep.Cards {
+		t.Errorf("applied %d, refused %d camera events; want all %d", rep.Applied, rep.Rejected, rep.Rolls+rep.Cards)
+	}
 	if len(rep.Memory) != 2 || rep.Memory[1].RSS <= 0 {
 		t.Errorf("memory samples %+v", rep.Memory)
 	}

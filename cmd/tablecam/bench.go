@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,16 +71,6 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 			if err != nil {
 				return err
 			}
-			// The game is set up as in the demo; the camera does the rest.
-			for _, line := range demo.Script()[0].Lines {
-				ev, ok, err := tracker.ParseLine(c, line)
-				if err != nil || !ok {
-					return fmt.Errorf("bench setup %q: %v", line, err)
-				}
-				if _, err := s.Submit(ctx, ev); err != nil {
-					return fmt.Errorf("bench setup %q: %w", line, err)
-				}
-			}
 			det, err := a.diceDetector(c, []string{"vats", "assist"}, errw)
 			if err != nil {
 				return err
@@ -110,6 +101,20 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 				Session: s, Announce: out, VoiceStarts: starts,
 				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
 				Progress: func(line string) { fmt.Fprintln(errw, line) },
+				// Each loop is a new game set up as in the demo; the camera
+				// does the rest.
+				Before: func(ctx context.Context, _ int) error {
+					for _, line := range demo.Script()[0].Lines {
+						ev, ok, err := tracker.ParseLine(c, line)
+						if err != nil || !ok {
+							return fmt.Errorf("bench setup %q: %v", line, err)
+						}
+						if _, err := s.Submit(ctx, ev); err != nil {
+							return fmt.Errorf("bench setup %q: %w", line, err)
+						}
+					}
+					return nil
+				},
 			})
 			if err != nil {
 				return err
