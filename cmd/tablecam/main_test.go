@@ -11,7 +11,7 @@ import (
 // run executes the CLI in-process with an isolated data directory.
 func run(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
-	t.Setenv("TABLECAM_DATA_DIR", t.TempDir())
+	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
 	t.Setenv("TABLECAM_VOICE_ENABLED", "false")
 	root := newRoot()
 	var out, errb bytes.Buffer
@@ -86,7 +86,7 @@ func TestDemoRunsAndSpeaksToWAV(t *testing.T) {
 }
 
 func TestManualPromptResumesAfterRestart(t *testing.T) {
-	t.Setenv("TABLECAM_DATA_DIR", t.TempDir())
+	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
 	t.Setenv("TABLECAM_VOICE_ENABLED", "false")
 	exec := func(stdin string, args ...string) string {
 		root := newRoot()

@@ -53,7 +53,7 @@ func TestDiceCommandJSONContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	data := t.TempDir()
+	data := dataDir(t)
 	fs, _ := c.FaceSet("vats")
 	checked := 0
 	for i := range 3 {
@@ -161,7 +161,7 @@ func TestLearnDiceCustomSetThenRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	teach := t.TempDir()
-	data := t.TempDir()
+	data := dataDir(t)
 	fs, _ := c.FaceSet("vats")
 	alt := synth.StyleAlt()
 	seed := synth.TrainSeedMin + 555000
@@ -240,7 +240,7 @@ func TestLearnDiceCustomSetThenRead(t *testing.T) {
 // that was never taught "unknown".
 func TestCardCommandMarkerAndTaught(t *testing.T) {
 	dir := t.TempDir()
-	data := t.TempDir()
+	data := dataDir(t)
 	mm := vision.DefaultMarkerMap()
 	id, ok := mm.MarkerFor("activation-3")
 	if !ok {
