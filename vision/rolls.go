@@ -23,6 +23,10 @@ const (
 	// DefaultFramesToEnd is the number of empty frames after which a roll
 	// ends (1 s at 30 fps).
 	DefaultFramesToEnd = 30
+	// DefaultOverlapDistance is the centre distance, in die sizes, below
+	// which two dice of one decision would overlap: one is a double
+	// reading.
+	DefaultOverlapDistance = 0.6
 	// fallbackDieSize is the die size in pixels used for a die whose Box is
 	// empty.
 	fallbackDieSize = 32
@@ -49,6 +53,12 @@ type RollConfig struct {
 	// FramesToEnd is the number of quiet, unoccluded frames without any
 	// die after which the current roll ends. Default 30.
 	FramesToEnd int
+	// OverlapDistance is the centre distance, as a fraction of the die
+	// size, below which two decided dice would overlap, which real dice
+	// cannot: the one seen in fewer frames is a double reading of the
+	// other and is dropped. Default 0.6 (touching dice are about 0.8
+	// apart: the size includes the die's sides).
+	OverlapDistance float64
 }
 
 func (c RollConfig) withDefaults() RollConfig {
@@ -68,6 +78,9 @@ func (c RollConfig) withDefaults() RollConfig {
 	if c.FramesToEnd <= 0 {
 		c.FramesToEnd = DefaultFramesToEnd
 	}
+	if c.OverlapDistance <= 0 {
+		c.OverlapDistance = DefaultOverlapDistance
+	}
 	return c
 }
 
@@ -83,6 +96,12 @@ type Observation struct {
 	// Reading is what the dice reader saw. It is only used when Quiet is
 	// set, so moving frames need not be read at all.
 	Reading Reading
+	// Moved, when set, marks where the picture changed since the previous
+	// frame ([Motion.Changes]; a [Pipeline] sets it). The tracker then
+	// only accepts dice that arrived where something moved (rule 8); nil
+	// on every observation turns the rule off. The tracker does not keep
+	// the pointer.
+	Moved *MotionMask
 }
 
 // Event is something the [RollTracker] reports: a [RollEvent] or a
@@ -177,6 +196,17 @@ func (RollEnded) isRollEvent()      {}
 //  7. A roll ends (RollEnded) after k quiet, unoccluded frames in a row —
 //     moving and occluded frames neither count nor break the row — whose
 //     reading has no die at all. The next throw is a fresh roll.
+//  8. Dice do not appear from nowhere. Two decided dice closer than
+//     OverlapDistance die sizes are one die read twice: the one seen in
+//     fewer frames is dropped. When observations carry Moved masks, the
+//     tracker collects where the picture changed since the last decision
+//     that emitted an event or saw the current roll's dice again;
+//     a decided die whose Box touches no changed pixel was not thrown: it
+//     is left out of a fresh roll (rule 5) and is not a landed die of a
+//     reroll (rule 6) — a die seen at rest since the stream started, or
+//     something on the table the reader takes for a die, never makes a
+//     roll. Dice of the current roll are matched whether they moved or
+//     not.
 type RollTracker struct {
 	cfg RollConfig
 
@@ -190,6 +220,11 @@ type RollTracker struct {
 	rollID int
 	roll   []Die // dice of the last event, with lifted dice still in it
 	gone   int   // empty quiet frames in a row
+
+	// Where the picture changed since the last decision (rule 8), and
+	// whether any observation said.
+	moved    MotionMask
+	useMoved bool
 
 	// Scratch space reused across frames.
 	pairs []matchPair
@@ -213,9 +248,11 @@ func NewRollTracker(cfg RollConfig) *RollTracker {
 // Config returns the configuration in use, defaults filled in.
 func (t *RollTracker) Config() RollConfig { return t.cfg }
 
-// Reset forgets the still run and the current roll; roll numbers go on.
+// Reset forgets the still run, the current roll and where the picture
+// changed; roll numbers go on.
 func (t *RollTracker) Reset() {
 	t.breakRun()
+	t.moved.clear()
 	t.active, t.roll, t.gone = false, nil, 0
 }
 
@@ -249,6 +286,10 @@ func (t *RollTracker) Correct(i int, d Die) error {
 // Observe takes the next frame's observation and returns the events it
 // causes (usually none). The rules are in the [RollTracker] doc.
 func (t *RollTracker) Observe(o Observation) []Event {
+	if o.Moved != nil {
+		t.useMoved = true
+		o.Moved.orInto(&t.moved)
+	}
 	if !o.Quiet || o.Reading.Occluded {
 		t.breakRun()
 		return nil
@@ -270,7 +311,15 @@ func (t *RollTracker) Observe(o Observation) []Event {
 		return events
 	}
 	t.decided = true
-	if ev, ok := t.update(decided, o.Frame); ok {
+	wasActive := t.active
+	ev, ok := t.update(decided, o.Frame)
+	if ok || (wasActive && len(decided) > 0) {
+		// The changes so far are accounted for: dice were taken, or the
+		// roll's dice were seen again. Otherwise (no roll yet and no die
+		// that moved) they are kept for the next decision.
+		t.moved.clear()
+	}
+	if ok {
 		events = append(events, ev)
 	}
 	return events
@@ -331,6 +380,7 @@ func (t *RollTracker) follow(dice []Die) bool {
 func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
 	n := t.runLen
 	ok = true
+	var seen []int // frames each die was seen in
 	for ti := range t.tracks {
 		votes := t.tracks[ti].votes
 		switch seen := len(votes); {
@@ -374,7 +424,9 @@ func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
 		d.Confidence = float64(bestCount) / float64(n) * conf / float64(bestCount)
 		d.Uncertain = split || 2*unsure >= bestCount
 		dice = append(dice, d)
+		seen = append(seen, len(votes))
 	}
+	dice = t.dropOverlaps(dice, seen)
 	slices.SortStableFunc(dice, func(a, b Die) int {
 		ca, cb := dieCenter(a), dieCenter(b)
 		return cmp.Or(cmp.Compare(ca.X, cb.X), cmp.Compare(ca.Y, cb.Y))
@@ -382,8 +434,57 @@ func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
 	return dice, ok
 }
 
-// update compares decided dice with the current roll (rules 5 and 6).
+// dropOverlaps keeps, of dice closer than OverlapDistance, the one seen in
+// more frames (rule 8).
+func (t *RollTracker) dropOverlaps(dice []Die, seen []int) []Die {
+	order := make([]int, len(dice))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(seen[b], seen[a]) })
+	keep := make([]bool, len(dice))
+	var kept []Die
+	for _, i := range order {
+		ok := true
+		for _, k := range kept {
+			if dist(dieCenter(dice[i]), dieCenter(k)) < t.cfg.OverlapDistance*(dieSize(dice[i])+dieSize(k))/2 {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			keep[i] = true
+			kept = append(kept, dice[i])
+		}
+	}
+	out := dice[:0]
+	for i, d := range dice {
+		if keep[i] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// arrived reports whether die d lies where the picture changed since the
+// last decision (rule 8; always true without Moved masks).
+func (t *RollTracker) arrived(d Die) bool {
+	if !t.useMoved {
+		return true
+	}
+	b := d.Box
+	if b.Empty() {
+		c, h := dieCenter(d), fallbackDieSize/2
+		b = image.Rect(c.X-h, c.Y-h, c.X+h, c.Y+h)
+	}
+	return t.moved.Any(b)
+}
+
+// update compares decided dice with the current roll (rules 5, 6 and 8).
 func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
+	if !t.active {
+		dice = slices.DeleteFunc(dice, func(d Die) bool { return !t.arrived(d) })
+	}
 	if len(dice) == 0 {
 		return RollEvent{}, false
 	}
@@ -408,7 +509,9 @@ func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
 	var landed []int // new dice matching no old one, in position order
 	for i, j := range match {
 		if j < 0 {
-			landed = append(landed, i)
+			if t.arrived(dice[i]) {
+				landed = append(landed, i)
+			}
 		} else {
 			keptBy[j] = i
 		}

@@ -448,7 +448,7 @@ func TestRollCorrectionStandsUntilRerolled(t *testing.T) {
 
 func TestRollConfigDefaults(t *testing.T) {
 	got := NewRollTracker(RollConfig{}).Config()
-	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30}
+	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30, OverlapDistance: 0.6}
 	if got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
@@ -498,5 +498,97 @@ func BenchmarkRollTrackerObserve(b *testing.B) {
 		o := script[i%len(script)]
 		o.Frame = i
 		tr.Observe(o)
+	}
+}
+
+func TestRollDoubleReadingIsOneDie(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	a, b := rd("2", 500, 300), rd("5", 700, 300)
+	twin := rd("4", 510, 306) // the same die read twice, a few pixels off
+	s.moving(5)
+	s.flicker([]Die{a, twin, b}, []Die{a, b}, []Die{a, twin, b})
+	evs := s.take()
+	if len(evs) != 1 {
+		t.Fatalf("events %+v, want one roll", evs)
+	}
+	if e := evs[0].(RollEvent); faces(e.Dice) != "[2 5]" {
+		t.Errorf("roll %v, want [2 5]: the double reading must go", faces(e.Dice))
+	}
+	// Touching dice (a die's size apart) are two dice.
+	s = newRollScript(t, RollConfig{})
+	s.moving(5)
+	s.still(3, a, rd("6", 540, 300))
+	if evs := s.take(); len(evs) != 1 || len(evs[0].(RollEvent).Dice) != 2 {
+		t.Errorf("touching dice: %+v, want one roll of two dice", evs)
+	}
+}
+
+// movedMask returns a 1280×720 motion mask (160×90 cells) changed inside
+// the given frame rectangles.
+func movedMask(rs ...image.Rectangle) *MotionMask {
+	m := &MotionMask{ROI: image.Rect(0, 0, 1280, 720), W: 160, H: 90, Bits: make([]bool, 160*90)}
+	for _, r := range rs {
+		for y := r.Min.Y / 8; y < (r.Max.Y+7)/8 && y < 90; y++ {
+			for x := r.Min.X / 8; x < (r.Max.X+7)/8 && x < 160; x++ {
+				m.Bits[y*160+x] = true
+			}
+		}
+	}
+	return m
+}
+
+func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
+	tr := NewRollTracker(RollConfig{})
+	f := 0
+	var events []Event
+	feed := func(n int, quiet bool, moved *MotionMask, dice ...Die) {
+		for range n {
+			if moved == nil {
+				moved = movedMask()
+			}
+			events = append(events, tr.Observe(Observation{Frame: f, Quiet: quiet, Moved: moved, Reading: Reading{Dice: slices.Clone(dice)}})...)
+			f++
+		}
+	}
+	take := func() []Event { e := events; events = nil; return e }
+	ghost := rd("1", 100, 100) // something the reader takes for a die
+	// At rest since the stream started: no roll.
+	feed(20, true, nil, ghost)
+	if evs := take(); len(evs) != 0 {
+		t.Fatalf("a die that never moved made %+v", evs)
+	}
+	// A throw lands two dice: the roll holds them, not the ghost.
+	feed(6, false, movedMask(image.Rect(300, 200, 800, 500)))
+	feed(4, true, nil, ghost, rd("3", 500, 300), rd("4", 700, 400))
+	evs := take()
+	if len(evs) != 1 || faces(evs[0].(RollEvent).Dice) != "[3 4]" {
+		t.Fatalf("throw: %+v, want one roll [3 4]", evs)
+	}
+	// A hand passes elsewhere; a second ghost shows up where nothing
+	// moved: no reroll.
+	feed(6, false, movedMask(image.Rect(900, 0, 1280, 300)))
+	feed(6, true, nil, ghost, rd("3", 500, 300), rd("4", 700, 400), rd("5", 200, 600))
+	if evs := take(); len(evs) != 0 {
+		t.Fatalf("a die appearing where nothing moved: %+v", evs)
+	}
+	// A reroll of the die at (700, 400) to (900, 600): it moved there.
+	feed(6, false, movedMask(image.Rect(650, 350, 950, 650)))
+	feed(4, true, nil, ghost, rd("3", 500, 300), rd("6", 900, 600), rd("5", 200, 600))
+	evs = take()
+	if len(evs) != 1 {
+		t.Fatalf("reroll: %+v, want one event", evs)
+	}
+	if e := evs[0].(RollEvent); !e.Reroll || faces(e.Dice) != "[3 6]" || len(e.Changed) != 1 || e.Changed[0] != 1 {
+		t.Errorf("reroll %+v, want [3 6] with die 1 changed", e)
+	}
+	// A decision without any die (a quiet moment mid-throw) keeps what
+	// moved for the next one.
+	tr = NewRollTracker(RollConfig{})
+	feed(6, false, movedMask(image.Rect(400, 200, 600, 400)))
+	feed(4, true, nil)
+	feed(2, false, movedMask(image.Rect(0, 0, 8, 8)))
+	feed(4, true, nil, rd("2", 500, 300))
+	if evs := take(); len(evs) != 1 {
+		t.Errorf("roll after an empty decision: %+v, want one", evs)
 	}
 }

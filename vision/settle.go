@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"math"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -87,7 +89,14 @@ type MotionSample struct {
 	// first frame, or the first after a Reset or a change of frame size).
 	// Such a frame is not quiet.
 	First bool
-	// Quiet is set when at most MaxChanged of the pixels changed.
+	// Drift is the number of compared pixels that changed since the first
+	// frame of the quiet run (the last frame that was not quiet); it is
+	// measured on frames that are otherwise quiet.
+	Drift int
+	// Quiet is set when at most MaxChanged of the pixels changed since the
+	// previous frame and since the first frame of the quiet run: a die
+	// creeping by a fraction of a compared pixel per frame is caught by
+	// the second test within a frame or two.
 	Quiet bool
 	// QuietRun is the number of quiet frames in a row, this one included.
 	QuietRun int
@@ -100,8 +109,11 @@ type MotionSample struct {
 // pixels (bilinear to twice that, then area averaging), turned grey,
 // blurred, and compared with the
 // previous frame; the pixels differing by at least Threshold are counted.
-// A frame is quiet when at most MaxChanged of the pixels changed, and the
-// scene is still once n quiet frames in a row were seen ([Motion.Still]).
+// A frame is quiet when at most MaxChanged of the pixels changed, both
+// since the previous frame and since the frame the quiet run started from
+// (so that a slow creep, under a pixel per frame, is not taken for rest),
+// and the scene is still once n quiet frames in a row were seen
+// ([Motion.Still]).
 //
 // Motion keeps its Mats across frames; Close releases them. It is not safe
 // for concurrent use.
@@ -112,23 +124,31 @@ type Motion struct {
 	grey     gocv.Mat
 	cur      gocv.Mat // blurred grey of this frame
 	prev     gocv.Mat // blurred grey of the previous frame
+	anchor   gocv.Mat // blurred grey of the frame the quiet run started from
 	diff     gocv.Mat
+	adiff    gocv.Mat
 	hasPrev  bool
 	quietRun int
 	closed   bool
+	// For Changes: the region compared in the last frame, and whether diff
+	// holds its changed pixels.
+	roi       image.Rectangle
+	diffValid bool
 }
 
 // NewMotion returns a Motion with cfg (zero fields take the defaults).
 // Close it when done.
 func NewMotion(cfg MotionConfig) *Motion {
 	return &Motion{
-		cfg:   cfg.withDefaults(),
-		mid:   gocv.NewMat(),
-		small: gocv.NewMat(),
-		grey:  gocv.NewMat(),
-		cur:   gocv.NewMat(),
-		prev:  gocv.NewMat(),
-		diff:  gocv.NewMat(),
+		cfg:    cfg.withDefaults(),
+		mid:    gocv.NewMat(),
+		small:  gocv.NewMat(),
+		grey:   gocv.NewMat(),
+		cur:    gocv.NewMat(),
+		prev:   gocv.NewMat(),
+		anchor: gocv.NewMat(),
+		diff:   gocv.NewMat(),
+		adiff:  gocv.NewMat(),
 	}
 }
 
@@ -216,19 +236,31 @@ func (m *Motion) Observe(img gocv.Mat) (MotionSample, error) {
 	}
 
 	s := MotionSample{Pixels: w * h}
+	m.roi = r
+	m.diffValid = false
 	if !m.hasPrev || m.prev.Cols() != w || m.prev.Rows() != h {
 		s.First = true
 		m.quietRun = 0
 	} else {
+		m.diffValid = true
 		gocv.AbsDiff(m.cur, m.prev, &m.diff)
 		gocv.Threshold(m.diff, &m.diff, float32(m.cfg.Threshold-1), 255, gocv.ThresholdBinary)
 		s.Changed = gocv.CountNonZero(m.diff)
 		s.Quiet = float64(s.Changed) <= m.cfg.MaxChanged*float64(s.Pixels)
+		if s.Quiet && m.anchor.Cols() == w && m.anchor.Rows() == h {
+			gocv.AbsDiff(m.cur, m.anchor, &m.adiff)
+			gocv.Threshold(m.adiff, &m.adiff, float32(m.cfg.Threshold-1), 255, gocv.ThresholdBinary)
+			s.Drift = gocv.CountNonZero(m.adiff)
+			s.Quiet = float64(s.Drift) <= m.cfg.MaxChanged*float64(s.Pixels)
+		}
 		if s.Quiet {
 			m.quietRun++
 		} else {
 			m.quietRun = 0
 		}
+	}
+	if !s.Quiet {
+		m.cur.CopyTo(&m.anchor)
 	}
 	m.cur, m.prev = m.prev, m.cur
 	m.hasPrev = true
@@ -237,13 +269,90 @@ func (m *Motion) Observe(img gocv.Mat) (MotionSample, error) {
 	return s, nil
 }
 
+// MotionMask marks where the picture changed in one frame (or, in a
+// [RollTracker], since its last decision), at the resolution [Motion]
+// compares frames at: cell (x, y) covers frame pixels ROI.Min +
+// (x, y)·ROI.Dx()/W. It is plain data.
+type MotionMask struct {
+	// ROI is the region of the frame the mask covers, in frame pixels.
+	ROI image.Rectangle
+	// W and H are the mask's size in cells.
+	W, H int
+	// Bits holds W×H cells, row by row: true where the picture changed.
+	Bits []bool
+}
+
+// Any reports whether a changed cell overlaps r (frame pixels).
+func (mm *MotionMask) Any(r image.Rectangle) bool {
+	if mm == nil || mm.W <= 0 || mm.H <= 0 || mm.ROI.Empty() || len(mm.Bits) < mm.W*mm.H {
+		return false
+	}
+	r = r.Intersect(mm.ROI)
+	if r.Empty() {
+		return false
+	}
+	sx := float64(mm.W) / float64(mm.ROI.Dx())
+	sy := float64(mm.H) / float64(mm.ROI.Dy())
+	x0 := max(0, min(int(float64(r.Min.X-mm.ROI.Min.X)*sx), mm.W-1))
+	x1 := max(x0+1, min(int(math.Ceil(float64(r.Max.X-mm.ROI.Min.X)*sx)), mm.W))
+	y0 := max(0, min(int(float64(r.Min.Y-mm.ROI.Min.Y)*sy), mm.H-1))
+	y1 := max(y0+1, min(int(math.Ceil(float64(r.Max.Y-mm.ROI.Min.Y)*sy)), mm.H))
+	for y := y0; y < y1; y++ {
+		if slices.Contains(mm.Bits[y*mm.W+x0:y*mm.W+x1], true) {
+			return true
+		}
+	}
+	return false
+}
+
+// orInto adds mm's changed cells to dst, resetting dst when its geometry
+// differs.
+func (mm *MotionMask) orInto(dst *MotionMask) {
+	if mm == nil || mm.W <= 0 || mm.H <= 0 || len(mm.Bits) < mm.W*mm.H {
+		return
+	}
+	if dst.W != mm.W || dst.H != mm.H || dst.ROI != mm.ROI || len(dst.Bits) != mm.W*mm.H {
+		dst.ROI, dst.W, dst.H = mm.ROI, mm.W, mm.H
+		dst.Bits = slices.Grow(dst.Bits[:0], mm.W*mm.H)[:mm.W*mm.H]
+		clear(dst.Bits)
+	}
+	for i, b := range mm.Bits[:mm.W*mm.H] {
+		if b {
+			dst.Bits[i] = true
+		}
+	}
+}
+
+// clear marks every cell unchanged.
+func (mm *MotionMask) clear() { clear(mm.Bits) }
+
+// Changes fills dst with the pixels that changed between the last two
+// frames observed (all unchanged after a First frame, which has nothing to
+// compare with). It reuses dst.Bits.
+func (m *Motion) Changes(dst *MotionMask) {
+	w, h := m.prev.Cols(), m.prev.Rows()
+	dst.ROI, dst.W, dst.H = m.roi, w, h
+	dst.Bits = slices.Grow(dst.Bits[:0], w*h)[:w*h]
+	clear(dst.Bits)
+	if !m.diffValid || m.diff.Cols() != w || m.diff.Rows() != h || m.diff.Type() != gocv.MatTypeCV8UC1 || !m.diff.IsContinuous() {
+		return
+	}
+	px, err := m.diff.DataPtrUint8()
+	if err != nil || len(px) < w*h {
+		return
+	}
+	for i := range w * h {
+		dst.Bits[i] = px[i] != 0
+	}
+}
+
 // Close releases the Mats. Closing twice is harmless; Observe fails after it.
 func (m *Motion) Close() error {
 	if m.closed {
 		return nil
 	}
 	m.closed = true
-	for _, mat := range []*gocv.Mat{&m.mid, &m.small, &m.grey, &m.cur, &m.prev, &m.diff} {
+	for _, mat := range []*gocv.Mat{&m.mid, &m.small, &m.grey, &m.cur, &m.prev, &m.anchor, &m.diff, &m.adiff} {
 		mat.Close()
 	}
 	return nil
@@ -310,13 +419,15 @@ type Step struct {
 
 // Pipeline connects a [Source], a [Motion], a [DiceReader] and a
 // [RollTracker]: for each frame it measures motion, reads the dice when the
-// frame is quiet (or always, with ReadMoving), and feeds the tracker. It
+// frame is quiet (or always, with ReadMoving), and feeds the tracker,
+// telling it where the picture changed ([Observation].Moved). It
 // starts no goroutines; it owns none of its parts (close them yourself).
 type Pipeline struct {
 	src     Source
 	motion  *Motion
 	read    DiceReader
 	tracker *RollTracker
+	moved   MotionMask // where the last frame changed, for the tracker
 	// ReadMoving makes the pipeline read the dice on moving frames too,
 	// e.g. to draw them on a live view; the tracker ignores those readings,
 	// so by default they are skipped to save the reader's time.
@@ -351,7 +462,8 @@ func (p *Pipeline) Next(ctx context.Context) (Step, error) {
 			quiet = false
 		}
 	}
-	s.Events = p.tracker.Observe(Observation{Frame: f.Index, Quiet: quiet, Reading: s.Reading})
+	p.motion.Changes(&p.moved)
+	s.Events = p.tracker.Observe(Observation{Frame: f.Index, Quiet: quiet, Reading: s.Reading, Moved: &p.moved})
 	return s, nil
 }
 

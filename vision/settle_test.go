@@ -404,3 +404,70 @@ func benchMotion(b *testing.B, w, h int) {
 		}
 	}
 }
+
+// A die creeping by 1 px per frame at 1280 px (1/8 of a compared pixel)
+// changes too few pixels from one frame to the next, but the comparison
+// with the start of the quiet run catches it: the scene is never still
+// while it creeps, and still 3 frames after it stops.
+func TestMotionSlowCreepIsCaughtByDrift(t *testing.T) {
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	const creep = 24
+	slowQuiet := 0
+	for i := range creep + 6 {
+		x := 400 + min(i, creep)
+		img := tableFrame(1280, 720, 0, image.Pt(x, 300))
+		s, err := m.Observe(img)
+		img.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && i < creep {
+			if float64(s.Changed) <= m.Config().MaxChanged*float64(s.Pixels) {
+				slowQuiet++
+			}
+			if s.Still {
+				t.Errorf("frame %d: still while the die creeps (changed %d, drift %d)", i, s.Changed, s.Drift)
+			}
+		}
+		if i == creep+3 && !s.Still {
+			t.Errorf("frame %d: not still 3 frames after the die stopped (%+v)", i, s)
+		}
+	}
+	if slowQuiet < creep/2 {
+		t.Errorf("only %d of %d creeping frames pass the frame-to-frame test: the test does not test the drift", slowQuiet, creep-1)
+	}
+}
+
+func TestMotionChangesMarkWhereItMoved(t *testing.T) {
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	var mask MotionMask
+	for i, x := range []int{300, 300, 700} {
+		img := tableFrame(1280, 720, 2, image.Pt(x, 400))
+		_, err := m.Observe(img)
+		img.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Changes(&mask)
+		if mask.W != 160 || mask.H != 90 || mask.ROI != image.Rect(0, 0, 1280, 720) {
+			t.Fatalf("mask %dx%d over %v", mask.W, mask.H, mask.ROI)
+		}
+		if i < 2 && mask.Any(mask.ROI) {
+			t.Errorf("frame %d: changes in a still (or first) frame", i)
+		}
+	}
+	for _, c := range []image.Point{{300, 400}, {700, 400}} {
+		if !mask.Any(image.Rect(c.X-25, c.Y-25, c.X+25, c.Y+25)) {
+			t.Errorf("no change marked at %v", c)
+		}
+	}
+	if mask.Any(image.Rect(900, 0, 1280, 300)) || mask.Any(image.Rect(400, 380, 600, 420)) {
+		t.Error("changes marked where nothing moved")
+	}
+	var nilMask *MotionMask
+	if nilMask.Any(image.Rect(0, 0, 10, 10)) {
+		t.Error("a nil mask has changes")
+	}
+}

@@ -1,0 +1,476 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// Defaults of [BackgroundConfig].
+const (
+	// DefaultBackgroundLearnFrames is the number of still frames in a row
+	// showing an empty table after which a [BackgroundReader] without a
+	// reference takes the frame as the reference.
+	DefaultBackgroundLearnFrames = 10
+	// DefaultBackgroundRefreshFrames is the number of still, empty frames in
+	// a row after which the reference is refreshed (and again after as many
+	// more while the table stays empty): 1 s at 30 fps.
+	DefaultBackgroundRefreshFrames = 30
+	// DefaultBackgroundRefreshWeight is the weight of the new frame when the
+	// reference is refreshed.
+	DefaultBackgroundRefreshWeight = 0.25
+	// DefaultBackgroundDropChanged is the fraction of the frame that must
+	// differ from the reference for the reference to be dropped as stale.
+	DefaultBackgroundDropChanged = 0.5
+	// DefaultBackgroundStuckFrames is the number of still frames in a row
+	// that the detector marks occluded after which the reference is dropped
+	// (3 s at 30 fps).
+	DefaultBackgroundStuckFrames = 90
+	// backgroundChangeLevel is the grey-level difference (shrunk, blurred
+	// frame) at which a pixel counts as changed against the reference.
+	backgroundChangeLevel = 24
+	// backgroundSpotChanged is the fraction of a watched spot that must
+	// differ from the reference for the spot to count as changed.
+	backgroundSpotChanged = 0.1
+)
+
+// BackgroundConfig configures a [BackgroundReader]. Zero fields take the
+// defaults.
+type BackgroundConfig struct {
+	// LearnFrames is the number of still frames in a row in which the
+	// detector, without a reference, finds no die and nothing occluding,
+	// after which the last of them becomes the reference. Default 10.
+	LearnFrames int
+	// RefreshFrames is the number of still frames in a row in which the
+	// detector, with the reference, finds no die and nothing occluding,
+	// after which the frame is blended into the reference (slow lighting
+	// drift); it repeats every RefreshFrames such frames. Default 30.
+	RefreshFrames int
+	// RefreshWeight is the weight of the frame in that blend, in (0, 1]
+	// (1 replaces the reference). Default 0.25.
+	RefreshWeight float64
+	// DropChanged is the fraction of the frame (shrunk to the motion width)
+	// that must differ from the reference by a clear margin for the
+	// reference to be dropped at once: the light was switched or the camera
+	// moved, and every frame would otherwise look occluded. Default 0.5; a
+	// hand or an arm covers far less.
+	DropChanged float64
+	// StrictLearn makes the reader learn only from frames in which the
+	// detector finds no die at all. By default, dice that never moved
+	// since the reader started (or was Reset) do not stop the learning:
+	// without a reference the detector may take parts of a busy table for
+	// dice, which would otherwise keep it from ever learning. Such spots
+	// are remembered; should a die be read there later with the reference
+	// (it was a real die, and it has been taken away), the reading leaves
+	// it out and the spot of the reference is replaced from a still frame.
+	StrictLearn bool
+	// StuckFrames is the number of still frames in a row that the detector
+	// marks occluded after which the reference is dropped: nothing that
+	// big stays that still but an object put down on the table or a hand
+	// that was taken into the reference. Default 90.
+	StuckFrames int
+	// Motion configures the reader's own stillness check (see
+	// [MotionConfig]); zero fields take its defaults.
+	Motion MotionConfig
+}
+
+func (c BackgroundConfig) withDefaults() BackgroundConfig {
+	if c.LearnFrames <= 0 {
+		c.LearnFrames = DefaultBackgroundLearnFrames
+	}
+	if c.RefreshFrames <= 0 {
+		c.RefreshFrames = DefaultBackgroundRefreshFrames
+	}
+	if c.RefreshWeight <= 0 || c.RefreshWeight > 1 {
+		c.RefreshWeight = DefaultBackgroundRefreshWeight
+	}
+	if c.DropChanged <= 0 || c.DropChanged > 1 {
+		c.DropChanged = DefaultBackgroundDropChanged
+	}
+	if c.StuckFrames <= 0 {
+		c.StuckFrames = DefaultBackgroundStuckFrames
+	}
+	c.Motion = c.Motion.withDefaults()
+	return c
+}
+
+// BackgroundStats counts what a [BackgroundReader] did with the reference.
+type BackgroundStats struct {
+	// Frames is the number of frames read.
+	Frames int
+	// Learned counts references taken while there was none; Refreshed
+	// counts blends into an existing reference.
+	Learned, Refreshed int
+	// Dropped counts references given up: DroppedChanged because most of
+	// the frame differed from it, DroppedStuck because the frame stayed
+	// occluded and still for StuckFrames, DroppedSize because the frame
+	// size changed.
+	DroppedChanged, DroppedStuck, DroppedSize int
+	// StaticLearned counts the references learned with dice that never
+	// moved in them (see StrictLearn); Repaired counts spots of the
+	// reference replaced after such a die was taken away.
+	StaticLearned, Repaired int
+	// LearnedAt is the index (counting frames read, from 0) of the frame
+	// last taken as a new reference, -1 when none was.
+	LearnedAt int
+	// Changed is the fraction of the last frame that differed from the
+	// reference (0 without one).
+	Changed float64
+}
+
+// BackgroundReader reads dice with a [DiceDetector] and keeps the
+// detector's reference frame of the empty table (see
+// [DiceDetector.SetBackground]) up to date by itself, for live use where
+// nobody hands it an empty frame:
+//
+//   - Learning: without a reference, once LearnFrames frames in a row are
+//     still (its own [Motion], frame to frame) and the detector finds
+//     neither a die nor anything occluding in them, the last one becomes
+//     the reference. Dice the detector finds where nothing ever moved
+//     since the reader started do not count (see StrictLearn): they are
+//     taken into the reference as part of the table, and their spots are
+//     watched and repaired should they turn out to be dice taken away.
+//   - Refreshing: with a reference, every RefreshFrames still frames in a
+//     row in which the detector finds neither a die nor anything occluding,
+//     the frame is blended into the reference with RefreshWeight, so slow
+//     lighting drift follows the table. Frames with a die or a hand in
+//     them are never used, nor are moving frames (a hand passing, dice
+//     tumbling).
+//   - Dropping: the reference is given up (the detector falls back to the
+//     dice's body colours until a new one is learned) when DropChanged of
+//     the frame differs from it (the light was switched), when the frame
+//     size changes, or after StuckFrames still frames in a row marked
+//     occluded (an object put down, or a still hand taken in by mistake).
+//
+// Without a reference the detector cannot see a hand (it never marks a
+// frame occluded); the [RollTracker] then relies on motion alone, as
+// before. A die the detector misses without a reference (a white die on a
+// white table) may be taken into the reference; it shows up again once it
+// is moved. A [DiceDetector.SetBackground] made by hand is kept and
+// refreshed like a learned one.
+//
+// Use it in place of the detector's own reader:
+//
+//	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+//	defer bg.Close()
+//	pipe := vision.NewPipeline(src, motion, bg.Reader(), tracker)
+//
+// It must see the frames in order; frames it is not given (the moving
+// frames a [Pipeline] skips) simply count as a break in the stillness. It
+// does not own the detector (close that yourself) and is not safe for
+// concurrent use; nothing else may call the detector's SetBackground while
+// it is in use, except through [BackgroundReader.SetBackground].
+type BackgroundReader struct {
+	cfg      BackgroundConfig
+	det      *DiceDetector
+	motion   *Motion
+	ref      gocv.Mat // the reference, full resolution (when hasRef)
+	refSmall gocv.Mat // the reference as the Motion shrinks frames
+	diff     gocv.Mat
+	hasRef   bool
+	// Still frames in a row that were empty (no die, not occluded), and
+	// that were occluded.
+	emptyRun, stuckRun, ghostRun int
+	// Where the picture ever changed since the reader started or was
+	// reset, and the last frame's changes.
+	everMoved, changes MotionMask
+	// Spots (frame pixels) of things taken into the reference that were
+	// read as dice and never moved.
+	suspects []image.Rectangle
+	stats    BackgroundStats
+	closed   bool
+}
+
+// NewBackgroundReader returns a reader over det with cfg (zero fields take
+// the defaults). A reference det already has is used until the reader
+// learns its own on the next empty, still table (set references through
+// [BackgroundReader.SetBackground] to have them checked and refreshed).
+// Close the reader when done; det stays the caller's.
+func NewBackgroundReader(det *DiceDetector, cfg BackgroundConfig) *BackgroundReader {
+	cfg = cfg.withDefaults()
+	return &BackgroundReader{
+		cfg:      cfg,
+		det:      det,
+		motion:   NewMotion(cfg.Motion),
+		ref:      gocv.NewMat(),
+		refSmall: gocv.NewMat(),
+		diff:     gocv.NewMat(),
+		stats:    BackgroundStats{LearnedAt: -1},
+	}
+}
+
+// Config returns the configuration in use, defaults filled in.
+func (b *BackgroundReader) Config() BackgroundConfig { return b.cfg }
+
+// Stats returns what the reader did so far.
+func (b *BackgroundReader) Stats() BackgroundStats { return b.stats }
+
+// HasBackground reports whether the detector has a reference.
+func (b *BackgroundReader) HasBackground() bool { return b.det.HasBackground() }
+
+// Reader returns b.Read as a [DiceReader] for a [Pipeline].
+func (b *BackgroundReader) Reader() DiceReader { return b.Read }
+
+// SetBackground sets the reference by hand (an empty Mat removes it; the
+// caller keeps img); the reader then refreshes and drops it like a learned
+// one.
+func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
+	if b.closed {
+		return errors.New("vision: background: SetBackground after Close")
+	}
+	if img.Empty() {
+		b.drop()
+		return nil
+	}
+	if err := b.det.SetBackground(img); err != nil {
+		return err
+	}
+	img.CopyTo(&b.ref)
+	b.hasRef = true
+	b.emptyRun, b.stuckRun = 0, 0
+	// The reference as the Motion shrinks frames, for the change check.
+	m := NewMotion(b.cfg.Motion)
+	defer m.Close()
+	if _, err := m.Observe(img); err != nil {
+		b.drop()
+		return fmt.Errorf("vision: background: %w", err)
+	}
+	m.prev.CopyTo(&b.refSmall)
+	return nil
+}
+
+// Reset drops the reference and forgets the stillness and the motion seen
+// so far.
+func (b *BackgroundReader) Reset() {
+	b.drop()
+	b.motion.Reset()
+	b.everMoved.clear()
+}
+
+// Read reads the dice in img (8-bit BGR; the caller keeps it) and updates
+// the reference as described in the [BackgroundReader] doc.
+func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
+	if b.closed {
+		return Reading{}, errors.New("vision: background: Read after Close")
+	}
+	s, err := b.motion.Observe(img)
+	if err != nil {
+		return Reading{}, fmt.Errorf("vision: background: %w", err)
+	}
+	b.stats.Frames++
+	b.motion.Changes(&b.changes)
+	b.changes.orInto(&b.everMoved)
+	// After Observe, the Motion's prev holds this frame shrunk and blurred.
+	small := b.motion.prev
+	b.stats.Changed = 0
+	diffOK := false
+	if b.hasRef {
+		switch {
+		case b.ref.Cols() != img.Cols() || b.ref.Rows() != img.Rows():
+			b.stats.DroppedSize++
+			b.drop()
+		case b.refSmall.Empty() || b.refSmall.Cols() != small.Cols() || b.refSmall.Rows() != small.Rows():
+			small.CopyTo(&b.refSmall)
+		default:
+			gocv.AbsDiff(small, b.refSmall, &b.diff)
+			gocv.Threshold(b.diff, &b.diff, backgroundChangeLevel-1, 255, gocv.ThresholdBinary)
+			b.stats.Changed = float64(gocv.CountNonZero(b.diff)) / float64(max(1, small.Cols()*small.Rows()))
+			if b.stats.Changed >= b.cfg.DropChanged {
+				b.stats.DroppedChanged++
+				b.drop()
+			} else {
+				diffOK = true
+			}
+		}
+	}
+	rd, err := b.det.Read(img)
+	if err != nil {
+		b.emptyRun, b.stuckRun, b.ghostRun = 0, 0, 0
+		return rd, err
+	}
+	still := s.Quiet
+	// With a reference, at a spot where something that never moved was
+	// taken into the reference: a die read there is that thing gone (a
+	// hole in the reference), not a die, and is left out of the reading;
+	// the spot is repaired (copied from the frame) once the table has
+	// been still for LearnFrames frames with the spot differing from the
+	// reference or read as a die.
+	var ghosts []int
+	if diffOK {
+		// A spot that differs from the reference: what was taken in is
+		// gone (or covered).
+		sx := float64(small.Cols()) / float64(img.Cols())
+		sy := float64(small.Rows()) / float64(img.Rows())
+		bounds := image.Rect(0, 0, small.Cols(), small.Rows())
+		for k, r := range b.suspects {
+			rs := image.Rect(int(float64(r.Min.X)*sx), int(float64(r.Min.Y)*sy),
+				int(math.Ceil(float64(r.Max.X)*sx)), int(math.Ceil(float64(r.Max.Y)*sy))).Intersect(bounds)
+			if rs.Empty() {
+				continue
+			}
+			reg := b.diff.Region(rs)
+			n := gocv.CountNonZero(reg)
+			reg.Close()
+			if float64(n) > backgroundSpotChanged*float64(rs.Dx()*rs.Dy()) {
+				ghosts = append(ghosts, k)
+			}
+		}
+	}
+	if b.hasRef && len(b.suspects) > 0 {
+		kept := rd.Dice[:0]
+		for _, d := range rd.Dice {
+			k := slices.IndexFunc(b.suspects, func(r image.Rectangle) bool { return dieCenter(d).In(r) })
+			if k >= 0 {
+				if !slices.Contains(ghosts, k) {
+					ghosts = append(ghosts, k)
+				}
+				continue
+			}
+			kept = append(kept, d)
+		}
+		rd.Dice = kept
+	}
+	if still && len(ghosts) > 0 && !rd.Occluded {
+		b.ghostRun++
+	} else {
+		b.ghostRun = 0
+	}
+	// Without a reference: dice that never moved since the reader started
+	// (seen at rest from the first frame) do not stop the learning, unless
+	// StrictLearn is set.
+	static := !b.hasRef && !b.cfg.StrictLearn && len(rd.Dice) > 0
+	for _, d := range rd.Dice {
+		static = static && !b.everMoved.Any(dieBox(d))
+	}
+	if still && !rd.Occluded && len(ghosts) == 0 && (len(rd.Dice) == 0 || static) {
+		b.emptyRun++
+	} else {
+		b.emptyRun = 0
+	}
+	if still && rd.Occluded {
+		b.stuckRun++
+	} else {
+		b.stuckRun = 0
+	}
+	switch {
+	case !b.hasRef && b.emptyRun >= b.cfg.LearnFrames:
+		if err := b.learn(img, small, 1); err != nil {
+			return rd, err
+		}
+		b.stats.Learned++
+		b.stats.LearnedAt = b.stats.Frames - 1
+		b.emptyRun = 0
+		b.suspects = b.suspects[:0]
+		frame := image.Rect(0, 0, img.Cols(), img.Rows())
+		for _, d := range rd.Dice {
+			r := dieBox(d)
+			m := max(r.Dx(), r.Dy()) / 2
+			b.suspects = append(b.suspects, r.Inset(-m).Intersect(frame))
+		}
+		if len(rd.Dice) > 0 {
+			b.stats.StaticLearned++
+			rd.Dice = nil // now part of the table
+		}
+	case b.hasRef && b.ghostRun >= b.cfg.LearnFrames:
+		b.repair(img, ghosts)
+		b.ghostRun = 0
+	case b.hasRef && b.emptyRun >= b.cfg.RefreshFrames:
+		if err := b.learn(img, small, b.cfg.RefreshWeight); err != nil {
+			return rd, err
+		}
+		b.stats.Refreshed++
+		b.emptyRun = 0
+	case b.hasRef && b.stuckRun >= b.cfg.StuckFrames:
+		b.stats.DroppedStuck++
+		b.drop()
+	}
+	return rd, nil
+}
+
+// repair copies the suspect spots ks of img into the reference and
+// forgets them.
+func (b *BackgroundReader) repair(img gocv.Mat, ks []int) {
+	frame := image.Rect(0, 0, img.Cols(), img.Rows())
+	if b.ref.Cols() != img.Cols() || b.ref.Rows() != img.Rows() || b.ref.Type() != img.Type() {
+		return
+	}
+	for _, k := range ks {
+		r := b.suspects[k].Intersect(frame)
+		if r.Empty() {
+			continue
+		}
+		src := img.Region(r)
+		dst := b.ref.Region(r)
+		src.CopyTo(&dst)
+		src.Close()
+		dst.Close()
+		b.suspects[k] = image.Rectangle{}
+	}
+	b.suspects = slices.DeleteFunc(b.suspects, func(r image.Rectangle) bool { return r.Empty() })
+	if err := b.det.SetBackground(b.ref); err != nil {
+		b.drop()
+		return
+	}
+	b.stats.Repaired++
+}
+
+// dieBox is the die's Box, or a small box around its centre.
+func dieBox(d Die) image.Rectangle {
+	if !d.Box.Empty() {
+		return d.Box
+	}
+	c, h := dieCenter(d), fallbackDieSize/2
+	return image.Rect(c.X-h, c.Y-h, c.X+h, c.Y+h)
+}
+
+// learn blends img into the reference with weight w (1: replaces it) and
+// hands it to the detector; small is img as the Motion shrank it.
+func (b *BackgroundReader) learn(img, small gocv.Mat, w float64) error {
+	if !b.hasRef || w >= 1 || b.ref.Cols() != img.Cols() || b.ref.Rows() != img.Rows() || b.ref.Type() != img.Type() {
+		img.CopyTo(&b.ref)
+		small.CopyTo(&b.refSmall)
+	} else {
+		gocv.AddWeighted(b.ref, 1-w, img, w, 0, &b.ref)
+		if b.refSmall.Cols() == small.Cols() && b.refSmall.Rows() == small.Rows() {
+			gocv.AddWeighted(b.refSmall, 1-w, small, w, 0, &b.refSmall)
+		} else {
+			small.CopyTo(&b.refSmall)
+		}
+	}
+	if err := b.det.SetBackground(b.ref); err != nil {
+		b.drop()
+		return fmt.Errorf("vision: background: %w", err)
+	}
+	b.hasRef = true
+	return nil
+}
+
+// drop removes the reference.
+func (b *BackgroundReader) drop() {
+	if !b.closed && b.det.HasBackground() {
+		none := gocv.NewMat()
+		b.det.SetBackground(none)
+		none.Close()
+	}
+	b.hasRef = false
+	b.emptyRun, b.stuckRun, b.ghostRun = 0, 0, 0
+	b.suspects = b.suspects[:0]
+}
+
+// Close releases the reader's Mats (not the detector, which keeps its last
+// reference). Closing twice is harmless; Read fails after it.
+func (b *BackgroundReader) Close() error {
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	b.motion.Close()
+	b.ref.Close()
+	b.refSmall.Close()
+	b.diff.Close()
+	return nil
+}
