@@ -17,6 +17,8 @@ import (
 	"math"
 	"slices"
 
+	"gocv.io/x/gocv"
+
 	"tablecam/models"
 )
 
@@ -263,7 +265,20 @@ type faceReader struct {
 	flat     []bool
 	flatFace int
 	body     []DieColour
+	// margin is the part of the face's side its patches leave out on each
+	// edge: facePatchMargin, or more for numerals (the middle of the face
+	// holds all of their art, sampled finer).
+	margin float64
+	// marginScale is the margin of a clear reading (0: 0.2).
+	marginScale float64
 }
+
+// numeralMarginScale is the margin over the best other face that counts
+// as clear for numerals: numerals share most of their strokes.
+const numeralMarginScale = 0.1
+
+// numeralMargin is the patch margin of numeric faces other than pips.
+const numeralMargin = 0.27
 
 // exampleQuad is the face's quadrilateral in an example crop.
 func exampleQuad(shift diePt, scale, turn float64) [4]diePt {
@@ -310,6 +325,11 @@ func newFaceReaderPartial(p *DiceProfile, fs models.FaceSet) (*faceReader, error
 		r.values = append(r.values, v)
 	}
 	r.pips = isPipSet(fs)
+	r.margin = facePatchMargin
+	if fs.Kind == models.KindNumeric && !r.pips {
+		r.margin = numeralMargin
+		r.marginScale = numeralMarginScale
+	}
 	r.augByFace = make([][]int, len(r.faces))
 	contrasts := make([][]float64, len(r.faces))
 	var patch facePatch
@@ -321,15 +341,18 @@ func newFaceReaderPartial(p *DiceProfile, fs models.FaceSet) (*faceReader, error
 		im := dieImage{w: exampleCrop, h: exampleCrop, pix: e.Crop}
 		var fv featVec
 		extractPatch(im, exampleQuad(diePt{}, 1, 0), facePatchMargin, false, &patch)
-		patch.features(&fv)
 		contrasts[fi] = append(contrasts[fi], patch.contrast())
+		if r.margin != facePatchMargin {
+			extractPatch(im, exampleQuad(diePt{}, 1, 0), r.margin, false, &patch)
+		}
+		patch.features(&fv)
 		r.base = append(r.base, fv)
 		r.baseFace = append(r.baseFace, fi)
 		r.aug = append(r.aug, fv)
 		r.augFace = append(r.augFace, fi)
 		r.augByFace[fi] = append(r.augByFace[fi], len(r.aug)-1)
 		for _, a := range augmentations {
-			extractPatch(im, exampleQuad(a.shift, a.scale, a.turn), facePatchMargin, false, &patch)
+			extractPatch(im, exampleQuad(a.shift, a.scale, a.turn), r.margin, false, &patch)
 			if a.gamma != 1 {
 				patch.applyGamma(a.gamma)
 			}
@@ -379,6 +402,7 @@ type faceMatch struct {
 	score  float64 // best face's score (normalised cross-correlation)
 	second int     // best other face
 	margin float64 // score minus the best other face's score
+	scale  float64 // the margin that counts as clear (0: 0.2)
 }
 
 // match scores the query in ps against the reader's examples: the base
@@ -410,7 +434,7 @@ func (r *faceReader) match(ps *patchScratch) faceMatch {
 			}
 		}
 	}
-	m := faceMatch{face: -1, second: -1}
+	m := faceMatch{face: -1, second: -1, scale: r.marginScale}
 	for f, s := range best {
 		switch {
 		case m.face < 0 || s > best[m.face]:
@@ -451,7 +475,11 @@ func topFaces(s []float32, k int) []int {
 // confidence maps a match to [0, 1]: a clear margin over the best other
 // face and a good score.
 func (m faceMatch) confidence() float64 {
-	a := clamp01(m.margin / 0.2)
+	sc := m.scale
+	if sc <= 0 {
+		sc = 0.2
+	}
+	a := clamp01(m.margin / sc)
 	b := clamp01((m.score - 0.3) / 0.3)
 	return a * b
 }
@@ -486,7 +514,7 @@ func (r *faceReader) refineFor(im dieImage, rect dieRect, f int, ps *patchScratc
 	}
 	var fv featVec
 	score := func(rc dieRect) float64 {
-		sampleFeatures(im, rc.corners(), facePatchMargin, &fv)
+		sampleFeatures(im, rc.corners(), r.margin, &fv)
 		return float64(dotFeat(&fv, &tmpl))
 	}
 	side := 2 * math.Sqrt(rect.HU*rect.HV)
@@ -565,7 +593,13 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 		return d.readBlank(im, c, rect, cand)
 	}
 	for _, r := range d.readers {
-		m := r.match(ps)
+		q := ps
+		if r.margin != facePatchMargin {
+			q = &d.ps2
+			extractPatch(im, rect.corners(), r.margin, true, &q.patch)
+			q.queryFeatures()
+		}
+		m := r.match(q)
 		if m.face >= 0 && r.flat[m.face] {
 			// A face with art read as a blank one: trust it little.
 			m.margin *= 0.5
@@ -573,6 +607,14 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 		if br == nil || m.score > bm.score {
 			br, bm = r, m
 		}
+	}
+	if br.margin != facePatchMargin {
+		if len(d.readers) > 1 {
+			extractPatch(im, rect.corners(), br.margin, true, &d.ps2.patch)
+			d.ps2.queryFeatures()
+			br.match(&d.ps2)
+		}
+		ps = &d.ps2
 	}
 	if bm.score < minDieScore {
 		return Die{}, false
@@ -600,7 +642,7 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 				second = math.Max(second, fits[i].score)
 			}
 		}
-		extractPatch(im, fits[wi].rect.corners(), facePatchMargin, true, &ps.patch)
+		extractPatch(im, fits[wi].rect.corners(), br.margin, true, &ps.patch)
 		ps.queryFeatures()
 		m := br.match(ps)
 		if m.face == best[wi] {
@@ -617,12 +659,22 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	}
 	conf := bm.confidence()
 	face := bm.face
+	if dieDebug != nil {
+		m, _ := gocv.NewMatFromBytes(facePatchSize, facePatchSize, gocv.MatTypeCV8UC3, ps.patch[:])
+		gocv.IMWrite(fmt.Sprintf("/tmp/q-%.0f.png", rect.C.X), m)
+		m.Close()
+	}
+	dbgf("read %s at %.0f,%.0f side %.1f: %s score %.2f margin %.2f second %s conf %.2f", br.set.ID, rect.C.X, rect.C.Y, 2*rect.HU, br.faces[face], bm.score, bm.margin, br.faces[max(bm.second, 0)], conf)
 	if br.pips {
 		n, pconf := countPips(&ps.patch)
 		dbgf("d6 at %.0f,%.0f side %.1f: template %s score %.2f margin %.2f conf %.2f; pips %d conf %.2f", rect.C.X, rect.C.Y, 2*rect.HU, br.faces[face], bm.score, bm.margin, conf, n, pconf)
 		switch {
-		case n >= 1 && n <= 6 && br.values[face] == n:
+		case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
 			conf = math.Max(conf, math.Min(pconf, 1))
+		case n >= 1 && n <= 6 && br.values[face] == n:
+			// The count agrees but the pips do not sit where a d6 puts
+			// them: a part of a face, or a side taken for the top.
+			conf = math.Min(conf, pconf)
 		case n >= 1 && n <= 6:
 			// The two readings disagree: trust neither.
 			for i, v := range br.values {

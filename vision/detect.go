@@ -83,7 +83,7 @@ type DiceDetector struct {
 	dieFinder
 	readers []*faceReader // one per face set looked for
 	bodies  []DieColour   // body colours of every set (no-reference mode)
-	ps      patchScratch
+	ps, ps2 patchScratch
 	closed  bool
 }
 
@@ -351,7 +351,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 	}
 	minWork := lim.minSide / scale
 	maxWork := lim.maxSide / scale
-	groups, err := d.seg.groups(ws.X, ws.Y, int(0.3*minWork*minWork))
+	groups, err := d.seg.groups(ws.X, ws.Y, int(0.6*minWork*minWork))
 	if err != nil {
 		return nil, false, fmt.Errorf("vision: dice: %w", err)
 	}

@@ -111,50 +111,37 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 	if len(cand) == 0 {
 		return 0, 0
 	}
-	// Pips share one colour and one size (a big one-pip is alone): keep
-	// the blobs like the largest group of alike blobs.
-	bestK, bestN := 0, -1
-	for k, a := range cand {
-		m := 0
+	// Pips share one colour and one size (a big one-pip is alone): of the
+	// groups of alike blobs, keep the one that sits best where a d6 puts
+	// its pips (a marbled body makes blobs of its own).
+	contrast := clamp01(float64(thr-20) / 40)
+	bestN, bestConf := 0, -1.0
+	for _, ref := range cand {
+		count, odd := 0, 0
+		var pts [6]diePt
+		area := 0.0
 		for _, b := range cand {
-			if alikeBlobs(a.area, b.area, a.col, b.col) {
-				m++
+			switch {
+			case alikeBlobs(ref.area, b.area, ref.col, b.col):
+				if count < 6 {
+					pts[count] = diePt{b.cx + 0.5, b.cy + 0.5}
+				}
+				area += float64(b.area)
+				count++
+			case colourDist(ref.col, b.col) < 90:
+				// A blob of the pips' colour that is no pip.
+				odd++
 			}
 		}
-		if m > bestN {
-			bestK, bestN = k, m
+		conf := 0.0
+		if count <= 6 {
+			conf = clamp01(1-0.5*float64(odd)) * contrast * pipLayoutFit(pts[:count], area/float64(count), facePatchSize)
+		}
+		if conf > bestConf || conf == bestConf && count > bestN {
+			bestN, bestConf = count, conf
 		}
 	}
-	ref := cand[bestK]
-	count, odd := 0, 0
-	for _, b := range cand {
-		if alikeBlobs(ref.area, b.area, ref.col, b.col) {
-			count++
-		} else {
-			odd++
-		}
-	}
-	conf := clamp01(1 - 0.5*float64(odd))
-	// Contrast of the threshold: pips clearly apart from the body.
-	conf *= clamp01(float64(thr-20) / 40)
-	// The pips must sit where a d6 puts them.
-	var pts [6]diePt
-	if count > 6 {
-		return count, 0
-	}
-	k, area := 0, 0.0
-	for _, b := range cand {
-		if alikeBlobs(ref.area, b.area, ref.col, b.col) {
-			pts[k] = diePt{b.cx + 0.5, b.cy + 0.5}
-			area += float64(b.area)
-			k++
-		}
-	}
-	if k == 0 {
-		return 0, 0
-	}
-	conf *= pipLayoutFit(pts[:k], area/float64(k), facePatchSize)
-	return count, conf
+	return bestN, bestConf
 }
 
 // pipGrids are the cells of a 3×3 grid (x, y in -1 … 1) the pips of each
@@ -245,6 +232,10 @@ func alikeBlobs(a1, a2 int, c1, c2 [3]float64) bool {
 	r := float64(a1) / float64(a2)
 	d := math.Abs(c1[0]-c2[0]) + math.Abs(c1[1]-c2[1]) + math.Abs(c1[2]-c2[2])
 	return r > 0.45 && r < 2.2 && d < 90
+}
+
+func colourDist(c1, c2 [3]float64) float64 {
+	return math.Abs(c1[0]-c2[0]) + math.Abs(c1[1]-c2[1]) + math.Abs(c1[2]-c2[2])
 }
 
 // otsu returns the threshold that best splits a histogram in two.

@@ -207,7 +207,7 @@ func TeachDiceProfile(set models.FaceSet, custom bool, examples []TeachExample, 
 			a.rects = dedupeRects(a.rects)
 			best, second, bi := -2.0, -2.0, -1
 			for k, rc := range a.rects {
-				extractPatch(im, rc.corners(), facePatchMargin, true, &ps.patch)
+				extractPatch(im, rc.corners(), r.margin, true, &ps.patch)
 				ps.queryFeatures()
 				sc := r.scoreFace(&ps, fi)
 				if r.body != nil && !r.matchesBody(&ps.patch) {
@@ -534,7 +534,7 @@ func (r *faceReader) alignExample(im dieImage, rect dieRect, i int, ps *patchScr
 	var before, after float64
 	f := r.baseFace[i]
 	r.withoutExample(i, func() {
-		extractPatch(im, rect.corners(), facePatchMargin, true, &ps.patch)
+		extractPatch(im, rect.corners(), r.margin, true, &ps.patch)
 		ps.queryFeatures()
 		nr, after = r.refineFor(im, rect, f, ps)
 		before = r.scoreFace(ps, f)
@@ -634,7 +634,7 @@ func selfCheck(p *DiceProfile, set models.FaceSet) (DiceSelfCheck, error) {
 	im := dieImage{w: exampleCrop, h: exampleCrop}
 	for i, e := range p.Examples {
 		im.pix = e.Crop
-		extractPatch(im, exampleQuad(diePt{}, 1, 0), facePatchMargin, false, &ps.patch)
+		extractPatch(im, exampleQuad(diePt{}, 1, 0), r.margin, false, &ps.patch)
 		ps.queryFeatures()
 		m := r.matchSkip(ps.clone(), i)
 		want := r.faceIdx[e.Face]
