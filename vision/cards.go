@@ -267,8 +267,16 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 
 	// Card outlines at half resolution.
 	hw, hh := (w+1)/2, (h+1)/2
-	gocv.Resize(r.grey, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
-	outlines := r.finder.find(r.half, float64(hw)/float64(w), g, minW, maxW)
+	if !colour.IsContinuous() {
+		colour.CopyTo(&r.bgr)
+		colour = r.bgr
+	}
+	gocv.Resize(colour, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+	cv, err := cardColourOf(colour)
+	if err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
+	outlines := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
 	// Outlines come best first; the full-resolution search covers at most
 	// a fifth of the frame.
 	area := 0

@@ -67,6 +67,7 @@ type cardDescriber struct {
 	chromScratch [cardChromD]float64
 	grey64       [cardFineD]float64
 	lowcut       [cardFineD]float64
+	smooth       [cardFineD]float64
 	tmp64        [cardFineD]float64
 }
 
@@ -184,6 +185,11 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	// Fine grey: the full grey minus its broad blur (the light's gradient
 	// goes; shapes, figures and edges stay), scaled to ±127.
 	cardLowCut(g64, &d.lowcut, &d.tmp64)
+	// Smoothed, so that an outline a few pixels off still correlates.
+	for range cardSmoothPasses {
+		cardBoxBlur(&d.lowcut, &d.smooth, &d.tmp64, cardSmoothRadius)
+		d.lowcut = d.smooth
+	}
 	var norm, peak float64
 	for _, v := range d.lowcut {
 		norm += v * v
@@ -297,10 +303,10 @@ const cardChromaWeight = 0.012
 
 // CardIndexVersion is the version of the saved index format and of the
 // descriptor; Load refuses other versions (teach the cards again).
-const CardIndexVersion = 1
+const CardIndexVersion = 2
 
 // cardDescriptorName names the descriptor in saved indexes.
-const cardDescriptorName = "rect64-dct64-grey64lc8-chroma8x8"
+const cardDescriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8"
 
 // Defaults of the match decision: a card is taken for the nearest taught
 // card when its distance is at most DefaultCardThreshold and at most
@@ -696,15 +702,21 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]cardQuadCandidate, error) {
 		return nil, fmt.Errorf("picture of %d×%d pixels is too small", w, h)
 	}
 	whole := [4]Point2f{{-0.5, -0.5}, {float32(w) - 0.5, -0.5}, {float32(w) - 0.5, float32(h) - 0.5}, {-0.5, float32(h) - 0.5}}
-	gocv.CvtColor(img, &t.grey, gocv.ColorBGRToGray)
-	g, err := cardGreyOf(t.grey)
+	if !img.IsContinuous() {
+		img = img.Clone()
+		defer img.Close()
+	}
+	g, err := cardColourOf(img)
 	if err != nil {
 		return nil, err
 	}
 	hw, hh := max(8, (w+1)/2), max(8, (h+1)/2)
-	gocv.Resize(t.grey, &t.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+	gocv.Resize(img, &t.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
 	minW := math.Max(24, 0.04*float64(min(w, h)))
 	var out []cardQuadCandidate
+	if c, ok := cardSegmentOutline(t.finder, t.half, float64(hw)/float64(w), g, minW, float64(max(w, h))); ok && c.area <= 0.6*float64(w*h) {
+		out = append(out, c)
+	}
 	for _, c := range t.finder.find(t.half, float64(hw)/float64(w), g, minW, float64(max(w, h))) {
 		if c.area <= 0.6*float64(w*h) && len(out) < cardTeachCandidates {
 			out = append(out, c)
@@ -946,6 +958,42 @@ func cardLowCut(g, out, tmp *[cardFineD]float64) {
 		}
 		for y := range n {
 			out[y*n+x] = g[y*n+x] - s/(2*k+1)
+			s += tmp[clamp(y+k+1)*n+x] - tmp[clamp(y-k)*n+x]
+		}
+	}
+}
+
+// cardSmoothRadius and cardSmoothPasses: the box blur of the fine grey
+// image (two passes of radius 2: about σ 2 px of the 64 px card), which
+// makes the comparison tolerate outlines a few pixels off.
+const (
+	cardSmoothRadius = 2
+	cardSmoothPasses = 2
+)
+
+// cardBoxBlur writes the box blur of radius k of g (borders replicated)
+// into out.
+func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
+	const n = cardFineN
+	clamp := func(v int) int { return max(0, min(n-1, v)) }
+	for y := range n {
+		row := g[y*n : (y+1)*n]
+		var s float64
+		for d := -k; d <= k; d++ {
+			s += row[clamp(d)]
+		}
+		for x := range n {
+			tmp[y*n+x] = s / float64(2*k+1)
+			s += row[clamp(x+k+1)] - row[clamp(x-k)]
+		}
+	}
+	for x := range n {
+		var s float64
+		for d := -k; d <= k; d++ {
+			s += tmp[clamp(d)*n+x]
+		}
+		for y := range n {
+			out[y*n+x] = s / float64(2*k+1)
 			s += tmp[clamp(y+k+1)*n+x] - tmp[clamp(y-k)*n+x]
 		}
 	}

@@ -101,10 +101,67 @@ func cardRotCW(g []bool, n int) []bool {
 	return out
 }
 
-// cardGrey is a borrowed view of a continuous 8-bit grey image.
+// cardGrey is a borrowed view of a continuous 8-bit grey image, or of a
+// BGR one (cn 3, from cardColourOf: diff then takes the largest step of
+// the three channels, so that edges between colours of equal brightness
+// count).
 type cardGrey struct {
 	pix  []byte
 	w, h int
+	cn   int // 0 or 1: grey; 3: BGR
+}
+
+// cardColourOf returns a view of a continuous 8-bit BGR image.
+func cardColourOf(m gocv.Mat) (cardGrey, error) {
+	if m.Type() != gocv.MatTypeCV8UC3 || !m.IsContinuous() {
+		return cardGrey{}, fmt.Errorf("vision: want a continuous 8-bit BGR image")
+	}
+	d, err := m.DataPtrUint8()
+	if err != nil {
+		return cardGrey{}, err
+	}
+	w, h := m.Cols(), m.Rows()
+	if len(d) < 3*w*h {
+		return cardGrey{}, fmt.Errorf("vision: short BGR image")
+	}
+	return cardGrey{pix: d, w: w, h: h, cn: 3}, nil
+}
+
+// diff is the step in brightness between (x0, y0) and (x1, y1): the
+// absolute difference of the grey samples, or for a BGR view the largest
+// of the three channels'.
+func (g cardGrey) diff(x0, y0, x1, y1 float64) float64 {
+	if g.cn != 3 {
+		return math.Abs(g.at(x1, y1) - g.at(x0, y0))
+	}
+	a, b := g.at3(x0, y0), g.at3(x1, y1)
+	return math.Max(math.Abs(a[0]-b[0]), math.Max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
+}
+
+// sample is at3 for a BGR view and the grey value three times for a grey
+// one.
+func (g cardGrey) sample(x, y float64) [3]float64 {
+	if g.cn == 3 {
+		return g.at3(x, y)
+	}
+	v := g.at(x, y)
+	return [3]float64{v, v, v}
+}
+
+// at3 samples a BGR view bilinearly at (x, y), clamped to the border.
+func (g cardGrey) at3(x, y float64) [3]float64 {
+	x = math.Max(0, math.Min(float64(g.w-1), x))
+	y = math.Max(0, math.Min(float64(g.h-1), y))
+	x0, y0 := int(x), int(y)
+	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
+	fx, fy := x-float64(x0), y-float64(y0)
+	w00, w01, w10, w11 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
+	i00, i01, i10, i11 := 3*(y0*g.w+x0), 3*(y0*g.w+x1), 3*(y1*g.w+x0), 3*(y1*g.w+x1)
+	var out [3]float64
+	for c := range 3 {
+		out[c] = float64(g.pix[i00+c])*w00 + float64(g.pix[i01+c])*w01 + float64(g.pix[i10+c])*w10 + float64(g.pix[i11+c])*w11
+	}
+	return out
 }
 
 func cardGreyOf(m gocv.Mat) (cardGrey, error) {
@@ -125,6 +182,10 @@ func cardGreyOf(m gocv.Mat) (cardGrey, error) {
 // at samples the image bilinearly at (x, y), pixel centres at integers;
 // positions outside are clamped to the border.
 func (g cardGrey) at(x, y float64) float64 {
+	if g.cn == 3 {
+		v := g.at3(x, y)
+		return (v[0] + v[1] + v[2]) / 3
+	}
 	x = math.Max(0, math.Min(float64(g.w-1), x))
 	y = math.Max(0, math.Min(float64(g.h-1), y))
 	x0, y0 := int(x), int(y)

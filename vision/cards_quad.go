@@ -41,9 +41,10 @@ func (f *cardOutlineFinder) close() {
 	f.edges.Close()
 }
 
-// find returns card-like quadrilaterals in the half-resolution grey image
-// half (scale: half-resolution pixels per full-resolution pixel), re-fitted
-// on the full-resolution grey image gr, with widths (short sides) from minW
+// find returns card-like quadrilaterals in the half-resolution image half
+// (BGR or grey; scale: half-resolution pixels per full-resolution pixel),
+// re-fitted on the full-resolution view gr (BGR or grey: colour edges
+// between equally bright colours count), with widths (short sides) from minW
 // to maxW full-resolution pixels, best first. Of overlapping outlines the
 // best stays (a card's outline wins over its inner frame when nearly as
 // good); the others become its alternatives.
@@ -61,7 +62,7 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 	// brightness runs nearly all round (lines of clutter that happen to
 	// form a quad do not have one), then take the outermost of overlapping
 	// ones: a card's outline rather than its inner frame or picture.
-	hg, err := cardGreyOf(f.blur)
+	hg, err := cardViewOf(f.blur)
 	if err != nil {
 		return nil
 	}
@@ -151,6 +152,25 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 			out = append(out, c)
 		}
 	}
+	// A refined outline may be a card's inner frame, its own edge a little
+	// farther out and fainter: the outline grown and re-fitted from there is
+	// an alternative, tried first.
+	for i := range out {
+		c := &out[i]
+		if !c.refined {
+			continue
+		}
+		rq, _, ok := f.refine(gr, cardGrowQuad(c.q, cardOuterTry))
+		if !ok {
+			continue
+		}
+		if _, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || !cardPlausible(rq, minW, maxW) || cardQuadArea(rq) <= cardQuadArea(c.q) {
+			continue
+		}
+		if cardQuadAltDistance(rq, *c) > 1.5 {
+			c.alts = append([][4]Point2f{rq}, c.alts...)
+		}
+	}
 	for _, c := range rough {
 		covered := false
 		for _, o := range out {
@@ -173,12 +193,23 @@ const (
 	cardMinContinuity = 0.6
 	cardMaxOutlines   = 10
 	cardMaxChecked    = 150
-	cardMaxRefits     = 12
+	cardMaxRefits     = 20
 	cardMaxAlts       = 2
+	// cardOuterTry is how far (of the card's size, each side) an outline
+	// is grown to look for an outer edge.
+	cardOuterTry = 0.06
 	// cardMaxEdgeShare is the share of edge pixels above which the edge
 	// thresholds double.
 	cardMaxEdgeShare = 0.07
 )
+
+// cardViewOf is cardColourOf for a BGR image, cardGreyOf for a grey one.
+func cardViewOf(m gocv.Mat) (cardGrey, error) {
+	if m.Type() == gocv.MatTypeCV8UC3 {
+		return cardColourOf(m)
+	}
+	return cardGreyOf(m)
+}
 
 func cardSortByScore(c []cardQuadCandidate) {
 	slices.SortStableFunc(c, func(a, b cardQuadCandidate) int {
@@ -214,9 +245,7 @@ func cardStepContinuity(g cardGrey, q [4]Point2f) float64 {
 		for i := range n {
 			t := 0.12 + 0.76*(float64(i)+0.5)/n
 			px, py := float64(a.X)+dx*t, float64(a.Y)+dy*t
-			in := g.at(px-nx*2, py-ny*2)
-			out := g.at(px+nx*2, py+ny*2)
-			if math.Abs(in-out) >= 10 {
+			if g.diff(px-nx*2, py-ny*2, px+nx*2, py+ny*2) >= 10 {
 				hits++
 			}
 		}
@@ -793,12 +822,27 @@ func cardQuadBox(q [4]Point2f) image.Rectangle {
 type cardSideFitter struct {
 	// samples along a side while re-fitting it.
 	xs, ys []float64
+	// outer makes each sample take the outermost clear edge (at least
+	// cardOuterShare of the strongest) instead of the strongest: a card's
+	// own edge rather than its brighter inner frame.
+	outer bool
 }
+
+// cardOuterShare is the share of the strongest step an outer edge needs;
+// cardOuterReach (of the side's length, at most cardOuterReachMax px) how
+// far out it is looked for.
+const (
+	cardOuterShare    = 0.35
+	cardOuterReach    = 0.075
+	cardOuterReachMax = 15
+)
 
 // refine re-fits each side of q to the strongest edge within a few pixels
 // of it in g (a card: 4% of the side, 3 to 8 px) and returns the
 // intersections of the fitted lines and the mean edge strength.
 func (f *cardSideFitter) refine(g cardGrey, q [4]Point2f) ([4]Point2f, float64, bool) {
+	f.outer = true
+	defer func() { f.outer = false }()
 	return f.refineWithin(g, q, 0)
 }
 
@@ -847,7 +891,19 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 	if reach <= 0 {
 		reach = math.Max(3, math.Min(8, 0.04*length))
 	}
+	// Outer fits look farther out than in: past a card's inner frame to
+	// its own edge.
+	out := reach
+	if f.outer {
+		out = math.Max(reach, math.Min(cardOuterReachMax, cardOuterReach*length))
+	}
 	n := max(8, min(40, int(length/4)))
+	// Cards: fewer samples, a pixel apart; markers: every half pixel.
+	stp, gap := 0.5, 2
+	if f.outer {
+		n = max(8, min(24, int(length/6)))
+		stp, gap = 1, 1
+	}
 	f.xs, f.ys = f.xs[:0], f.ys[:0]
 	strength := 0.0
 	for i := range n {
@@ -856,13 +912,19 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		px, py := float64(a.X)+dx*t, float64(a.Y)+dy*t
 		best, bestS := 0.0, 0.0
 		var prev, cur float64
-		steps := int(2*reach/0.5) + 1
+		steps := int((reach+out)/stp) + 1
 		var grads [64]float64
-		for s := 0; s < steps && s < len(grads); s++ {
-			o := -reach + 0.5*float64(s)
-			v1 := g.at(px+nx*(o+0.5), py+ny*(o+0.5))
-			v0 := g.at(px+nx*(o-0.5), py+ny*(o-0.5))
-			grads[s] = math.Abs(v1 - v0)
+		// Samples every half pixel across the side; step s compares the
+		// samples a pixel apart around its offset.
+		steps = min(steps, len(grads))
+		var vals [len(grads) + 2][3]float64
+		for j := 0; j < steps+gap; j++ {
+			o := -reach - 0.5 + stp*float64(j)
+			vals[j] = g.sample(px+nx*o, py+ny*o)
+		}
+		for s := 0; s < steps; s++ {
+			a, b := &vals[s], &vals[s+gap]
+			grads[s] = math.Max(math.Abs(a[0]-b[0]), math.Max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
 		}
 		for s := 1; s+1 < steps && s+1 < len(grads); s++ {
 			if grads[s] > best && grads[s] >= grads[s-1] && grads[s] >= grads[s+1] {
@@ -873,13 +935,23 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		if best < 8 {
 			continue
 		}
+		if f.outer {
+			floor := math.Max(8, cardOuterShare*best)
+			for s := min(steps, len(grads)) - 2; s > int(bestS); s-- {
+				if grads[s] >= floor && grads[s] >= grads[s-1] && grads[s] >= grads[s+1] {
+					best, bestS = grads[s], float64(s)
+					prev, cur = grads[s-1], grads[s+1]
+					break
+				}
+			}
+		}
 		// Parabola through the peak and its neighbours.
 		den := prev - 2*best + cur
 		off := 0.0
 		if den < 0 {
 			off = 0.5 * (prev - cur) / den
 		}
-		o := -reach + 0.5*(bestS+off)
+		o := -reach + stp*(bestS+off)
 		strength += best
 		f.xs = append(f.xs, px+nx*o)
 		f.ys = append(f.ys, py+ny*o)

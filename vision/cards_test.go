@@ -216,7 +216,7 @@ func TestTeachCardsDir(t *testing.T) {
 		t.Errorf("loaded %v (%d), threshold %v ratio %v", back.Cards(), back.Len(), back.Threshold, back.Ratio)
 	}
 	man, _ := os.ReadFile(filepath.Join(save, "index.json"))
-	if !strings.Contains(string(man), `"version": 1`) || !strings.Contains(string(man), `"id": "goal-9"`) {
+	if !strings.Contains(string(man), fmt.Sprintf(`"version": %d`, vision.CardIndexVersion)) || !strings.Contains(string(man), `"id": "goal-9"`) {
 		t.Errorf("manifest:\n%s", man)
 	}
 	// The loaded index reads a new photo of goal-3 (art 2).
