@@ -200,7 +200,8 @@ func (RollEnded) isRollEvent()      {}
 //     OverlapDistance die sizes are one die read twice: the one seen in
 //     fewer frames is dropped. When observations carry Moved masks, the
 //     tracker collects where the picture changed since the last decision
-//     that emitted an event or saw the current roll's dice again;
+//     that emitted an event or saw the current roll's dice again (or since
+//     k quiet frames in a row showed no die);
 //     a decided die whose Box touches no changed pixel was not thrown: it
 //     is left out of a fresh roll (rule 5) and is not a landed die of a
 //     reroll (rule 6) — a die seen at rest since the stream started, or
@@ -301,6 +302,9 @@ func (t *RollTracker) Observe(o Observation) []Event {
 	} else if t.gone++; t.active && t.gone >= t.cfg.FramesToEnd {
 		events = append(events, RollEnded{Frame: o.Frame, Roll: t.rollID})
 		t.active, t.roll = false, nil
+	}
+	if t.gone >= t.cfg.FramesToEnd {
+		t.moved.clear() // an empty table for a while: what moved is gone
 	}
 	if !t.follow(dice) || t.decided || t.runLen < t.cfg.SettleFrames {
 		return events

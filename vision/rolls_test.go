@@ -581,6 +581,16 @@ func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
 	if e := evs[0].(RollEvent); !e.Reroll || faces(e.Dice) != "[3 6]" || len(e.Changed) != 1 || e.Changed[0] != 1 {
 		t.Errorf("reroll %+v, want [3 6] with die 1 changed", e)
 	}
+	// A hand passes over an empty table; once the table has been seen
+	// empty for FramesToEnd frames, what moved is forgotten: a ghost
+	// showing up there later makes no roll.
+	tr = NewRollTracker(RollConfig{})
+	feed(6, false, movedMask(image.Rect(0, 0, 640, 720)))
+	feed(tr.Config().FramesToEnd, true, nil)
+	feed(6, true, nil, rd("2", 300, 300))
+	if evs := take(); len(evs) != 0 {
+		t.Fatalf("a ghost where a hand passed long ago: %+v", evs)
+	}
 	// A decision without any die (a quiet moment mid-throw) keeps what
 	// moved for the next one.
 	tr = NewRollTracker(RollConfig{})
