@@ -684,7 +684,9 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 			}
 			conf = math.Min(conf, 0.5) * 0.5
 		default:
-			conf *= 0.5
+			// No count: a d6 is read by its pips too, so this reading is
+			// not sure.
+			conf = math.Min(conf*0.5, 0.9*br.threshold)
 		}
 	}
 	if !d.hasRef && !edgedAllRound(im, rect) {
@@ -830,6 +832,7 @@ func (r *faceReader) die(fi int, conf float64, rect dieRect, rot int, c dieCandi
 	d.Box.Min.X, d.Box.Min.Y = int(math.Floor(minX)), int(math.Floor(minY))
 	d.Box.Max.X, d.Box.Max.Y = int(math.Ceil(maxX)), int(math.Ceil(maxY))
 	d.Center.X, d.Center.Y = int(rect.C.X), int(rect.C.Y)
+	d.side = 2 * math.Sqrt(rect.HU*rect.HV)
 	// The patch was matched turned by rot quarter turns clockwise: the art
 	// is turned that much counter-clockwise from the rectangle's axis, as
 	// far as the examples were upright (taught pictures have no "up": the

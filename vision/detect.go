@@ -285,9 +285,9 @@ func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 	return rd, nil
 }
 
-// dedupeDice keeps one die of readings whose centres lie within half a
-// die of each other (one die found twice: its top, and its top with a
-// side): the most confident; when the two read different faces, the die is
+// dedupeDice keeps one die of readings whose centres lie closer than two
+// dice's tops can (one die found twice: its top, and a part of it or its
+// top with a side): the most confident; when the two read different faces, the die is
 // uncertain.
 func dedupeDice(dice []Die) []Die {
 	drop := make([]bool, len(dice))
@@ -297,8 +297,9 @@ func dedupeDice(dice []Die) []Die {
 				continue
 			}
 			a, b := &dice[i], &dice[j]
-			side := float64(max(a.Box.Dx(), a.Box.Dy(), b.Box.Dx(), b.Box.Dy())) / math.Sqrt2
-			if math.Hypot(float64(a.Center.X-b.Center.X), float64(a.Center.Y-b.Center.Y)) >= 0.5*side {
+			// Two dice's tops are at least a side apart.
+			side := math.Max(a.side, b.side)
+			if math.Hypot(float64(a.Center.X-b.Center.X), float64(a.Center.Y-b.Center.Y)) >= 0.7*side {
 				continue
 			}
 			if b.Confidence > a.Confidence || b.Confidence == a.Confidence && j < i {
@@ -385,11 +386,23 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		d.sf.components(roi.Dx(), roi.Dy())
 		d.tf.noisy = d.seg.noisy
 		dbgf("group box %v area %d die %d roi %v hole=%v", g.box, g.area, g.die, roi, useRef && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide)
-		for _, r := range d.tf.find(im, &d.sf, roi, lim) {
+		tops := d.tf.find(im, &d.sf, roi, lim)
+		if len(tops) == 0 {
+			// No part of the silhouette is evenly bright (a marbled body):
+			// a square silhouette of a die's size is the die; its sides
+			// are cut off below.
+			if r, ok := d.sf.squareSilhouette(roi, lim); ok {
+				tops = append(tops, r)
+			}
+		}
+		for _, r := range tops {
 			r = refineSides(im, r)
 			r = trimBands(im, r)
 			if !rectInside(r, frame, 1) {
 				continue // cut by the frame's edge
+			}
+			if 2*math.Sqrt(r.HU*r.HV) > 1.1*lim.maxSide {
+				continue
 			}
 			out = append(out, dieCandidate{rect: r})
 		}
@@ -1029,6 +1042,42 @@ func (sf *silFinder) components(rw, rh int) {
 	}
 }
 
+// squareSilhouette returns the rectangle around the largest silhouette in
+// roi when it is about square and of a die's size (sides included).
+func (sf *silFinder) squareSilhouette(roi image.Rectangle, lim topLimits) (dieRect, bool) {
+	rw, rh := roi.Dx(), roi.Dy()
+	var count []int
+	for _, l := range sf.lab[:rw*rh] {
+		if l == 0 {
+			continue
+		}
+		for int(l) >= len(count) {
+			count = append(count, 0)
+		}
+		count[l]++
+	}
+	best := 0
+	for l, c := range count {
+		if c > 0 && (best == 0 || c > count[best]) {
+			best = l
+		}
+	}
+	if best == 0 {
+		return dieRect{}, false
+	}
+	h := sf.hullOf(int32(best), rw, rh, roi.Min)
+	if len(h) < 3 {
+		return dieRect{}, false
+	}
+	r := minAreaRect(h)
+	side := 2 * math.Sqrt(r.HU*r.HV)
+	if side < lim.minSide || side > 1.2*lim.maxSide || math.Max(r.HU, r.HV) > 1.3*math.Min(r.HU, r.HV) ||
+		float64(count[best]) < 0.8*4*r.HU*r.HV {
+		return dieRect{}, false
+	}
+	return r, true
+}
+
 // hullOf returns the convex hull (frame coordinates) of the pixels with
 // label l.
 func (sf *silFinder) hullOf(l int32, rw, rh int, origin image.Point) []diePt {
@@ -1233,7 +1282,9 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 		bright := tf.medianBright(n)
 		for _, r := range rects {
 			side := math.Sqrt(4 * r.HU * r.HV)
-			ok := side >= lim.minSide && side <= lim.maxSide && math.Max(r.HU, r.HV) < 1.35*math.Min(r.HU, r.HV) &&
+			// A top with a lit side may be larger than a die: the side is
+			// cut off later.
+			ok := side >= lim.minSide && side <= 1.25*lim.maxSide && math.Max(r.HU, r.HV) < 1.35*math.Min(r.HU, r.HV) &&
 				side >= 0.55*2*math.Min(sr.HU, sr.HV) // not a piece of a larger face
 			dbgf("  top at %.0f,%.0f side %.1f (%.1fx%.1f) sil %.1fx%.1f ok %v", r.C.X, r.C.Y, side, 2*r.HU, 2*r.HV, 2*sr.HU, 2*sr.HV, ok)
 			for k := range out {

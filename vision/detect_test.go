@@ -44,7 +44,7 @@ func diceDefaultProfiles(t testing.TB, sets ...string) (*models.Content, []*visi
 				diceProfilesErr = err
 				return
 			}
-			if _, err := defaults.Calibrate(diceContent, p, synth.Style{}, seed+5000, 70); err != nil {
+			if _, err := defaults.Calibrate(diceContent, p, synth.Style{}, seed+5000, 36); err != nil {
 				diceProfilesErr = err
 				return
 			}

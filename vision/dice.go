@@ -23,6 +23,8 @@ type Die struct {
 	// reader's threshold: the reading must be confirmed, never trusted.
 	Confidence float64 `json:"confidence"`
 	Uncertain  bool    `json:"uncertain"`
+	// side is the top face's side in frame pixels (0: unknown).
+	side float64
 }
 
 // Reading is what a dice reader saw in one frame.

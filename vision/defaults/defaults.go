@@ -19,7 +19,7 @@ import (
 type Options struct {
 	// Style is the art (default synth.StyleDefault()).
 	Style synth.Style
-	// PerFace is the number of examples of each face (default 8; a d6
+	// PerFace is the number of examples of each face (default 6; a d6
 	// gets at least two per look of the style).
 	PerFace int
 	// Seed is the first training seed (default synth.TrainSeedMin + 7000).
@@ -45,7 +45,7 @@ func Examples(c *models.Content, set string, opt Options) ([]vision.TeachExample
 	}
 	per := opt.PerFace
 	if per <= 0 {
-		per = 8
+		per = 6
 	}
 	looks := []synth.Look{{}}
 	if set == "d6" {
@@ -82,6 +82,9 @@ func Examples(c *models.Content, set string, opt Options) ([]vision.TeachExample
 				Noise:      2,
 				Dice:       []synth.DieSpec{{Set: set, Face: f.ID, Look: looks[k%len(looks)]}},
 			}
+			if set == "d6" {
+				sc.DieSize = d6Size
+			}
 			img, _, err := synth.Render(c, sc)
 			if err != nil {
 				Release(out)
@@ -104,6 +107,10 @@ func Examples(c *models.Content, set string, opt Options) ([]vision.TeachExample
 	}
 	return out, nil
 }
+
+// d6Size is the range of d6 sizes in the pictures (1280×720 frames): real
+// d6 are 25–40 px wide in a 640 px frame; a little more either way.
+var d6Size = [2]int{44, 84}
 
 // Release closes the examples' Mats.
 func Release(ex []vision.TeachExample) {
@@ -151,13 +158,16 @@ func Profiles(c *models.Content, sets []string, opt Options) ([]*vision.DiceProf
 		if err != nil {
 			return nil, err
 		}
-		if _, err := Calibrate(c, p, o.Style, o.Seed+5000, 140); err != nil {
+		if _, err := Calibrate(c, p, o.Style, o.Seed+5000, CalibrationScenes); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
 	}
 	return out, nil
 }
+
+// CalibrationScenes is the number of scenes Profiles calibrates on.
+const CalibrationScenes = 60
 
 // Calibration is what Calibrate measured.
 type Calibration struct {
@@ -210,6 +220,9 @@ func Calibrate(c *models.Content, p *vision.DiceProfile, style synth.Style, seed
 			Lighting: synth.Lighting{Level: 1, Temperature: float64(i%5-2) * 0.15, Gradient: 0.2}}
 		for range 3 {
 			sc.Dice = append(sc.Dice, synth.DieSpec{Set: p.Set.ID})
+		}
+		if p.Set.ID == "d6" {
+			sc.DieSize = d6Size
 		}
 		calibrationConditions[i%len(calibrationConditions)](&sc)
 		img, truth, err := synth.Render(c, sc)
