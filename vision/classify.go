@@ -17,8 +17,6 @@ import (
 	"math"
 	"slices"
 
-	"gocv.io/x/gocv"
-
 	"tablecam/models"
 )
 
@@ -659,16 +657,13 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	}
 	conf := bm.confidence()
 	face := bm.face
-	if dieDebug != nil {
-		m, _ := gocv.NewMatFromBytes(facePatchSize, facePatchSize, gocv.MatTypeCV8UC3, ps.patch[:])
-		gocv.IMWrite(fmt.Sprintf("/tmp/q-%.0f.png", rect.C.X), m)
-		m.Close()
-	}
-	dbgf("read %s at %.0f,%.0f side %.1f: %s score %.2f margin %.2f second %s conf %.2f", br.set.ID, rect.C.X, rect.C.Y, 2*rect.HU, br.faces[face], bm.score, bm.margin, br.faces[max(bm.second, 0)], conf)
 	if br.pips {
 		n, pconf := countPips(&ps.patch)
-		dbgf("d6 at %.0f,%.0f side %.1f: template %s score %.2f margin %.2f conf %.2f; pips %d conf %.2f", rect.C.X, rect.C.Y, 2*rect.HU, br.faces[face], bm.score, bm.margin, conf, n, pconf)
 		switch {
+		case n == 1 && br.values[face] == n && pconf >= 0.5 && bm.score < 0.75:
+			// Both agree, but the face is not much like any example: a
+			// part of a face (one pip of it reads as a one).
+			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
 		case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
 			conf = math.Max(conf, math.Min(pconf, 1))
 		case n >= 1 && n <= 6 && br.values[face] == n:

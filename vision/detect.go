@@ -385,9 +385,8 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		}
 		d.sf.components(roi.Dx(), roi.Dy())
 		d.tf.noisy = d.seg.noisy
-		dbgf("group box %v area %d die %d roi %v hole=%v", g.box, g.area, g.die, roi, useRef && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide)
 		tops := d.tf.find(im, &d.sf, roi, lim)
-		if len(tops) == 0 {
+		if len(tops) == 0 && useRef {
 			// No part of the silhouette is evenly bright (a marbled body):
 			// a square silhouette of a die's size is the die; its sides
 			// are cut off below.
@@ -408,15 +407,6 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		}
 	}
 	return out, occluded, nil
-}
-
-// dieDebug, when set, receives debugging lines.
-var dieDebug func(format string, args ...any)
-
-func dbgf(format string, args ...any) {
-	if dieDebug != nil {
-		dieDebug(format, args...)
-	}
 }
 
 // rectInside reports whether r's corners lie at least m pixels inside b.
@@ -1286,7 +1276,6 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 			// cut off later.
 			ok := side >= lim.minSide && side <= 1.25*lim.maxSide && math.Max(r.HU, r.HV) < 1.35*math.Min(r.HU, r.HV) &&
 				side >= 0.55*2*math.Min(sr.HU, sr.HV) // not a piece of a larger face
-			dbgf("  top at %.0f,%.0f side %.1f (%.1fx%.1f) sil %.1fx%.1f ok %v", r.C.X, r.C.Y, side, 2*r.HU, 2*r.HV, 2*sr.HU, 2*sr.HV, ok)
 			for k := range out {
 				// A second top in the same silhouette that is darker than
 				// the first is one of its sides: a die's sides are never as
