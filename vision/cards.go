@@ -137,6 +137,7 @@ type CardReader struct {
 	bgr     gocv.Mat // colour copy of a grey or BGRA input
 	reads   []cardMarkerRead
 	rois    []image.Rectangle
+	retry   []image.Rectangle
 	closed  bool
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
@@ -294,11 +295,37 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 			area += box.Dx() * box.Dy()
 		}
 	}
+	r.retry = r.retry[:0]
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
+		before := len(r.reads)
 		r.reads = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+		// Small places that read nothing (a marker-sized blob, a
+		// candidate that did not decode) and the candidates that failed
+		// anywhere get other thresholds: a sticker whose quiet zone is a
+		// hair wide at the card's edge, glare across a marker.
+		if len(r.reads) == before && roi.Dx()*roi.Dy() <= cardRetryArea {
+			r.retry = append(r.retry, roi)
+		}
+		for _, c := range r.scanner.failed {
+			side := math.Sqrt(c.area)
+			r.retry = append(r.retry, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+		}
+	}
+	for _, roi := range cardMergeRects(r.retry, image.Rect(0, 0, w, h)) {
+		if roi.Dx()*roi.Dy() > 4*cardRetryArea {
+			continue
+		}
+		for _, pass := range cardPassRetry {
+			n := len(r.reads)
+			r.reads = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+			if len(r.reads) > n {
+				break
+			}
+		}
 	}
 
 	var out []CardReading
+	var onCard []bool // out[i] has its card's outline
 	used := make([]bool, len(outlines))
 	dict := r.markers.Dict().String()
 	for _, m := range r.reads {
@@ -333,7 +360,25 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		}
 		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
 		out = append(out, rd)
+		onCard = append(onCard, best >= 0)
 	}
+	// A card carries one sticker: a weaker read whose centre lies on the
+	// card of another (a panel of card art that happened to decode) goes.
+	keep := make([]CardReading, 0, len(out))
+	for i, rd := range out {
+		drop := false
+		for j, o := range out {
+			if j != i && onCard[j] && o.Confidence > rd.Confidence && cardPointInQuad(r.reads[i].marker.Center, o.Corners) &&
+				!cardPointInQuad(r.reads[j].marker.Center, rd.Corners) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			keep = append(keep, rd)
+		}
+	}
+	out = keep
 
 	for i, o := range outlines {
 		if used[i] {
@@ -365,6 +410,9 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 // the table) then covers the whole card.
 const cardGrowInner = 0.075
 
+// cardGrowTries are the last growths of an outline tried.
+var cardGrowTries = [...]float64{-0.035, 0.035}
+
 // readLearned compares the card inside outline o with the taught cards.
 func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, error) {
 	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: cardQuadBox(o.q), Corners: o.q}
@@ -391,6 +439,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			q    [4]Point2f
 			grow float64
 		}{a, 0})
+	}
+	// Last, the outline a little smaller and larger (an edge found a few
+	// pixels off on a side or two).
+	for _, g := range cardGrowTries {
+		tries = append(tries, struct {
+			q    [4]Point2f
+			grow float64
+		}{o.q, g})
 	}
 	for _, tr := range tries {
 		if err := r.desc.rectify(img, tr.q, tr.grow); err != nil {

@@ -628,7 +628,13 @@ type cardScanPass struct {
 var (
 	cardPassHalf = cardScanPass{scale: 0.5, block: 7, c: 8}
 	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true}
+	// cardPassRetry are the other thresholds tried, in order, on small
+	// places where the full-resolution pass read nothing.
+	cardPassRetry = [...]cardScanPass{{scale: 1, block: 5, c: 6}, {scale: 1, block: 15, c: 5, blur: true}, {scale: 1, block: 7, c: 14, blur: true}}
 )
+
+// cardRetryArea is the largest place (px²) the retry passes search.
+const cardRetryArea = 140 * 140
 
 // cardSubpixCriteria is created once: gocv cannot free a TermCriteria.
 var cardSubpixCriteria = sync.OnceValue(func() gocv.TermCriteria {

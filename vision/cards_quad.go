@@ -560,11 +560,22 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 		}
 	}
 	// Strongest lines first (and only the strongest in heavy clutter).
+	// Lines far longer than a card's long side (the stripes of a plaid, a
+	// table's planks) come after the others: they would crowd the card's
+	// own edges out.
+	longest := 1.2 * maxW * cardLongSide
+	key := func(i int) float64 {
+		if l := &lines[i]; l.t1-l.t0 > longest {
+			return 0.1 * l.cover
+		}
+		return lines[i].cover
+	}
 	slices.SortStableFunc(idx, func(a, b int) int {
+		ka, kb := key(a), key(b)
 		switch {
-		case lines[a].cover > lines[b].cover:
+		case ka > kb:
 			return -1
-		case lines[a].cover < lines[b].cover:
+		case ka < kb:
 			return 1
 		}
 		return 0
@@ -743,6 +754,10 @@ func cardQuadsOverlap(a, b [4]Point2f) bool {
 // CardAspectMax is the largest height/width ratio of a card outline
 // accepted, in the image (a standard card is 88/63 ≈ 1.4).
 const CardAspectMax = 2.2
+
+// cardLongSide is a card's long side over its short side, allowing for
+// a little perspective (a standard card is 88/63 ≈ 1.4).
+const cardLongSide = 1.6
 
 // cardPlausible checks that q could be a card seen at up to about 60° of
 // tilt: short sides from minW to maxW, opposite sides of similar length,
