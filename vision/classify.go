@@ -684,6 +684,23 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 			conf = math.Min(conf*0.5, 0.9*br.threshold)
 		}
 	}
+	if br.margin != facePatchMargin && conf >= br.threshold {
+		// Numerals: the reading must not change when the face is taken a
+		// little smaller, larger or shifted (a face found too large or
+		// cut shows part of a numeral, which may look like another).
+		q := &d.ps2
+		for _, v := range [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}, {1, 0.08, 0.08}, {1, -0.08, -0.08}} {
+			r := rect
+			r.HU, r.HV = rect.HU*v.k, rect.HV*v.k
+			r.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
+			extractPatch(im, r.corners(), br.margin, true, &q.patch)
+			q.queryFeatures()
+			if m := br.match(q); m.face != face {
+				conf = math.Min(conf, 0.5*br.threshold)
+				break
+			}
+		}
+	}
 	if !d.hasRef && !edgedAllRound(im, rect) {
 		// Without a reference frame a part of the table of a die's colour
 		// can look like a face; a die's top is bounded by straight edges.
