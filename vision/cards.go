@@ -363,13 +363,25 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		onCard = append(onCard, best >= 0)
 	}
 	// A card carries one sticker: a weaker read whose centre lies on the
-	// card of another (a panel of card art that happened to decode) goes.
+	// card of another (a panel of card art that happened to decode) goes;
+	// so does a weaker one of a very different size right next to another
+	// marker (within a card's length of it) when that one's card outline
+	// was not found.
 	keep := make([]CardReading, 0, len(out))
 	for i, rd := range out {
 		drop := false
+		mi := r.reads[i].marker
 		for j, o := range out {
-			if j != i && onCard[j] && o.Confidence > rd.Confidence && cardPointInQuad(r.reads[i].marker.Center, o.Corners) &&
-				!cardPointInQuad(r.reads[j].marker.Center, rd.Corners) {
+			if j == i || o.Confidence <= rd.Confidence {
+				continue
+			}
+			mj := r.reads[j].marker
+			if onCard[j] && cardPointInQuad(mi.Center, o.Corners) && !cardPointInQuad(mj.Center, rd.Corners) {
+				drop = true
+				break
+			}
+			ratio := mi.Side / math.Max(1, mj.Side)
+			if cardDist(mi.Center, mj.Center) < cardStickerReach*mj.Side && (ratio > cardStickerSizeRatio || ratio < 1/cardStickerSizeRatio) {
 				drop = true
 				break
 			}
@@ -409,6 +421,14 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 // an outline found at a card's inner frame (its border has no edge against
 // the table) then covers the whole card.
 const cardGrowInner = 0.075
+
+// A weaker marker read within cardStickerReach marker sides of a stronger
+// one and more than cardStickerSizeRatio times larger or smaller is card
+// art, not a second sticker (stickers are one size, cards about so).
+const (
+	cardStickerReach     = 5.0
+	cardStickerSizeRatio = 1.7
+)
 
 // cardGrowTries are the last growths of an outline tried.
 var cardGrowTries = [...]float64{-0.035, 0.035}

@@ -2,7 +2,7 @@
 
 package vision_test
 
-// Run with: go test -tags matprofile -run CardsNoMatLeak ./vision/
+// Run with: go test -tags matprofile -run NoLeak ./vision/
 // Teaching, reading (stickers, taught, untaught cards, every input type),
 // the watcher, saving and loading leave no Mat alive.
 
@@ -29,7 +29,7 @@ func cardsCheckNoLeak(t *testing.T, start int) {
 	}
 }
 
-func TestCardsNoMatLeak(t *testing.T) {
+func TestCardsNoLeak(t *testing.T) {
 	// Build the codebook and other once-only state before counting.
 	warm, _ := vision.NewCardReader(vision.CardReaderOptions{})
 	warm.Close()
