@@ -426,8 +426,8 @@ const cardGrowInner = 0.075
 // one and more than cardStickerSizeRatio times larger or smaller is card
 // art, not a second sticker (stickers are one size, cards about so).
 const (
-	cardStickerReach     = 5.0
-	cardStickerSizeRatio = 1.7
+	cardStickerReach     = 3.5
+	cardStickerSizeRatio = 2.0
 )
 
 // cardGrowTries are the last growths of an outline tried.
