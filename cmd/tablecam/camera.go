@@ -7,8 +7,6 @@ import (
 	"io"
 	"sync"
 
-	"gocv.io/x/gocv"
-
 	"tablecam/announce"
 	"tablecam/dashboard"
 	"tablecam/live"
@@ -176,26 +174,8 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 	return nil
 }
 
-// backgroundReader reads dice with the detector and keeps its picture of
-// the empty table. (Placeholder until vision's own component lands.)
-type backgroundReader struct {
-	det *vision.DiceDetector
-	set bool
+// newBackgroundReader reads dice with det and learns the empty table by
+// itself (see vision.BackgroundReader).
+func newBackgroundReader(det *vision.DiceDetector) *vision.BackgroundReader {
+	return vision.NewBackgroundReader(det, vision.BackgroundConfig{})
 }
-
-func newBackgroundReader(det *vision.DiceDetector) *backgroundReader {
-	return &backgroundReader{det: det}
-}
-
-func (b *backgroundReader) Read(img gocv.Mat) (vision.Reading, error) {
-	if !b.set {
-		b.set = true
-		if err := b.det.SetBackground(img); err != nil {
-			return vision.Reading{}, err
-		}
-		return vision.Reading{}, nil
-	}
-	return b.det.Read(img)
-}
-
-func (b *backgroundReader) Close() error { return nil }
