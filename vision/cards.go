@@ -245,7 +245,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
 	}
 	// Dark blobs of a small marker's size, not already inside a marker
-	// read, up to a tenth of the frame.
+	// read, up to a sixth of the frame.
 	blobArea := 0
 	for _, b := range r.scanner.blobs {
 		ctr := Point2f{float32(b.Min.X+b.Max.X) / 2, float32(b.Min.Y+b.Max.Y) / 2}
@@ -260,7 +260,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 			continue
 		}
 		box := b.Inset(-max(b.Dx(), b.Dy())/2 - 2)
-		if blobArea += box.Dx() * box.Dy(); blobArea > w*h/10 {
+		if blobArea += box.Dx() * box.Dy(); blobArea > w*h/6 {
 			break
 		}
 		r.rois = append(r.rois, box)
@@ -279,7 +279,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	outlines := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
 	// Outlines come best first; the full-resolution search covers at most
-	// a fifth of the frame.
+	// a third of the frame.
 	area := 0
 	for _, o := range outlines {
 		has := false
@@ -290,7 +290,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 			}
 		}
 		box := cardQuadBox(o.q).Inset(-2)
-		if !has && area+box.Dx()*box.Dy() <= w*h/5 {
+		if !has && area+box.Dx()*box.Dy() <= w*h/3 {
 			r.rois = append(r.rois, box)
 			area += box.Dx() * box.Dy()
 		}
