@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"tablecam/demo"
 	"tablecam/live"
 	"tablecam/models"
@@ -74,14 +72,8 @@ func (r *rig) options(loops int) perf.Options {
 	return perf.Options{
 		Video: r.video, Settles: r.rec.Settles, Rolls: r.rec.Rolls, Loops: loops, Unpaced: true,
 		NewDice: func() (vision.DiceReader, func(), error) {
-			first := true
-			return func(img gocv.Mat) (vision.Reading, error) {
-				if first {
-					first = false
-					return vision.Reading{}, r.det.SetBackground(img)
-				}
-				return r.det.Read(img)
-			}, func() {}, nil
+			bg := vision.NewBackgroundReader(r.det, vision.BackgroundConfig{})
+			return bg.Reader(), func() { bg.Close() }, nil
 		},
 		NewCards: func() live.CardReader {
 			return live.NewCards(r.cards, vision.CardTrackerConfig{})

@@ -717,24 +717,20 @@ func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, ca
 	if !d.hasRef && !edgedAllRound(im, rect) {
 		return Die{}, false
 	}
+	// A flat patch is the blank face of a set only in that set's body
+	// colour: a finger, a card's back or a bare spot of the table is flat
+	// too (a hand passing over the dice must not leave blank dice behind).
 	var br *faceReader
-	n := 0
 	for _, r := range d.readers {
-		if r.flatFace < 0 {
-			continue
-		}
-		n++
-		if br == nil || r.matchesBody(&d.ps.patch) {
+		if r.flatFace >= 0 && r.matchesBody(&d.ps.patch) {
 			br = r
+			break
 		}
 	}
 	if br == nil {
 		return Die{}, false
 	}
 	conf := clamp01((flatContrast - contrast) / (0.5 * flatContrast))
-	if n > 1 && !br.matchesBody(&d.ps.patch) {
-		conf *= 0.5
-	}
 	return br.die(br.flatFace, conf, rect, 0, cand), true
 }
 
