@@ -109,9 +109,6 @@ type Options struct {
 // Result is what a demo run measured.
 type Result struct {
 	Stats []live.Stats
-	// StopLatency is, per camera roll, the time from the frame where the
-	// dice stopped being shown to the roll's announcement (paced runs).
-	StopLatency []time.Duration
 }
 
 // Run plays the demo through the real pipeline.
@@ -147,14 +144,13 @@ func Run(ctx context.Context, o Options) (Result, error) {
 				seq.Close()
 				return res, err
 			}
-			stats, lat, err := o.run(ctx, seq, read, nil, seq.Settles())
+			stats, err := o.run(ctx, seq, read, nil)
 			done()
 			seq.Close()
 			if err != nil {
 				return res, fmt.Errorf("demo step %d: %w", i+1, err)
 			}
 			res.Stats = append(res.Stats, stats)
-			res.StopLatency = append(res.StopLatency, lat...)
 		case st.Card != "":
 			src, err := newCardSource(o.Content, o.Markers, st.Card, Seed+int64(100+i))
 			if err != nil {
@@ -166,7 +162,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 				return res, err
 			}
 			noDice := func(gocv.Mat) (vision.Reading, error) { return vision.Reading{}, nil }
-			stats, _, err := o.run(ctx, src, noDice, cards, nil)
+			stats, err := o.run(ctx, src, noDice, cards)
 			done()
 			src.Close()
 			if err != nil {
@@ -181,37 +177,14 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	return res, nil
 }
 
-func (o *Options) run(ctx context.Context, src vision.Source, read vision.DiceReader, cards live.CardReader, settles []int) (live.Stats, []time.Duration, error) {
-	var paced *vision.PacedSource
+// run plays one camera segment through the live pipeline (at 30 fps when
+// Paced). Latency figures are the perf package's (tablecam bench).
+func (o *Options) run(ctx context.Context, src vision.Source, read vision.DiceReader, cards live.CardReader) (live.Stats, error) {
 	if o.Paced {
-		paced = vision.Paced(src, nil)
-		src = paced
+		src = vision.Paced(src, nil)
 	}
-	stats, err := live.Run(ctx, live.Options{Source: src, Dice: read, Cards: cards, Session: o.Session, Announce: o.Announce,
+	return live.Run(ctx, live.Options{Source: src, Dice: read, Cards: cards, Session: o.Session, Announce: o.Announce,
 		FramesDir: o.FramesDir, Preview: o.Preview, Roll: o.Roll})
-	if err != nil {
-		return stats, nil, err
-	}
-	var lat []time.Duration
-	if paced != nil {
-		// Each camera roll is matched with the last settle at or before the
-		// frame it was decided on.
-		for _, a := range stats.Applied {
-			if a.Type != tracker.EvRoll {
-				continue
-			}
-			stop := -1
-			for _, f := range settles {
-				if f <= a.Frame {
-					stop = f
-				}
-			}
-			if t, ok := paced.Delivered(stop); ok {
-				lat = append(lat, a.Announced.Sub(t))
-			}
-		}
-	}
-	return stats, lat, nil
 }
 
 // The card is held up from frame cardFrom to cardTo of its segment.

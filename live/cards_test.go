@@ -96,7 +96,7 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 	stats, err := live.Run(context.Background(), live.Options{
 		Source: &frames{mats: list}, Session: sess, Announce: rec, FramesDir: proof,
 		Dice:    func(gocv.Mat) (vision.Reading, error) { return vision.Reading{}, nil },
-		Cards:   live.NewCards(cr, vision.CardTrackerConfig{StableFrames: 8, GoneFrames: 10}),
+		Cards:   vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: 8, GoneFrames: 10}),
 		Preview: func(j []byte) { last = j }, PreviewFPS: 1000,
 	})
 	if err != nil {

@@ -63,47 +63,11 @@ type CardReader interface {
 	Shown(frame int, img gocv.Mat) ([]string, error)
 }
 
-// CardsInView is optionally implemented by a CardReader: the cards read in
-// the frame last observed, drawn on the preview.
+// CardsInView is optionally implemented by a CardReader (vision.CardWatcher
+// does): the cards read in the frame last observed, drawn on the preview.
 type CardsInView interface {
 	InView() []vision.CardReading
 }
-
-// Cards is the CardReader of a live run: a vision.CardReader feeding a
-// vision.CardTracker, keeping the last frame's readings for the preview.
-type Cards struct {
-	reader  *vision.CardReader
-	tracker *vision.CardTracker
-	last    []vision.CardReading
-}
-
-// NewCards returns a Cards reading with r (not closed by Cards) and
-// deciding "shown" with cfg.
-func NewCards(r *vision.CardReader, cfg vision.CardTrackerConfig) *Cards {
-	return &Cards{reader: r, tracker: vision.NewCardTracker(cfg)}
-}
-
-// Shown reads the frame and returns the ids of the cards just shown.
-func (c *Cards) Shown(frame int, img gocv.Mat) ([]string, error) {
-	cs, err := c.reader.ReadCards(img)
-	if err != nil {
-		c.last = nil
-		return nil, err
-	}
-	c.last = cs
-	evs, err := c.tracker.Observe(frame, cs)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, 0, len(evs))
-	for _, e := range evs {
-		ids = append(ids, e.Card.ID)
-	}
-	return ids, nil
-}
-
-// InView returns the cards read in the last frame.
-func (c *Cards) InView() []vision.CardReading { return c.last }
 
 // Stats are the figures of a run.
 type Stats struct {

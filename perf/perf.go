@@ -8,6 +8,7 @@
 package perf
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -249,21 +250,12 @@ func RSS() int64 {
 	return 0
 }
 
-// Quantile returns the q-quantile (0 … 1) of ds (nearest rank).
-func Quantile(ds []time.Duration, q float64) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	i := int(math.Ceil(q*float64(len(s)))) - 1
-	return s[max(0, min(i, len(s)-1))]
-}
-
-// QuantileInt is Quantile for ints.
-func QuantileInt(xs []int, q float64) int {
+// Quantile returns the q-quantile (0 … 1) of xs (nearest rank), the zero
+// value for none.
+func Quantile[T cmp.Ordered](xs []T, q float64) T {
+	var zero T
 	if len(xs) == 0 {
-		return 0
+		return zero
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
@@ -306,7 +298,7 @@ func (r Report) String() string {
 	fmt.Fprintf(&b, "wall %.1f s, CPU %.1f s: %.1f%% of %d cores (%.1f ms CPU per frame)\n", r.Wall.Seconds(), r.CPU.Seconds(),
 		100*r.CPUShare(), r.Cores, float64(r.CPU.Microseconds())/1000/float64(max(1, r.Frames)))
 	if len(r.SettleFrames) > 0 {
-		fmt.Fprintf(&b, "settle: roll decided %d frames after the dice stopped (median), p95 %d\n", QuantileInt(r.SettleFrames, 0.5), QuantileInt(r.SettleFrames, 0.95))
+		fmt.Fprintf(&b, "settle: roll decided %d frames after the dice stopped (median), p95 %d\n", Quantile(r.SettleFrames, 0.5), Quantile(r.SettleFrames, 0.95))
 	}
 	if len(r.ToAnnounce) > 0 {
 		fmt.Fprintf(&b, "dice stop -> announcement: median %.0f ms, p95 %.0f ms (%d rolls)\n", ms(Quantile(r.ToAnnounce, 0.5)), ms(Quantile(r.ToAnnounce, 0.95)), len(r.ToAnnounce))

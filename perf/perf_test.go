@@ -76,7 +76,7 @@ func (r *rig) options(loops int) perf.Options {
 			return bg.Reader(), func() { bg.Close() }, nil
 		},
 		NewCards: func() live.CardReader {
-			return live.NewCards(r.cards, vision.CardTrackerConfig{})
+			return vision.NewCardWatcher(r.cards, vision.CardTrackerConfig{})
 		},
 		Session: r.sess, Announce: discard{},
 	}

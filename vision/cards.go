@@ -614,6 +614,8 @@ func cardQuadInQuad(a, b [4]Point2f) bool {
 type CardWatcher struct {
 	Reader  *CardReader
 	Tracker *CardTracker
+	// last holds the cards read in the frame last observed.
+	last []CardReading
 }
 
 // NewCardWatcher returns a watcher reading with r and tracking with cfg.
@@ -625,11 +627,16 @@ func NewCardWatcher(r *CardReader, cfg CardTrackerConfig) *CardWatcher {
 // of it.
 func (w *CardWatcher) Observe(frame int, img gocv.Mat) ([]CardShown, error) {
 	cards, err := w.Reader.ReadCards(img)
+	w.last = cards
 	if err != nil {
 		return nil, err
 	}
 	return w.Tracker.Observe(frame, cards)
 }
+
+// InView returns the cards read in the frame last observed (for drawing
+// them on a preview).
+func (w *CardWatcher) InView() []CardReading { return w.last }
 
 // Shown is Observe returning only the content ids of the cards shown.
 func (w *CardWatcher) Shown(frame int, img gocv.Mat) ([]string, error) {

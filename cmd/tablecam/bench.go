@@ -55,22 +55,11 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 			if err != nil {
 				return err
 			}
-			st, err := tracker.OpenStore(filepath.Join(tmp, "bench.db"))
+			s, done, err := a.scratchSession(ctx, c, "bench")
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			cat, err := tracker.NewCatalog(a.cfg.Language)
-			if err != nil {
-				return err
-			}
-			if err := st.CreateSession(ctx, "bench", "bench"); err != nil {
-				return err
-			}
-			s, err := tracker.OpenSession(ctx, st, c, cat, "bench", "")
-			if err != nil {
-				return err
-			}
+			defer done()
 			det, err := a.diceDetector(c, []string{"vats", "assist"}, errw)
 			if err != nil {
 				return err
@@ -96,7 +85,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 					return r.Read, func() { r.Close() }, nil
 				},
 				NewCards: func() live.CardReader {
-					return live.NewCards(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+					return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 				},
 				Session: s, Announce: out, VoiceStarts: starts,
 				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},

@@ -123,7 +123,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	defer cr.Close()
-	cards := live.NewCards(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+	cards := vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 
 	st, s, err := a.openSession(ctx, c, o.session, o.fresh)
 	if err != nil {

@@ -26,28 +26,11 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		return err
 	}
 	defer out.Close()
-	tmp, err := os.MkdirTemp("", "tablecam-demo-")
+	s, done, err := a.scratchSession(ctx, c, "demo")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	st, err := tracker.OpenStore(filepath.Join(tmp, "demo.db"))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	cat, err := tracker.NewCatalog(a.cfg.Language)
-	if err != nil {
-		return err
-	}
-	id := "demo"
-	if err := st.CreateSession(ctx, id, "demo"); err != nil {
-		return err
-	}
-	s, err := tracker.OpenSession(ctx, st, c, cat, id, "")
-	if err != nil {
-		return err
-	}
+	defer done()
 	det, err := a.diceDetector(c, []string{"vats", "assist"}, errw)
 	if err != nil {
 		return err
@@ -83,7 +66,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 			return r.Read, func() { r.Close() }, nil
 		},
 		Cards: func() (live.CardReader, func(), error) {
-			return live.NewCards(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
+			return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
 		},
 	})
 	flush(ctx, ann)
@@ -103,4 +86,35 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		wait()
 	}
 	return nil
+}
+
+// scratchSession opens a fresh session in a temporary store (the demo's and
+// the bench's); done closes and removes it.
+func (a *app) scratchSession(ctx context.Context, c *models.Content, id string) (*tracker.Session, func(), error) {
+	tmp, err := os.MkdirTemp("", "tablecam-"+id+"-")
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := tracker.OpenStore(filepath.Join(tmp, id+".db"))
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, nil, err
+	}
+	done := func() {
+		st.Close()
+		os.RemoveAll(tmp)
+	}
+	cat, err := tracker.NewCatalog(a.cfg.Language)
+	if err == nil {
+		err = st.CreateSession(ctx, id, id)
+	}
+	var s *tracker.Session
+	if err == nil {
+		s, err = tracker.OpenSession(ctx, st, c, cat, id, "")
+	}
+	if err != nil {
+		done()
+		return nil, nil, err
+	}
+	return s, done, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tablecam/config"
 	"tablecam/models"
 	"tablecam/vision"
 	"tablecam/vision/defaults"
@@ -19,17 +20,6 @@ import (
 
 // cardsDir is where taught cards live under the data directory.
 func cardsDir(dataDir string) string { return filepath.Join(dataDir, "profiles", "cards") }
-
-// splitSets parses "vats,assist".
-func splitSets(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
 
 // diceDetector builds the dice detector for sets (default: the config's),
 // with taught profiles over the built-in ones.
@@ -93,7 +83,7 @@ after the others.`,
 			if err != nil {
 				return err
 			}
-			det, err := a.diceDetector(c, splitSets(sets), cmd.ErrOrStderr())
+			det, err := a.diceDetector(c, config.Vision{DiceSets: sets}.Sets(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
