@@ -96,8 +96,10 @@ type Observation struct {
 	// Reading is what the dice reader saw. It is only used when Quiet is
 	// set, so moving frames need not be read at all.
 	Reading Reading
-	// Moved, when set, marks where the picture changed since the previous
-	// frame ([Motion.Changes]; a [Pipeline] sets it). The tracker then
+	// Moved, when set, marks where the picture changed with this frame (a
+	// [Pipeline] passes [Motion.NetChanges]: where the scene at rest
+	// differs from the scene at rest before the last disturbance, so a hand
+	// passing over resting dice marks nothing there). The tracker then
 	// only accepts dice that arrived where something moved (rule 8); nil
 	// on every observation turns the rule off. The tracker does not keep
 	// the pointer.
@@ -348,6 +350,13 @@ func (t *RollTracker) follow(dice []Die) bool {
 		}
 		tr := &t.tracks[j]
 		if dist(dieCenter(dice[i]), tr.anchor) > t.cfg.MoveTolerance*(dieSize(dice[i])+tr.size)/2 {
+			if dice[i].Uncertain {
+				// The frame is quiet: a reading the reader is unsure of
+				// that shifts is the reader's jitter (or no die at all),
+				// not a die moving; it must not hold the roll up.
+				tr.anchor = dieCenter(dice[i])
+				continue
+			}
 			t.breakRun()
 			for _, d := range dice {
 				c := dieCenter(d)

@@ -602,3 +602,35 @@ func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
 		t.Errorf("roll after an empty decision: %+v, want one", evs)
 	}
 }
+
+// A reading the reader marks Uncertain that shifts by more than
+// MoveTolerance between quiet frames is the reader's jitter, not a moving
+// die: the roll is still read after SettleFrames (seen on a playmat with no
+// empty-table reference, where the run restarted on every frame and the
+// roll came only after a hand passed: sequence 68 of TestSequenceEval). A
+// certain die that shifts as much still restarts the run (rule 2).
+func TestRollUnsureJitterDoesNotHoldTheRollUp(t *testing.T) {
+	for _, unsure := range []bool{true, false} {
+		s := newRollScript(t, RollConfig{})
+		jitter := func(i int) Die {
+			d := rd("4", 560, 180+14*(i%2)) // 14 px: beyond 0.25 of a 40 px die
+			d.Uncertain, d.Confidence = unsure, 0.2
+			return d
+		}
+		stop := s.throw(threeDice[0], threeDice[1], jitter(0))
+		for i := 1; i <= 3; i++ {
+			s.still(1, threeDice[0], threeDice[1], jitter(i))
+		}
+		evs := s.take()
+		if !unsure {
+			if len(evs) != 0 {
+				t.Errorf("a certain die moving by 14 px on every frame: %+v, want no roll", evs)
+			}
+			continue
+		}
+		e := oneRoll(t, evs)
+		if e.Frame != stop+3 || len(e.Dice) != 3 || !e.Dice[2].Uncertain || e.Dice[0].Uncertain {
+			t.Errorf("roll %+v at frame %d, want 3 dice (the jittering one Uncertain) at frame %d", e, e.Frame, stop+3)
+		}
+	}
+}

@@ -134,6 +134,17 @@ type Motion struct {
 	// holds its changed pixels.
 	roi       image.Rectangle
 	diffValid bool
+	// For NetChanges: rest is the blurred grey of the last quiet frame;
+	// moved collects the frame-to-frame changes of the disturbance going
+	// on (frames that were not quiet since then); net holds the last
+	// frame's net changes when netValid.
+	rest      gocv.Mat
+	hasRest   bool
+	moved     gocv.Mat
+	hasMoved  bool
+	disturbed bool
+	net       gocv.Mat
+	netValid  bool
 }
 
 // NewMotion returns a Motion with cfg (zero fields take the defaults).
@@ -149,6 +160,9 @@ func NewMotion(cfg MotionConfig) *Motion {
 		anchor: gocv.NewMat(),
 		diff:   gocv.NewMat(),
 		adiff:  gocv.NewMat(),
+		rest:   gocv.NewMat(),
+		moved:  gocv.NewMat(),
+		net:    gocv.NewMat(),
 	}
 }
 
@@ -167,6 +181,7 @@ func (m *Motion) SetROI(roi image.Rectangle) {
 func (m *Motion) Reset() {
 	m.hasPrev = false
 	m.quietRun = 0
+	m.hasRest, m.hasMoved, m.disturbed, m.netValid = false, false, false, false
 }
 
 // Still reports whether the last n frames observed were all quiet
@@ -262,6 +277,7 @@ func (m *Motion) Observe(img gocv.Mat) (MotionSample, error) {
 	if !s.Quiet {
 		m.cur.CopyTo(&m.anchor)
 	}
+	m.netChanges(s.Quiet)
 	m.cur, m.prev = m.prev, m.cur
 	m.hasPrev = true
 	s.QuietRun = m.quietRun
@@ -330,14 +346,19 @@ func (mm *MotionMask) clear() { clear(mm.Bits) }
 // frames observed (all unchanged after a First frame, which has nothing to
 // compare with). It reuses dst.Bits.
 func (m *Motion) Changes(dst *MotionMask) {
-	w, h := m.prev.Cols(), m.prev.Rows()
-	dst.ROI, dst.W, dst.H = m.roi, w, h
+	maskFrom(dst, m.roi, m.prev.Cols(), m.prev.Rows(), m.diff, m.diffValid)
+}
+
+// maskFrom fills dst (w×h cells over roi) from the binary Mat src, or with
+// no change unless valid.
+func maskFrom(dst *MotionMask, roi image.Rectangle, w, h int, src gocv.Mat, valid bool) {
+	dst.ROI, dst.W, dst.H = roi, w, h
 	dst.Bits = slices.Grow(dst.Bits[:0], w*h)[:w*h]
 	clear(dst.Bits)
-	if !m.diffValid || m.diff.Cols() != w || m.diff.Rows() != h || m.diff.Type() != gocv.MatTypeCV8UC1 || !m.diff.IsContinuous() {
+	if !valid || src.Cols() != w || src.Rows() != h || src.Type() != gocv.MatTypeCV8UC1 || !src.IsContinuous() {
 		return
 	}
-	px, err := m.diff.DataPtrUint8()
+	px, err := src.DataPtrUint8()
 	if err != nil || len(px) < w*h {
 		return
 	}
@@ -346,13 +367,65 @@ func (m *Motion) Changes(dst *MotionMask) {
 	}
 }
 
+// netChanges updates what NetChanges reports after m.cur was compared:
+// nothing on a frame that is not quiet (its changes are collected); on the
+// first quiet frame after a disturbance, where it differs from the last
+// quiet frame before it (or, with none, everything that changed during
+// it); on a quiet frame after a quiet one, its frame-to-frame changes.
+func (m *Motion) netChanges(quiet bool) {
+	m.netValid = false
+	if !quiet {
+		if m.diffValid {
+			if m.hasMoved && m.moved.Cols() == m.diff.Cols() && m.moved.Rows() == m.diff.Rows() {
+				gocv.BitwiseOr(m.moved, m.diff, &m.moved)
+			} else {
+				m.diff.CopyTo(&m.moved)
+				m.hasMoved = true
+			}
+		}
+		m.disturbed = true
+		return
+	}
+	w, h := m.cur.Cols(), m.cur.Rows()
+	switch {
+	case !m.disturbed:
+		if m.diffValid {
+			m.diff.CopyTo(&m.net)
+			m.netValid = true
+		}
+	case m.hasRest && m.rest.Cols() == w && m.rest.Rows() == h:
+		gocv.AbsDiff(m.cur, m.rest, &m.net)
+		gocv.Threshold(m.net, &m.net, float32(m.cfg.Threshold-1), 255, gocv.ThresholdBinary)
+		m.netValid = true
+	case m.hasMoved && m.moved.Cols() == w && m.moved.Rows() == h:
+		gocv.BitwiseOr(m.moved, m.diff, &m.net)
+		m.netValid = true
+	}
+	m.disturbed, m.hasMoved = false, false
+	m.cur.CopyTo(&m.rest)
+	m.hasRest = true
+}
+
+// NetChanges fills dst with where the scene at rest changed: on the first
+// quiet frame after frames that were not (a throw, a hand passing), the
+// pixels that differ from the last quiet frame before them — a hand that
+// passed over resting dice and left changes nothing there, dice that
+// landed or were taken change their places; when no quiet frame came
+// before (the stream started moving), every pixel that changed on the way.
+// On a quiet frame after a quiet one it holds the frame-to-frame changes
+// (a slow creep), and nothing on a frame that is not quiet. It reuses
+// dst.Bits; the geometry is that of [Motion.Changes].
+func (m *Motion) NetChanges(dst *MotionMask) {
+	maskFrom(dst, m.roi, m.prev.Cols(), m.prev.Rows(), m.net, m.netValid)
+}
+
 // Close releases the Mats. Closing twice is harmless; Observe fails after it.
 func (m *Motion) Close() error {
 	if m.closed {
 		return nil
 	}
 	m.closed = true
-	for _, mat := range []*gocv.Mat{&m.mid, &m.small, &m.grey, &m.cur, &m.prev, &m.anchor, &m.diff, &m.adiff} {
+	for _, mat := range []*gocv.Mat{&m.mid, &m.small, &m.grey, &m.cur, &m.prev, &m.anchor, &m.diff, &m.adiff, &m.rest, &m.moved, &m.net} {
 		mat.Close()
 	}
 	return nil
@@ -420,7 +493,8 @@ type Step struct {
 // Pipeline connects a [Source], a [Motion], a [DiceReader] and a
 // [RollTracker]: for each frame it measures motion, reads the dice when the
 // frame is quiet (or always, with ReadMoving), and feeds the tracker,
-// telling it where the picture changed ([Observation].Moved). It
+// telling it where the scene at rest changed ([Motion.NetChanges] as
+// [Observation].Moved). It
 // starts no goroutines; it owns none of its parts (close them yourself).
 type Pipeline struct {
 	src     Source
@@ -462,7 +536,7 @@ func (p *Pipeline) Next(ctx context.Context) (Step, error) {
 			quiet = false
 		}
 	}
-	p.motion.Changes(&p.moved)
+	p.motion.NetChanges(&p.moved)
 	s.Events = p.tracker.Observe(Observation{Frame: f.Index, Quiet: quiet, Reading: s.Reading, Moved: &p.moved})
 	return s, nil
 }

@@ -471,3 +471,71 @@ func TestMotionChangesMarkWhereItMoved(t *testing.T) {
 		t.Error("a nil mask has changes")
 	}
 }
+
+// NetChanges marks where the scene at rest changed across a disturbance:
+// nothing where a hand passed over resting dice and left, the old and new
+// places of a die that was moved, and — with no quiet frame before the
+// motion (the stream started mid-throw) — everything that changed on the
+// way.
+func TestMotionNetChangesIgnoreAHandThatLeft(t *testing.T) {
+	m := NewMotion(MotionConfig{})
+	defer m.Close()
+	var mask MotionMask
+	a, b, c := image.Pt(300, 400), image.Pt(700, 400), image.Pt(1000, 200)
+	box := func(p image.Point) image.Rectangle { return image.Rect(p.X-25, p.Y-25, p.X+25, p.Y+25) }
+	observe := func(hand image.Rectangle, dice ...image.Point) MotionSample {
+		t.Helper()
+		img := tableFrame(1280, 720, 2, dice...)
+		if !hand.Empty() {
+			gocv.Rectangle(&img, hand, color.RGBA{150, 110, 90, 0}, -1)
+		}
+		s, err := m.Observe(img)
+		img.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.NetChanges(&mask)
+		return s
+	}
+	for range 4 {
+		observe(image.Rectangle{}, a, b)
+	}
+	// A hand sweeps over both dice and leaves.
+	for x := 160; x <= 1440; x += 160 {
+		if s := observe(image.Rect(x-200, 300, x, 500), a, b); s.Quiet {
+			t.Fatalf("hand at x=%d: quiet", x)
+		}
+		if mask.Any(mask.ROI) {
+			t.Fatalf("hand at x=%d: net changes while moving", x)
+		}
+	}
+	observe(image.Rectangle{}, a, b) // the hand leaves
+	if s := observe(image.Rectangle{}, a, b); !s.Quiet {
+		t.Fatal("not quiet after the hand left")
+	}
+	if mask.Any(box(a)) || mask.Any(box(b)) {
+		t.Error("the hand that passed over resting dice left net changes at them")
+	}
+	// Die b is moved to c.
+	observe(image.Rectangle{}, a, image.Pt(850, 300))
+	observe(image.Rectangle{}, a, c)
+	if s := observe(image.Rectangle{}, a, c); !s.Quiet {
+		t.Fatal("not quiet after the die was moved")
+	}
+	if !mask.Any(box(b)) || !mask.Any(box(c)) {
+		t.Error("the moved die's old or new place is not marked")
+	}
+	if mask.Any(box(a)) || mask.Any(box(image.Pt(850, 300))) {
+		t.Error("marked where the scene at rest did not change (die a, the die's path)")
+	}
+	// Starting mid-throw: what changed on the way counts.
+	m.Reset()
+	observe(image.Rectangle{}, image.Pt(850, 300))
+	observe(image.Rectangle{}, c)
+	if s := observe(image.Rectangle{}, c); !s.Quiet {
+		t.Fatal("not quiet after the cold-start throw")
+	}
+	if !mask.Any(box(c)) || !mask.Any(box(image.Pt(850, 300))) {
+		t.Error("cold start: the throw's path is not marked")
+	}
+}
