@@ -1330,6 +1330,12 @@ func (tf *topFinder) smoothVal(rw, rh int) {
 	t := tf.tmpVal[:n]
 	for y := 0; y < rh; y++ {
 		for x := 0; x < rw; x++ {
+			if !tf.member[y*rw+x] {
+				t[y*rw+x] = 0
+				continue
+			}
+			// Over the silhouette only: the values of other pixels are not
+			// set (they hold an earlier frame's).
 			s, c := 0, 0
 			for dy := -1; dy <= 1; dy++ {
 				yy := y + dy
@@ -1338,7 +1344,7 @@ func (tf *topFinder) smoothVal(rw, rh int) {
 				}
 				for dx := -1; dx <= 1; dx++ {
 					xx := x + dx
-					if xx >= 0 && xx < rw {
+					if xx >= 0 && xx < rw && tf.member[yy*rw+xx] {
 						s += int(tf.val[yy*rw+xx])
 						c++
 					}

@@ -3,6 +3,7 @@ package vision_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"io"
 	"math"
@@ -14,6 +15,7 @@ import (
 	"tablecam/models"
 	"tablecam/vision"
 	"tablecam/vision/defaults"
+	"tablecam/vision/evaluate"
 	"tablecam/vision/synth"
 )
 
@@ -354,6 +356,68 @@ func TestDiceDetectorInPipeline(t *testing.T) {
 		}
 		if d := got[idx[k]]; d.Face != tr.Face {
 			t.Errorf("die at %v: roll says %s (uncertain %v), truth %s", tr.Center, d.Face, d.Uncertain, tr.Face)
+		}
+	}
+}
+
+// A reading depends on its frame only: the detector's reused buffers must
+// not carry anything from earlier frames into it (the top finder smoothed
+// dim frames over pixels left from the frame before, which turned a die
+// misread in one order of frames and missed in another).
+func TestDiceReadingDoesNotDependOnEarlierFrames(t *testing.T) {
+	c, profs := diceDefaultProfiles(t, "vats", "assist")
+	var scenes []synth.Scene
+	for i, cd := range evaluate.Conditions()[:7] {
+		for _, set := range []string{"assist", "vats"} {
+			sc := evaluate.SceneFor(evaluate.Spec{Set: set, Condition: cd, Seed: synth.TrainSeedMin + 410_000}, 2*i)
+			sc.Dice = append(sc.Dice, synth.DieSpec{Set: "vats"}, synth.DieSpec{Set: "assist"})
+			scenes = append(scenes, sc)
+		}
+	}
+	read := func(det *vision.DiceDetector, sc synth.Scene) string {
+		t.Helper()
+		img, _, err := synth.Render(c, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		bg, err := synth.RenderEmpty(sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer bg.Close()
+		if err := det.SetBackground(bg); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := det.Read(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%+v", rd)
+	}
+	fresh := make([]string, len(scenes))
+	for i, sc := range scenes {
+		det, err := vision.NewDiceDetector(c, profs, vision.DiceConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh[i] = read(det, sc)
+		det.Close()
+	}
+	det, err := vision.NewDiceDetector(c, profs, vision.DiceConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer det.Close()
+	for k := range 2 { // forwards, then backwards
+		for j := range scenes {
+			i := j
+			if k == 1 {
+				i = len(scenes) - 1 - j
+			}
+			if got := read(det, scenes[i]); got != fresh[i] {
+				t.Errorf("scene %d (seed %d) read after others:\n%s\nread first:\n%s", i, scenes[i].Seed, got, fresh[i])
+			}
 		}
 	}
 }
