@@ -84,6 +84,7 @@ type DiceDetector struct {
 	readers []*faceReader // one per face set looked for
 	bodies  []DieColour   // body colours of every set (no-reference mode)
 	ps, ps2 patchScratch
+	turned  [3]featVec // scratch of faceReader.conflict
 	closed  bool
 }
 
