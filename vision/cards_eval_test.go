@@ -315,7 +315,11 @@ func TestCardsEvalMarkers(t *testing.T) {
 	fmt.Fprintln(tw, "condition\tmarkers\tread\twrong\tmissed\tphantoms\tmean side\tcpu ms/frame\t")
 	var total cardsScore
 	var evalSeeds []int64
+	only := os.Getenv("TABLECAM_EVAL_COND") // a substring: one condition only
 	for ci, c := range cardsMarkerConds() {
+		if only != "" && !strings.Contains(c.name, only) {
+			continue
+		}
 		var sc cardsScore
 		var sides float64
 		var cpu time.Duration

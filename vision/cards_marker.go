@@ -33,13 +33,10 @@ type cardCodebook struct {
 	minDist int
 }
 
-var cardCodebooks sync.Map // MarkerDict → *cardCodebook
-
-// cardCodebookFor returns the codebook of d, built once from GenerateMarker.
-func cardCodebookFor(d MarkerDict) (*cardCodebook, error) {
-	if cb, ok := cardCodebooks.Load(d); ok {
-		return cb.(*cardCodebook), nil
-	}
+// newCardCodebook builds the codebook of d from GenerateMarker. Each
+// marker scanner owns its codebook (about a millisecond to build for
+// DICT_4X4_250).
+func newCardCodebook(d MarkerDict) (*cardCodebook, error) {
 	if !d.valid() {
 		return nil, fmt.Errorf("vision: invalid marker dictionary %v", d)
 	}
@@ -76,8 +73,7 @@ func cardCodebookFor(d MarkerDict) (*cardCodebook, error) {
 			cb.minDist = min(cb.minDist, bits.OnesCount64(cb.codes[i]^cb.codes[j]))
 		}
 	}
-	got, _ := cardCodebooks.LoadOrStore(d, cb)
-	return got.(*cardCodebook), nil
+	return cb, nil
 }
 
 func cardPackBits(grid []bool) uint64 {
@@ -495,6 +491,7 @@ type cardQuadCandidate struct {
 	area    float64
 	score   float64 // outline candidates: how well edges support it
 	refined bool    // outline candidates: sides re-fitted at full resolution
+	cut     bool    // marker candidates: a corner restored (cardCutToQuad)
 	// alts are other outlines found for the same card (outline
 	// candidates): its inner frame, the card with its shadow. Recognition
 	// tries them too.
@@ -512,8 +509,12 @@ type cardQuadCandidate struct {
 // full-resolution pixels, squarish, whatever their outline) are added to
 // *blobs, in full-resolution pixels, when blobs is not nil: where a small
 // marker may be that is too small to show its outline at this scale.
+//
+// With cut set, an outline of five to eight corners whose convex hull is a
+// quadrilateral, or one with a corner or two cut off (a black border that
+// glare washed out in part), gives that quadrilateral too.
 func cardFindDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64, out []cardQuadCandidate,
-	blobs *[]image.Rectangle, blob [2]float64) []cardQuadCandidate {
+	blobs *[]image.Rectangle, blob [2]float64, cut bool) []cardQuadCandidate {
 	cs := gocv.FindContours(bin, gocv.RetrievalList, gocv.ChainApproxSimple)
 	defer cs.Close()
 	minPerim := 4 * minSide * scale * 0.8
@@ -539,30 +540,85 @@ func cardFindDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide,
 			continue
 		}
 		ap := gocv.ApproxPolyDP(c, math.Max(1, 0.04*perim), true)
-		if ap.Size() != 4 {
-			ap.Close()
-			continue
-		}
-		var q [4]Point2f
-		var mx, my float64
-		for k := range 4 {
-			p := ap.At(k)
-			q[k] = Point2f{float32((float64(p.X)+0.5)/scale - 0.5 + float64(origin.X)), float32((float64(p.Y)+0.5)/scale - 0.5 + float64(origin.Y))}
-			mx += float64(q[k].X) / 4
-			my += float64(q[k].Y) / 4
+		n := ap.Size()
+		var poly [4][2]float64
+		switch {
+		case n == 4:
+			for k := range 4 {
+				p := ap.At(k)
+				poly[k] = [2]float64{float64(p.X), float64(p.Y)}
+			}
+			out = cardAddDarkQuad(out, poly, false, scale, origin, minSide, maxSide)
+			if cut {
+				// A small cut corner hides in a four-cornered outline:
+				// look closer.
+				fine := gocv.ApproxPolyDP(c, math.Max(1, 0.015*perim), true)
+				if fine.Size() >= 5 {
+					out = cardAddCutQuad(out, fine, poly, scale, origin, minSide, maxSide)
+				}
+				fine.Close()
+			}
+		case cut && n >= 5:
+			out = cardAddCutQuad(out, ap, [4][2]float64{}, scale, origin, minSide, maxSide)
 		}
 		ap.Close()
-		for k := range 4 {
-			dx, dy := float64(q[k].X)-mx, float64(q[k].Y)-my
-			if l := math.Hypot(dx, dy); l > 0 {
-				d := 0.5 / scale * math.Sqrt2
-				q[k].X += float32(dx / l * d)
-				q[k].Y += float32(dy / l * d)
-			}
+	}
+	return out
+}
+
+// cardAddCutQuad adds the quad cardCutToQuad makes of the polygon ap
+// (five to eight corners) to out, unless it is not one or it has the
+// corners of quad other.
+func cardAddCutQuad(out []cardQuadCandidate, ap gocv.PointVector, other [4][2]float64, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
+	n := ap.Size()
+	if n > 8 {
+		return out
+	}
+	var pts [8][2]float64
+	for k := range n {
+		p := ap.At(k)
+		pts[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	poly, ok := cardCutToQuad(pts[:n])
+	if !ok {
+		return out
+	}
+	moved := false
+	for _, p := range poly {
+		d := math.Inf(1)
+		for _, o := range other {
+			d = math.Min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
 		}
-		if cand, ok := cardQuadOK(q, minSide, maxSide); ok {
-			out = append(out, cand)
+		moved = moved || d > 1
+	}
+	if !moved {
+		return out
+	}
+	return cardAddDarkQuad(out, poly, true, scale, origin, minSide, maxSide)
+}
+
+// cardAddDarkQuad maps poly (corners of boundary pixels in the binary
+// image) to full-resolution image coordinates, half a pixel outwards, and
+// adds it to out if cardQuadOK takes it.
+func cardAddDarkQuad(out []cardQuadCandidate, poly [4][2]float64, cut bool, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
+	var q [4]Point2f
+	var mx, my float64
+	for k, p := range poly {
+		q[k] = Point2f{float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
+		mx += float64(q[k].X) / 4
+		my += float64(q[k].Y) / 4
+	}
+	for k := range 4 {
+		dx, dy := float64(q[k].X)-mx, float64(q[k].Y)-my
+		if l := math.Hypot(dx, dy); l > 0 {
+			d := 0.5 / scale * math.Sqrt2
+			q[k].X += float32(dx / l * d)
+			q[k].Y += float32(dy / l * d)
 		}
+	}
+	if cand, ok := cardQuadOK(q, minSide, maxSide); ok {
+		cand.cut = cut
+		return append(out, cand)
 	}
 	return out
 }
@@ -620,6 +676,7 @@ type cardScanPass struct {
 	block int     // adaptive threshold window, odd
 	c     float32 // adaptive threshold offset
 	blur  bool    // a 3×3 Gaussian blur first (full resolution: noise)
+	cut   bool    // outlines with corners cut off count too (glare)
 }
 
 // The two passes ReadCards makes: the whole frame at half resolution
@@ -627,7 +684,7 @@ type cardScanPass struct {
 // candidate was seen at full resolution (down to about 16 px).
 var (
 	cardPassHalf = cardScanPass{scale: 0.5, block: 7, c: 8}
-	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true}
+	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true, cut: true}
 	// cardPassRetry are the other thresholds tried, in order, on small
 	// places where the full-resolution pass read nothing.
 	cardPassRetry = [...]cardScanPass{{scale: 1, block: 5, c: 6}, {scale: 1, block: 15, c: 5, blur: true}, {scale: 1, block: 7, c: 14, blur: true}}
@@ -642,7 +699,7 @@ var cardSubpixCriteria = sync.OnceValue(func() gocv.TermCriteria {
 })
 
 func newCardMarkerScanner(d MarkerDict) (*cardMarkerScanner, error) {
-	cb, err := cardCodebookFor(d)
+	cb, err := newCardCodebook(d)
 	if err != nil {
 		return nil, err
 	}
@@ -698,9 +755,13 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 	if scale < 1 {
 		blobs = &s.blobs
 	}
-	s.cands = cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40})
+	s.cands = cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40}, pass.cut)
 	for _, c := range s.cands {
-		if m, ok := s.read(grey, g, c.q); ok {
+		read := s.read
+		if c.cut {
+			read = s.readCut
+		}
+		if m, ok := read(grey, g, c.q); ok {
 			out = cardAddMarker(out, m)
 		} else {
 			s.failed = append(s.failed, c)
@@ -795,40 +856,12 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 // read refines a candidate's corners and decodes it.
 func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
 	if !s.cb.screen(g, q) {
-		return cardMarkerRead{}, false
+		// Glare may wash out enough of the border to fail the screen.
+		return s.readGlare(grey, g, q, q, true)
 	}
-	side := 0.0
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
-	}
+	side := cardQuadSide(q)
 	modules := float64(s.cb.bits + 2)
-	hw := int(math.Round(0.6 * side / modules))
-	hw = max(2, min(10, hw))
-	refined := q
-	inside := true
-	for _, p := range q {
-		if p.X < float32(hw+2) || p.Y < float32(hw+2) || p.X > float32(g.w-hw-3) || p.Y > float32(g.h-hw-3) {
-			inside = false
-		}
-	}
-	if inside {
-		d, err := s.corners.DataPtrFloat32()
-		if err == nil && len(d) == 8 {
-			for k, p := range q {
-				d[2*k], d[2*k+1] = p.X, p.Y
-			}
-			gocv.CornerSubPix(grey, &s.corners, image.Pt(hw, hw), image.Pt(-1, -1), cardSubpixCriteria())
-			for k := range refined {
-				nx, ny := d[2*k], d[2*k+1]
-				// A corner that wandered off by more than a module is not
-				// trusted.
-				if math.Hypot(float64(nx-q[k].X), float64(ny-q[k].Y)) < side/modules {
-					refined[k] = Point2f{nx, ny}
-				}
-			}
-		}
-	}
+	refined := s.subpix(grey, g, q)
 	m, ok := s.cb.decode(g, refined, s.lim, &s.sc)
 	if !ok && refined != q {
 		m, ok = s.cb.decode(g, q, s.lim, &s.sc)
@@ -843,7 +876,7 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 		}
 	}
 	if !ok {
-		return m, false
+		return s.readGlare(grey, g, q, refined, false)
 	}
 	if m.hard == 0 {
 		return m, true
@@ -860,6 +893,47 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 		}
 	}
 	return m, true
+}
+
+// cardQuadSide is the mean side length of q.
+func cardQuadSide(q [4]Point2f) float64 {
+	side := 0.0
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
+	}
+	return side
+}
+
+// subpix refines the corners of candidate q with cornerSubPix (window
+// kept inside one module); a corner that moves by more than a module, or
+// one too near the image's edge, keeps its place.
+func (s *cardMarkerScanner) subpix(grey gocv.Mat, g cardGrey, q [4]Point2f) [4]Point2f {
+	side := cardQuadSide(q)
+	modules := float64(s.cb.bits + 2)
+	hw := int(math.Round(0.6 * side / modules))
+	hw = max(2, min(10, hw))
+	refined := q
+	for _, p := range q {
+		if p.X < float32(hw+2) || p.Y < float32(hw+2) || p.X > float32(g.w-hw-3) || p.Y > float32(g.h-hw-3) {
+			return refined
+		}
+	}
+	d, err := s.corners.DataPtrFloat32()
+	if err != nil || len(d) != 8 {
+		return refined
+	}
+	for k, p := range q {
+		d[2*k], d[2*k+1] = p.X, p.Y
+	}
+	gocv.CornerSubPix(grey, &s.corners, image.Pt(hw, hw), image.Pt(-1, -1), cardSubpixCriteria())
+	for k := range refined {
+		nx, ny := d[2*k], d[2*k+1]
+		if math.Hypot(float64(nx-q[k].X), float64(ny-q[k].Y)) < side/modules {
+			refined[k] = Point2f{nx, ny}
+		}
+	}
+	return refined
 }
 
 // cardMinCorrectedConf is the least confidence of a marker read with a

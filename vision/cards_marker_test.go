@@ -10,7 +10,7 @@ import (
 
 func TestCardCodebook(t *testing.T) {
 	for _, d := range []MarkerDict{Dict4X4_50, Dict4X4_250, Dict5X5_100, Dict6X6_250} {
-		cb, err := cardCodebookFor(d)
+		cb, err := newCardCodebook(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +25,7 @@ func TestCardCodebook(t *testing.T) {
 // to its id with the corners in the order OpenCV's detector reports them.
 func TestCardDecodeRotations(t *testing.T) {
 	d := Dict4X4_250
-	cb, err := cardCodebookFor(d)
+	cb, err := newCardCodebook(d)
 	if err != nil {
 		t.Fatal(err)
 	}
