@@ -498,88 +498,14 @@ type cardQuadCandidate struct {
 	alts [][4]Point2f
 }
 
-// cardFindDarkQuads finds the outlines of convex quadrilateral regions in
-// the binary image bin (255 = inside), scaled by 1/scale into
-// full-resolution image coordinates and offset by origin. The corners are
-// moved half a pixel outwards, from the region's boundary pixels to its
-// edge. Sides shorter than minSide or longer than maxSide full-resolution
-// pixels are skipped.
-//
-// Blobs (dark regions of about a small marker's size, blob[0] to blob[1]
-// full-resolution pixels, squarish, whatever their outline) are added to
-// *blobs, in full-resolution pixels, when blobs is not nil: where a small
-// marker may be that is too small to show its outline at this scale.
-//
-// With cut set, an outline of five to eight corners whose convex hull is a
-// quadrilateral, or one with a corner or two cut off (a black border that
-// glare washed out in part), gives that quadrilateral too.
-func cardFindDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64, out []cardQuadCandidate,
-	blobs *[]image.Rectangle, blob [2]float64, cut bool) []cardQuadCandidate {
-	cs := gocv.FindContours(bin, gocv.RetrievalList, gocv.ChainApproxSimple)
-	defer cs.Close()
-	minPerim := 4 * minSide * scale * 0.8
-	maxPerim := 4 * maxSide * scale * 1.3
-	for i := range cs.Size() {
-		c := cs.At(i)
-		if c.Size() < 4 {
-			continue
-		}
-		r := gocv.BoundingRect(c)
-		if blobs != nil {
-			w, h := float64(r.Dx())/scale, float64(r.Dy())/scale
-			if w >= blob[0] && h >= blob[0] && w <= blob[1] && h <= blob[1] && math.Max(w, h) <= 1.8*math.Min(w, h) {
-				full := image.Rect(int(float64(r.Min.X)/scale), int(float64(r.Min.Y)/scale), int(math.Ceil(float64(r.Max.X)/scale)), int(math.Ceil(float64(r.Max.Y)/scale)))
-				*blobs = append(*blobs, full.Add(origin))
-			}
-		}
-		if float64(2*(r.Dx()+r.Dy())) < minPerim || float64(2*(r.Dx()+r.Dy())) > 1.5*maxPerim {
-			continue
-		}
-		perim := gocv.ArcLength(c, true)
-		if perim < minPerim || perim > maxPerim {
-			continue
-		}
-		ap := gocv.ApproxPolyDP(c, math.Max(1, 0.04*perim), true)
-		n := ap.Size()
-		var poly [4][2]float64
-		switch {
-		case n == 4:
-			for k := range 4 {
-				p := ap.At(k)
-				poly[k] = [2]float64{float64(p.X), float64(p.Y)}
-			}
-			out = cardAddDarkQuad(out, poly, false, scale, origin, minSide, maxSide)
-			if cut {
-				// A small cut corner hides in a four-cornered outline:
-				// look closer.
-				fine := gocv.ApproxPolyDP(c, math.Max(1, 0.015*perim), true)
-				if fine.Size() >= 5 {
-					out = cardAddCutQuad(out, fine, poly, scale, origin, minSide, maxSide)
-				}
-				fine.Close()
-			}
-		case cut && n >= 5:
-			out = cardAddCutQuad(out, ap, [4][2]float64{}, scale, origin, minSide, maxSide)
-		}
-		ap.Close()
-	}
-	return out
-}
-
-// cardAddCutQuad adds the quad cardCutToQuad makes of the polygon ap
+// cardAddCutQuad adds the quad cardCutToQuad makes of the polygon pts
 // (five to eight corners) to out, unless it is not one or it has the
 // corners of quad other.
-func cardAddCutQuad(out []cardQuadCandidate, ap gocv.PointVector, other [4][2]float64, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
-	n := ap.Size()
-	if n > 8 {
+func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float64, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
+	if len(pts) > 8 {
 		return out
 	}
-	var pts [8][2]float64
-	for k := range n {
-		p := ap.At(k)
-		pts[k] = [2]float64{float64(p.X), float64(p.Y)}
-	}
-	poly, ok := cardCutToQuad(pts[:n])
+	poly, ok := cardCutToQuad(pts)
 	if !ok {
 		return out
 	}
@@ -665,9 +591,10 @@ type cardMarkerScanner struct {
 	// failed holds the candidates of the last scan that did not decode,
 	// blobs its dark blobs of a small marker's size (half-resolution
 	// passes).
-	failed []cardQuadCandidate
-	blobs  []image.Rectangle
-	fit    cardSideFitter
+	failed   []cardQuadCandidate
+	blobs    []image.Rectangle
+	fit      cardSideFitter
+	contours cardContourBufs
 }
 
 // cardScanPass is how one scan thresholds the image.
@@ -720,12 +647,12 @@ func (s *cardMarkerScanner) close() {
 // grey with sides from minSide to maxSide full-resolution pixels, searching
 // as pass says, and adds them to out. Candidates that did not decode are
 // left in s.failed.
-func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) []cardMarkerRead {
+func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
 	s.failed = s.failed[:0]
 	s.blobs = s.blobs[:0]
 	r = r.Intersect(image.Rect(0, 0, g.w, g.h))
 	if r.Dx() < 8 || r.Dy() < 8 {
-		return out
+		return out, nil
 	}
 	roi := grey.Region(r)
 	defer roi.Close()
@@ -742,7 +669,7 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 		block = (min(src.Cols(), src.Rows())-1)/2*2 + 1
 	}
 	if block < 3 {
-		return out
+		return out, nil
 	}
 	if pass.blur {
 		// Sensor noise and fine texture would otherwise break the
@@ -755,7 +682,11 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 	if scale < 1 {
 		blobs = &s.blobs
 	}
-	s.cands = cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40}, pass.cut)
+	var err error
+	s.cands, err = s.contours.cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40}, pass.cut)
+	if err != nil {
+		return out, err
+	}
 	for _, c := range s.cands {
 		read := s.read
 		if c.cut {
@@ -767,7 +698,7 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 			s.failed = append(s.failed, c)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // screen takes a first, cheap look at a candidate with its rough corners
@@ -857,7 +788,7 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
 	if !s.cb.screen(g, q) {
 		// Glare may wash out enough of the border to fail the screen.
-		return s.readGlare(grey, g, q, q, true)
+		return s.readGlare(grey, g, q, q)
 	}
 	side := cardQuadSide(q)
 	modules := float64(s.cb.bits + 2)
@@ -876,7 +807,7 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 		}
 	}
 	if !ok {
-		return s.readGlare(grey, g, q, refined, false)
+		return s.readGlare(grey, g, q, refined)
 	}
 	if m.hard == 0 {
 		return m, true

@@ -51,9 +51,9 @@ const (
 
 // decodeGlare reads the marker with corners q like decode, judging every
 // cell against its neighbourhood (see the top of this file). It is only
-// meant for candidates the plain decoder rejected. With washed set, a
-// border without a cell washed out by glare is no marker's.
-func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch, washed bool) (cardMarkerRead, cardGlareResult) {
+// meant for candidates the plain decoder rejected, and a border without a
+// cell washed out by glare is no marker's to it.
+func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, cardGlareResult) {
 	n := cb.bits
 	M := n + 2
 	mf := float64(M)
@@ -148,7 +148,7 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 			}
 		}
 	}
-	if bad > lim.maxBorder || float64(full) < cardGlareFullFrac*float64(ns) || (washed && wash == 0) {
+	if bad > lim.maxBorder || float64(full) < cardGlareFullFrac*float64(ns) || wash == 0 {
 		return cardMarkerRead{}, cardGlareNoBorder
 	}
 	// The data cells against inverse-distance weighted references.
@@ -251,21 +251,21 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 // rejected: on its corners refined and then on the rough ones. refined ==
 // q means not yet refined: the rough corners go first then, and only a
 // candidate with a marker's border on them is refined (cornerSubPix is
-// the dear part). With washed set, glare must show on the border.
-func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]Point2f, washed bool) (cardMarkerRead, bool) {
+// the dear part).
+func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]Point2f) (cardMarkerRead, bool) {
 	if refined == q {
-		m, res := s.cb.decodeGlare(g, q, s.lim, &s.sc, washed)
+		m, res := s.cb.decodeGlare(g, q, s.lim, &s.sc)
 		if res != cardGlareNoCode {
 			return m, res == cardGlareRead
 		}
 		if refined = s.subpix(grey, g, q); refined == q {
 			return cardMarkerRead{}, false
 		}
-		m, res = s.cb.decodeGlare(g, refined, s.lim, &s.sc, washed)
+		m, res = s.cb.decodeGlare(g, refined, s.lim, &s.sc)
 		return m, res == cardGlareRead
 	}
 	for _, c := range [2][4]Point2f{refined, q} {
-		if m, res := s.cb.decodeGlare(g, c, s.lim, &s.sc, washed); res == cardGlareRead {
+		if m, res := s.cb.decodeGlare(g, c, s.lim, &s.sc); res == cardGlareRead {
 			return m, true
 		}
 	}
@@ -275,7 +275,7 @@ func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]P
 // readCut reads a candidate whose corner cardCutToQuad restored: only
 // glare explains a lost corner, so only the glare decoder reads it.
 func (s *cardMarkerScanner) readCut(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
-	return s.readGlare(grey, g, q, q, true)
+	return s.readGlare(grey, g, q, q)
 }
 
 // cardCutToQuad returns the quadrilateral of a polygon of five to eight

@@ -80,7 +80,10 @@ func TestCardDecodeRotations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			found := s.scan(canvas, g, image.Rect(0, 0, 200, 200), cardPassFull, 15, 150, nil)
+			found, err := s.scan(canvas, g, image.Rect(0, 0, 200, 200), cardPassFull, 15, 150, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			s.close()
 			if len(found) != 1 || found[0].marker.ID != id || cardPointDist(found[0].marker.Corners[0], want[0].Corners[0]) > 0.5 ||
 				math.Abs(found[0].marker.Side-want[0].Side) > 0.5 {
