@@ -491,7 +491,11 @@ type cardQuadCandidate struct {
 	area    float64
 	score   float64 // outline candidates: how well edges support it
 	refined bool    // outline candidates: sides re-fitted at full resolution
-	cut     bool    // marker candidates: a corner restored (cardCutToQuad)
+	cut     bool    // marker candidates: from cardCutToQuad
+	// restored are the corners cardCutToQuad put back (marker
+	// candidates, full-resolution pixels), nRestored how many.
+	restored  [2]Point2f
+	nRestored int
 	// alts are other outlines found for the same card (outline
 	// candidates): its inner frame, the card with its shadow. Recognition
 	// tries them too.
@@ -510,17 +514,32 @@ func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float
 		return out
 	}
 	moved := false
+	var restored [2]Point2f
+	nr := 0
 	for _, p := range poly {
 		d := math.Inf(1)
 		for _, o := range other {
 			d = math.Min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
 		}
 		moved = moved || d > 1
+		d = math.Inf(1)
+		for _, o := range pts {
+			d = math.Min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
+		}
+		if d > 1 && nr < len(restored) {
+			restored[nr] = Point2f{float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
+			nr++
+		}
 	}
 	if !moved {
 		return out
 	}
-	return cardAddDarkQuad(out, poly, true, scale, origin, minSide, maxSide)
+	n := len(out)
+	out = cardAddDarkQuad(out, poly, true, scale, origin, minSide, maxSide)
+	if len(out) > n {
+		out[n].restored, out[n].nRestored = restored, nr
+	}
+	return out
 }
 
 // cardAddDarkQuad maps poly (corners of boundary pixels in the binary
@@ -646,7 +665,7 @@ func (s *cardMarkerScanner) close() {
 // scan finds the markers in region r of the full-resolution grey image
 // grey with sides from minSide to maxSide full-resolution pixels, searching
 // as pass says, and adds them to out. Candidates that did not decode are
-// left in s.failed.
+// left in s.failed (not the cut-corner ones).
 func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
 	s.failed = s.failed[:0]
 	s.blobs = s.blobs[:0]
@@ -688,13 +707,19 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 		return out, err
 	}
 	for _, c := range s.cands {
-		read := s.read
+		var m cardMarkerRead
+		var ok bool
 		if c.cut {
-			read = s.readCut
-		}
-		if m, ok := read(grey, g, c.q); ok {
-			out = cardAddMarker(out, m)
+			m, ok = s.readCut(grey, g, c)
 		} else {
+			m, ok = s.read(grey, g, c.q)
+		}
+		switch {
+		case ok:
+			out = cardAddMarker(out, m)
+		case !c.cut:
+			// (A cut candidate that fails is one more look at a plain
+			// candidate, which is kept.)
 			s.failed = append(s.failed, c)
 		}
 	}

@@ -4,13 +4,16 @@ package vision
 // that saturates: where it lies, the black border reads 220–240 against a
 // white of 250, while the rest of the marker keeps its full contrast. The
 // plain decoder's illumination planes cannot follow such a bump, so it
-// calls the washed-out border cells white and gives up. This second
-// decoder, tried only when the plain one fails, takes the dark level of
-// every cell from the border cells around it and the bright level from the
-// quiet-zone cells around it (inverse-distance weights), so each bit is
-// judged against its own neighbourhood. It accepts low contrast only where
-// glare explains it (bright border cells, the rest of the marker crisp) and
-// reads no corrected bits.
+// calls the washed-out border cells white and gives up; the adaptive
+// threshold loses that part of the border too, and the marker's outline
+// comes out with a corner cut off or a notch (cardCutToQuad puts it back).
+// This second decoder, tried only when the plain one fails, takes the dark
+// level of every cell from the border cells around it and the bright level
+// from the quiet-zone cells around it (inverse-distance weights), so each
+// bit is judged against its own neighbourhood. It reads modules of 3 px and
+// more, only where glare shows (a washed-out border cell: bright, with
+// little contrast left, while most of the border keeps its contrast), and
+// no corrected bits.
 
 import (
 	"math"
@@ -35,6 +38,10 @@ const (
 	// (erasures only), cardGlareMinMargin the least gap to the next id.
 	cardGlareMaxCost   = 0.25
 	cardGlareMinMargin = 1.3
+	// cardGlareMinModule is the least module size (px) the glare decoder
+	// reads: judging cells by their neighbours needs a few pixels each
+	// (18 px markers of 4×4 bits; the product reads markers from 20 px).
+	cardGlareMinModule = 3.0
 	// cardGlareMinLocal is the least local contrast (grey levels) at which
 	// a data cell's bit counts; below it the bit is an erasure.
 	cardGlareMinLocal = 6
@@ -253,6 +260,9 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 // candidate with a marker's border on them is refined (cornerSubPix is
 // the dear part).
 func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]Point2f) (cardMarkerRead, bool) {
+	if cardQuadSide(q) < cardGlareMinModule*float64(s.cb.bits+2) {
+		return cardMarkerRead{}, false
+	}
 	if refined == q {
 		m, res := s.cb.decodeGlare(g, q, s.lim, &s.sc)
 		if res != cardGlareNoCode {
@@ -272,10 +282,32 @@ func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]P
 	return cardMarkerRead{}, false
 }
 
-// readCut reads a candidate whose corner cardCutToQuad restored: only
-// glare explains a lost corner, so only the glare decoder reads it.
-func (s *cardMarkerScanner) readCut(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
-	return s.readGlare(grey, g, q, q)
+// readCut reads a candidate that cardCutToQuad made: only glare explains a
+// lost corner, so only the glare decoder reads it, and the marker's corner
+// module at every corner put back must be bright (washed out).
+func (s *cardMarkerScanner) readCut(grey gocv.Mat, g cardGrey, c cardQuadCandidate) (cardMarkerRead, bool) {
+	m, ok := s.readGlare(grey, g, c.q, c.q)
+	if !ok {
+		return m, false
+	}
+	q := m.marker.Corners
+	ctr := m.marker.Center
+	M := float64(s.cb.bits + 2)
+	for _, p := range c.restored[:c.nRestored] {
+		k, best := 0, math.Inf(1)
+		for i, v := range q {
+			if d := math.Hypot(float64(v.X-p.X), float64(v.Y-p.Y)); d < best {
+				k, best = i, d
+			}
+		}
+		// The corner module's centre: 1/M of the way to the centre.
+		x := float64(q[k].X) + (float64(ctr.X)-float64(q[k].X))/M
+		y := float64(q[k].Y) + (float64(ctr.Y)-float64(q[k].Y))/M
+		if g.at(x, y) < cardGlareWashed {
+			return cardMarkerRead{}, false
+		}
+	}
+	return m, true
 }
 
 // cardCutToQuad returns the quadrilateral of a polygon of five to eight

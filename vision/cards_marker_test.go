@@ -95,3 +95,13 @@ func TestCardDecodeRotations(t *testing.T) {
 }
 
 func cardPointDist(a, b Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+
+// BenchmarkCardCodebook builds the DICT_4X4_250 codebook, which every
+// card reader does once.
+func BenchmarkCardCodebook(b *testing.B) {
+	for b.Loop() {
+		if _, err := newCardCodebook(Dict4X4_250); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
