@@ -293,6 +293,7 @@ func cardsMarkerConds() []cardsCond {
 
 // TestCardsEvalMarkers reads stickered cards (DICT_4X4_250, default map)
 // in held-out scenes per condition: rotation is random in every scene.
+// TABLECAM_EVAL_COND=text runs only the conditions whose name holds text.
 func TestCardsEvalMarkers(t *testing.T) {
 	scenes := 3
 	if cardsEvalFull() {
