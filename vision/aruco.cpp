@@ -369,3 +369,81 @@ long long tc_aruco_malloc_in_use(void) {
 }
 
 }  // extern "C"
+
+namespace {
+
+// put_poly writes the corners of ap as entry i of polys when it fits.
+void put_poly(TcDarkPoly *polys, int cap, int i, int kind, const std::vector<cv::Point> &ap) {
+    if (i >= cap) {
+        return;
+    }
+    TcDarkPoly &p = polys[i];
+    p.kind = kind;
+    p.n = static_cast<int>(ap.size());
+    for (size_t k = 0; k < ap.size() && k < 8; k++) {
+        p.x[k] = ap[k].x;
+        p.y[k] = ap[k].y;
+    }
+}
+
+}  // namespace
+
+int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double min_perim, double max_perim,
+                  int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
+                  int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err) {
+    try {
+        *n_polys = 0;
+        *n_blobs = 0;
+        cv::Mat bin(rows, cols, CV_8UC1, const_cast<uint8_t *>(data), step);
+        std::vector<std::vector<cv::Point> > cs;
+        cv::findContours(bin, cs, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+        std::vector<cv::Point> ap, fine;
+        int np = 0, nb = 0;
+        for (size_t i = 0; i < cs.size(); i++) {
+            const std::vector<cv::Point> &c = cs[i];
+            if (c.size() < 4) {
+                continue;
+            }
+            cv::Rect r = cv::boundingRect(c);
+            if (want_blobs) {
+                double w = r.width, h = r.height;
+                if (w >= blob_min && h >= blob_min && w <= blob_max && h <= blob_max &&
+                    std::max(w, h) <= 1.8 * std::min(w, h)) {
+                    if (nb < blob_cap) {
+                        blobs[4 * nb] = r.x;
+                        blobs[4 * nb + 1] = r.y;
+                        blobs[4 * nb + 2] = r.width;
+                        blobs[4 * nb + 3] = r.height;
+                    }
+                    nb++;
+                }
+            }
+            double box = 2.0 * (r.width + r.height);
+            if (box < min_perim || box > 1.5 * max_perim) {
+                continue;
+            }
+            double perim = cv::arcLength(c, true);
+            if (perim < min_perim || perim > max_perim) {
+                continue;
+            }
+            cv::approxPolyDP(c, ap, std::max(1.0, 0.04 * perim), true);
+            if (ap.size() == 4) {
+                put_poly(polys, poly_cap, np++, 0, ap);
+                if (cut) {
+                    cv::approxPolyDP(c, fine, std::max(1.0, 0.015 * perim), true);
+                    if (fine.size() >= 5 && fine.size() <= 8) {
+                        put_poly(polys, poly_cap, np++, 1, fine);
+                    }
+                }
+            } else if (cut && ap.size() >= 5 && ap.size() <= 8) {
+                put_poly(polys, poly_cap, np++, 2, ap);
+            }
+        }
+        *n_polys = np;
+        *n_blobs = nb;
+        return 0;
+    } catch (...) {
+        set_current_error(err);
+        return -1;
+    }
+}

@@ -49,6 +49,34 @@ int tc_aruco_results(TcArucoDetector *d, int *ids, float *corners, int cap);
 int tc_aruco_draw(int dict, int id, int side, uint8_t *data, int rows, int cols, size_t step, int x, int y,
                   char **err);
 
+// TcDarkPoly is a polygon of tc_dark_polys, in pixels of its binary image.
+// kind 0: a contour's four-cornered approximation; kind 1: a finer
+// approximation (5 to 8 corners) of the same contour as the kind-0 entry
+// before it; kind 2: a contour's approximation of 5 to 8 corners.
+typedef struct {
+    int kind;
+    int n;
+    int x[8];
+    int y[8];
+} TcDarkPoly;
+
+// tc_dark_polys finds the contours of the 255 regions in the CV_8UC1 binary
+// image at data (rows x cols, step bytes per row; only read) and, for each
+// one of at least 4 points whose bounding box's perimeter is at least
+// min_perim and at most 1.5·max_perim and whose own perimeter is in
+// [min_perim, max_perim], approximates it (Douglas–Peucker, epsilon
+// max(1, 0.04·perimeter)): four corners make a kind-0 entry; with cut != 0,
+// that entry is followed by a kind-1 one when the finer approximation
+// (epsilon max(1, 0.015·perimeter)) has 5 to 8 corners, and 5 to 8 corners
+// make a kind-2 entry. With want_blobs != 0, the bounding box (x, y, w, h)
+// of every contour of at least 4 points with w and h in [blob_min,
+// blob_max] and max(w, h) ≤ 1.8·min(w, h) goes to blobs. The first
+// poly_cap polygons and blob_cap boxes are written; *n_polys and *n_blobs
+// get the totals. Returns 0, or -1 with *err set.
+int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double min_perim, double max_perim,
+                  int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
+                  int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err);
+
 void tc_aruco_free_error(char *err);
 
 // tc_aruco_live_objects counts the binding's own live heap objects

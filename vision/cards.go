@@ -247,7 +247,10 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
 	maxSide := 0.9 * short
-	r.reads = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, 24), maxSide, r.reads[:0])
+	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, 24), maxSide, r.reads[:0])
+	if err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
 	r.rois = r.rois[:0]
 	for _, c := range r.scanner.failed {
 		side := math.Sqrt(c.area)
@@ -310,7 +313,10 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	r.retry = r.retry[:0]
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
 		before := len(r.reads)
-		r.reads = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+		if err != nil {
+			return nil, fmt.Errorf("vision: read cards: %w", err)
+		}
 		// Small places that read nothing (a marker-sized blob, a
 		// candidate that did not decode) and the candidates that failed
 		// anywhere get other thresholds: a sticker whose quiet zone is a
@@ -329,7 +335,10 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		}
 		for _, pass := range cardPassRetry {
 			n := len(r.reads)
-			r.reads = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+			r.reads, err = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+			if err != nil {
+				return nil, fmt.Errorf("vision: read cards: %w", err)
+			}
 			if len(r.reads) > n {
 				break
 			}

@@ -293,6 +293,7 @@ func cardsMarkerConds() []cardsCond {
 
 // TestCardsEvalMarkers reads stickered cards (DICT_4X4_250, default map)
 // in held-out scenes per condition: rotation is random in every scene.
+// TABLECAM_EVAL_COND=text runs only the conditions whose name holds text.
 func TestCardsEvalMarkers(t *testing.T) {
 	scenes := 3
 	if cardsEvalFull() {
@@ -315,7 +316,11 @@ func TestCardsEvalMarkers(t *testing.T) {
 	fmt.Fprintln(tw, "condition\tmarkers\tread\twrong\tmissed\tphantoms\tmean side\tcpu ms/frame\t")
 	var total cardsScore
 	var evalSeeds []int64
+	only := os.Getenv("TABLECAM_EVAL_COND") // a substring: one condition only
 	for ci, c := range cardsMarkerConds() {
+		if only != "" && !strings.Contains(c.name, only) {
+			continue
+		}
 		var sc cardsScore
 		var sides float64
 		var cpu time.Duration

@@ -33,13 +33,10 @@ type cardCodebook struct {
 	minDist int
 }
 
-var cardCodebooks sync.Map // MarkerDict → *cardCodebook
-
-// cardCodebookFor returns the codebook of d, built once from GenerateMarker.
-func cardCodebookFor(d MarkerDict) (*cardCodebook, error) {
-	if cb, ok := cardCodebooks.Load(d); ok {
-		return cb.(*cardCodebook), nil
-	}
+// newCardCodebook builds the codebook of d from GenerateMarker. Each
+// marker scanner owns its codebook (about a millisecond to build for
+// DICT_4X4_250).
+func newCardCodebook(d MarkerDict) (*cardCodebook, error) {
 	if !d.valid() {
 		return nil, fmt.Errorf("vision: invalid marker dictionary %v", d)
 	}
@@ -76,8 +73,7 @@ func cardCodebookFor(d MarkerDict) (*cardCodebook, error) {
 			cb.minDist = min(cb.minDist, bits.OnesCount64(cb.codes[i]^cb.codes[j]))
 		}
 	}
-	got, _ := cardCodebooks.LoadOrStore(d, cb)
-	return got.(*cardCodebook), nil
+	return cb, nil
 }
 
 func cardPackBits(grid []bool) uint64 {
@@ -495,74 +491,79 @@ type cardQuadCandidate struct {
 	area    float64
 	score   float64 // outline candidates: how well edges support it
 	refined bool    // outline candidates: sides re-fitted at full resolution
+	cut     bool    // marker candidates: from cardCutToQuad
+	// restored are the corners cardCutToQuad put back (marker
+	// candidates, full-resolution pixels), nRestored how many.
+	restored  [2]Point2f
+	nRestored int
 	// alts are other outlines found for the same card (outline
 	// candidates): its inner frame, the card with its shadow. Recognition
 	// tries them too.
 	alts [][4]Point2f
 }
 
-// cardFindDarkQuads finds the outlines of convex quadrilateral regions in
-// the binary image bin (255 = inside), scaled by 1/scale into
-// full-resolution image coordinates and offset by origin. The corners are
-// moved half a pixel outwards, from the region's boundary pixels to its
-// edge. Sides shorter than minSide or longer than maxSide full-resolution
-// pixels are skipped.
-//
-// Blobs (dark regions of about a small marker's size, blob[0] to blob[1]
-// full-resolution pixels, squarish, whatever their outline) are added to
-// *blobs, in full-resolution pixels, when blobs is not nil: where a small
-// marker may be that is too small to show its outline at this scale.
-func cardFindDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64, out []cardQuadCandidate,
-	blobs *[]image.Rectangle, blob [2]float64) []cardQuadCandidate {
-	cs := gocv.FindContours(bin, gocv.RetrievalList, gocv.ChainApproxSimple)
-	defer cs.Close()
-	minPerim := 4 * minSide * scale * 0.8
-	maxPerim := 4 * maxSide * scale * 1.3
-	for i := range cs.Size() {
-		c := cs.At(i)
-		if c.Size() < 4 {
-			continue
+// cardAddCutQuad adds the quad cardCutToQuad makes of the polygon pts
+// (five to eight corners) to out, unless it is not one or it has the
+// corners of quad other.
+func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float64, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
+	if len(pts) > 8 {
+		return out
+	}
+	poly, ok := cardCutToQuad(pts)
+	if !ok {
+		return out
+	}
+	moved := false
+	var restored [2]Point2f
+	nr := 0
+	for _, p := range poly {
+		d := math.Inf(1)
+		for _, o := range other {
+			d = math.Min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
 		}
-		r := gocv.BoundingRect(c)
-		if blobs != nil {
-			w, h := float64(r.Dx())/scale, float64(r.Dy())/scale
-			if w >= blob[0] && h >= blob[0] && w <= blob[1] && h <= blob[1] && math.Max(w, h) <= 1.8*math.Min(w, h) {
-				full := image.Rect(int(float64(r.Min.X)/scale), int(float64(r.Min.Y)/scale), int(math.Ceil(float64(r.Max.X)/scale)), int(math.Ceil(float64(r.Max.Y)/scale)))
-				*blobs = append(*blobs, full.Add(origin))
-			}
+		moved = moved || d > 1
+		d = math.Inf(1)
+		for _, o := range pts {
+			d = math.Min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
 		}
-		if float64(2*(r.Dx()+r.Dy())) < minPerim || float64(2*(r.Dx()+r.Dy())) > 1.5*maxPerim {
-			continue
+		if d > 1 && nr < len(restored) {
+			restored[nr] = Point2f{float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
+			nr++
 		}
-		perim := gocv.ArcLength(c, true)
-		if perim < minPerim || perim > maxPerim {
-			continue
+	}
+	if !moved {
+		return out
+	}
+	n := len(out)
+	out = cardAddDarkQuad(out, poly, true, scale, origin, minSide, maxSide)
+	if len(out) > n {
+		out[n].restored, out[n].nRestored = restored, nr
+	}
+	return out
+}
+
+// cardAddDarkQuad maps poly (corners of boundary pixels in the binary
+// image) to full-resolution image coordinates, half a pixel outwards, and
+// adds it to out if cardQuadOK takes it.
+func cardAddDarkQuad(out []cardQuadCandidate, poly [4][2]float64, cut bool, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
+	var q [4]Point2f
+	var mx, my float64
+	for k, p := range poly {
+		q[k] = Point2f{float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
+		mx += float64(q[k].X) / 4
+		my += float64(q[k].Y) / 4
+	}
+	for k := range 4 {
+		dx, dy := float64(q[k].X)-mx, float64(q[k].Y)-my
+		if l := math.Hypot(dx, dy); l > 0 {
+			d := 0.5 / scale * math.Sqrt2
+			q[k].X += float32(dx / l * d)
+			q[k].Y += float32(dy / l * d)
 		}
-		ap := gocv.ApproxPolyDP(c, math.Max(1, 0.04*perim), true)
-		if ap.Size() != 4 {
-			ap.Close()
-			continue
-		}
-		var q [4]Point2f
-		var mx, my float64
-		for k := range 4 {
-			p := ap.At(k)
-			q[k] = Point2f{float32((float64(p.X)+0.5)/scale - 0.5 + float64(origin.X)), float32((float64(p.Y)+0.5)/scale - 0.5 + float64(origin.Y))}
-			mx += float64(q[k].X) / 4
-			my += float64(q[k].Y) / 4
-		}
-		ap.Close()
-		for k := range 4 {
-			dx, dy := float64(q[k].X)-mx, float64(q[k].Y)-my
-			if l := math.Hypot(dx, dy); l > 0 {
-				d := 0.5 / scale * math.Sqrt2
-				q[k].X += float32(dx / l * d)
-				q[k].Y += float32(dy / l * d)
-			}
-		}
-		if cand, ok := cardQuadOK(q, minSide, maxSide); ok {
-			out = append(out, cand)
-		}
+	}
+	if cand, ok := cardQuadOK(q, minSide, maxSide); ok {
+		cand.cut = cut
+		return append(out, cand)
 	}
 	return out
 }
@@ -609,9 +610,10 @@ type cardMarkerScanner struct {
 	// failed holds the candidates of the last scan that did not decode,
 	// blobs its dark blobs of a small marker's size (half-resolution
 	// passes).
-	failed []cardQuadCandidate
-	blobs  []image.Rectangle
-	fit    cardSideFitter
+	failed   []cardQuadCandidate
+	blobs    []image.Rectangle
+	fit      cardSideFitter
+	contours cardContourBufs
 }
 
 // cardScanPass is how one scan thresholds the image.
@@ -620,6 +622,7 @@ type cardScanPass struct {
 	block int     // adaptive threshold window, odd
 	c     float32 // adaptive threshold offset
 	blur  bool    // a 3×3 Gaussian blur first (full resolution: noise)
+	cut   bool    // outlines with corners cut off count too (glare)
 }
 
 // The two passes ReadCards makes: the whole frame at half resolution
@@ -627,7 +630,7 @@ type cardScanPass struct {
 // candidate was seen at full resolution (down to about 16 px).
 var (
 	cardPassHalf = cardScanPass{scale: 0.5, block: 7, c: 8}
-	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true}
+	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true, cut: true}
 	// cardPassRetry are the other thresholds tried, in order, on small
 	// places where the full-resolution pass read nothing.
 	cardPassRetry = [...]cardScanPass{{scale: 1, block: 5, c: 6}, {scale: 1, block: 15, c: 5, blur: true}, {scale: 1, block: 7, c: 14, blur: true}}
@@ -642,7 +645,7 @@ var cardSubpixCriteria = sync.OnceValue(func() gocv.TermCriteria {
 })
 
 func newCardMarkerScanner(d MarkerDict) (*cardMarkerScanner, error) {
-	cb, err := cardCodebookFor(d)
+	cb, err := newCardCodebook(d)
 	if err != nil {
 		return nil, err
 	}
@@ -662,13 +665,13 @@ func (s *cardMarkerScanner) close() {
 // scan finds the markers in region r of the full-resolution grey image
 // grey with sides from minSide to maxSide full-resolution pixels, searching
 // as pass says, and adds them to out. Candidates that did not decode are
-// left in s.failed.
-func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) []cardMarkerRead {
+// left in s.failed (not the cut-corner ones).
+func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
 	s.failed = s.failed[:0]
 	s.blobs = s.blobs[:0]
 	r = r.Intersect(image.Rect(0, 0, g.w, g.h))
 	if r.Dx() < 8 || r.Dy() < 8 {
-		return out
+		return out, nil
 	}
 	roi := grey.Region(r)
 	defer roi.Close()
@@ -685,7 +688,7 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 		block = (min(src.Cols(), src.Rows())-1)/2*2 + 1
 	}
 	if block < 3 {
-		return out
+		return out, nil
 	}
 	if pass.blur {
 		// Sensor noise and fine texture would otherwise break the
@@ -698,15 +701,29 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 	if scale < 1 {
 		blobs = &s.blobs
 	}
-	s.cands = cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40})
+	var err error
+	s.cands, err = s.contours.cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40}, pass.cut)
+	if err != nil {
+		return out, err
+	}
 	for _, c := range s.cands {
-		if m, ok := s.read(grey, g, c.q); ok {
-			out = cardAddMarker(out, m)
+		var m cardMarkerRead
+		var ok bool
+		if c.cut {
+			m, ok = s.readCut(grey, g, c)
 		} else {
+			m, ok = s.read(grey, g, c.q)
+		}
+		switch {
+		case ok:
+			out = cardAddMarker(out, m)
+		case !c.cut:
+			// (A cut candidate that fails is one more look at a plain
+			// candidate, which is kept.)
 			s.failed = append(s.failed, c)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // screen takes a first, cheap look at a candidate with its rough corners
@@ -795,40 +812,12 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 // read refines a candidate's corners and decodes it.
 func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
 	if !s.cb.screen(g, q) {
-		return cardMarkerRead{}, false
+		// Glare may wash out enough of the border to fail the screen.
+		return s.readGlare(grey, g, q, q)
 	}
-	side := 0.0
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
-	}
+	side := cardQuadSide(q)
 	modules := float64(s.cb.bits + 2)
-	hw := int(math.Round(0.6 * side / modules))
-	hw = max(2, min(10, hw))
-	refined := q
-	inside := true
-	for _, p := range q {
-		if p.X < float32(hw+2) || p.Y < float32(hw+2) || p.X > float32(g.w-hw-3) || p.Y > float32(g.h-hw-3) {
-			inside = false
-		}
-	}
-	if inside {
-		d, err := s.corners.DataPtrFloat32()
-		if err == nil && len(d) == 8 {
-			for k, p := range q {
-				d[2*k], d[2*k+1] = p.X, p.Y
-			}
-			gocv.CornerSubPix(grey, &s.corners, image.Pt(hw, hw), image.Pt(-1, -1), cardSubpixCriteria())
-			for k := range refined {
-				nx, ny := d[2*k], d[2*k+1]
-				// A corner that wandered off by more than a module is not
-				// trusted.
-				if math.Hypot(float64(nx-q[k].X), float64(ny-q[k].Y)) < side/modules {
-					refined[k] = Point2f{nx, ny}
-				}
-			}
-		}
-	}
+	refined := s.subpix(grey, g, q)
 	m, ok := s.cb.decode(g, refined, s.lim, &s.sc)
 	if !ok && refined != q {
 		m, ok = s.cb.decode(g, q, s.lim, &s.sc)
@@ -843,7 +832,7 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 		}
 	}
 	if !ok {
-		return m, false
+		return s.readGlare(grey, g, q, refined)
 	}
 	if m.hard == 0 {
 		return m, true
@@ -860,6 +849,47 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 		}
 	}
 	return m, true
+}
+
+// cardQuadSide is the mean side length of q.
+func cardQuadSide(q [4]Point2f) float64 {
+	side := 0.0
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
+	}
+	return side
+}
+
+// subpix refines the corners of candidate q with cornerSubPix (window
+// kept inside one module); a corner that moves by more than a module, or
+// one too near the image's edge, keeps its place.
+func (s *cardMarkerScanner) subpix(grey gocv.Mat, g cardGrey, q [4]Point2f) [4]Point2f {
+	side := cardQuadSide(q)
+	modules := float64(s.cb.bits + 2)
+	hw := int(math.Round(0.6 * side / modules))
+	hw = max(2, min(10, hw))
+	refined := q
+	for _, p := range q {
+		if p.X < float32(hw+2) || p.Y < float32(hw+2) || p.X > float32(g.w-hw-3) || p.Y > float32(g.h-hw-3) {
+			return refined
+		}
+	}
+	d, err := s.corners.DataPtrFloat32()
+	if err != nil || len(d) != 8 {
+		return refined
+	}
+	for k, p := range q {
+		d[2*k], d[2*k+1] = p.X, p.Y
+	}
+	gocv.CornerSubPix(grey, &s.corners, image.Pt(hw, hw), image.Pt(-1, -1), cardSubpixCriteria())
+	for k := range refined {
+		nx, ny := d[2*k], d[2*k+1]
+		if math.Hypot(float64(nx-q[k].X), float64(ny-q[k].Y)) < side/modules {
+			refined[k] = Point2f{nx, ny}
+		}
+	}
+	return refined
 }
 
 // cardMinCorrectedConf is the least confidence of a marker read with a

@@ -10,7 +10,7 @@ import (
 
 func TestCardCodebook(t *testing.T) {
 	for _, d := range []MarkerDict{Dict4X4_50, Dict4X4_250, Dict5X5_100, Dict6X6_250} {
-		cb, err := cardCodebookFor(d)
+		cb, err := newCardCodebook(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +25,7 @@ func TestCardCodebook(t *testing.T) {
 // to its id with the corners in the order OpenCV's detector reports them.
 func TestCardDecodeRotations(t *testing.T) {
 	d := Dict4X4_250
-	cb, err := cardCodebookFor(d)
+	cb, err := newCardCodebook(d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,10 @@ func TestCardDecodeRotations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			found := s.scan(canvas, g, image.Rect(0, 0, 200, 200), cardPassFull, 15, 150, nil)
+			found, err := s.scan(canvas, g, image.Rect(0, 0, 200, 200), cardPassFull, 15, 150, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			s.close()
 			if len(found) != 1 || found[0].marker.ID != id || cardPointDist(found[0].marker.Corners[0], want[0].Corners[0]) > 0.5 ||
 				math.Abs(found[0].marker.Side-want[0].Side) > 0.5 {
@@ -92,3 +95,13 @@ func TestCardDecodeRotations(t *testing.T) {
 }
 
 func cardPointDist(a, b Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+
+// BenchmarkCardCodebook builds the DICT_4X4_250 codebook, which every
+// card reader does once.
+func BenchmarkCardCodebook(b *testing.B) {
+	for b.Loop() {
+		if _, err := newCardCodebook(Dict4X4_250); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package vision
+
+// The contour search of the marker scanner in one call to aruco.cpp
+// (tc_dark_polys): gocv's FindContours hands every contour across cgo and
+// each of its points, sizes and approximations costs a call of its own;
+// on a textured table that was a third of the marker search.
+
+/*
+#cgo pkg-config: opencv4
+#cgo CXXFLAGS: -std=c++11
+#include <stdlib.h>
+#include "aruco.h"
+*/
+import "C"
+
+import (
+	"errors"
+	"image"
+	"math"
+	"unsafe"
+
+	"gocv.io/x/gocv"
+)
+
+// cardContourBufs are the buffers of cardFindDarkQuads.
+type cardContourBufs struct {
+	polys []C.TcDarkPoly
+	blobs []C.int
+}
+
+// cardFindDarkQuads finds the outlines of convex quadrilateral regions in
+// the binary image bin (255 = inside), scaled by 1/scale into
+// full-resolution image coordinates and offset by origin. The corners are
+// moved half a pixel outwards, from the region's boundary pixels to its
+// edge. Sides shorter than minSide or longer than maxSide full-resolution
+// pixels are skipped.
+//
+// Blobs (dark regions of about a small marker's size, blob[0] to blob[1]
+// full-resolution pixels, squarish, whatever their outline) are added to
+// *blobs, in full-resolution pixels, when blobs is not nil: where a small
+// marker may be that is too small to show its outline at this scale.
+//
+// With cut set, an outline of five to eight corners whose convex hull is a
+// quadrilateral, or one with a corner or two cut off (a black border that
+// glare washed out in part), gives that quadrilateral too.
+func (b *cardContourBufs) cardFindDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64, out []cardQuadCandidate,
+	blobs *[]image.Rectangle, blob [2]float64, cut bool) ([]cardQuadCandidate, error) {
+	if bin.Type() != gocv.MatTypeCV8UC1 || bin.Empty() {
+		return out, errors.New("vision: dark quads: want a non-empty 8-bit binary image")
+	}
+	data, err := bin.DataPtrUint8()
+	if err != nil {
+		return out, err
+	}
+	rows, cols, step := bin.Rows(), bin.Cols(), bin.Step()
+	if step < cols || len(data) < step*(rows-1)+cols {
+		return out, errors.New("vision: dark quads: inconsistent image buffer")
+	}
+	if b.polys == nil {
+		b.reserve(256)
+	}
+	minPerim := 4 * minSide * scale * 0.8
+	maxPerim := 4 * maxSide * scale * 1.3
+	wantBlobs := C.int(0)
+	if blobs != nil {
+		wantBlobs = 1
+	}
+	cutC := C.int(0)
+	if cut {
+		cutC = 1
+	}
+	var np, nb C.int
+	for {
+		var cerr *C.char
+		if C.tc_dark_polys((*C.uint8_t)(unsafe.Pointer(&data[0])), C.int(rows), C.int(cols), C.size_t(step), C.double(minPerim), C.double(maxPerim),
+			wantBlobs, C.double(blob[0]*scale), C.double(blob[1]*scale), cutC, &b.polys[0], C.int(len(b.polys)), &np,
+			&b.blobs[0], C.int(len(b.blobs)/4), &nb, &cerr) != 0 {
+			return out, arucoError("dark quads", cerr)
+		}
+		if int(np) <= len(b.polys) && int(nb) <= len(b.blobs)/4 {
+			break
+		}
+		// Rare: grow and search again.
+		b.reserve(2 * max(int(np), int(nb)))
+	}
+	if blobs != nil {
+		for i := range int(nb) {
+			x, y, w, h := float64(b.blobs[4*i]), float64(b.blobs[4*i+1]), float64(b.blobs[4*i+2]), float64(b.blobs[4*i+3])
+			full := image.Rect(int(x/scale), int(y/scale), int(math.Ceil((x+w)/scale)), int(math.Ceil((y+h)/scale)))
+			*blobs = append(*blobs, full.Add(origin))
+		}
+	}
+	var last [4][2]float64
+	for i := range int(np) {
+		p := &b.polys[i]
+		n := int(p.n)
+		var pts [8][2]float64
+		for k := range min(n, 8) {
+			pts[k] = [2]float64{float64(p.x[k]), float64(p.y[k])}
+		}
+		switch p.kind {
+		case 0:
+			copy(last[:], pts[:4])
+			out = cardAddDarkQuad(out, last, false, scale, origin, minSide, maxSide)
+		case 1:
+			out = cardAddCutQuad(out, pts[:n], last, scale, origin, minSide, maxSide)
+		case 2:
+			out = cardAddCutQuad(out, pts[:n], [4][2]float64{}, scale, origin, minSide, maxSide)
+		}
+	}
+	return out, nil
+}
+
+// reserve makes room for n polygons and n blobs.
+func (b *cardContourBufs) reserve(n int) {
+	n = max(n, 1)
+	b.polys = make([]C.TcDarkPoly, n)
+	b.blobs = make([]C.int, 4*n)
+}

@@ -1,0 +1,416 @@
+package vision
+
+// Reading a marker under a glare spot. Glare adds a smooth bright bump
+// that saturates: where it lies, the black border reads 220–240 against a
+// white of 250, while the rest of the marker keeps its full contrast. The
+// plain decoder's illumination planes cannot follow such a bump, so it
+// calls the washed-out border cells white and gives up; the adaptive
+// threshold loses that part of the border too, and the marker's outline
+// comes out with a corner cut off or a notch (cardCutToQuad puts it back).
+// This second decoder, tried only when the plain one fails, takes the dark
+// level of every cell from the border cells around it and the bright level
+// from the quiet-zone cells around it (inverse-distance weights), so each
+// bit is judged against its own neighbourhood. It reads modules of 3 px and
+// more, only where glare shows (a washed-out border cell: bright, with
+// little contrast left, while most of the border keeps its contrast), and
+// no corrected bits.
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// Limits of the glare decoder.
+const (
+	// cardGlareWashed is the least brightness of a border cell that may
+	// have lost its contrast to glare; cardGlareMinStep the least step it
+	// must still keep against the quiet zone next to it.
+	cardGlareWashed  = 140
+	cardGlareMinStep = 4
+	// cardGlareFullFrac is the least share of border cells with full
+	// contrast (at least half the marker's best) — glare washes out a part
+	// of a marker, not all of it.
+	cardGlareFullFrac = 0.5
+	// cardGlareMaxCost is the most soft cost of the bits that disagree
+	// (erasures only), cardGlareMinMargin the least gap to the next id.
+	cardGlareMaxCost   = 0.25
+	cardGlareMinMargin = 1.3
+	// cardGlareMinModule is the least module size (px) the glare decoder
+	// reads: judging cells by their neighbours needs a few pixels each
+	// (18 px markers of 4×4 bits; the product reads markers from 20 px).
+	cardGlareMinModule = 3.0
+	// cardGlareMinLocal is the least local contrast (grey levels) at which
+	// a data cell's bit counts; below it the bit is an erasure.
+	cardGlareMinLocal = 6
+)
+
+// cardGlareResult is how far decodeGlare got.
+type cardGlareResult int
+
+const (
+	cardGlareNoBorder cardGlareResult = iota // no marker's border and quiet zone
+	cardGlareNoCode                          // a border, but no code read
+	cardGlareRead
+)
+
+// decodeGlare reads the marker with corners q like decode, judging every
+// cell against its neighbourhood (see the top of this file). It is only
+// meant for candidates the plain decoder rejected, and a border without a
+// cell washed out by glare is no marker's to it.
+func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, cardGlareResult) {
+	n := cb.bits
+	M := n + 2
+	mf := float64(M)
+	var dst [4][2]float64
+	for i, p := range q {
+		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
+	if !ok {
+		return cardMarkerRead{}, cardGlareNoBorder
+	}
+	G := M + 2
+	if cap(sc.vals) < G*G {
+		sc.vals = make([]float64, G*G)
+	}
+	vals := sc.vals[:G*G]
+	offs := [3]float64{-0.22, 0, 0.22}
+	spread := 0.0
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			cy, cx := float64(i)+0.5, float64(j)+0.5
+			if i == -1 {
+				cy = -0.4
+			} else if i == M {
+				cy = mf + 0.4
+			}
+			if j == -1 {
+				cx = -0.4
+			} else if j == M {
+				cx = mf + 0.4
+			}
+			s, ss := 0.0, 0.0
+			for _, dy := range offs {
+				for _, dx := range offs {
+					x, y := h.apply(cx+dx, cy+dy)
+					v := g.at(x, y)
+					s += v
+					ss += v * v
+				}
+			}
+			vals[(i+1)*G+j+1] = s / 9
+			if i >= 0 && j >= 0 && i < M && j < M {
+				spread += math.Sqrt(math.Max(0, ss/9-(s/9)*(s/9)))
+			}
+		}
+	}
+	spread /= mf * mf
+	at := func(i, j int) float64 { return vals[(i+1)*G+j+1] }
+
+	// Every quiet-zone cell against the border cell next to it inwards.
+	var steps [64]float64
+	ns := 0
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			if i != -1 && j != -1 && i != M && j != M {
+				continue
+			}
+			bi, bj := min(max(i, 0), M-1), min(max(j, 0), M-1)
+			if ns < len(steps) {
+				steps[ns] = at(i, j) - at(bi, bj)
+				ns++
+			}
+		}
+	}
+	sorted := steps // a copy
+	slices.Sort(sorted[:ns])
+	best := sorted[ns*3/4] // the contrast of the marker's clear part
+	if best < 2*lim.minContrast {
+		return cardMarkerRead{}, cardGlareNoBorder
+	}
+	// A module's flat: judged against the clear part's contrast.
+	if spread > cardMaxModuleSpread*best {
+		return cardMarkerRead{}, cardGlareNoBorder
+	}
+	full, bad, wash := 0, 0, 0
+	ns = 0
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			if i != -1 && j != -1 && i != M && j != M {
+				continue
+			}
+			bi, bj := min(max(i, 0), M-1), min(max(j, 0), M-1)
+			st := steps[ns]
+			ns++
+			switch {
+			case st >= 0.5*best:
+				full++
+			case at(bi, bj) >= cardGlareWashed && st >= cardGlareMinStep:
+				wash++ // washed out by glare
+			default:
+				bad++
+			}
+		}
+	}
+	if bad > lim.maxBorder || float64(full) < cardGlareFullFrac*float64(ns) || wash == 0 {
+		return cardMarkerRead{}, cardGlareNoBorder
+	}
+	// The data cells against inverse-distance weighted references.
+	if cap(sc.margin) < n*n {
+		sc.margin = make([]float64, n*n)
+	}
+	margin := sc.margin[:n*n]
+	var obs uint64
+	for r := range n {
+		for col := range n {
+			ci, cj := r+1, col+1
+			var dw, dv, bw, bv float64
+			for i := -1; i <= M; i++ {
+				for j := -1; j <= M; j++ {
+					ring := i == -1 || j == -1 || i == M || j == M
+					border := !ring && (i == 0 || j == 0 || i == M-1 || j == M-1)
+					if !ring && !border {
+						continue
+					}
+					d2 := float64((i-ci)*(i-ci) + (j-cj)*(j-cj))
+					w := 1 / (d2 * d2)
+					if ring {
+						bw += w
+						bv += w * at(i, j)
+					} else {
+						dw += w
+						dv += w * at(i, j)
+					}
+				}
+			}
+			d, b := dv/dw, bv/bw
+			v := at(ci, cj)
+			if b-d < cardGlareMinLocal {
+				margin[r*n+col] = 0 // an erasure
+				if v > d {
+					obs |= 1 << (r*n + col)
+				}
+				continue
+			}
+			m := (v - (d+b)/2) / ((b - d) / 2)
+			margin[r*n+col] = math.Min(1, math.Abs(m))
+			if m > 0 {
+				obs |= 1 << (r*n + col)
+			}
+		}
+	}
+	bestCost, second := math.Inf(1), math.Inf(1)
+	bestIdx := -1
+	for k, code := range cb.codes {
+		diff := obs ^ code
+		cost := 0.0
+		for diff != 0 {
+			b := bits.TrailingZeros64(diff)
+			cost += margin[b]
+			diff &= diff - 1
+		}
+		switch {
+		case cost < bestCost:
+			if bestIdx < 0 || k/4 != bestIdx/4 {
+				second = bestCost
+			}
+			bestCost, bestIdx = cost, k
+		case cost < second && k/4 != bestIdx/4:
+			second = cost
+		}
+	}
+	if bestIdx < 0 {
+		return cardMarkerRead{}, cardGlareNoCode
+	}
+	// Disagreeing bits may only be erasures.
+	hard := 0
+	for diff := obs ^ cb.codes[bestIdx]; diff != 0; diff &= diff - 1 {
+		if margin[bits.TrailingZeros64(diff)] > 0 {
+			hard++
+		}
+	}
+	if hard > 0 || bestCost > cardGlareMaxCost || second-bestCost < cardGlareMinMargin {
+		return cardMarkerRead{}, cardGlareNoCode
+	}
+	id, rot := bestIdx/4, bestIdx%4
+	var mk Marker
+	mk.ID = id
+	var cx, cy float64
+	for k := range 4 {
+		mk.Corners[k] = q[(k+rot)%4]
+		cx += float64(q[k].X) / 4
+		cy += float64(q[k].Y) / 4
+	}
+	for k := range 4 {
+		a, b := q[k], q[(k+1)%4]
+		mk.Side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
+	}
+	mk.Center = Point2f{float32(cx), float32(cy)}
+	conf := math.Max(0, 1-bestCost/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-bestCost)/3)
+	conf *= float64(full) / float64(ns)
+	return cardMarkerRead{marker: mk, cost: bestCost, margin: second - bestCost, conf: math.Max(0, math.Min(1, conf))}, cardGlareRead
+}
+
+// readGlare tries the glare decoder on a candidate the plain decoder
+// rejected: on its corners refined and then on the rough ones. refined ==
+// q means not yet refined: the rough corners go first then, and only a
+// candidate with a marker's border on them is refined (cornerSubPix is
+// the dear part).
+func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]Point2f) (cardMarkerRead, bool) {
+	if cardQuadSide(q) < cardGlareMinModule*float64(s.cb.bits+2) {
+		return cardMarkerRead{}, false
+	}
+	if refined == q {
+		m, res := s.cb.decodeGlare(g, q, s.lim, &s.sc)
+		if res != cardGlareNoCode {
+			return m, res == cardGlareRead
+		}
+		if refined = s.subpix(grey, g, q); refined == q {
+			return cardMarkerRead{}, false
+		}
+		m, res = s.cb.decodeGlare(g, refined, s.lim, &s.sc)
+		return m, res == cardGlareRead
+	}
+	for _, c := range [2][4]Point2f{refined, q} {
+		if m, res := s.cb.decodeGlare(g, c, s.lim, &s.sc); res == cardGlareRead {
+			return m, true
+		}
+	}
+	return cardMarkerRead{}, false
+}
+
+// readCut reads a candidate that cardCutToQuad made: only glare explains a
+// lost corner, so only the glare decoder reads it, and the marker's corner
+// module at every corner put back must be bright (washed out).
+func (s *cardMarkerScanner) readCut(grey gocv.Mat, g cardGrey, c cardQuadCandidate) (cardMarkerRead, bool) {
+	m, ok := s.readGlare(grey, g, c.q, c.q)
+	if !ok {
+		return m, false
+	}
+	q := m.marker.Corners
+	ctr := m.marker.Center
+	M := float64(s.cb.bits + 2)
+	for _, p := range c.restored[:c.nRestored] {
+		k, best := 0, math.Inf(1)
+		for i, v := range q {
+			if d := math.Hypot(float64(v.X-p.X), float64(v.Y-p.Y)); d < best {
+				k, best = i, d
+			}
+		}
+		// The corner module's centre: 1/M of the way to the centre.
+		x := float64(q[k].X) + (float64(ctr.X)-float64(q[k].X))/M
+		y := float64(q[k].Y) + (float64(ctr.Y)-float64(q[k].Y))/M
+		if g.at(x, y) < cardGlareWashed {
+			return cardMarkerRead{}, false
+		}
+	}
+	return m, true
+}
+
+// cardCutToQuad returns the quadrilateral of a polygon of five to eight
+// corners: its convex hull when that has four corners; else, for a hull
+// of five or six, the hull with its shortest sides dropped and their
+// neighbours extended to meet (a corner cut off). It fails when a dropped
+// side is not short against the others or the restored corner lies far
+// from it.
+func cardCutToQuad(pts [][2]float64) ([4][2]float64, bool) {
+	var hull [8][2]float64
+	h := cardHull(pts, hull[:0])
+	for len(h) > 4 {
+		if len(h) > 6 {
+			return [4][2]float64{}, false
+		}
+		n := len(h)
+		short, long := -1, 0.0
+		ls := math.Inf(1)
+		for i := range n {
+			a, b := h[i], h[(i+1)%n]
+			l := math.Hypot(b[0]-a[0], b[1]-a[1])
+			long = math.Max(long, l)
+			if l < ls {
+				ls, short = l, i
+			}
+		}
+		if ls > 0.5*long {
+			return [4][2]float64{}, false
+		}
+		// Sides p→a (before) and b→c (after) meet where a–b was.
+		p, a, b, c := h[(short+n-1)%n], h[short], h[(short+1)%n], h[(short+2)%n]
+		x, ok := cardLineMeet(p, a, b, c)
+		if !ok || math.Hypot(x[0]-(a[0]+b[0])/2, x[1]-(a[1]+b[1])/2) > 0.6*long {
+			return [4][2]float64{}, false
+		}
+		next := make([][2]float64, 0, n-1)
+		for i := range n {
+			switch i {
+			case short:
+				next = append(next, x)
+			case (short + 1) % n:
+			default:
+				next = append(next, h[i])
+			}
+		}
+		h = next
+	}
+	if len(h) != 4 {
+		return [4][2]float64{}, false
+	}
+	return [4][2]float64{h[0], h[1], h[2], h[3]}, true
+}
+
+// cardLineMeet intersects the line through p and a with the line through
+// b and c.
+func cardLineMeet(p, a, b, c [2]float64) ([2]float64, bool) {
+	d1 := [2]float64{a[0] - p[0], a[1] - p[1]}
+	d2 := [2]float64{c[0] - b[0], c[1] - b[1]}
+	den := d1[0]*d2[1] - d1[1]*d2[0]
+	if math.Abs(den) < 1e-9*math.Hypot(d1[0], d1[1])*math.Hypot(d2[0], d2[1]) || den == 0 {
+		return [2]float64{}, false
+	}
+	t := ((b[0]-p[0])*d2[1] - (b[1]-p[1])*d2[0]) / den
+	return [2]float64{p[0] + t*d1[0], p[1] + t*d1[1]}, true
+}
+
+// cardHull appends the convex hull of pts (monotone chain, no collinear
+// points) to out.
+func cardHull(pts [][2]float64, out [][2]float64) [][2]float64 {
+	var s [8][2]float64
+	p := append(s[:0], pts...)
+	slices.SortFunc(p, func(a, b [2]float64) int {
+		if a[0] != b[0] {
+			if a[0] < b[0] {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case a[1] < b[1]:
+			return -1
+		case a[1] > b[1]:
+			return 1
+		}
+		return 0
+	})
+	cross := func(o, a, b [2]float64) float64 {
+		return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0])
+	}
+	start := len(out)
+	for _, q := range p {
+		for len(out) >= start+2 && cross(out[len(out)-2], out[len(out)-1], q) <= 0 {
+			out = out[:len(out)-1]
+		}
+		out = append(out, q)
+	}
+	lower := len(out) + 1
+	for i := len(p) - 2; i >= 0; i-- {
+		q := p[i]
+		for len(out) >= lower && cross(out[len(out)-2], out[len(out)-1], q) <= 0 {
+			out = out[:len(out)-1]
+		}
+		out = append(out, q)
+	}
+	return out[:len(out)-1]
+}
