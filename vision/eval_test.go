@@ -1,7 +1,9 @@
 package vision_test
 
 import (
+	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +34,14 @@ import (
 func TestDiceAccuracy(t *testing.T) {
 	full, _ := strconv.Atoi(os.Getenv("TABLECAM_EVAL_SCENES"))
 	strict := os.Getenv("TABLECAM_EVAL_STRICT") != ""
+	only := func(env, name string) bool {
+		v := os.Getenv(env)
+		return v == "" || slices.Contains(strings.Split(v, ","), name)
+	}
+	var failures io.Writer
+	if os.Getenv("TABLECAM_EVAL_FAILURES") != "" {
+		failures = &testLogWriter{t: t}
+	}
 	c, profs := diceDefaultProfiles(t, "vats", "assist", "d6", "d10")
 	// Evaluation seeds only, and none of them used for teaching or
 	// calibration.
@@ -47,8 +57,17 @@ func TestDiceAccuracy(t *testing.T) {
 	}
 	var rows []row
 	for _, set := range []string{"vats", "assist", "d6", "d10"} {
+		if !only("TABLECAM_EVAL_SETS", set) {
+			continue
+		}
 		for _, cd := range append(evaluate.Conditions(), evaluate.Varied()) {
+			if !only("TABLECAM_EVAL_CONDITIONS", cd.Name) {
+				continue
+			}
 			for _, ref := range []bool{true, false} {
+				if v := os.Getenv("TABLECAM_EVAL_REF"); v != "" && (v == "yes") != ref {
+					continue
+				}
 				n := full
 				if n <= 0 {
 					switch {
@@ -66,7 +85,7 @@ func TestDiceAccuracy(t *testing.T) {
 	}
 	var results []evaluate.Result
 	for _, r := range rows {
-		res, err := evaluate.Run(c, profs, evaluate.Spec{Set: r.set, Condition: r.cond, Scenes: r.n, Seed: seed, Reference: r.ref})
+		res, err := evaluate.Run(c, profs, evaluate.Spec{Set: r.set, Condition: r.cond, Scenes: r.n, Seed: seed, Reference: r.ref, Failures: failures})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,4 +109,12 @@ func TestDiceAccuracy(t *testing.T) {
 		}
 	}
 	_ = vision.DefaultDiceThreshold
+}
+
+// testLogWriter logs each write as a line of the test's log.
+type testLogWriter struct{ t *testing.T }
+
+func (w *testLogWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }
