@@ -24,10 +24,27 @@ func countPips(p *facePatch) (int, float64) {
 	return s.count(p)
 }
 
-func (s *pipScratch) count(p *facePatch) (int, float64) {
+// pipBlob is a connected part of a patch far from the body colour.
+type pipBlob struct {
+	area           int
+	x0, y0, x1, y1 int
+	cx, cy         float64
+	col            [3]float64
+}
+
+// round reports whether b could be a pip: round, of a plausible size, its
+// centre inside the patch.
+func (b pipBlob) round() bool {
+	w, h := b.x1-b.x0+1, b.y1-b.y0+1
+	fill := float64(b.area) / float64(w*h)
+	edge := b.cx < 2 || b.cy < 2 || b.cx > facePatchSize-3 || b.cy > facePatchSize-3
+	return !edge && b.area >= 6 && b.area <= 260 && fill >= 0.55 && max(w, h) <= (3*min(w, h))/2+1
+}
+
+// bodyColour is the per-channel median of the patch (the body covers most
+// of a face).
+func (s *pipScratch) bodyColour(p *facePatch) [3]float32 {
 	const n = facePatchSize * facePatchSize
-	// Body colour: the per-channel median (the body covers most of the
-	// face).
 	var body [3]float32
 	for c := 0; c < 3; c++ {
 		s.ch[c] = s.ch[c][:0]
@@ -37,6 +54,14 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 		slices.Sort(s.ch[c])
 		body[c] = float32(s.ch[c][n/2])
 	}
+	return body
+}
+
+// segment splits the patch into the connected parts far from the body
+// colour (Otsu's threshold on the distance to it, at least 40) and
+// returns them and the threshold.
+func (s *pipScratch) segment(p *facePatch, body [3]float32) ([]pipBlob, float32) {
+	const n = facePatchSize * facePatchSize
 	var hist [443]int
 	for i := 0; i < n; i++ {
 		var d float32
@@ -54,19 +79,13 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 	}
 	// Components of pixels far from the body colour.
 	clear(s.lab[:])
-	type blob struct {
-		area           int
-		x0, y0, x1, y1 int
-		cx, cy         float64
-		col            [3]float64
-	}
-	var blobs []blob
+	var blobs []pipBlob
 	for i := 0; i < n; i++ {
 		if s.dist[i] < thr || s.lab[i] != 0 {
 			continue
 		}
 		id := int16(len(blobs) + 1)
-		b := blob{x0: facePatchSize, y0: facePatchSize, x1: -1, y1: -1}
+		b := pipBlob{x0: facePatchSize, y0: facePatchSize, x1: -1, y1: -1}
 		s.stack = append(s.stack[:0], i)
 		s.lab[i] = id
 		for len(s.stack) > 0 {
@@ -97,16 +116,46 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 		}
 		blobs = append(blobs, b)
 	}
-	// Round blobs of a plausible size whose centre is inside the face.
-	var cand []blob
-	for _, b := range blobs {
-		w, h := b.x1-b.x0+1, b.y1-b.y0+1
-		fill := float64(b.area) / float64(w*h)
-		edge := b.cx < 2 || b.cy < 2 || b.cx > facePatchSize-3 || b.cy > facePatchSize-3
-		if edge || b.area < 6 || b.area > 260 || fill < 0.55 || max(w, h) > (3*min(w, h))/2+1 {
-			continue
+	return blobs, thr
+}
+
+// lonePip reports whether the one pip in the middle of face patch p is
+// alone on its face: wide, the same face taken around it at scale k
+// (about 2.5), holds no other blob like it, of its size and colour. A part of a larger face that
+// shows one of its pips does.
+func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
+	body := s.bodyColour(p)
+	blobs, _ := s.segment(wide, body)
+	mid := float64(facePatchSize) / 2
+	pi := -1
+	for i, b := range blobs {
+		if b.round() && math.Hypot(b.cx+0.5-mid, b.cy+0.5-mid) < 0.2*facePatchSize/k {
+			if pi < 0 || b.area > blobs[pi].area {
+				pi = i
+			}
 		}
-		cand = append(cand, b)
+	}
+	if pi < 0 {
+		return false
+	}
+	for i, b := range blobs {
+		w, h := b.x1-b.x0+1, b.y1-b.y0+1
+		if i != pi && float64(b.area) >= 0.55*float64(w*h) && max(w, h) <= (3*min(w, h))/2+1 &&
+			alikeBlobs(blobs[pi].area, b.area, blobs[pi].col, b.col) {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *pipScratch) count(p *facePatch) (int, float64) {
+	blobs, thr := s.segment(p, s.bodyColour(p))
+	// Round blobs of a plausible size whose centre is inside the face.
+	var cand []pipBlob
+	for _, b := range blobs {
+		if b.round() {
+			cand = append(cand, b)
+		}
 	}
 	if len(cand) == 0 {
 		return 0, 0
