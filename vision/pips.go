@@ -148,7 +148,53 @@ func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
 	return true
 }
 
+// exposed writes p to q scaled so that its 97th percentile of the
+// brightest channel is 200 (gain 1 … 3).
+func (s *pipScratch) exposed(p, q *facePatch) {
+	const n = facePatchSize * facePatchSize
+	var hist [256]int
+	for i := 0; i < n; i++ {
+		hist[max(p[3*i], p[3*i+1], p[3*i+2])]++
+	}
+	v, acc := 255, 0
+	for ; v > 0; v-- {
+		if acc += hist[v]; acc >= n*3/100 {
+			break
+		}
+	}
+	g := 1.0
+	if v > 0 {
+		g = min(3, max(1, 200/float64(v)))
+	}
+	for i := range p {
+		q[i] = byte(min(255, float64(p[i])*g+0.5))
+	}
+}
+
 func (s *pipScratch) count(p *facePatch) (int, float64) {
+	r := s.read(p)
+	return r.n, r.conf
+}
+
+// pipReading is how a face patch's pips were counted.
+type pipReading struct {
+	n    int     // the count
+	conf float64 // contrast × fit × (1 - 0.5 odd)
+	// contrast says how far the pips stand from the body colour, fit how
+	// well they make a d6 layout; odd counts blobs of the pips' colour
+	// that are no pips.
+	contrast, fit float64
+	odd           int
+}
+
+func (s *pipScratch) read(p *facePatch) pipReading {
+	// In dim light every colour difference shrinks with the light: the
+	// patch is brought to a normal exposure first (its brightest pixels
+	// to about 200, at most 3 times brighter), so that the colour
+	// thresholds below mean the same in any light.
+	var q facePatch
+	s.exposed(p, &q)
+	p = &q
 	blobs, thr := s.segment(p, s.bodyColour(p))
 	// Round blobs of a plausible size whose centre is inside the face.
 	var cand []pipBlob
@@ -158,13 +204,13 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 		}
 	}
 	if len(cand) == 0 {
-		return 0, 0
+		return pipReading{}
 	}
 	// Pips share one colour and one size (a big one-pip is alone): of the
 	// groups of alike blobs, keep the one that sits best where a d6 puts
 	// its pips (a marbled body makes blobs of its own).
 	contrast := clamp01(float64(thr-20) / 40)
-	bestN, bestConf := 0, -1.0
+	best := pipReading{conf: -1}
 	for _, ref := range cand {
 		count, odd := 0, 0
 		var pts [6]diePt
@@ -182,15 +228,16 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 				odd++
 			}
 		}
-		conf := 0.0
+		r := pipReading{n: count, contrast: contrast, odd: odd}
 		if count <= 6 {
-			conf = clamp01(1-0.5*float64(odd)) * contrast * pipLayoutFit(pts[:count], area/float64(count), facePatchSize)
+			r.fit = pipLayoutFit(pts[:count], area/float64(count), facePatchSize)
+			r.conf = clamp01(1-0.5*float64(odd)) * contrast * r.fit
 		}
-		if conf > bestConf || conf == bestConf && count > bestN {
-			bestN, bestConf = count, conf
+		if r.conf > best.conf || r.conf == best.conf && r.n > best.n {
+			best = r
 		}
 	}
-	return bestN, bestConf
+	return best
 }
 
 // pipGrids are the cells of a 3×3 grid (x, y in -1 … 1) the pips of each
