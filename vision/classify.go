@@ -575,9 +575,9 @@ func (r *faceReader) refineFor(im dieImage, rect dieRect, f int, ps *patchScratc
 	return build(cur), curS
 }
 
-// readDie reads candidate cand with every face set and returns the die it
-// shows; ok is false when it is no die of these sets.
-func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
+// readDieOnce reads candidate cand with every face set and returns the die
+// it shows; ok is false when it is no die of these sets.
+func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	ps := &d.ps
 	rect := cand.rect
 	extractPatch(im, rect.corners(), facePatchMargin, true, &ps.patch)
