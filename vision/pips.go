@@ -185,6 +185,7 @@ type pipReading struct {
 	// that are no pips.
 	contrast, fit float64
 	odd           int
+	area          float64 // the pips' mean area in patch pixels
 }
 
 func (s *pipScratch) read(p *facePatch) pipReading {
@@ -228,7 +229,7 @@ func (s *pipScratch) read(p *facePatch) pipReading {
 				odd++
 			}
 		}
-		r := pipReading{n: count, contrast: contrast, odd: odd}
+		r := pipReading{n: count, contrast: contrast, odd: odd, area: area / float64(max(count, 1))}
 		if count <= 6 {
 			r.fit = pipLayoutFit(pts[:count], area/float64(count), facePatchSize)
 			r.conf = clamp01(1-0.5*float64(odd)) * contrast * r.fit
@@ -269,7 +270,10 @@ func pipLayoutFit(pts []diePt, area, side float64) float64 {
 	// The centroid is the face's centre.
 	fit := clamp01(1 - (c.sub(mid).len()/side-0.1)/0.1)
 	if n == 1 {
-		return fit
+		// A one's pip is large, but not a third of the face: a pip that
+		// large is a pip of a larger face seen through a part of it.
+		r := math.Sqrt(area/math.Pi) / side
+		return fit * clamp01(1-(r-0.16)/0.03)
 	}
 	// Grid spacing: the mean of the pips' largest offset, centre pip left
 	// out.

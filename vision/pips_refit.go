@@ -19,8 +19,7 @@ const pipRefitScale = 1.8
 
 // pipRefit returns the top face that the pips around rect (patch p, the
 // face as found) make, and whether they make one: a group of alike round
-// blobs in a d6 layout, two pips at least (a one's pip gives no size; a
-// one is recentred only).
+// blobs in a d6 layout, two pips at least (a one's pip gives no size).
 func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRect, bool) {
 	wide := rect
 	wide.HU *= pipRefitScale
@@ -67,10 +66,8 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 		r := rect
 		r.C = rect.C.add(rect.U.scale(c.X)).add(rect.v().scale(c.Y))
 		if n == 1 {
-			// The pip of a one is the face's centre; the size stays.
-			if bestFit == 0 {
-				best, bestFit = r, 1e-3
-			}
+			// A one's pip gives no size (and a pip of a larger face
+			// looks like it).
 			continue
 		}
 		// Spacing along each axis: the largest offset from the centroid.
