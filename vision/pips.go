@@ -58,9 +58,9 @@ func (s *pipScratch) bodyColour(p *facePatch) [3]float32 {
 }
 
 // segment splits the patch into the connected parts far from the body
-// colour (Otsu's threshold on the distance to it, at least 40) and
-// returns them and the threshold.
-func (s *pipScratch) segment(p *facePatch, body [3]float32) ([]pipBlob, float32) {
+// colour (Otsu's threshold on the distance to it, at least 40, times k)
+// and returns them and the threshold.
+func (s *pipScratch) segment(p *facePatch, body [3]float32, k float32) ([]pipBlob, float32) {
 	const n = facePatchSize * facePatchSize
 	var hist [443]int
 	for i := 0; i < n; i++ {
@@ -77,6 +77,7 @@ func (s *pipScratch) segment(p *facePatch, body [3]float32) ([]pipBlob, float32)
 	if thr < 40 {
 		thr = 40
 	}
+	thr *= k
 	// Components of pixels far from the body colour.
 	clear(s.lab[:])
 	var blobs []pipBlob
@@ -125,7 +126,7 @@ func (s *pipScratch) segment(p *facePatch, body [3]float32) ([]pipBlob, float32)
 // shows one of its pips does.
 func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
 	body := s.bodyColour(p)
-	blobs, _ := s.segment(wide, body)
+	blobs, _ := s.segment(wide, body, 1)
 	mid := float64(facePatchSize) / 2
 	pi := -1
 	for i, b := range blobs {
@@ -196,7 +197,20 @@ func (s *pipScratch) read(p *facePatch) pipReading {
 	var q facePatch
 	s.exposed(p, &q)
 	p = &q
-	blobs, thr := s.segment(p, s.bodyColour(p))
+	body := s.bodyColour(p)
+	r := s.readAt(p, body, 1)
+	if r.conf < 0.5 {
+		// Pips close together (a six) may run into one another where
+		// their blurred rims meet: a stricter threshold parts them.
+		if r2 := s.readAt(p, body, 1.5); r2.conf > r.conf {
+			r = r2
+		}
+	}
+	return r
+}
+
+func (s *pipScratch) readAt(p *facePatch, body [3]float32, k float32) pipReading {
+	blobs, thr := s.segment(p, body, k)
 	// Round blobs of a plausible size whose centre is inside the face.
 	var cand []pipBlob
 	for _, b := range blobs {
@@ -210,7 +224,7 @@ func (s *pipScratch) read(p *facePatch) pipReading {
 	// Pips share one colour and one size (a big one-pip is alone): of the
 	// groups of alike blobs, keep the one that sits best where a d6 puts
 	// its pips (a marbled body makes blobs of its own).
-	contrast := clamp01(float64(thr-20) / 40)
+	contrast := clamp01(float64(thr/k-20) / 40)
 	best := pipReading{conf: -1}
 	for _, ref := range cand {
 		count, odd := 0, 0
@@ -296,7 +310,10 @@ func pipLayoutFit(pts []diePt, area, side float64) float64 {
 	if sp < 0.2*side || sp > 0.34*side {
 		return 0
 	}
-	if r := math.Sqrt(area / math.Pi); r < 0.18*sp || r > 0.65*sp {
+	// Pips are far smaller than their spacing (at most half of it: larger
+	// ones are pips of a larger face seen through a part of it — a five's
+	// diagonal pair makes a two).
+	if r := math.Sqrt(area / math.Pi); r < 0.18*sp || r > 0.5*sp {
 		return 0
 	}
 	var cells [3][3]bool

@@ -30,7 +30,7 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 	var e, pe facePatch
 	s.exposed(&w, &e)
 	s.exposed(p, &pe)
-	blobs, _ := s.segment(&e, s.bodyColour(&pe))
+	blobs, _ := s.segment(&e, s.bodyColour(&pe), 1)
 	var cand []pipBlob
 	for _, b := range blobs {
 		if b.round() {
@@ -52,6 +52,17 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 			if alikeBlobs(ref.area, b.area, ref.col, b.col) {
 				pts = append(pts, local(b.cx+0.5, b.cy+0.5))
 				area += float64(b.area)
+			}
+		}
+		// Blobs like these pips but cut by the edge or not round (a pip
+		// beside a side): pips of this face the group left out, or of a
+		// face the group is a part of (a five's diagonal pair looks like
+		// a two).
+		var others []diePt
+		for _, b := range blobs {
+			w, h := b.x1-b.x0+1, b.y1-b.y0+1
+			if !b.round() && float64(b.area) >= 0.4*float64(w*h) && alikeBlobs(ref.area, b.area, ref.col, b.col) {
+				others = append(others, local(b.cx+0.5, b.cy+0.5))
 			}
 		}
 		n := len(pts)
@@ -87,6 +98,19 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 		for i, q := range pts {
 			o := q.sub(c)
 			qs[i] = diePt{side/2 + o.X/(2*r.HU)*side/(1-2*facePatchMargin), side/2 + o.Y/(2*r.HV)*side/(1-2*facePatchMargin)}
+		}
+		// The whole face, and a little around it, must have been in view,
+		// with no pip like these beside the group.
+		if math.Abs(c.X)+1.15*r.HU > 0.95*wide.HU || math.Abs(c.Y)+1.15*r.HV > 0.95*wide.HV {
+			continue
+		}
+		near := false
+		for _, o := range others {
+			d := o.sub(c)
+			near = near || math.Abs(d.X) < 1.3*r.HU && math.Abs(d.Y) < 1.3*r.HV
+		}
+		if near {
+			continue
 		}
 		fit := pipLayoutFit(qs[:n], area/float64(n)*pipRefitScale*pipRefitScale*(rect.HU*rect.HV)/(r.HU*r.HV), side)
 		if fit > bestFit {
