@@ -101,7 +101,7 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 		}
 		// The whole face, and a little around it, must have been in view,
 		// with no pip like these beside the group.
-		if math.Abs(c.X)+1.15*r.HU > 0.95*wide.HU || math.Abs(c.Y)+1.15*r.HV > 0.95*wide.HV {
+		if math.Abs(c.X)+r.HU > wide.HU || math.Abs(c.Y)+r.HV > wide.HV {
 			continue
 		}
 		near := false
