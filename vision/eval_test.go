@@ -25,7 +25,10 @@ import (
 // no-reference normal rows.
 // TABLECAM_EVAL_SCENES=N runs N scenes per row (N=100: about 8 minutes on
 // two cores). d6 scenes hold dice 25–40 px wide per 640 px of frame, as the
-// issue asks (evaluate.D6Size). TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1%
+// issue asks (evaluate.D6Size).
+// TABLECAM_EVAL_SETS, TABLECAM_EVAL_CONDITIONS (comma-separated names) and
+// TABLECAM_EVAL_REF (yes or no) pick rows; TABLECAM_EVAL_FAILURES=1 logs
+// every die read wrong, uncertain or missed. TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1%
 // wrong-but-confident on every row, which the reader does not meet yet: at
 // N=100 single wrong readings remain in a few rows (assist dim, JPEG and
 // touching, d6 dim and blur, d10), so it is not the default.

@@ -210,7 +210,7 @@ func (s *pipScratch) read(p *facePatch) pipReading {
 }
 
 func (s *pipScratch) readAt(p *facePatch, body [3]float32, k float32) pipReading {
-	blobs, thr := s.segment(p, body, k)
+	blobs, _ := s.segment(p, body, k)
 	// Round blobs of a plausible size whose centre is inside the face.
 	var cand []pipBlob
 	for _, b := range blobs {
@@ -224,7 +224,7 @@ func (s *pipScratch) readAt(p *facePatch, body [3]float32, k float32) pipReading
 	// Pips share one colour and one size (a big one-pip is alone): of the
 	// groups of alike blobs, keep the one that sits best where a d6 puts
 	// its pips (a marbled body makes blobs of its own).
-	contrast := clamp01(float64(thr/k-20) / 40)
+
 	best := pipReading{conf: -1}
 	for _, ref := range cand {
 		count, odd := 0, 0
@@ -243,6 +243,12 @@ func (s *pipScratch) readAt(p *facePatch, body [3]float32, k float32) pipReading
 				odd++
 			}
 		}
+		// Contrast: how far the pips' colour is from the body's.
+		var dc float64
+		for c := 0; c < 3; c++ {
+			dc += (ref.col[c] - float64(body[c])) * (ref.col[c] - float64(body[c]))
+		}
+		contrast := clamp01((math.Sqrt(dc) - 30) / 50)
 		r := pipReading{n: count, contrast: contrast, odd: odd, area: area / float64(max(count, 1))}
 		if count <= 6 {
 			r.fit = pipLayoutFit(pts[:count], area/float64(count), facePatchSize)
@@ -287,7 +293,7 @@ func pipLayoutFit(pts []diePt, area, side float64) float64 {
 		// A one's pip is large, but not a third of the face: a pip that
 		// large is a pip of a larger face seen through a part of it.
 		r := math.Sqrt(area/math.Pi) / side
-		return fit * clamp01(1-(r-0.16)/0.03)
+		return fit * clamp01(1-(r-0.15)/0.02)
 	}
 	// Grid spacing: the mean of the pips' largest offset, centre pip left
 	// out.
