@@ -25,13 +25,13 @@ import (
 // no-reference normal rows.
 // TABLECAM_EVAL_SCENES=N runs N scenes per row (N=100: about 8 minutes on
 // two cores). d6 scenes hold dice 25–40 px wide per 640 px of frame, as the
-// issue asks (evaluate.D6Size).
-// TABLECAM_EVAL_SETS, TABLECAM_EVAL_CONDITIONS (comma-separated names) and
-// TABLECAM_EVAL_REF (yes or no) pick rows; TABLECAM_EVAL_FAILURES=1 logs
-// every die read wrong, uncertain or missed. TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1%
-// wrong-but-confident on every row, which the reader does not meet yet: at
-// N=100 single wrong readings remain in a few rows (assist dim, JPEG and
-// touching, d6 dim and blur, d10), so it is not the default.
+// issue asks (evaluate.D6Size). TABLECAM_EVAL_SETS, TABLECAM_EVAL_CONDITIONS
+// (comma-separated names) and TABLECAM_EVAL_REF (yes or no) pick rows;
+// TABLECAM_EVAL_FAILURES=1 logs every die read wrong, uncertain or missed.
+// TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1% wrong-but-confident on every
+// row, which the reader does not meet yet: at N=100 single wrong readings
+// remain in a few rows (assist dim, JPEG and touching, d10; d6 has none
+// on any row since the pip refit), so it is not the default.
 //
 //	TABLECAM_EVAL_SCENES=300 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
 func TestDiceAccuracy(t *testing.T) {
