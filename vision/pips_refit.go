@@ -128,14 +128,17 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 // make; that reading counts when it is confident.
 func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	die, ok := d.readDieOnce(im, cand)
-	if ok && !die.Uncertain {
-		return die, ok
+	pipSet := func(set string) bool {
+		for _, r := range d.readers {
+			if r.pips && (set == "" || r.set.ID == set) {
+				return true
+			}
+		}
+		return false
 	}
-	hasPips := false
-	for _, r := range d.readers {
-		hasPips = hasPips || r.pips
-	}
-	if !hasPips {
+	if ok && (!die.Uncertain || !pipSet(die.Set)) || !ok && !pipSet("") {
+		// Sure, or a die of a set without pips (left as it is), or no
+		// set with pips looked for.
 		return die, ok
 	}
 	var p facePatch
@@ -144,7 +147,7 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	if !found {
 		return die, ok
 	}
-	if d2, ok2 := d.readDieOnce(im, dieCandidate{rect: rect}); ok2 && !d2.Uncertain && d2.Set == "d6" {
+	if d2, ok2 := d.readDieOnce(im, dieCandidate{rect: rect}); ok2 && !d2.Uncertain && pipSet(d2.Set) {
 		return d2, true
 	}
 	return die, ok
