@@ -122,7 +122,7 @@ func (s *pipScratch) segment(p *facePatch, body [3]float32, k float32) ([]pipBlo
 
 // lonePip reports whether the one pip in the middle of face patch p is
 // alone on its face: wide, the same face taken around it at scale k
-// (about 2.5), holds no other blob like it, of its size and colour. A part of a larger face that
+// (about 2), holds no other blob like it, of its size and colour. A part of a larger face that
 // shows one of its pips does.
 func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
 	body := s.bodyColour(p)

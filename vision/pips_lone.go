@@ -1,7 +1,7 @@
 package vision
 
 // lonePip reports whether the one pip read on the top face rect (patch p)
-// is alone: the face taken 2.6 times as large around it holds no other
+// is alone: the face taken twice as large around it holds no other
 // pip like it. A part of a larger face showing one of its pips (a top
 // face found too small) is not alone.
 func (d *DiceDetector) lonePip(im dieImage, rect dieRect, p *facePatch) bool {
