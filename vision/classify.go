@@ -626,9 +626,9 @@ func (r *faceReader) refineFor(im dieImage, rect dieRect, f int, ps *patchScratc
 	return build(cur), curS
 }
 
-// readDie reads candidate cand with every face set and returns the die it
-// shows; ok is false when it is no die of these sets.
-func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
+// readDieOnce reads candidate cand with every face set and returns the die
+// it shows; ok is false when it is no die of these sets.
+func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	ps := &d.ps
 	rect := cand.rect
 	extractPatch(im, rect.corners(), facePatchMargin, true, &ps.patch)
@@ -711,9 +711,9 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	if br.pips {
 		n, pconf := countPips(&ps.patch)
 		switch {
-		case n == 1 && br.values[face] == n && pconf >= 0.5 && bm.score < 0.75:
-			// Both agree, but the face is not much like any example: a
-			// part of a face (one pip of it reads as a one).
+		case n == 1 && br.values[face] == n && pconf >= 0.5 && !d.lonePip(im, rect, &ps.patch):
+			// Both agree, but the pip has others like it around: a part
+			// of a face (one pip of it reads as a one).
 			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
 		case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
 			conf = math.Max(conf, math.Min(pconf, 1))

@@ -24,10 +24,27 @@ func countPips(p *facePatch) (int, float64) {
 	return s.count(p)
 }
 
-func (s *pipScratch) count(p *facePatch) (int, float64) {
+// pipBlob is a connected part of a patch far from the body colour.
+type pipBlob struct {
+	area           int
+	x0, y0, x1, y1 int
+	cx, cy         float64
+	col            [3]float64
+}
+
+// round reports whether b could be a pip: round, of a plausible size, its
+// centre inside the patch.
+func (b pipBlob) round() bool {
+	w, h := b.x1-b.x0+1, b.y1-b.y0+1
+	fill := float64(b.area) / float64(w*h)
+	edge := b.cx < 2 || b.cy < 2 || b.cx > facePatchSize-3 || b.cy > facePatchSize-3
+	return !edge && b.area >= 6 && b.area <= 260 && fill >= 0.55 && max(w, h) <= (3*min(w, h))/2+1
+}
+
+// bodyColour is the per-channel median of the patch (the body covers most
+// of a face).
+func (s *pipScratch) bodyColour(p *facePatch) [3]float32 {
 	const n = facePatchSize * facePatchSize
-	// Body colour: the per-channel median (the body covers most of the
-	// face).
 	var body [3]float32
 	for c := 0; c < 3; c++ {
 		s.ch[c] = s.ch[c][:0]
@@ -37,6 +54,14 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 		slices.Sort(s.ch[c])
 		body[c] = float32(s.ch[c][n/2])
 	}
+	return body
+}
+
+// segment splits the patch into the connected parts far from the body
+// colour (Otsu's threshold on the distance to it, at least 40, times k)
+// and returns them and the threshold.
+func (s *pipScratch) segment(p *facePatch, body [3]float32, k float32) ([]pipBlob, float32) {
+	const n = facePatchSize * facePatchSize
 	var hist [443]int
 	for i := 0; i < n; i++ {
 		var d float32
@@ -52,21 +77,16 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 	if thr < 40 {
 		thr = 40
 	}
+	thr *= k
 	// Components of pixels far from the body colour.
 	clear(s.lab[:])
-	type blob struct {
-		area           int
-		x0, y0, x1, y1 int
-		cx, cy         float64
-		col            [3]float64
-	}
-	var blobs []blob
+	var blobs []pipBlob
 	for i := 0; i < n; i++ {
 		if s.dist[i] < thr || s.lab[i] != 0 {
 			continue
 		}
 		id := int16(len(blobs) + 1)
-		b := blob{x0: facePatchSize, y0: facePatchSize, x1: -1, y1: -1}
+		b := pipBlob{x0: facePatchSize, y0: facePatchSize, x1: -1, y1: -1}
 		s.stack = append(s.stack[:0], i)
 		s.lab[i] = id
 		for len(s.stack) > 0 {
@@ -97,25 +117,115 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 		}
 		blobs = append(blobs, b)
 	}
-	// Round blobs of a plausible size whose centre is inside the face.
-	var cand []blob
-	for _, b := range blobs {
-		w, h := b.x1-b.x0+1, b.y1-b.y0+1
-		fill := float64(b.area) / float64(w*h)
-		edge := b.cx < 2 || b.cy < 2 || b.cx > facePatchSize-3 || b.cy > facePatchSize-3
-		if edge || b.area < 6 || b.area > 260 || fill < 0.55 || max(w, h) > (3*min(w, h))/2+1 {
-			continue
+	return blobs, thr
+}
+
+// lonePip reports whether the one pip in the middle of face patch p is
+// alone on its face: wide, the same face taken around it at scale k
+// (about 2), holds no other blob like it, of its size and colour. A part of a larger face that
+// shows one of its pips does.
+func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
+	body := s.bodyColour(p)
+	blobs, _ := s.segment(wide, body, 1)
+	mid := float64(facePatchSize) / 2
+	pi := -1
+	for i, b := range blobs {
+		if b.round() && math.Hypot(b.cx+0.5-mid, b.cy+0.5-mid) < 0.2*facePatchSize/k {
+			if pi < 0 || b.area > blobs[pi].area {
+				pi = i
+			}
 		}
-		cand = append(cand, b)
+	}
+	if pi < 0 {
+		return false
+	}
+	for i, b := range blobs {
+		w, h := b.x1-b.x0+1, b.y1-b.y0+1
+		if i != pi && float64(b.area) >= 0.55*float64(w*h) && max(w, h) <= (3*min(w, h))/2+1 &&
+			alikeBlobs(blobs[pi].area, b.area, blobs[pi].col, b.col) {
+			return false
+		}
+	}
+	return true
+}
+
+// exposed writes p to q scaled so that its 97th percentile of the
+// brightest channel is 200 (gain 1 … 3).
+func (s *pipScratch) exposed(p, q *facePatch) {
+	const n = facePatchSize * facePatchSize
+	var hist [256]int
+	for i := 0; i < n; i++ {
+		hist[max(p[3*i], p[3*i+1], p[3*i+2])]++
+	}
+	v, acc := 255, 0
+	for ; v > 0; v-- {
+		if acc += hist[v]; acc >= n*3/100 {
+			break
+		}
+	}
+	g := 1.0
+	if v > 0 {
+		g = min(3, max(1, 200/float64(v)))
+	}
+	for i := range p {
+		q[i] = byte(min(255, float64(p[i])*g+0.5))
+	}
+}
+
+func (s *pipScratch) count(p *facePatch) (int, float64) {
+	r := s.read(p)
+	return r.n, r.conf
+}
+
+// pipReading is how a face patch's pips were counted.
+type pipReading struct {
+	n    int     // the count
+	conf float64 // contrast × fit × (1 - 0.5 odd)
+	// contrast says how far the pips stand from the body colour, fit how
+	// well they make a d6 layout; odd counts blobs of the pips' colour
+	// that are no pips.
+	contrast, fit float64
+	odd           int
+	area          float64 // the pips' mean area in patch pixels
+}
+
+func (s *pipScratch) read(p *facePatch) pipReading {
+	// In dim light every colour difference shrinks with the light: the
+	// patch is brought to a normal exposure first (its brightest pixels
+	// to about 200, at most 3 times brighter), so that the colour
+	// thresholds below mean the same in any light.
+	var q facePatch
+	s.exposed(p, &q)
+	p = &q
+	body := s.bodyColour(p)
+	r := s.readAt(p, body, 1)
+	if r.conf < 0.5 {
+		// Pips close together (a six) may run into one another where
+		// their blurred rims meet: a stricter threshold parts them.
+		if r2 := s.readAt(p, body, 1.5); r2.conf > r.conf {
+			r = r2
+		}
+	}
+	return r
+}
+
+func (s *pipScratch) readAt(p *facePatch, body [3]float32, k float32) pipReading {
+	blobs, _ := s.segment(p, body, k)
+	// Round blobs of a plausible size whose centre is inside the face.
+	var cand []pipBlob
+	for _, b := range blobs {
+		if b.round() {
+			cand = append(cand, b)
+		}
 	}
 	if len(cand) == 0 {
-		return 0, 0
+		return pipReading{}
 	}
 	// Pips share one colour and one size (a big one-pip is alone): of the
 	// groups of alike blobs, keep the one that sits best where a d6 puts
 	// its pips (a marbled body makes blobs of its own).
-	contrast := clamp01(float64(thr-20) / 40)
-	bestN, bestConf := 0, -1.0
+
+	best := pipReading{conf: -1}
 	for _, ref := range cand {
 		count, odd := 0, 0
 		var pts [6]diePt
@@ -133,15 +243,22 @@ func (s *pipScratch) count(p *facePatch) (int, float64) {
 				odd++
 			}
 		}
-		conf := 0.0
-		if count <= 6 {
-			conf = clamp01(1-0.5*float64(odd)) * contrast * pipLayoutFit(pts[:count], area/float64(count), facePatchSize)
+		// Contrast: how far the pips' colour is from the body's.
+		var dc float64
+		for c := 0; c < 3; c++ {
+			dc += (ref.col[c] - float64(body[c])) * (ref.col[c] - float64(body[c]))
 		}
-		if conf > bestConf || conf == bestConf && count > bestN {
-			bestN, bestConf = count, conf
+		contrast := clamp01((math.Sqrt(dc) - 30) / 50)
+		r := pipReading{n: count, contrast: contrast, odd: odd, area: area / float64(max(count, 1))}
+		if count <= 6 {
+			r.fit = pipLayoutFit(pts[:count], area/float64(count), facePatchSize)
+			r.conf = clamp01(1-0.5*float64(odd)) * contrast * r.fit
+		}
+		if r.conf > best.conf || r.conf == best.conf && r.n > best.n {
+			best = r
 		}
 	}
-	return bestN, bestConf
+	return best
 }
 
 // pipGrids are the cells of a 3×3 grid (x, y in -1 … 1) the pips of each
@@ -173,7 +290,10 @@ func pipLayoutFit(pts []diePt, area, side float64) float64 {
 	// The centroid is the face's centre.
 	fit := clamp01(1 - (c.sub(mid).len()/side-0.1)/0.1)
 	if n == 1 {
-		return fit
+		// A one's pip is large, but not a third of the face: a pip that
+		// large is a pip of a larger face seen through a part of it.
+		r := math.Sqrt(area/math.Pi) / side
+		return fit * clamp01(1-(r-0.15)/0.02)
 	}
 	// Grid spacing: the mean of the pips' largest offset, centre pip left
 	// out.
@@ -196,7 +316,10 @@ func pipLayoutFit(pts []diePt, area, side float64) float64 {
 	if sp < 0.2*side || sp > 0.34*side {
 		return 0
 	}
-	if r := math.Sqrt(area / math.Pi); r < 0.18*sp || r > 0.65*sp {
+	// Pips are far smaller than their spacing (at most half of it: larger
+	// ones are pips of a larger face seen through a part of it — a five's
+	// diagonal pair makes a two).
+	if r := math.Sqrt(area / math.Pi); r < 0.18*sp || r > 0.5*sp {
 		return 0
 	}
 	var cells [3][3]bool

@@ -69,6 +69,10 @@ type Spec struct {
 	Seed int64
 	// Style of the art (default synth.StyleDefault()).
 	Style synth.Style
+	// DieSize is the range of die sizes in table pixels (see
+	// synth.Scene.DieSize); zero: D6Size for d6, the renderer's default
+	// for the other sets.
+	DieSize [2]int
 	// Reference gives the detector the empty table first.
 	Reference bool
 	// Failures, when not nil, receives a line per wrong or missed die.
@@ -235,9 +239,9 @@ func Table(rs []Result) string {
 	return b.String()
 }
 
-// D6Size is the range of d6 sizes in the scenes (1280×720 frames): 25–40
-// px wide in a 640 px frame.
-var D6Size = [2]int{50, 80}
+// D6Size returns the range of d6 sizes in the scenes (1280×720 frames):
+// 25–40 px wide in a 640 px frame.
+func D6Size() [2]int { return [2]int{50, 80} }
 
 // SceneFor returns the i-th scene of spec.
 func SceneFor(spec Spec, i int) synth.Scene {
@@ -260,9 +264,12 @@ func SceneFor(spec Spec, i int) synth.Scene {
 	for range n {
 		sc.Dice = append(sc.Dice, synth.DieSpec{Set: spec.Set})
 	}
-	if spec.Set == "d6" {
+	switch {
+	case spec.DieSize != [2]int{}:
+		sc.DieSize = spec.DieSize
+	case spec.Set == "d6":
 		// The d6: 25–40 px wide in a 640 px frame.
-		sc.DieSize = D6Size
+		sc.DieSize = D6Size()
 	}
 	if spec.Condition.Apply != nil {
 		spec.Condition.Apply(&sc, i)
