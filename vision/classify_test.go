@@ -2,9 +2,9 @@ package vision
 
 import "testing"
 
-// drawFace paints a 32×32 patch: green body, a dark dot at (dx, dy) (patch
+// drawAssistFace paints a 32×32 patch: green body, a dark dot at (dx, dy) (patch
 // pixels) and, with bolt, a pale yellow bar across the lower part.
-func drawFace(dx, dy int, bolt bool) *facePatch {
+func drawAssistFace(dx, dy int, bolt bool) *facePatch {
 	var p facePatch
 	for y := range facePatchSize {
 		for x := range facePatchSize {
@@ -28,8 +28,8 @@ func drawFace(dx, dy int, bolt bool) *facePatch {
 func TestConflictWhereTwoFacesDiffer(t *testing.T) {
 	r := &faceReader{faces: []string{"hit", "hit-hurt"}, augByFace: [][]int{{0}, {1}}, baseFace: []int{0, 1}, augFace: []int{0, 1}}
 	var fa, fb featVec
-	drawFace(16, 16, false).features(&fa)
-	drawFace(16, 10, true).features(&fb)
+	drawAssistFace(16, 16, false).features(&fa)
+	drawAssistFace(16, 10, true).features(&fb)
 	r.base = []featVec{fa, fb}
 	r.aug = []featVec{fa, fb}
 	var tmp [3]featVec
@@ -42,7 +42,7 @@ func TestConflictWhereTwoFacesDiffer(t *testing.T) {
 	}
 	// The dot high and no bolt: the overall score leans to
 	// "hit-hurt", but the bolt's place speaks for "hit".
-	m, c := read(drawFace(16, 11, false))
+	m, c := read(drawAssistFace(16, 11, false))
 	if r.faces[m.face] != "hit-hurt" {
 		t.Fatalf("a high dot without a bolt reads %s; the test wants the misreading", r.faces[m.face])
 	}
@@ -50,12 +50,12 @@ func TestConflictWhereTwoFacesDiffer(t *testing.T) {
 		t.Errorf("conflict %.2f for a hit-hurt reading with no bolt, want ≥ %.2f", c, maxConflict)
 	}
 	// The bolt there, the dot a little low: hit-hurt without conflict.
-	if m, c := read(drawFace(16, 12, true)); r.faces[m.face] != "hit-hurt" || c >= maxConflict {
+	if m, c := read(drawAssistFace(16, 12, true)); r.faces[m.face] != "hit-hurt" || c >= maxConflict {
 		t.Errorf("a dot with a bolt reads %s with conflict %.2f, want hit-hurt below %.2f", r.faces[m.face], c, maxConflict)
 	}
 	// Turned a quarter: the same (templates are turned to the query).
 	var turned featVec
-	drawFace(16, 12, true).features(&fa)
+	drawAssistFace(16, 12, true).features(&fa)
 	rotFeat(&turned, &fa)
 	var ps patchScratch
 	ps.feat[0] = turned
@@ -65,7 +65,7 @@ func TestConflictWhereTwoFacesDiffer(t *testing.T) {
 	if m := r.match(&ps); r.faces[m.face] != "hit-hurt" || r.conflict(&ps, m, &tmp) >= maxConflict {
 		t.Errorf("turned: %s, conflict %.2f", r.faces[m.face], r.conflict(&ps, m, &tmp))
 	}
-	if m, c := read(drawFace(16, 16, false)); r.faces[m.face] != "hit" || c >= maxConflict {
+	if m, c := read(drawAssistFace(16, 16, false)); r.faces[m.face] != "hit" || c >= maxConflict {
 		t.Errorf("a centred dot reads %s with conflict %.2f, want hit below %.2f", r.faces[m.face], c, maxConflict)
 	}
 }
