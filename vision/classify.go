@@ -15,6 +15,7 @@ package vision
 import (
 	"fmt"
 	"math"
+	"os"
 	"slices"
 
 	"tablecam/models"
@@ -269,6 +270,8 @@ type faceReader struct {
 	margin float64
 	// marginScale is the margin of a clear reading (0: 0.2).
 	marginScale float64
+	// num reads numerals by the numeral itself (numeric sets but d6).
+	num *numeralReader
 }
 
 // numeralMarginScale is the margin over the best other face that counts
@@ -359,6 +362,9 @@ func newFaceReaderPartial(p *DiceProfile, fs models.FaceSet) (*faceReader, error
 			r.augFace = append(r.augFace, fi)
 			r.augByFace[fi] = append(r.augByFace[fi], len(r.aug)-1)
 		}
+	}
+	if fs.Kind == models.KindNumeric && !r.pips {
+		r.num = newNumeralReader(p, r.faceIdx, len(r.faces))
 	}
 	r.flat = make([]bool, len(r.faces))
 	r.flatFace = -1
@@ -684,7 +690,9 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 			conf = math.Min(conf*0.5, 0.9*br.threshold)
 		}
 	}
-	if br.margin != facePatchMargin && conf >= br.threshold {
+	if br.num != nil {
+		face, conf = br.readNumeral(im, rect, face)
+	} else if br.margin != facePatchMargin && conf >= br.threshold {
 		// Numerals: the reading must not change when the face is taken a
 		// little smaller, larger or shifted (a face found too large or
 		// cut shows part of a numeral, which may look like another).
@@ -695,7 +703,10 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 			r.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
 			extractPatch(im, r.corners(), br.margin, true, &q.patch)
 			q.queryFeatures()
-			if m := br.match(q); m.face != face {
+			if m := br.match(q); m.face != face && (m.score > bm.score-numeralStableDrop || m.confidence() >= br.threshold) {
+				if os.Getenv("DBG_NUM") != "" {
+					fmt.Fprintf(os.Stderr, "DBG stab face %s conf %.2f thr %.2f score %.2f marg %.2f: pert %v -> %s score %.2f marg %.2f side %.1f\n", br.faces[face], conf, br.threshold, bm.score, bm.margin, v, br.faces[m.face], m.score, m.margin, 2*rect.HU)
+				}
 				conf = math.Min(conf, 0.5*br.threshold)
 				break
 			}
@@ -849,3 +860,9 @@ func (r *faceReader) die(fi int, conf float64, rect dieRect, rot int, c dieCandi
 	d.Angle = math.Mod(a+720, 360)
 	return d
 }
+
+// numeralStableDrop: a numeral's reading stands when a slightly moved or
+// resized face reads as another face only with a score this much lower and
+// without confidence (a shifted window shows a cut numeral that matches no
+// face well: noise, not another reading).
+const numeralStableDrop = 0.1

@@ -1,7 +1,9 @@
 package vision_test
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,10 +30,23 @@ import (
 // N=100 single wrong readings remain in a few rows (assist dim, JPEG and
 // touching, d6 dim and blur, d10), so it is not the default.
 //
+// TABLECAM_EVAL_SETS=d10,d6 measures only the listed sets (comma-separated
+// set ids; default all); TABLECAM_EVAL_FAILURES=1 logs every wrong, missed
+// or uncertain die; TABLECAM_EVAL_CONDITIONS=normal,dim measures only the
+// listed conditions.
+//
 //	TABLECAM_EVAL_SCENES=300 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
+//	TABLECAM_EVAL_SETS=d10 TABLECAM_EVAL_SCENES=30 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
 func TestDiceAccuracy(t *testing.T) {
 	full, _ := strconv.Atoi(os.Getenv("TABLECAM_EVAL_SCENES"))
 	strict := os.Getenv("TABLECAM_EVAL_STRICT") != ""
+	sets := []string{"vats", "assist", "d6", "d10"}
+	if v := os.Getenv("TABLECAM_EVAL_SETS"); v != "" {
+		sets = strings.Split(v, ",")
+	}
+	conds := os.Getenv("TABLECAM_EVAL_CONDITIONS")
+	var failures strings.Builder
+	logFailures := os.Getenv("TABLECAM_EVAL_FAILURES") != ""
 	c, profs := diceDefaultProfiles(t, "vats", "assist", "d6", "d10")
 	// Evaluation seeds only, and none of them used for teaching or
 	// calibration.
@@ -46,8 +61,11 @@ func TestDiceAccuracy(t *testing.T) {
 		n    int
 	}
 	var rows []row
-	for _, set := range []string{"vats", "assist", "d6", "d10"} {
+	for _, set := range sets {
 		for _, cd := range append(evaluate.Conditions(), evaluate.Varied()) {
+			if conds != "" && !slices.Contains(strings.Split(conds, ","), cd.Name) {
+				continue
+			}
 			for _, ref := range []bool{true, false} {
 				n := full
 				if n <= 0 {
@@ -66,11 +84,19 @@ func TestDiceAccuracy(t *testing.T) {
 	}
 	var results []evaluate.Result
 	for _, r := range rows {
-		res, err := evaluate.Run(c, profs, evaluate.Spec{Set: r.set, Condition: r.cond, Scenes: r.n, Seed: seed, Reference: r.ref})
+		spec := evaluate.Spec{Set: r.set, Condition: r.cond, Scenes: r.n, Seed: seed, Reference: r.ref}
+		if logFailures {
+			fmt.Fprintf(&failures, "-- %s %s ref=%v\n", r.set, r.cond.Name, r.ref)
+			spec.Failures = &failures
+		}
+		res, err := evaluate.Run(c, profs, spec)
 		if err != nil {
 			t.Fatal(err)
 		}
 		results = append(results, res)
+	}
+	if logFailures {
+		t.Logf("failures:\n%s", failures.String())
 	}
 	t.Logf("dice reader on held-out scenes (per-die = read right and certain; wrong! = wrong but certain, incl. certain readings of no die):\n%s", evaluate.Table(results))
 	for _, r := range results {

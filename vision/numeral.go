@@ -1,0 +1,392 @@
+package vision
+
+// Reading numerals (d10, d20 and other numeric sets without pips) by the
+// numeral itself rather than by the whole face: the ink strokes near the
+// middle of the found top face are segmented, and the numeral's own
+// bounding box (underline included) is resampled to a small square patch.
+// The patch does not depend on how well the face's outline was found: a
+// d10's lighter kite taken for the whole face, or a face found a little
+// too large or shifted, gives the same patch. The patch is compared by
+// normalised cross-correlation with the profile's examples, prepared the
+// same way, at the four quarter turns of the face's axis (a numeral stands
+// square to its face); 6 and 9 differ by their underline.
+
+import (
+	"fmt"
+	"os"
+	"math"
+	"slices"
+)
+
+// Numeral patch geometry.
+const (
+	// numGrid is the side of the grid the ink is segmented on; it covers
+	// numGridSpan times the found face's half sides around its centre.
+	numGrid     = 40
+	numGridSpan = 1.1
+	// numSide is the side of the numeral patch.
+	numSide = 20
+	numLen  = numSide * numSide
+	// numPad is the part of the numeral's box added around it.
+	numPad = 0.12
+	// numMaxExtent is the largest numeral box side, in grid cells: 80% of
+	// the found face.
+	numMaxExtent = 29 // 0.8 * numGrid / numGridSpan
+)
+
+// numFeat is a numeral patch: luma, centred, unit norm.
+type numFeat [numLen]float32
+
+// numeralReader reads the numeral of a numeric face.
+type numeralReader struct {
+	// bright: the ink is lighter than the face.
+	bright bool
+	tmpl   []numFeat
+	face   []int
+	nfaces int
+	// scratch
+	grid  [numGrid * numGrid]float32
+	ink   [numGrid * numGrid]bool
+	lab   [numGrid * numGrid]int32
+	stack []int32
+}
+
+// numeralTurns are the small turns (radians) each example is also taught
+// at: the face's axis is found to a few degrees.
+var numeralTurns = []float64{0, 0.05, -0.05, 0.1, -0.1}
+
+// newNumeralReader prepares the numeral templates of profile p (faces
+// indexed by faceIdx). It returns nil when no example shows a numeral.
+func newNumeralReader(p *DiceProfile, faceIdx map[string]int, nfaces int) *numeralReader {
+	nr := &numeralReader{nfaces: nfaces}
+	// Ink polarity: the ink is the tail of the face's luma farthest from
+	// its median.
+	votes := 0
+	for _, e := range p.Examples {
+		im := dieImage{w: exampleCrop, h: exampleCrop, pix: e.Crop}
+		nr.sampleGrid(im, exampleRect(0))
+		if b, ok := nr.polarity(); ok {
+			if b {
+				votes++
+			} else {
+				votes--
+			}
+		}
+	}
+	nr.bright = votes >= 0
+	var f numFeat
+	for _, e := range p.Examples {
+		fi, ok := faceIdx[e.Face]
+		if !ok {
+			continue
+		}
+		im := dieImage{w: exampleCrop, h: exampleCrop, pix: e.Crop}
+		for _, t := range numeralTurns {
+			if nr.features(im, exampleRect(t), &f) {
+				nr.tmpl = append(nr.tmpl, f)
+				nr.face = append(nr.face, fi)
+			}
+		}
+	}
+	if len(nr.tmpl) == 0 {
+		return nil
+	}
+	{
+		var byFace []numFeat
+		for fi := 0; fi < nfaces; fi++ {
+			for t := range nr.tmpl {
+				if nr.face[t] == fi && t%len(numeralTurns) == 0 {
+					byFace = append(byFace, nr.tmpl[t])
+				}
+			}
+		}
+		dbgWriteNums("tmpl", byFace)
+	}
+	return nr
+}
+
+// exampleRect is the face's rectangle in an example crop, turned by turn.
+func exampleRect(turn float64) dieRect {
+	h := exampleCrop * exampleFace / 2
+	return dieRect{C: diePt{exampleCrop / 2, exampleCrop / 2}, U: diePt{math.Cos(turn), math.Sin(turn)}, HU: h, HV: h}
+}
+
+// gridPt is grid cell (x, y)'s centre in the image.
+func gridPt(rect dieRect, x, y float64) diePt {
+	s := 2 * numGridSpan / numGrid
+	a := -numGridSpan + (x+0.5)*s
+	b := -numGridSpan + (y+0.5)*s
+	return rect.C.add(rect.U.scale(a * rect.HU)).add(rect.v().scale(b * rect.HV))
+}
+
+func luma(b, g, r float32) float32 { return 0.114*b + 0.587*g + 0.299*r }
+
+// sampleGrid fills nr.grid with the luma around rect.
+func (nr *numeralReader) sampleGrid(im dieImage, rect dieRect) {
+	for y := 0; y < numGrid; y++ {
+		for x := 0; x < numGrid; x++ {
+			nr.grid[y*numGrid+x] = luma(im.sample(gridPt(rect, float64(x), float64(y))))
+		}
+	}
+}
+
+// innerStats returns the median and the 2nd and 98th percentiles of the
+// grid's luma inside the face's inner part.
+func (nr *numeralReader) innerStats() (med, lo, hi float32) {
+	var v []float32
+	lim := 0.75 / numGridSpan * numGrid / 2
+	for y := 0; y < numGrid; y++ {
+		for x := 0; x < numGrid; x++ {
+			if math.Abs(float64(x)+0.5-numGrid/2) <= lim && math.Abs(float64(y)+0.5-numGrid/2) <= lim {
+				v = append(v, nr.grid[y*numGrid+x])
+			}
+		}
+	}
+	slices.Sort(v)
+	n := len(v)
+	return v[n/2], v[n*2/100], v[n*98/100]
+}
+
+// polarity reports whether the grid's ink is lighter than its face; ok is
+// false for a flat grid.
+func (nr *numeralReader) polarity() (bright, ok bool) {
+	med, lo, hi := nr.innerStats()
+	return hi-med > med-lo, max(hi-med, med-lo) > 20
+}
+
+// features finds the numeral around rect and writes its patch to f; ok is
+// false when no numeral shows.
+func (nr *numeralReader) features(im dieImage, rect dieRect, f *numFeat) bool {
+	nr.sampleGrid(im, rect)
+	med, lo, hi := nr.innerStats()
+	var thr float32
+	if nr.bright {
+		if hi-med < 25 {
+			return false
+		}
+		thr = med + 0.5*(hi-med)
+	} else {
+		if med-lo < 25 {
+			return false
+		}
+		thr = med - 0.5*(med-lo)
+	}
+	for i, v := range nr.grid {
+		nr.ink[i] = (v > thr) == nr.bright
+		nr.lab[i] = 0
+	}
+	// Connected components (8-neighbours).
+	type comp struct {
+		n              int
+		sx, sy         float64
+		x0, y0, x1, y1 int
+	}
+	var comps []comp
+	for i := range nr.ink {
+		if !nr.ink[i] || nr.lab[i] != 0 {
+			continue
+		}
+		l := int32(len(comps) + 1)
+		c := comp{x0: numGrid, y0: numGrid, x1: -1, y1: -1}
+		nr.stack = append(nr.stack[:0], int32(i))
+		nr.lab[i] = l
+		for len(nr.stack) > 0 {
+			j := int(nr.stack[len(nr.stack)-1])
+			nr.stack = nr.stack[:len(nr.stack)-1]
+			x, y := j%numGrid, j/numGrid
+			c.n++
+			c.sx += float64(x)
+			c.sy += float64(y)
+			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= numGrid || yy >= numGrid {
+						continue
+					}
+					k := yy*numGrid + xx
+					if nr.ink[k] && nr.lab[k] == 0 {
+						nr.lab[k] = l
+						nr.stack = append(nr.stack, int32(k))
+					}
+				}
+			}
+		}
+		comps = append(comps, c)
+	}
+	// The numeral: the largest component whose centre lies in the middle
+	// of the face, then the components close to it (an underline).
+	mid := float64(numGrid) / 2
+	reach := 0.5 / numGridSpan * mid
+	main := -1
+	for i, c := range comps {
+		cx, cy := c.sx/float64(c.n)+0.5, c.sy/float64(c.n)+0.5
+		if math.Abs(cx-mid) > reach || math.Abs(cy-mid) > reach {
+			continue
+		}
+		if c.x0 == 0 || c.y0 == 0 || c.x1 == numGrid-1 || c.y1 == numGrid-1 || max(c.x1-c.x0, c.y1-c.y0)+1 > numMaxExtent {
+			// The table or a side around the face, not a numeral.
+			continue
+		}
+		if main < 0 || c.n > comps[main].n {
+			main = i
+		}
+	}
+	if main < 0 || comps[main].n < 6 {
+		return false
+	}
+	m := comps[main]
+	x0, y0, x1, y1 := m.x0, m.y0, m.x1, m.y1
+	mh := float64(max(m.x1-m.x0, m.y1-m.y0) + 1)
+	for i, c := range comps {
+		if i == main || c.n*8 < m.n {
+			continue
+		}
+		// Gap between the boxes.
+		gx := math.Max(0, float64(max(c.x0-m.x1, m.x0-c.x1)))
+		gy := math.Max(0, float64(max(c.y0-m.y1, m.y0-c.y1)))
+		if math.Max(gx, gy) <= 0.35*mh {
+			x0, y0, x1, y1 = min(x0, c.x0), min(y0, c.y0), max(x1, c.x1), max(y1, c.y1)
+		}
+	}
+	// Resample the numeral's square box from the image (2×2 samples per
+	// patch pixel).
+	cx, cy := float64(x0+x1+1)/2, float64(y0+y1+1)/2
+	side := float64(max(x1-x0, y1-y0)+1) * (1 + 2*numPad)
+	step := side / numSide
+	var sum float32
+	for y := 0; y < numSide; y++ {
+		for x := 0; x < numSide; x++ {
+			var s float32
+			for j := 0; j < 2; j++ {
+				for i := 0; i < 2; i++ {
+					gx := cx - side/2 + (float64(x)+0.25+0.5*float64(i))*step - 0.5
+					gy := cy - side/2 + (float64(y)+0.25+0.5*float64(j))*step - 0.5
+					s += luma(im.sample(gridPt(rect, gx, gy)))
+				}
+			}
+			f[y*numSide+x] = s / 4
+			sum += s / 4
+		}
+	}
+	mean := sum / numLen
+	var ss float64
+	for i := range f {
+		f[i] -= mean
+		ss += float64(f[i]) * float64(f[i])
+	}
+	if ss < 1e-3 {
+		return false
+	}
+	k := float32(1 / math.Sqrt(ss))
+	for i := range f {
+		f[i] *= k
+	}
+	return true
+}
+
+// rotNum writes src turned by 90° clockwise to dst.
+func rotNum(dst, src *numFeat) {
+	for y := 0; y < numSide; y++ {
+		for x := 0; x < numSide; x++ {
+			dst[x*numSide+(numSide-1-y)] = src[y*numSide+x]
+		}
+	}
+}
+
+func dotNum(a, b *numFeat) float32 {
+	var s0, s1, s2, s3 float32
+	for i := 0; i < numLen; i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	return s0 + s1 + s2 + s3
+}
+
+// numeralMatch is a numeral reading.
+type numeralMatch struct {
+	face, second  int
+	score, margin float64
+	rot           int // quarter turns clockwise that bring the query upright
+}
+
+// confidence maps a numeral match to [0, 1].
+func (m numeralMatch) confidence() float64 {
+	return clamp01(m.margin/0.15) * clamp01((m.score-0.45)/0.3)
+}
+
+// read reads the numeral on the face found at rect; ok is false when no
+// numeral shows.
+func (nr *numeralReader) read(im dieImage, rect dieRect) (numeralMatch, bool) {
+	var q [4]numFeat
+	if !nr.features(im, rect, &q[0]) {
+		return numeralMatch{}, false
+	}
+	for r := 1; r < 4; r++ {
+		rotNum(&q[r], &q[r-1])
+	}
+	best := make([]float32, nr.nfaces)
+	rot := make([]int, nr.nfaces)
+	for i := range best {
+		best[i] = -2
+	}
+	for t := range nr.tmpl {
+		f := nr.face[t]
+		for r := 0; r < 4; r++ {
+			if s := dotNum(&q[r], &nr.tmpl[t]); s > best[f] {
+				best[f], rot[f] = s, r
+			}
+		}
+	}
+	m := numeralMatch{face: -1, second: -1}
+	for f, s := range best {
+		switch {
+		case m.face < 0 || s > best[m.face]:
+			m.second, m.face = m.face, f
+		case m.second < 0 || s > best[m.second]:
+			m.second = f
+		}
+	}
+	m.score = float64(best[m.face])
+	m.rot = rot[m.face]
+	if os.Getenv("DBG_NUMDIR") != "" {
+		fmt.Fprintf(os.Stderr, "DBGN face %d score %.2f second %d marg %.2f\n", m.face, m.score, m.second, m.score-float64(best[m.second]))
+		dbgWriteNums(fmt.Sprintf("q-f%d", m.face), q[:1])
+	}
+	m.margin = m.score
+	if m.second >= 0 {
+		m.margin = m.score - float64(best[m.second])
+	}
+	return m, true
+}
+
+// numeralPerturb are the changes of the found face a numeral's reading
+// must survive: a little smaller, larger and shifted.
+var numeralPerturb = [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}, {1, 0.08, 0.08}, {1, -0.08, -0.08}}
+
+// readNumeral reads a numeric face by its numeral ([numeralReader]) and
+// returns the face and its confidence. tface is the face the whole-face
+// templates read. A reading that changes when the face is taken a little
+// smaller, larger or shifted is not sure.
+func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, float64) {
+	m, ok := r.num.read(im, rect)
+	if !ok {
+		return tface, 0
+	}
+	conf := m.confidence()
+	if conf < r.threshold {
+		return m.face, conf
+	}
+	for _, v := range numeralPerturb {
+		p := rect
+		p.HU, p.HV = rect.HU*v.k, rect.HV*v.k
+		p.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
+		if pm, ok := r.num.read(im, p); ok && pm.face != m.face {
+			conf = math.Min(conf, 0.5*r.threshold)
+			break
+		}
+	}
+	return m.face, conf
+}
