@@ -29,9 +29,9 @@ const (
 	numLen  = numSide * numSide
 	// numPad is the part of the numeral's box added around it.
 	numPad = 0.12
-	// numMaxExtent is the largest numeral box side, in grid cells: 80% of
+	// numMaxExtent is the largest numeral box side, in grid cells: half of
 	// the found face.
-	numMaxExtent = 29 // 0.8 * numGrid / numGridSpan
+	numMaxExtent = 18 // 0.5 * numGrid / numGridSpan
 )
 
 // numFeat is a numeral patch: luma, centred, unit norm.
@@ -239,7 +239,7 @@ func (nr *numeralReader) features(im dieImage, rect dieRect, f *numFeat) bool {
 	x0, y0, x1, y1 := m.x0, m.y0, m.x1, m.y1
 	mh := float64(max(m.x1-m.x0, m.y1-m.y0) + 1)
 	for i, c := range comps {
-		if i == main || c.n*8 < m.n {
+		if i == main || c.n*8 < m.n || c.x0 == 0 || c.y0 == 0 || c.x1 == numGrid-1 || c.y1 == numGrid-1 || float64(max(c.x1-c.x0, c.y1-c.y0)+1) > mh {
 			continue
 		}
 		// Gap between the boxes.
@@ -320,12 +320,18 @@ func (m numeralMatch) confidence() float64 {
 // read reads the numeral on the face found at rect; ok is false when no
 // numeral shows.
 func (nr *numeralReader) read(im dieImage, rect dieRect) (numeralMatch, bool) {
-	var q [4]numFeat
-	if !nr.features(im, rect, &q[0]) {
+	var f numFeat
+	if !nr.features(im, rect, &f) {
 		return numeralMatch{}, false
 	}
-	for r := 1; r < 4; r++ {
-		rotNum(&q[r], &q[r-1])
+	// The query shifted by a cell each way (the numeral's box is found
+	// to a cell), each at the four quarter turns.
+	var q [4 * len(numShifts)]numFeat
+	for k, sh := range numShifts {
+		shiftNum(&q[4*k], &f, sh[0], sh[1])
+		for r := 1; r < 4; r++ {
+			rotNum(&q[4*k+r], &q[4*k+r-1])
+		}
 	}
 	best := make([]float32, nr.nfaces)
 	rot := make([]int, nr.nfaces)
@@ -334,9 +340,9 @@ func (nr *numeralReader) read(im dieImage, rect dieRect) (numeralMatch, bool) {
 	}
 	for t := range nr.tmpl {
 		f := nr.face[t]
-		for r := 0; r < 4; r++ {
+		for r := range q {
 			if s := dotNum(&q[r], &nr.tmpl[t]); s > best[f] {
-				best[f], rot[f] = s, r
+				best[f], rot[f] = s, r%4
 			}
 		}
 	}
@@ -353,7 +359,7 @@ func (nr *numeralReader) read(im dieImage, rect dieRect) (numeralMatch, bool) {
 	m.rot = rot[m.face]
 	if os.Getenv("DBG_NUMDIR") != "" {
 		fmt.Fprintf(os.Stderr, "DBGN face %d score %.2f second %d marg %.2f\n", m.face, m.score, m.second, m.score-float64(best[m.second]))
-		dbgWriteNums(fmt.Sprintf("q-f%d", m.face), q[:1])
+		dbgWriteNums(fmt.Sprintf("q-f%d", m.face), []numFeat{f})
 	}
 	m.margin = m.score
 	if m.second >= 0 {
@@ -389,4 +395,34 @@ func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, flo
 		}
 	}
 	return m.face, conf
+}
+
+// numShifts are the query's shifts (cells of the patch).
+var numShifts = [...][2]int{{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+
+// shiftNum writes src moved by (dx, dy) to dst, repeating the edge, and
+// renormalises it.
+func shiftNum(dst, src *numFeat, dx, dy int) {
+	var sum float32
+	for y := 0; y < numSide; y++ {
+		sy := clampInt(y-dy, 0, numSide-1)
+		for x := 0; x < numSide; x++ {
+			v := src[sy*numSide+clampInt(x-dx, 0, numSide-1)]
+			dst[y*numSide+x] = v
+			sum += v
+		}
+	}
+	mean := sum / numLen
+	var ss float64
+	for i := range dst {
+		dst[i] -= mean
+		ss += float64(dst[i]) * float64(dst[i])
+	}
+	if ss < 1e-9 {
+		return
+	}
+	k := float32(1 / math.Sqrt(ss))
+	for i := range dst {
+		dst[i] *= k
+	}
 }
