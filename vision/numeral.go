@@ -317,34 +317,48 @@ func (m numeralMatch) confidence() float64 {
 	return clamp01(m.margin/0.15) * clamp01((m.score-0.45)/0.3)
 }
 
-// read reads the numeral on the face found at rect; ok is false when no
-// numeral shows.
-func (nr *numeralReader) read(im dieImage, rect dieRect) (numeralMatch, bool) {
-	var f numFeat
-	if !nr.features(im, rect, &f) {
-		return numeralMatch{}, false
-	}
-	// The query shifted by a cell each way (the numeral's box is found
-	// to a cell), each at the four quarter turns.
-	var q [4 * len(numShifts)]numFeat
-	for k, sh := range numShifts {
-		shiftNum(&q[4*k], &f, sh[0], sh[1])
-		for r := 1; r < 4; r++ {
-			rotNum(&q[4*k+r], &q[4*k+r-1])
-		}
-	}
+// read reads the numeral on the face found at rect, turned by each of
+// turns (radians) in turn; ok is false when no numeral shows.
+func (nr *numeralReader) read(im dieImage, rect dieRect, turns []float64) (numeralMatch, bool) {
 	best := make([]float32, nr.nfaces)
 	rot := make([]int, nr.nfaces)
 	for i := range best {
 		best[i] = -2
 	}
-	for t := range nr.tmpl {
-		f := nr.face[t]
-		for r := range q {
-			if s := dotNum(&q[r], &nr.tmpl[t]); s > best[f] {
-				best[f], rot[f] = s, r%4
+	var f numFeat
+	var q [4 * len(numShifts)]numFeat
+	found := false
+	for _, a := range turns {
+		rr := rect
+		rr.U = diePt{rect.U.X*math.Cos(a) - rect.U.Y*math.Sin(a), rect.U.X*math.Sin(a) + rect.U.Y*math.Cos(a)}
+		if a != 0 {
+			// A turned square must still hold the face.
+			h := math.Max(rect.HU, rect.HV)
+			rr.HU, rr.HV = h, h
+		}
+		if !nr.features(im, rr, &f) {
+			continue
+		}
+		found = true
+		// The query shifted by a cell each way (the numeral's box is found
+		// to a cell), each at the four quarter turns.
+		for k, sh := range numShifts {
+			shiftNum(&q[4*k], &f, sh[0], sh[1])
+			for r := 1; r < 4; r++ {
+				rotNum(&q[4*k+r], &q[4*k+r-1])
 			}
 		}
+		for t := range nr.tmpl {
+			fc := nr.face[t]
+			for r := range q {
+				if s := dotNum(&q[r], &nr.tmpl[t]); s > best[fc] {
+					best[fc], rot[fc] = s, r%4
+				}
+			}
+		}
+	}
+	if !found {
+		return numeralMatch{}, false
 	}
 	m := numeralMatch{face: -1, second: -1}
 	for f, s := range best {
@@ -357,16 +371,20 @@ func (nr *numeralReader) read(im dieImage, rect dieRect) (numeralMatch, bool) {
 	}
 	m.score = float64(best[m.face])
 	m.rot = rot[m.face]
-	if os.Getenv("DBG_NUMDIR") != "" {
-		fmt.Fprintf(os.Stderr, "DBGN face %d score %.2f second %d marg %.2f\n", m.face, m.score, m.second, m.score-float64(best[m.second]))
-		dbgWriteNums(fmt.Sprintf("q-f%d", m.face), []numFeat{f})
-	}
 	m.margin = m.score
 	if m.second >= 0 {
 		m.margin = m.score - float64(best[m.second])
 	}
+	if os.Getenv("DBG_NUMDIR") != "" {
+		fmt.Fprintf(os.Stderr, "DBGN face %d score %.2f second %d marg %.2f\n", m.face, m.score, m.second, m.margin)
+	}
 	return m, true
 }
+
+// numeralTurnSearch are the turns of the found face the numeral is read
+// at: a d10's kite taken for the face gives a rectangle that need not be
+// square to the face, so the numeral may stand at any angle in it.
+var numeralTurnSearch = []float64{0, math.Pi / 12, -math.Pi / 12, math.Pi / 6, -math.Pi / 6, math.Pi / 4}
 
 // numeralPerturb are the changes of the found face a numeral's reading
 // must survive: a little smaller, larger and shifted.
@@ -377,7 +395,7 @@ var numeralPerturb = [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}
 // templates read. A reading that changes when the face is taken a little
 // smaller, larger or shifted is not sure.
 func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, float64) {
-	m, ok := r.num.read(im, rect)
+	m, ok := r.num.read(im, rect, numeralTurnSearch)
 	if !ok {
 		return tface, 0
 	}
@@ -389,7 +407,7 @@ func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, flo
 		p := rect
 		p.HU, p.HV = rect.HU*v.k, rect.HV*v.k
 		p.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
-		if pm, ok := r.num.read(im, p); ok && pm.face != m.face {
+		if pm, ok := r.num.read(im, p, numeralTurnSearch); ok && pm.face != m.face {
 			conf = math.Min(conf, 0.5*r.threshold)
 			break
 		}
