@@ -15,7 +15,6 @@ package vision
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 
 	"tablecam/models"
@@ -703,10 +702,7 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 			r.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
 			extractPatch(im, r.corners(), br.margin, true, &q.patch)
 			q.queryFeatures()
-			if m := br.match(q); m.face != face && (m.score > bm.score-numeralStableDrop || m.confidence() >= br.threshold) {
-				if os.Getenv("DBG_NUM") != "" {
-					fmt.Fprintf(os.Stderr, "DBG stab face %s conf %.2f thr %.2f score %.2f marg %.2f: pert %v -> %s score %.2f marg %.2f side %.1f\n", br.faces[face], conf, br.threshold, bm.score, bm.margin, v, br.faces[m.face], m.score, m.margin, 2*rect.HU)
-				}
+			if m := br.match(q); m.face != face {
 				conf = math.Min(conf, 0.5*br.threshold)
 				break
 			}
@@ -860,9 +856,3 @@ func (r *faceReader) die(fi int, conf float64, rect dieRect, rot int, c dieCandi
 	d.Angle = math.Mod(a+720, 360)
 	return d
 }
-
-// numeralStableDrop: a numeral's reading stands when a slightly moved or
-// resized face reads as another face only with a score this much lower and
-// without confidence (a shifted window shows a cut numeral that matches no
-// face well: noise, not another reading).
-const numeralStableDrop = 0.1

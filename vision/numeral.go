@@ -12,8 +12,6 @@ package vision
 // square to its face); 6 and 9 differ by their underline.
 
 import (
-	"fmt"
-	"os"
 	"math"
 	"slices"
 )
@@ -90,17 +88,6 @@ func newNumeralReader(p *DiceProfile, faceIdx map[string]int, nfaces int) *numer
 	}
 	if len(nr.tmpl) == 0 {
 		return nil
-	}
-	{
-		var byFace []numFeat
-		for fi := 0; fi < nfaces; fi++ {
-			for t := range nr.tmpl {
-				if nr.face[t] == fi && t%len(numeralTurns) == 0 {
-					byFace = append(byFace, nr.tmpl[t])
-				}
-			}
-		}
-		dbgWriteNums("tmpl", byFace)
 	}
 	return nr
 }
@@ -374,9 +361,6 @@ func (nr *numeralReader) read(im dieImage, rect dieRect, turns []float64) (numer
 	m.margin = m.score
 	if m.second >= 0 {
 		m.margin = m.score - float64(best[m.second])
-	}
-	if os.Getenv("DBG_NUMDIR") != "" {
-		fmt.Fprintf(os.Stderr, "DBGN face %d score %.2f second %d marg %.2f\n", m.face, m.score, m.second, m.margin)
 	}
 	return m, true
 }
