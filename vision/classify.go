@@ -690,7 +690,7 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 		}
 	}
 	if br.num != nil {
-		face, conf = br.readNumeral(im, rect, face)
+		face, conf, rect = br.readNumeral(im, rect, face)
 	} else if br.margin != facePatchMargin && conf >= br.threshold {
 		// Numerals: the reading must not change when the face is taken a
 		// little smaller, larger or shifted (a face found too large or

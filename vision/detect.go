@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"os"
 	"slices"
 
 	"gocv.io/x/gocv"
@@ -386,6 +387,18 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		d.sf.components(roi.Dx(), roi.Dy())
 		d.tf.noisy = d.seg.noisy
 		tops := d.tf.find(im, &d.sf, roi, lim)
+		if len(tops) == 0 && useRef && float64(g.die)*scale*scale >= 0.3*lim.minSide*lim.minSide {
+			// A dark die on a dark table (a black d10 on slate): its lit
+			// body darkens the table the way a shadow does and was cut
+			// out with the shadow. Look again with what the die pixels
+			// enclose kept whole.
+			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
+			d.sf.components(roi.Dx(), roi.Dy())
+			tops = d.tf.find(im, &d.sf, roi, lim)
+			if os.Getenv("DBG_DET") != "" {
+				fmt.Fprintf(os.Stderr, "DBGD retry tops %d\n", len(tops))
+			}
+		}
 		if len(tops) == 0 && useRef {
 			// No part of the silhouette is evenly bright (a marbled body):
 			// a square silhouette of a die's size is the die; its sides
@@ -393,6 +406,9 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			if r, ok := d.sf.squareSilhouette(roi, lim); ok {
 				tops = append(tops, r)
 			}
+		}
+		if os.Getenv("DBG_DET") != "" {
+			fmt.Fprintf(os.Stderr, "DBGD group box %v area %d die %d tops %d\n", roi, g.area, g.die, len(tops))
 		}
 		for _, r := range tops {
 			r = refineSides(im, r)

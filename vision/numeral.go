@@ -42,6 +42,12 @@ type numeralReader struct {
 	tmpl   []numFeat
 	face   []int
 	nfaces int
+	// contrast is the ink's contrast on the face last read: its distance
+	// from the face's median luma over that median. minContrast is the
+	// least a face must show (half the taught faces' 10th percentile).
+	contrast, minContrast float64
+	// centre is the middle of the numeral last found, in the frame.
+	centre diePt
 	// scratch
 	grid  [numGrid * numGrid]float32
 	ink   [numGrid * numGrid]bool
@@ -73,18 +79,26 @@ func newNumeralReader(p *DiceProfile, faceIdx map[string]int, nfaces int) *numer
 	}
 	nr.bright = votes >= 0
 	var f numFeat
+	var contrasts []float64
 	for _, e := range p.Examples {
 		fi, ok := faceIdx[e.Face]
 		if !ok {
 			continue
 		}
 		im := dieImage{w: exampleCrop, h: exampleCrop, pix: e.Crop}
-		for _, t := range numeralTurns {
+		for k, t := range numeralTurns {
 			if nr.features(im, exampleRect(t), &f) {
 				nr.tmpl = append(nr.tmpl, f)
 				nr.face = append(nr.face, fi)
+				if k == 0 {
+					contrasts = append(contrasts, nr.contrast)
+				}
 			}
 		}
+	}
+	if len(contrasts) > 0 {
+		slices.Sort(contrasts)
+		nr.minContrast = 0.5 * contrasts[len(contrasts)/10]
 	}
 	if len(nr.tmpl) == 0 {
 		return nil
@@ -157,6 +171,19 @@ func (nr *numeralReader) features(im dieImage, rect dieRect, f *numFeat) bool {
 			return false
 		}
 		thr = med - 0.5*(med-lo)
+	}
+	var ink float32
+	if nr.bright {
+		ink = hi - med
+	} else {
+		ink = med - lo
+	}
+	nr.contrast = float64(ink) / float64(med+8)
+	if nr.contrast < nr.minContrast {
+		// Far less contrast than any taught numeral has on its face:
+		// not this set's face (a patch of table, a face found off the
+		// die).
+		return false
 	}
 	for i, v := range nr.grid {
 		nr.ink[i] = (v > thr) == nr.bright
@@ -239,6 +266,7 @@ func (nr *numeralReader) features(im dieImage, rect dieRect, f *numFeat) bool {
 	// Resample the numeral's square box from the image (2×2 samples per
 	// patch pixel).
 	cx, cy := float64(x0+x1+1)/2, float64(y0+y1+1)/2
+	nr.centre = gridPt(rect, cx-0.5, cy-0.5)
 	side := float64(max(x1-x0, y1-y0)+1) * (1 + 2*numPad)
 	step := side / numSide
 	var sum float32
@@ -375,17 +403,24 @@ var numeralTurnSearch = []float64{0, math.Pi / 12, -math.Pi / 12, math.Pi / 6, -
 var numeralPerturb = [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}, {1, 0.08, 0.08}, {1, -0.08, -0.08}}
 
 // readNumeral reads a numeric face by its numeral ([numeralReader]) and
-// returns the face and its confidence. tface is the face the whole-face
-// templates read. A reading that changes when the face is taken a little
-// smaller, larger or shifted is not sure.
-func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, float64) {
+// returns the face, its confidence and the face's rectangle. tface is the
+// face the whole-face templates read. A reading that changes when the face
+// is taken a little smaller, larger or shifted is not sure. The face's
+// rectangle is moved onto the numeral when their middles lie far apart (a
+// face found with part of its shadow): a numeral stands in the middle of
+// its face.
+func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, float64, dieRect) {
 	m, ok := r.num.read(im, rect, numeralTurnSearch)
 	if !ok {
-		return tface, 0
+		return tface, 0, rect
+	}
+	found := rect
+	if c := r.num.centre; c.sub(rect.C).len() > numeralRecentre*2*math.Sqrt(rect.HU*rect.HV) {
+		found.C = c
 	}
 	conf := m.confidence()
 	if conf < r.threshold {
-		return m.face, conf
+		return m.face, conf, found
 	}
 	for _, v := range numeralPerturb {
 		p := rect
@@ -396,8 +431,12 @@ func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, flo
 			break
 		}
 	}
-	return m.face, conf
+	return m.face, conf, found
 }
+
+// numeralRecentre is the distance, in face sides, of the numeral's middle
+// from the face's beyond which the face is moved onto the numeral.
+const numeralRecentre = 0.15
 
 // numShifts are the query's shifts (cells of the patch).
 var numShifts = [...][2]int{{0, 0}, {1, 0}, {-1, 0}, {0, 1}, {0, -1}}
