@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"slices"
 
 	"gocv.io/x/gocv"
@@ -395,9 +394,6 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
 			d.sf.components(roi.Dx(), roi.Dy())
 			tops = d.tf.find(im, &d.sf, roi, lim)
-			if os.Getenv("DBG_DET") != "" {
-				fmt.Fprintf(os.Stderr, "DBGD retry tops %d\n", len(tops))
-			}
 		}
 		if len(tops) == 0 && useRef {
 			// No part of the silhouette is evenly bright (a marbled body):
@@ -406,9 +402,6 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			if r, ok := d.sf.squareSilhouette(roi, lim); ok {
 				tops = append(tops, r)
 			}
-		}
-		if os.Getenv("DBG_DET") != "" {
-			fmt.Fprintf(os.Stderr, "DBGD group box %v area %d die %d tops %d\n", roi, g.area, g.die, len(tops))
 		}
 		for _, r := range tops {
 			r = refineSides(im, r)
