@@ -592,7 +592,11 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	if c := ps.patch.contrast(); c < flatContrast {
 		// A blank face: cross-correlation of a flat patch is noise. It is
 		// the blank face of the one set that has one whose body colour it
-		// shows (or of the only set with a blank face).
+		// shows (or of the only set with a blank face). A second look's
+		// face must show a numeral.
+		if cand.again {
+			return Die{}, false
+		}
 		return d.readBlank(im, c, rect, cand)
 	}
 	for _, r := range d.readers {
@@ -619,7 +623,7 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 		}
 		ps = &d.ps2
 	}
-	if bm.score < minDieScore {
+	if bm.score < minDieScore || cand.again && br.num == nil {
 		return Die{}, false
 	}
 	if bm.confidence() < refineBelow && bm.score >= 0.4 {
