@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
 
 	"tablecam/vision"
 	"tablecam/vision/synth"
@@ -112,4 +115,48 @@ func TestD10NumeralsHeldOut(t *testing.T) {
 	if got["6"].right == 0 || got["9"].right == 0 {
 		t.Errorf("6 and 9 must each be read: 6 %d/%d, 9 %d/%d", got["6"].right, got["6"].n, got["9"].right, got["9"].n)
 	}
+}
+
+// BenchmarkReadD10_720p reads 1280×720 frames with three d10 (every table,
+// with the reference frame) with the d10 profile: the numeral reader's
+// cost.
+//
+//	go test -run '^$' -bench BenchmarkReadD10_720p -benchtime 50x ./vision/
+func BenchmarkReadD10_720p(b *testing.B) {
+	c, profs := diceDefaultProfiles(b, "d10")
+	const n = 12
+	var imgs, bgs []gocv.Mat
+	defer func() {
+		for i := range imgs {
+			imgs[i].Close()
+			bgs[i].Close()
+		}
+	}()
+	for i := range n {
+		sc := synth.Scene{Seed: synth.EvalSeedMin + 91000 + int64(i), Noise: 2, Background: synth.Backgrounds()[i%6]}
+		for range 3 {
+			sc.Dice = append(sc.Dice, synth.DieSpec{Set: "d10"})
+		}
+		img, bg, _ := diceRender(b, c, sc)
+		imgs = append(imgs, img)
+		bgs = append(bgs, bg)
+	}
+	dets := make([]*vision.DiceDetector, n)
+	for i := range dets {
+		d, err := vision.NewDiceDetector(c, profs, vision.DiceConfig{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer d.Close()
+		d.SetBackground(bgs[i])
+		dets[i] = d
+	}
+	b.ResetTimer()
+	start := diceCPU()
+	for i := 0; i < b.N; i++ {
+		if _, err := dets[i%n].Read(imgs[i%n]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(diceCPU()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
