@@ -2,14 +2,25 @@ package vision
 
 // Reading numerals (d10, d20 and other numeric sets without pips) by the
 // numeral itself rather than by the whole face: the ink strokes near the
-// middle of the found top face are segmented, and the numeral's own
-// bounding box (underline included) is resampled to a small square patch.
-// The patch does not depend on how well the face's outline was found: a
-// d10's lighter kite taken for the whole face, or a face found a little
-// too large or shifted, gives the same patch. The patch is compared by
-// normalised cross-correlation with the profile's examples, prepared the
-// same way, at the four quarter turns of the face's axis (a numeral stands
-// square to its face); 6 and 9 differ by their underline.
+// middle of the found top face are segmented (the ink's polarity is taught
+// from the examples), and the numeral's own bounding box (underline
+// included) is resampled to a small square patch. The patch does not
+// depend on how well the face's outline was found: a d10's darker kite
+// taken for the whole face, or a face found a little too large or shifted,
+// gives the same patch. It is compared by normalised cross-correlation
+// with the profile's examples, prepared the same way, at the four quarter
+// turns, shifted by a cell each way, and with the face's axis turned in
+// steps of 15° (a kite's rectangle need not be square to the face); 6 and
+// 9 differ by their underline. The best face's score and its margin over
+// the best other face give the confidence; a reading that changes when the
+// face is taken a little smaller, larger or shifted is not sure.
+//
+// Measured on held-out scenes with the reference frame (d10, 30 scenes a
+// row): the whole-face templates read 0–3% of the dice right and certain
+// (their reading changed with every small shift of a 46%-wide window on a
+// 10-px numeral), the numeral reader 51–96%, with no wrong reading reported
+// as certain (TABLECAM_EVAL_SETS=d10 TABLECAM_EVAL_SCENES=30 go test ./vision
+// -run TestDiceAccuracy -v).
 
 import (
 	"math"
@@ -337,6 +348,7 @@ func (m numeralMatch) confidence() float64 {
 func (nr *numeralReader) read(im dieImage, rect dieRect, turns []float64) (numeralMatch, bool) {
 	best := make([]float32, nr.nfaces)
 	rot := make([]int, nr.nfaces)
+	cur := make([]float32, nr.nfaces)
 	for i := range best {
 		best[i] = -2
 	}
@@ -363,8 +375,28 @@ func (nr *numeralReader) read(im dieImage, rect dieRect, turns []float64) (numer
 				rotNum(&q[4*k+r], &q[4*k+r-1])
 			}
 		}
+		// The unshifted query picks the three best faces at this turn;
+		// their templates decide with the shifted ones too.
+		for i := range cur {
+			cur[i] = -2
+		}
 		for t := range nr.tmpl {
 			fc := nr.face[t]
+			for r := range 4 {
+				if s := dotNum(&q[r], &nr.tmpl[t]); s > cur[fc] {
+					cur[fc] = s
+				}
+			}
+		}
+		top := topFaces(cur, 3)
+		for t := range nr.tmpl {
+			fc := nr.face[t]
+			if !slices.Contains(top, fc) {
+				if cur[fc] > best[fc] {
+					best[fc] = cur[fc]
+				}
+				continue
+			}
 			for r := range q {
 				if s := dotNum(&q[r], &nr.tmpl[t]); s > best[fc] {
 					best[fc], rot[fc] = s, r%4
