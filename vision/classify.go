@@ -270,6 +270,8 @@ type faceReader struct {
 	margin float64
 	// marginScale is the margin of a clear reading (0: 0.2).
 	marginScale float64
+	// num reads numerals by the numeral itself (numeric sets but d6).
+	num *numeralReader
 }
 
 // numeralMarginScale is the margin over the best other face that counts
@@ -360,6 +362,9 @@ func newFaceReaderPartial(p *DiceProfile, fs models.FaceSet) (*faceReader, error
 			r.augFace = append(r.augFace, fi)
 			r.augByFace[fi] = append(r.augByFace[fi], len(r.aug)-1)
 		}
+	}
+	if fs.Kind == models.KindNumeric && !r.pips {
+		r.num = newNumeralReader(p, r.faceIdx, len(r.faces))
 	}
 	r.flat = make([]bool, len(r.faces))
 	r.flatFace = -1
@@ -638,7 +643,11 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if c := ps.patch.contrast(); c < flatContrast {
 		// A blank face: cross-correlation of a flat patch is noise. It is
 		// the blank face of the one set that has one whose body colour it
-		// shows (or of the only set with a blank face).
+		// shows (or of the only set with a blank face). A second look's
+		// face must show a numeral.
+		if cand.again {
+			return Die{}, false
+		}
 		return d.readBlank(im, c, rect, cand)
 	}
 	for _, r := range d.readers {
@@ -665,7 +674,7 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 		}
 		ps = &d.ps2
 	}
-	if bm.score < minDieScore {
+	if bm.score < minDieScore || cand.again && br.num == nil {
 		return Die{}, false
 	}
 	if bm.confidence() < refineBelow && bm.score >= 0.4 {
@@ -735,7 +744,9 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 			conf = math.Min(conf*0.5, 0.9*br.threshold)
 		}
 	}
-	if br.margin != facePatchMargin && conf >= br.threshold {
+	if br.num != nil {
+		face, conf, rect = br.readNumeral(im, rect, face)
+	} else if br.margin != facePatchMargin && conf >= br.threshold {
 		// Numerals: the reading must not change when the face is taken a
 		// little smaller, larger or shifted (a face found too large or
 		// cut shows part of a numeral, which may look like another).

@@ -95,9 +95,12 @@ type dieFinder struct {
 	ref     gocv.Mat // the reference frame at work resolution
 	refFull gocv.Mat // the reference frame as given
 	hasRef  bool
-	seg     *segScratch
-	tf      topFinder
-	sf      silFinder
+	// lookAgain: a set read by its numerals is looked for (a black d10
+	// on a dark table needs a second look, see find).
+	lookAgain bool
+	seg       *segScratch
+	tf        topFinder
+	sf        silFinder
 }
 
 func newDieFinder(cfg DiceConfig) dieFinder {
@@ -159,6 +162,9 @@ func NewDiceDetector(c *models.Content, profiles []*DiceProfile, cfg DiceConfig)
 		return nil, errors.New("vision: dice: no profiles")
 	}
 	d.dieFinder = newDieFinder(cfg)
+	for _, r := range d.readers {
+		d.lookAgain = d.lookAgain || r.num != nil
+	}
 	return d, nil
 }
 
@@ -239,6 +245,9 @@ func resizeTo(src gocv.Mat, dst *gocv.Mat, size image.Point) {
 // dieCandidate is a top face found in a frame.
 type dieCandidate struct {
 	rect dieRect
+	// again: found on the second look for dark dice (see find); only a
+	// numeral may be read on it.
+	again bool
 }
 
 // Read finds and reads the dice in img (8-bit BGR; the caller keeps it).
@@ -387,6 +396,17 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		d.sf.components(roi.Dx(), roi.Dy())
 		d.tf.noisy = d.seg.noisy
 		tops := d.tf.find(im, &d.sf, roi, lim)
+		again := false
+		if len(tops) == 0 && useRef && d.lookAgain && float64(g.die)*scale*scale >= 0.3*lim.minSide*lim.minSide {
+			// A dark die on a dark table (a black d10 on slate): its lit
+			// body darkens the table the way a shadow does and was cut
+			// out with the shadow. Look again with what the die pixels
+			// enclose kept whole.
+			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
+			d.sf.components(roi.Dx(), roi.Dy())
+			tops = d.tf.find(im, &d.sf, roi, lim)
+			again = len(tops) > 0
+		}
 		if len(tops) == 0 && useRef {
 			// No part of the silhouette is evenly bright (a marbled body):
 			// a square silhouette of a die's size is the die; its sides
@@ -404,7 +424,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			if 2*math.Sqrt(r.HU*r.HV) > 1.1*lim.maxSide {
 				continue
 			}
-			out = append(out, dieCandidate{rect: r})
+			out = append(out, dieCandidate{rect: r, again: again})
 		}
 	}
 	return out, occluded, nil
