@@ -18,7 +18,7 @@ import (
 // Generation names the way the built-in profiles are made; bump it when
 // Examples, Profile or Calibrate change so that cached profiles are rebuilt.
 // (A binary built from a git checkout also keys the cache by its revision.)
-const Generation = 3 // 3: d10 read by its numeral (calibrated threshold changed)
+const Generation = 4 // 3: d10 read by its numeral; 4: conflict check, d6 pip refit (calibrated thresholds change)
 
 // BuiltinDir is where the built-in profile of a face set is cached under a
 // data directory. Taught profiles live in vision.ProfileDir and win over it.
