@@ -388,6 +388,8 @@ void put_poly(TcDarkPoly *polys, int cap, int i, int kind, const std::vector<cv:
 
 }  // namespace
 
+extern "C" {
+
 int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double min_perim, double max_perim,
                   int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
                   int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err) {
@@ -447,3 +449,5 @@ int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double m
         return -1;
     }
 }
+
+}  // extern "C"

@@ -420,7 +420,7 @@ func (r *faceReader) match(ps *patchScratch) faceMatch {
 	}
 	best, rot, tpl := ps.best[:nf], ps.rot[:nf], ps.tpl[:nf]
 	for i := range best {
-		best[i] = -2
+		best[i], tpl[i] = -2, nil
 	}
 	for t := range r.base {
 		f := r.baseFace[t]

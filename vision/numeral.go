@@ -68,7 +68,7 @@ type numeralReader struct {
 
 // numeralTurns are the small turns (radians) each example is also taught
 // at: the face's axis is found to a few degrees.
-var numeralTurns = []float64{0, 0.05, -0.05, 0.1, -0.1}
+var numeralTurns = [...]float64{0, 0.05, -0.05, 0.1, -0.1}
 
 // newNumeralReader prepares the numeral templates of profile p (faces
 // indexed by faceIdx). It returns nil when no example shows a numeral.
@@ -428,7 +428,7 @@ func (nr *numeralReader) read(im dieImage, rect dieRect, turns []float64) (numer
 // numeralTurnSearch are the turns of the found face the numeral is read
 // at: a d10's kite taken for the face gives a rectangle that need not be
 // square to the face, so the numeral may stand at any angle in it.
-var numeralTurnSearch = []float64{0, math.Pi / 12, -math.Pi / 12, math.Pi / 6, -math.Pi / 6, math.Pi / 4}
+var numeralTurnSearch = [...]float64{0, math.Pi / 12, -math.Pi / 12, math.Pi / 6, -math.Pi / 6, math.Pi / 4}
 
 // numeralPerturb are the changes of the found face a numeral's reading
 // must survive: a little smaller, larger and shifted.
@@ -442,7 +442,7 @@ var numeralPerturb = [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}
 // face found with part of its shadow): a numeral stands in the middle of
 // its face.
 func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, float64, dieRect) {
-	m, ok := r.num.read(im, rect, numeralTurnSearch)
+	m, ok := r.num.read(im, rect, numeralTurnSearch[:])
 	if !ok {
 		return tface, 0, rect
 	}
@@ -458,7 +458,7 @@ func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, flo
 		p := rect
 		p.HU, p.HV = rect.HU*v.k, rect.HV*v.k
 		p.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
-		if pm, ok := r.num.read(im, p, numeralTurnSearch); ok && pm.face != m.face {
+		if pm, ok := r.num.read(im, p, numeralTurnSearch[:]); ok && pm.face != m.face {
 			conf = math.Min(conf, 0.5*r.threshold)
 			break
 		}

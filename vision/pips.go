@@ -125,8 +125,13 @@ func (s *pipScratch) segment(p *facePatch, body [3]float32, k float32) ([]pipBlo
 // (about 2), holds no other blob like it, of its size and colour. A part of a larger face that
 // shows one of its pips does.
 func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
-	body := s.bodyColour(p)
-	blobs, _ := s.segment(wide, body, 1)
+	// Both brought to the exposure the pips were counted at.
+	var pe, we facePatch
+	g := exposureGain(p)
+	applyGain(p, &pe, g)
+	applyGain(wide, &we, g)
+	body := s.bodyColour(&pe)
+	blobs, _ := s.segment(&we, body, 1)
 	mid := float64(facePatchSize) / 2
 	pi := -1
 	for i, b := range blobs {
@@ -151,7 +156,11 @@ func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
 
 // exposed writes p to q scaled so that its 97th percentile of the
 // brightest channel is 200 (gain 1 … 3).
-func (s *pipScratch) exposed(p, q *facePatch) {
+func exposed(p, q *facePatch) { applyGain(p, q, exposureGain(p)) }
+
+// exposureGain is the gain that brings patch p's 97th percentile of the
+// brightest channel to about 200 (1 … 3).
+func exposureGain(p *facePatch) float64 {
 	const n = facePatchSize * facePatchSize
 	var hist [256]int
 	for i := 0; i < n; i++ {
@@ -163,10 +172,14 @@ func (s *pipScratch) exposed(p, q *facePatch) {
 			break
 		}
 	}
-	g := 1.0
-	if v > 0 {
-		g = min(3, max(1, 200/float64(v)))
+	if v <= 0 {
+		return 1
 	}
+	return min(3, max(1, 200/float64(v)))
+}
+
+// applyGain writes p times g to q.
+func applyGain(p, q *facePatch, g float64) {
 	for i := range p {
 		q[i] = byte(min(255, float64(p[i])*g+0.5))
 	}
@@ -195,7 +208,7 @@ func (s *pipScratch) read(p *facePatch) pipReading {
 	// to about 200, at most 3 times brighter), so that the colour
 	// thresholds below mean the same in any light.
 	var q facePatch
-	s.exposed(p, &q)
+	exposed(p, &q)
 	p = &q
 	body := s.bodyColour(p)
 	r := s.readAt(p, body, 1)

@@ -28,8 +28,11 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 	extractPatch(im, wide.corners(), facePatchMargin, true, &w)
 	var s pipScratch
 	var e, pe facePatch
-	s.exposed(&w, &e)
-	s.exposed(p, &pe)
+	// Both at the face's exposure: the wide patch holds table and other
+	// dice, whose light must not set the face's body colour.
+	g := exposureGain(p)
+	applyGain(&w, &e, g)
+	applyGain(p, &pe, g)
 	blobs, _ := s.segment(&e, s.bodyColour(&pe), 1)
 	var cand []pipBlob
 	for _, b := range blobs {
@@ -147,7 +150,7 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	if !found {
 		return die, ok
 	}
-	if d2, ok2 := d.readDieOnce(im, dieCandidate{rect: rect}); ok2 && !d2.Uncertain && pipSet(d2.Set) {
+	if d2, ok2 := d.readDieOnce(im, dieCandidate{rect: rect, again: cand.again}); ok2 && !d2.Uncertain && pipSet(d2.Set) {
 		return d2, true
 	}
 	return die, ok
