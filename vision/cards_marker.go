@@ -273,12 +273,15 @@ type cardDecodeScratch struct {
 	margin []float64 // per data bit
 }
 
-// decode reads the marker whose outer black square has corners q in g
-// (clockwise on screen; image coordinates with pixel centres at integers,
-// like Marker.Corners).
-func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
-	n := cb.bits
-	M := n + 2
+// sampleCells samples the cells of the marker whose outer black square has
+// corners q, with the quiet-zone ring around it: the mean brightness of
+// each of the (bits+4)² cells (row by row, the ring first and last), each
+// at 3×3 points around its centre (quiet-zone cells nearer the marker: the
+// zone may be just one module wide), and the mean spread of the samples
+// inside the marker's own modules. ok is false for a degenerate quad. The
+// values live in sc until its next use.
+func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScratch) (vals []float64, spread float64, ok bool) {
+	M := cb.bits + 2
 	mf := float64(M)
 	// Module space: the black square spans [0, M]²; its corners map to q.
 	var dst [4][2]float64
@@ -287,17 +290,14 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 	}
 	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
 	if !ok {
-		return cardMarkerRead{}, false
+		return nil, 0, false
 	}
-	G := M + 2 // with the quiet ring
+	G := M + 2
 	if cap(sc.vals) < G*G {
 		sc.vals = make([]float64, G*G)
 	}
-	vals := sc.vals[:G*G]
-	// Sample each cell at 3×3 points around its centre. Quiet-zone cells
-	// are sampled nearer the marker (the zone may be just one module).
+	vals = sc.vals[:G*G]
 	offs := [3]float64{-0.22, 0, 0.22}
-	spread := 0.0
 	for i := -1; i <= M; i++ {
 		for j := -1; j <= M; j++ {
 			cy, cx := float64(i)+0.5, float64(j)+0.5
@@ -322,12 +322,25 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 			}
 			vals[(i+1)*G+j+1] = s / 9
 			if i >= 0 && j >= 0 && i < M && j < M {
-				// The spread inside the marker's own modules.
 				spread += math.Sqrt(math.Max(0, ss/9-(s/9)*(s/9)))
 			}
 		}
 	}
-	spread /= mf * mf
+	return vals, spread / (mf * mf), true
+}
+
+// decode reads the marker whose outer black square has corners q in g
+// (clockwise on screen; image coordinates with pixel centres at integers,
+// like Marker.Corners).
+func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
+	n := cb.bits
+	M := n + 2
+	mf := float64(M)
+	vals, spread, ok := cb.sampleCells(g, q, sc)
+	if !ok {
+		return cardMarkerRead{}, false
+	}
+	G := M + 2 // with the quiet ring
 	// Illumination: least-squares planes through the border cells (dark)
 	// and the quiet-zone cells (bright), in module coordinates.
 	var dk, br cardPlane

@@ -63,51 +63,11 @@ const (
 func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, cardGlareResult) {
 	n := cb.bits
 	M := n + 2
-	mf := float64(M)
-	var dst [4][2]float64
-	for i, p := range q {
-		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
-	}
-	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
+	vals, spread, ok := cb.sampleCells(g, q, sc)
 	if !ok {
 		return cardMarkerRead{}, cardGlareNoBorder
 	}
 	G := M + 2
-	if cap(sc.vals) < G*G {
-		sc.vals = make([]float64, G*G)
-	}
-	vals := sc.vals[:G*G]
-	offs := [3]float64{-0.22, 0, 0.22}
-	spread := 0.0
-	for i := -1; i <= M; i++ {
-		for j := -1; j <= M; j++ {
-			cy, cx := float64(i)+0.5, float64(j)+0.5
-			if i == -1 {
-				cy = -0.4
-			} else if i == M {
-				cy = mf + 0.4
-			}
-			if j == -1 {
-				cx = -0.4
-			} else if j == M {
-				cx = mf + 0.4
-			}
-			s, ss := 0.0, 0.0
-			for _, dy := range offs {
-				for _, dx := range offs {
-					x, y := h.apply(cx+dx, cy+dy)
-					v := g.at(x, y)
-					s += v
-					ss += v * v
-				}
-			}
-			vals[(i+1)*G+j+1] = s / 9
-			if i >= 0 && j >= 0 && i < M && j < M {
-				spread += math.Sqrt(math.Max(0, ss/9-(s/9)*(s/9)))
-			}
-		}
-	}
-	spread /= mf * mf
 	at := func(i, j int) float64 { return vals[(i+1)*G+j+1] }
 
 	// Every quiet-zone cell against the border cell next to it inwards.
