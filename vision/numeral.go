@@ -64,6 +64,11 @@ type numeralReader struct {
 	ink   [numGrid * numGrid]bool
 	lab   [numGrid * numGrid]int32
 	stack []int32
+	inner []float32                   // innerStats
+	best  []float32                   // read, per face
+	cur   []float32                   // read, per face
+	rot   []int                       // read, per face
+	q     [4 * len(numShifts)]numFeat // read: the shifted, turned queries
 }
 
 // numeralTurns are the small turns (radians) each example is also taught
@@ -145,7 +150,7 @@ func (nr *numeralReader) sampleGrid(im dieImage, rect dieRect) {
 // innerStats returns the median and the 2nd and 98th percentiles of the
 // grid's luma inside the face's inner part.
 func (nr *numeralReader) innerStats() (med, lo, hi float32) {
-	var v []float32
+	v := nr.inner[:0]
 	lim := 0.75 / numGridSpan * numGrid / 2
 	for y := 0; y < numGrid; y++ {
 		for x := 0; x < numGrid; x++ {
@@ -154,6 +159,7 @@ func (nr *numeralReader) innerStats() (med, lo, hi float32) {
 			}
 		}
 	}
+	nr.inner = v
 	slices.Sort(v)
 	n := len(v)
 	return v[n/2], v[n*2/100], v[n*98/100]
@@ -346,14 +352,16 @@ func (m numeralMatch) confidence() float64 {
 // read reads the numeral on the face found at rect, turned by each of
 // turns (radians) in turn; ok is false when no numeral shows.
 func (nr *numeralReader) read(im dieImage, rect dieRect, turns []float64) (numeralMatch, bool) {
-	best := make([]float32, nr.nfaces)
-	rot := make([]int, nr.nfaces)
-	cur := make([]float32, nr.nfaces)
+	if len(nr.best) != nr.nfaces {
+		nr.best = make([]float32, nr.nfaces)
+		nr.cur = make([]float32, nr.nfaces)
+		nr.rot = make([]int, nr.nfaces)
+	}
+	best, rot, cur, q := nr.best, nr.rot, nr.cur, &nr.q
 	for i := range best {
-		best[i] = -2
+		best[i], rot[i] = -2, 0
 	}
 	var f numFeat
-	var q [4 * len(numShifts)]numFeat
 	found := false
 	for _, a := range turns {
 		rr := rect
