@@ -85,7 +85,8 @@ type numeralReader struct {
 	q      [4 * len(numShifts)]numFeat
 	// fineFaces: read, the faces matched finely at a turn.
 	fineFaces []int
-	// ink0: the centres of the numeral's ink cells features found last.
+	// ink0: the centres of the numeral's ink cells features found last;
+	// incl: the labels of its components.
 	ink0 []diePt
 	incl []int32
 }
@@ -454,9 +455,9 @@ type numeralMatch struct {
 
 // confidence maps a numeral match to [0, 1]: a clear margin over the best
 // other face (numeralMarginScale) and a score like a numeral's with its
-// own examples. On training scenes numerals read right match their best
-// example at 0.9 or more (99.5% of them); below it the best match is most
-// often wrong (another numeral's strokes, or a numeral cut apart, matched
+// own examples. On training scenes all but a few in a thousand numerals
+// read right match their best example at 0.9 or more; below it the best
+// match is most often wrong (another numeral's strokes, or a numeral cut apart, matched
 // as well as it can).
 func (m numeralMatch) confidence() float64 {
 	return clamp01(m.margin/numeralMarginScale) * clamp01((m.score-numScoreLow)/(numScoreFull-numScoreLow))
@@ -508,7 +509,8 @@ func (nr *numeralReader) inkAxis(rect dieRect) (turn, elong float64) {
 	return wrapQuarter(a), math.Sqrt(l1 / math.Max(l2, 1e-9))
 }
 
-// numFine is the number of turns, and of faces, the fine search looks at.
+// numFineTurns and numFineFaces are the numbers of turns and of faces the
+// fine search looks at.
 const (
 	numFineTurns = 2
 	numFineFaces = 4
@@ -672,9 +674,11 @@ var numeralPerturb = [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}
 
 // readNumeral reads a numeric face by its numeral ([numeralReader]) and
 // returns the face, its confidence and the face's rectangle. tface is the
-// face the whole-face templates read. A reading that changes when the face
-// is taken a little smaller, larger or shifted (read at the turn the face
-// was read at) is not sure. The face's rectangle is moved onto the numeral
+// face the whole-face templates read. A reading whose margin is not clear
+// and that changes when the face is taken a little smaller, larger or
+// shifted (read at the turn the face was read at) is not sure, and so is
+// a stroke-like numeral read at a turn far from its stroke's. The face's
+// rectangle is moved onto the numeral
 // when their middles lie far apart (a face found with part of its shadow):
 // a numeral stands in the middle of its face.
 func (r *faceReader) readNumeral(im dieImage, rect dieRect, tface int) (int, float64, dieRect) {
