@@ -249,7 +249,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
 	maxSide := 0.9 * short
-	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, 24), maxSide, r.reads[:0])
+	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}

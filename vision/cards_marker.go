@@ -27,6 +27,8 @@ type cardCodebook struct {
 	dict  MarkerDict
 	bits  int // data bits per side
 	codes []uint64
+	// blur are the equations of the blurred decoder's fit.
+	blur []cardBlurCell
 	// minDist is the least Hamming distance between the codes of two
 	// different ids in any rotations (and between a code and its own
 	// rotations).
@@ -64,6 +66,7 @@ func newCardCodebook(d MarkerDict) (*cardCodebook, error) {
 			grid = cardRotCW(grid, n)
 		}
 	}
+	cb.blur = cb.blurCells()
 	cb.minDist = n * n
 	for i := 0; i < len(cb.codes); i += 4 {
 		for r := 1; r < 4; r++ {
@@ -271,6 +274,7 @@ var cardDefaultLimits = cardDecodeLimits{
 type cardDecodeScratch struct {
 	vals   []float64 // mean brightness per cell, (M+2)² with the quiet ring
 	margin []float64 // per data bit
+	level  []float64 // per cell of the blurred decoder's fit
 }
 
 // sampleCells samples the cells of the marker whose outer black square has
@@ -329,64 +333,93 @@ func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScra
 	return vals, spread / (mf * mf), true
 }
 
+// cardCells are a candidate's sampled cells and its illumination: the
+// planes through its border cells (dark) and its quiet-zone cells
+// (bright), and how many of them read the wrong way.
+type cardCells struct {
+	vals                []float64 // (M+2)² cells, the quiet ring included
+	dk, br              cardPlane
+	badBorder, badQuiet int
+}
+
+// at is the mean brightness of cell (i, j): i, j from -1 (the quiet ring)
+// to M (the ring on the other side).
+func (c *cardCells) at(i, j, M int) float64 { return c.vals[(i+1)*(M+2)+j+1] }
+
+// cells samples the marker whose outer black square has corners q and
+// checks what every marker shows whatever its code: a black border inside
+// a white quiet zone with enough contrast, and flat modules.
+func (cb *cardCodebook) cells(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardCells, bool) {
+	M := cb.bits + 2
+	mf := float64(M)
+	// Modules of less than two pixels across (a sliver of card art seen
+	// as a marker at a steep angle) cannot be told from print.
+	for k := range 4 {
+		if cardDist(q[k], q[(k+1)%4]) < cardMinModule*mf {
+			return cardCells{}, false
+		}
+	}
+	vals, spread, ok := cb.sampleCells(g, q, sc)
+	if !ok {
+		return cardCells{}, false
+	}
+	c := cardCells{vals: vals}
+	// Illumination: least-squares planes through the border cells (dark)
+	// and the quiet-zone cells (bright), in module coordinates.
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			v := c.at(i, j, M)
+			x, y := float64(j)+0.5, float64(i)+0.5
+			switch {
+			case i == -1 || j == -1 || i == M || j == M:
+				c.br.add(x, y, v)
+			case i == 0 || j == 0 || i == M-1 || j == M-1:
+				c.dk.add(x, y, v)
+			}
+		}
+	}
+	c.dk.solve()
+	c.br.solve()
+	contrast := c.br.at(mf/2, mf/2) - c.dk.at(mf/2, mf/2)
+	if contrast < lim.minContrast {
+		return cardCells{}, false
+	}
+	// A marker's modules are flat black or white; a panel of card art
+	// with a dark frame, sampled as if it were one, is not.
+	if spread > cardMaxModuleSpread*contrast {
+		return cardCells{}, false
+	}
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			x, y := float64(j)+0.5, float64(i)+0.5
+			thr := (c.dk.at(x, y) + c.br.at(x, y)) / 2
+			v := c.at(i, j, M)
+			switch {
+			case i == -1 || j == -1 || i == M || j == M:
+				if v < thr {
+					c.badQuiet++
+				}
+			case i == 0 || j == 0 || i == M-1 || j == M-1:
+				if v > thr {
+					c.badBorder++
+				}
+			}
+		}
+	}
+	if c.badBorder > lim.maxBorder || c.badQuiet > lim.maxQuiet {
+		return cardCells{}, false
+	}
+	return c, true
+}
+
 // decode reads the marker whose outer black square has corners q in g
 // (clockwise on screen; image coordinates with pixel centres at integers,
 // like Marker.Corners).
 func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
 	n := cb.bits
 	M := n + 2
-	mf := float64(M)
-	vals, spread, ok := cb.sampleCells(g, q, sc)
+	c, ok := cb.cells(g, q, lim, sc)
 	if !ok {
-		return cardMarkerRead{}, false
-	}
-	G := M + 2 // with the quiet ring
-	// Illumination: least-squares planes through the border cells (dark)
-	// and the quiet-zone cells (bright), in module coordinates.
-	var dk, br cardPlane
-	for i := -1; i <= M; i++ {
-		for j := -1; j <= M; j++ {
-			v := vals[(i+1)*G+j+1]
-			x, y := float64(j)+0.5, float64(i)+0.5
-			switch {
-			case i == -1 || j == -1 || i == M || j == M:
-				br.add(x, y, v)
-			case i == 0 || j == 0 || i == M-1 || j == M-1:
-				dk.add(x, y, v)
-			}
-		}
-	}
-	dk.solve()
-	br.solve()
-	c := mf / 2
-	contrast := br.at(c, c) - dk.at(c, c)
-	if contrast < lim.minContrast {
-		return cardMarkerRead{}, false
-	}
-	// A marker's modules are flat black or white; a panel of card art
-	// with a dark frame, sampled as if it were one, is not.
-	if spread > cardMaxModuleSpread*contrast {
-		return cardMarkerRead{}, false
-	}
-	badBorder, badQuiet := 0, 0
-	for i := -1; i <= M; i++ {
-		for j := -1; j <= M; j++ {
-			x, y := float64(j)+0.5, float64(i)+0.5
-			thr := (dk.at(x, y) + br.at(x, y)) / 2
-			v := vals[(i+1)*G+j+1]
-			switch {
-			case i == -1 || j == -1 || i == M || j == M:
-				if v < thr {
-					badQuiet++
-				}
-			case i == 0 || j == 0 || i == M-1 || j == M-1:
-				if v > thr {
-					badBorder++
-				}
-			}
-		}
-	}
-	if badBorder > lim.maxBorder || badQuiet > lim.maxQuiet {
 		return cardMarkerRead{}, false
 	}
 	if cap(sc.margin) < n*n {
@@ -397,9 +430,9 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 	for r := range n {
 		for col := range n {
 			x, y := float64(col+1)+0.5, float64(r+1)+0.5
-			d, b := dk.at(x, y), br.at(x, y)
+			d, b := c.dk.at(x, y), c.br.at(x, y)
 			half := math.Max(1, (b-d)/2)
-			m := (vals[(r+2)*G+col+2] - (d+b)/2) / half
+			m := (c.at(r+1, col+1, M) - (d+b)/2) / half
 			margin[r*n+col] = math.Min(1, math.Abs(m))
 			if m > 0 {
 				obs |= 1 << (r*n + col)
@@ -429,23 +462,25 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 	if bestIdx < 0 || best > lim.maxCost || bestHard > lim.maxHard || second-best < lim.minMargin {
 		return cardMarkerRead{}, false
 	}
-	id, rot := bestIdx/4, bestIdx%4
-	var mk Marker
-	mk.ID = id
+	conf := math.Max(0, 1-best/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-best)/3)
+	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: best, margin: second - best, hard: bestHard,
+		conf: math.Max(0, math.Min(1, conf))}, true
+}
+
+// cardMarkerAt is marker id with corners q (as sampled), its code seen
+// turned by rot×90°.
+func cardMarkerAt(q [4]Point2f, id, rot int) Marker {
+	mk := Marker{ID: id}
 	var cx, cy float64
 	for k := range 4 {
 		mk.Corners[k] = q[(k+rot)%4]
 		cx += float64(q[k].X) / 4
 		cy += float64(q[k].Y) / 4
 	}
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		mk.Side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
-	}
+	mk.Side = cardQuadSide(q)
 	mk.Center = Point2f{float32(cx), float32(cy)}
-	conf := math.Max(0, 1-best/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-best)/3)
-	conf *= 1 - 0.1*float64(badBorder+badQuiet)
-	return cardMarkerRead{marker: mk, cost: best, margin: second - best, hard: bestHard, conf: math.Max(0, math.Min(1, conf))}, true
+	return mk
 }
 
 // cardPlane fits v = a + b·x + c·y by least squares.
@@ -468,30 +503,12 @@ func (p *cardPlane) add(x, y, v float64) {
 
 func (p *cardPlane) solve() {
 	// Normal equations [n sx sy; sx sxx sxy; sy sxy syy]·[a b c] = [sv sxv syv].
-	m := [3][4]float64{{p.n, p.sx, p.sy, p.sv}, {p.sx, p.sxx, p.sxy, p.sxv}, {p.sy, p.sxy, p.syy, p.syv}}
-	for col := range 3 {
-		piv := col
-		for r := col + 1; r < 3; r++ {
-			if math.Abs(m[r][col]) > math.Abs(m[piv][col]) {
-				piv = r
-			}
-		}
-		if math.Abs(m[piv][col]) < 1e-9 {
-			p.a, p.b, p.c = p.sv/math.Max(1, p.n), 0, 0
-			return
-		}
-		m[col], m[piv] = m[piv], m[col]
-		for r := range 3 {
-			if r == col {
-				continue
-			}
-			f := m[r][col] / m[col][col]
-			for k := col; k < 4; k++ {
-				m[r][k] -= f * m[col][k]
-			}
-		}
+	x, _, ok := cardSolve3([3][3]float64{{p.n, p.sx, p.sy}, {p.sx, p.sxx, p.sxy}, {p.sy, p.sxy, p.syy}}, [3]float64{p.sv, p.sxv, p.syv}, 0)
+	if !ok {
+		p.a, p.b, p.c = p.sv/math.Max(1, p.n), 0, 0
+		return
 	}
-	p.a, p.b, p.c = m[0][3]/m[0][0], m[1][3]/m[1][1], m[2][3]/m[2][2]
+	p.a, p.b, p.c = x[0], x[1], x[2]
 }
 
 func (p *cardPlane) at(x, y float64) float64 { return p.a + p.b*x + p.c*y }
@@ -639,8 +656,10 @@ type cardScanPass struct {
 }
 
 // The two passes ReadCards makes: the whole frame at half resolution
-// (markers from about 26 px), then the places where a card or a marker
-// candidate was seen at full resolution (down to about 16 px).
+// (outlines from cardHalfMinSide; most 20 px markers show theirs, and every
+// candidate is decoded on the full-resolution image), then the places
+// where a card or a marker candidate was seen at full resolution (down to
+// about 16 px).
 var (
 	cardPassHalf = cardScanPass{scale: 0.5, block: 7, c: 8}
 	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true, cut: true}
@@ -648,6 +667,10 @@ var (
 	// places where the full-resolution pass read nothing.
 	cardPassRetry = [...]cardScanPass{{scale: 1, block: 5, c: 6}, {scale: 1, block: 15, c: 5, blur: true}, {scale: 1, block: 7, c: 14, blur: true}}
 )
+
+// cardHalfMinSide is the least marker side (px) the half-resolution pass
+// looks for: 8 px outlines there.
+const cardHalfMinSide = 16
 
 // cardRetryArea is the largest place (px²) the retry passes search.
 const cardRetryArea = 140 * 140
@@ -845,6 +868,12 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 		}
 	}
 	if !ok {
+		// Small modules blurred into each other.
+		for _, c := range [2][4]Point2f{refined, q} {
+			if m, ok = s.cb.decodeBlurred(g, c, s.lim, &s.sc); ok {
+				return m, true
+			}
+		}
 		return s.readGlare(grey, g, q, refined)
 	}
 	if m.hard == 0 {
@@ -905,10 +934,12 @@ func (s *cardMarkerScanner) subpix(grey gocv.Mat, g cardGrey, q [4]Point2f) [4]P
 	return refined
 }
 
-// cardMinCorrectedConf is the least confidence of a marker read with a
+// cardMinModule is the least module size (px) along any side of a
+// marker; cardMinCorrectedConf is the least confidence of a marker read with a
 // corrected bit, cardMaxModuleSpread the largest mean spread of brightness
 // inside a module, relative to the contrast.
 const (
+	cardMinModule        = 2.0
 	cardMinCorrectedConf = 0.6
 	cardMaxModuleSpread  = 0.25
 )
