@@ -765,8 +765,10 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 // screen takes a first, cheap look at a candidate with its rough corners
 // (one sample per module): a dark border inside a brighter ring, and both
 // dark and bright modules inside. What fails is no marker (a square of a
-// plaid, a dark panel) and not worth refining.
-func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
+// plaid, a dark panel) and not worth refining. washed tells whether a
+// border cell is bright enough to have lost its contrast to glare (else
+// the glare decoder need not look).
+func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) (ok, washed bool) {
 	M := cb.bits + 2
 	mf := float64(M)
 	var dst [4][2]float64
@@ -775,7 +777,7 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 	}
 	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
 	if !ok {
-		return false
+		return false, false
 	}
 	var border, ring, inner [64]float64
 	nb, nr, ni := 0, 0, 0
@@ -819,9 +821,10 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 	b, r := border[:nb], ring[:nr]
 	slices.Sort(b)
 	slices.Sort(r)
+	washed = b[nb-1] >= cardGlareWashed-cardScreenWashSlack
 	dark, bright := b[nb/2], r[nr/2]
 	if bright-dark < 12 {
-		return false
+		return false, washed
 	}
 	mid := (dark + bright) / 2
 	badB, badR, hi, lo := 0, 0, 0, 0
@@ -842,13 +845,21 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 			lo++
 		}
 	}
-	return badB <= nb/4 && badR <= nr/3 && hi > 0 && lo > 0
+	return badB <= nb/4 && badR <= nr/3 && hi > 0 && lo > 0, washed
 }
+
+// cardScreenWashSlack is how much darker than cardGlareWashed the
+// brightest border cell of the screen's one-sample look may be for the
+// glare decoder to be tried (its cells are means of nine samples).
+const cardScreenWashSlack = 25
 
 // read refines a candidate's corners and decodes it.
 func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
-	if !s.cb.screen(g, q) {
+	if ok, washed := s.cb.screen(g, q); !ok {
 		// Glare may wash out enough of the border to fail the screen.
+		if !washed {
+			return cardMarkerRead{}, false
+		}
 		return s.readGlare(grey, g, q, q)
 	}
 	side := cardQuadSide(q)
@@ -858,21 +869,20 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 	if !ok && refined != q {
 		m, ok = s.cb.decode(g, q, s.lim, &s.sc)
 	}
+	tries := [3][4]Point2f{refined, q, q}
 	if !ok && side >= 14 {
 		// Corners rounded by blur or bent by perspective: the four
 		// sides fitted as lines to the marker's outer edge.
 		if lq, _, fitted := s.fit.refineWithin(g, q, math.Max(1.5, 0.45*side/modules)); fitted {
+			tries[2] = lq
 			if m, ok = s.cb.decode(g, lq, s.lim, &s.sc); ok {
 				refined = lq
 			}
 		}
 	}
 	if !ok {
-		// Small modules blurred into each other.
-		for _, c := range [2][4]Point2f{refined, q} {
-			if m, ok = s.cb.decodeBlurred(g, c, s.lim, &s.sc); ok {
-				return m, true
-			}
+		if m, ok := s.readBlurred(g, tries, -1); ok {
+			return m, true
 		}
 		return s.readGlare(grey, g, q, refined)
 	}
@@ -881,16 +891,33 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 	}
 	// A corrected bit: weakly read markers are not trusted, nor one that
 	// its rough corners read as another id (misplaced corners shift the
-	// sampling grid by a module: bits of the neighbours).
-	if m.conf < cardMinCorrectedConf {
-		return m, false
-	}
-	if refined != q {
+	// sampling grid by a module: bits of the neighbours). The blurred
+	// decoder may still read the same id.
+	weak := m.conf < cardMinCorrectedConf
+	if !weak && refined != q {
 		if m2, ok := s.cb.decode(g, q, s.lim, &s.sc); ok && m2.marker.ID != m.marker.ID {
-			return m, false
+			weak = true
 		}
 	}
+	if weak {
+		return s.readBlurred(g, [3][4]Point2f{refined, q, q}, m.marker.ID)
+	}
 	return m, true
+}
+
+// readBlurred tries the blurred decoder (small modules blurred into each
+// other) on a candidate's corners in turn (refined, rough, fitted to the
+// edges; repeats are skipped); want ≥ 0 takes only that id.
+func (s *cardMarkerScanner) readBlurred(g cardGrey, tries [3][4]Point2f, want int) (cardMarkerRead, bool) {
+	for i, c := range tries {
+		if i > 0 && (c == tries[0] || c == tries[i-1]) {
+			continue
+		}
+		if m, ok := s.cb.decodeBlurred(g, c, s.lim, &s.sc); ok && (want < 0 || m.marker.ID == want) {
+			return m, true
+		}
+	}
+	return cardMarkerRead{}, false
 }
 
 // cardQuadSide is the mean side length of q.
