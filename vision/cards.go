@@ -14,8 +14,10 @@ package vision
 //     bits sampled through the quad's homography and matched against the
 //     dictionary with per-bit confidence; a black border, a white quiet
 //     zone and flat modules are required (card art does not read as a
-//     marker). Where a card or a marker-sized blob was seen but no marker
-//     read, the search runs again at full resolution.
+//     marker). Small markers whose modules blur into each other are read
+//     by fitting each code's cells with their neighbours' spill
+//     (cards_marker_blur.go). Where a card or a marker-sized blob was seen
+//     but no marker read, the search runs again at full resolution.
 //     Small places that still read nothing get three other thresholds.
 //     A card carries one sticker: a weaker read on another's card, or of a
 //     very different size right next to it, is card art and dropped.
