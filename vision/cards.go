@@ -14,8 +14,10 @@ package vision
 //     bits sampled through the quad's homography and matched against the
 //     dictionary with per-bit confidence; a black border, a white quiet
 //     zone and flat modules are required (card art does not read as a
-//     marker). Where a card or a marker-sized blob was seen but no marker
-//     read, the search runs again at full resolution.
+//     marker). Small markers whose modules blur into each other are read
+//     by fitting each code's cells with their neighbours' spill
+//     (cards_marker_blur.go). Where a card or a marker-sized blob was seen
+//     but no marker read, the search runs again at full resolution.
 //     Small places that still read nothing get three other thresholds.
 //     A card carries one sticker: a weaker read on another's card, or of a
 //     very different size right next to it, is card art and dropped.
@@ -33,9 +35,9 @@ package vision
 // end to end 62% among 100 and 62% among 500 (the matcher is not the
 // limit: outlines are missed or a few pixels off on busy tables, under a
 // thumb, at strong tilt), untaught cards taken for a taught one 0.04% and
-// 0.08%; stickers 99.8% overall (100% under glare since the glare
-// decoder, cards_marker_glare.go; 99.2% at 20 and 25 px), never a wrong
-// id. CPU: 11–22 ms a 720p frame with four cards, about a third of it the
+// 0.08%; stickers 99.9% overall and at least 99.6% in every condition
+// (20 px, 45° tilt, glare, thumb, blur + JPEG 60 included), never a wrong
+// id nor a phantom. CPU: 11–22 ms a 720p frame with four cards, about a third of it the
 // marker search and most of the rest the outline finder and the taught
 // cards (BenchmarkReadCards720p; plaid and printed tables cost most).
 
@@ -249,7 +251,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
 	maxSide := 0.9 * short
-	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, 24), maxSide, r.reads[:0])
+	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}

@@ -27,6 +27,8 @@ type cardCodebook struct {
 	dict  MarkerDict
 	bits  int // data bits per side
 	codes []uint64
+	// blur are the equations of the blurred decoder's fit.
+	blur []cardBlurCell
 	// minDist is the least Hamming distance between the codes of two
 	// different ids in any rotations (and between a code and its own
 	// rotations).
@@ -64,6 +66,7 @@ func newCardCodebook(d MarkerDict) (*cardCodebook, error) {
 			grid = cardRotCW(grid, n)
 		}
 	}
+	cb.blur = cb.blurCells()
 	cb.minDist = n * n
 	for i := 0; i < len(cb.codes); i += 4 {
 		for r := 1; r < 4; r++ {
@@ -271,6 +274,7 @@ var cardDefaultLimits = cardDecodeLimits{
 type cardDecodeScratch struct {
 	vals   []float64 // mean brightness per cell, (M+2)² with the quiet ring
 	margin []float64 // per data bit
+	level  []float64 // per cell of the blurred decoder's fit
 }
 
 // sampleCells samples the cells of the marker whose outer black square has
@@ -329,64 +333,93 @@ func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScra
 	return vals, spread / (mf * mf), true
 }
 
+// cardCells are a candidate's sampled cells and its illumination: the
+// planes through its border cells (dark) and its quiet-zone cells
+// (bright), and how many of them read the wrong way.
+type cardCells struct {
+	vals                []float64 // (M+2)² cells, the quiet ring included
+	dk, br              cardPlane
+	badBorder, badQuiet int
+}
+
+// at is the mean brightness of cell (i, j): i, j from -1 (the quiet ring)
+// to M (the ring on the other side).
+func (c *cardCells) at(i, j, M int) float64 { return c.vals[(i+1)*(M+2)+j+1] }
+
+// cells samples the marker whose outer black square has corners q and
+// checks what every marker shows whatever its code: a black border inside
+// a white quiet zone with enough contrast, and flat modules.
+func (cb *cardCodebook) cells(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardCells, bool) {
+	M := cb.bits + 2
+	mf := float64(M)
+	// Modules of less than two pixels across (a sliver of card art seen
+	// as a marker at a steep angle) cannot be told from print.
+	for k := range 4 {
+		if cardDist(q[k], q[(k+1)%4]) < cardMinModule*mf {
+			return cardCells{}, false
+		}
+	}
+	vals, spread, ok := cb.sampleCells(g, q, sc)
+	if !ok {
+		return cardCells{}, false
+	}
+	c := cardCells{vals: vals}
+	// Illumination: least-squares planes through the border cells (dark)
+	// and the quiet-zone cells (bright), in module coordinates.
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			v := c.at(i, j, M)
+			x, y := float64(j)+0.5, float64(i)+0.5
+			switch {
+			case i == -1 || j == -1 || i == M || j == M:
+				c.br.add(x, y, v)
+			case i == 0 || j == 0 || i == M-1 || j == M-1:
+				c.dk.add(x, y, v)
+			}
+		}
+	}
+	c.dk.solve()
+	c.br.solve()
+	contrast := c.br.at(mf/2, mf/2) - c.dk.at(mf/2, mf/2)
+	if contrast < lim.minContrast {
+		return cardCells{}, false
+	}
+	// A marker's modules are flat black or white; a panel of card art
+	// with a dark frame, sampled as if it were one, is not.
+	if spread > cardMaxModuleSpread*contrast {
+		return cardCells{}, false
+	}
+	for i := -1; i <= M; i++ {
+		for j := -1; j <= M; j++ {
+			x, y := float64(j)+0.5, float64(i)+0.5
+			thr := (c.dk.at(x, y) + c.br.at(x, y)) / 2
+			v := c.at(i, j, M)
+			switch {
+			case i == -1 || j == -1 || i == M || j == M:
+				if v < thr {
+					c.badQuiet++
+				}
+			case i == 0 || j == 0 || i == M-1 || j == M-1:
+				if v > thr {
+					c.badBorder++
+				}
+			}
+		}
+	}
+	if c.badBorder > lim.maxBorder || c.badQuiet > lim.maxQuiet {
+		return cardCells{}, false
+	}
+	return c, true
+}
+
 // decode reads the marker whose outer black square has corners q in g
 // (clockwise on screen; image coordinates with pixel centres at integers,
 // like Marker.Corners).
 func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
 	n := cb.bits
 	M := n + 2
-	mf := float64(M)
-	vals, spread, ok := cb.sampleCells(g, q, sc)
+	c, ok := cb.cells(g, q, lim, sc)
 	if !ok {
-		return cardMarkerRead{}, false
-	}
-	G := M + 2 // with the quiet ring
-	// Illumination: least-squares planes through the border cells (dark)
-	// and the quiet-zone cells (bright), in module coordinates.
-	var dk, br cardPlane
-	for i := -1; i <= M; i++ {
-		for j := -1; j <= M; j++ {
-			v := vals[(i+1)*G+j+1]
-			x, y := float64(j)+0.5, float64(i)+0.5
-			switch {
-			case i == -1 || j == -1 || i == M || j == M:
-				br.add(x, y, v)
-			case i == 0 || j == 0 || i == M-1 || j == M-1:
-				dk.add(x, y, v)
-			}
-		}
-	}
-	dk.solve()
-	br.solve()
-	c := mf / 2
-	contrast := br.at(c, c) - dk.at(c, c)
-	if contrast < lim.minContrast {
-		return cardMarkerRead{}, false
-	}
-	// A marker's modules are flat black or white; a panel of card art
-	// with a dark frame, sampled as if it were one, is not.
-	if spread > cardMaxModuleSpread*contrast {
-		return cardMarkerRead{}, false
-	}
-	badBorder, badQuiet := 0, 0
-	for i := -1; i <= M; i++ {
-		for j := -1; j <= M; j++ {
-			x, y := float64(j)+0.5, float64(i)+0.5
-			thr := (dk.at(x, y) + br.at(x, y)) / 2
-			v := vals[(i+1)*G+j+1]
-			switch {
-			case i == -1 || j == -1 || i == M || j == M:
-				if v < thr {
-					badQuiet++
-				}
-			case i == 0 || j == 0 || i == M-1 || j == M-1:
-				if v > thr {
-					badBorder++
-				}
-			}
-		}
-	}
-	if badBorder > lim.maxBorder || badQuiet > lim.maxQuiet {
 		return cardMarkerRead{}, false
 	}
 	if cap(sc.margin) < n*n {
@@ -397,9 +430,9 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 	for r := range n {
 		for col := range n {
 			x, y := float64(col+1)+0.5, float64(r+1)+0.5
-			d, b := dk.at(x, y), br.at(x, y)
+			d, b := c.dk.at(x, y), c.br.at(x, y)
 			half := math.Max(1, (b-d)/2)
-			m := (vals[(r+2)*G+col+2] - (d+b)/2) / half
+			m := (c.at(r+1, col+1, M) - (d+b)/2) / half
 			margin[r*n+col] = math.Min(1, math.Abs(m))
 			if m > 0 {
 				obs |= 1 << (r*n + col)
@@ -429,23 +462,25 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 	if bestIdx < 0 || best > lim.maxCost || bestHard > lim.maxHard || second-best < lim.minMargin {
 		return cardMarkerRead{}, false
 	}
-	id, rot := bestIdx/4, bestIdx%4
-	var mk Marker
-	mk.ID = id
+	conf := math.Max(0, 1-best/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-best)/3)
+	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: best, margin: second - best, hard: bestHard,
+		conf: math.Max(0, math.Min(1, conf))}, true
+}
+
+// cardMarkerAt is marker id with corners q (as sampled), its code seen
+// turned by rot×90°.
+func cardMarkerAt(q [4]Point2f, id, rot int) Marker {
+	mk := Marker{ID: id}
 	var cx, cy float64
 	for k := range 4 {
 		mk.Corners[k] = q[(k+rot)%4]
 		cx += float64(q[k].X) / 4
 		cy += float64(q[k].Y) / 4
 	}
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		mk.Side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
-	}
+	mk.Side = cardQuadSide(q)
 	mk.Center = Point2f{float32(cx), float32(cy)}
-	conf := math.Max(0, 1-best/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-best)/3)
-	conf *= 1 - 0.1*float64(badBorder+badQuiet)
-	return cardMarkerRead{marker: mk, cost: best, margin: second - best, hard: bestHard, conf: math.Max(0, math.Min(1, conf))}, true
+	return mk
 }
 
 // cardPlane fits v = a + b·x + c·y by least squares.
@@ -468,30 +503,12 @@ func (p *cardPlane) add(x, y, v float64) {
 
 func (p *cardPlane) solve() {
 	// Normal equations [n sx sy; sx sxx sxy; sy sxy syy]·[a b c] = [sv sxv syv].
-	m := [3][4]float64{{p.n, p.sx, p.sy, p.sv}, {p.sx, p.sxx, p.sxy, p.sxv}, {p.sy, p.sxy, p.syy, p.syv}}
-	for col := range 3 {
-		piv := col
-		for r := col + 1; r < 3; r++ {
-			if math.Abs(m[r][col]) > math.Abs(m[piv][col]) {
-				piv = r
-			}
-		}
-		if math.Abs(m[piv][col]) < 1e-9 {
-			p.a, p.b, p.c = p.sv/math.Max(1, p.n), 0, 0
-			return
-		}
-		m[col], m[piv] = m[piv], m[col]
-		for r := range 3 {
-			if r == col {
-				continue
-			}
-			f := m[r][col] / m[col][col]
-			for k := col; k < 4; k++ {
-				m[r][k] -= f * m[col][k]
-			}
-		}
+	x, _, ok := cardSolve3([3][3]float64{{p.n, p.sx, p.sy}, {p.sx, p.sxx, p.sxy}, {p.sy, p.sxy, p.syy}}, [3]float64{p.sv, p.sxv, p.syv}, 0)
+	if !ok {
+		p.a, p.b, p.c = p.sv/math.Max(1, p.n), 0, 0
+		return
 	}
-	p.a, p.b, p.c = m[0][3]/m[0][0], m[1][3]/m[1][1], m[2][3]/m[2][2]
+	p.a, p.b, p.c = x[0], x[1], x[2]
 }
 
 func (p *cardPlane) at(x, y float64) float64 { return p.a + p.b*x + p.c*y }
@@ -639,8 +656,10 @@ type cardScanPass struct {
 }
 
 // The two passes ReadCards makes: the whole frame at half resolution
-// (markers from about 26 px), then the places where a card or a marker
-// candidate was seen at full resolution (down to about 16 px).
+// (outlines from cardHalfMinSide; most 20 px markers show theirs, and every
+// candidate is decoded on the full-resolution image), then the places
+// where a card or a marker candidate was seen at full resolution (down to
+// about 16 px).
 var (
 	cardPassHalf = cardScanPass{scale: 0.5, block: 7, c: 8}
 	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true, cut: true}
@@ -648,6 +667,10 @@ var (
 	// places where the full-resolution pass read nothing.
 	cardPassRetry = [...]cardScanPass{{scale: 1, block: 5, c: 6}, {scale: 1, block: 15, c: 5, blur: true}, {scale: 1, block: 7, c: 14, blur: true}}
 )
+
+// cardHalfMinSide is the least marker side (px) the half-resolution pass
+// looks for: 8 px outlines there.
+const cardHalfMinSide = 16
 
 // cardRetryArea is the largest place (px²) the retry passes search.
 const cardRetryArea = 140 * 140
@@ -742,8 +765,10 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 // screen takes a first, cheap look at a candidate with its rough corners
 // (one sample per module): a dark border inside a brighter ring, and both
 // dark and bright modules inside. What fails is no marker (a square of a
-// plaid, a dark panel) and not worth refining.
-func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
+// plaid, a dark panel) and not worth refining. washed tells whether a
+// border cell is bright enough to have lost its contrast to glare (else
+// the glare decoder need not look).
+func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) (ok, washed bool) {
 	M := cb.bits + 2
 	mf := float64(M)
 	var dst [4][2]float64
@@ -752,7 +777,7 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 	}
 	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
 	if !ok {
-		return false
+		return false, false
 	}
 	var border, ring, inner [64]float64
 	nb, nr, ni := 0, 0, 0
@@ -796,9 +821,10 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 	b, r := border[:nb], ring[:nr]
 	slices.Sort(b)
 	slices.Sort(r)
+	washed = b[nb-1] >= cardGlareWashed-cardScreenWashSlack
 	dark, bright := b[nb/2], r[nr/2]
 	if bright-dark < 12 {
-		return false
+		return false, washed
 	}
 	mid := (dark + bright) / 2
 	badB, badR, hi, lo := 0, 0, 0, 0
@@ -819,13 +845,21 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) bool {
 			lo++
 		}
 	}
-	return badB <= nb/4 && badR <= nr/3 && hi > 0 && lo > 0
+	return badB <= nb/4 && badR <= nr/3 && hi > 0 && lo > 0, washed
 }
+
+// cardScreenWashSlack is how much darker than cardGlareWashed the
+// brightest border cell of the screen's one-sample look may be for the
+// glare decoder to be tried (its cells are means of nine samples).
+const cardScreenWashSlack = 25
 
 // read refines a candidate's corners and decodes it.
 func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
-	if !s.cb.screen(g, q) {
+	if ok, washed := s.cb.screen(g, q); !ok {
 		// Glare may wash out enough of the border to fail the screen.
+		if !washed {
+			return cardMarkerRead{}, false
+		}
 		return s.readGlare(grey, g, q, q)
 	}
 	side := cardQuadSide(q)
@@ -835,16 +869,21 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 	if !ok && refined != q {
 		m, ok = s.cb.decode(g, q, s.lim, &s.sc)
 	}
+	tries := [3][4]Point2f{refined, q, q}
 	if !ok && side >= 14 {
 		// Corners rounded by blur or bent by perspective: the four
 		// sides fitted as lines to the marker's outer edge.
 		if lq, _, fitted := s.fit.refineWithin(g, q, math.Max(1.5, 0.45*side/modules)); fitted {
+			tries[2] = lq
 			if m, ok = s.cb.decode(g, lq, s.lim, &s.sc); ok {
 				refined = lq
 			}
 		}
 	}
 	if !ok {
+		if m, ok := s.readBlurred(g, tries, -1); ok {
+			return m, true
+		}
 		return s.readGlare(grey, g, q, refined)
 	}
 	if m.hard == 0 {
@@ -852,16 +891,33 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 	}
 	// A corrected bit: weakly read markers are not trusted, nor one that
 	// its rough corners read as another id (misplaced corners shift the
-	// sampling grid by a module: bits of the neighbours).
-	if m.conf < cardMinCorrectedConf {
-		return m, false
-	}
-	if refined != q {
+	// sampling grid by a module: bits of the neighbours). The blurred
+	// decoder may still read the same id.
+	weak := m.conf < cardMinCorrectedConf
+	if !weak && refined != q {
 		if m2, ok := s.cb.decode(g, q, s.lim, &s.sc); ok && m2.marker.ID != m.marker.ID {
-			return m, false
+			weak = true
 		}
 	}
+	if weak {
+		return s.readBlurred(g, [3][4]Point2f{refined, q, q}, m.marker.ID)
+	}
 	return m, true
+}
+
+// readBlurred tries the blurred decoder (small modules blurred into each
+// other) on a candidate's corners in turn (refined, rough, fitted to the
+// edges; repeats are skipped); want ≥ 0 takes only that id.
+func (s *cardMarkerScanner) readBlurred(g cardGrey, tries [3][4]Point2f, want int) (cardMarkerRead, bool) {
+	for i, c := range tries {
+		if i > 0 && (c == tries[0] || c == tries[i-1]) {
+			continue
+		}
+		if m, ok := s.cb.decodeBlurred(g, c, s.lim, &s.sc); ok && (want < 0 || m.marker.ID == want) {
+			return m, true
+		}
+	}
+	return cardMarkerRead{}, false
 }
 
 // cardQuadSide is the mean side length of q.
@@ -905,10 +961,12 @@ func (s *cardMarkerScanner) subpix(grey gocv.Mat, g cardGrey, q [4]Point2f) [4]P
 	return refined
 }
 
-// cardMinCorrectedConf is the least confidence of a marker read with a
+// cardMinModule is the least module size (px) along any side of a
+// marker; cardMinCorrectedConf is the least confidence of a marker read with a
 // corrected bit, cardMaxModuleSpread the largest mean spread of brightness
 // inside a module, relative to the contrast.
 const (
+	cardMinModule        = 2.0
 	cardMinCorrectedConf = 0.6
 	cardMaxModuleSpread  = 0.25
 )

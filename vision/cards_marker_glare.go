@@ -195,23 +195,9 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 	if hard > 0 || bestCost > cardGlareMaxCost || second-bestCost < cardGlareMinMargin {
 		return cardMarkerRead{}, cardGlareNoCode
 	}
-	id, rot := bestIdx/4, bestIdx%4
-	var mk Marker
-	mk.ID = id
-	var cx, cy float64
-	for k := range 4 {
-		mk.Corners[k] = q[(k+rot)%4]
-		cx += float64(q[k].X) / 4
-		cy += float64(q[k].Y) / 4
-	}
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		mk.Side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
-	}
-	mk.Center = Point2f{float32(cx), float32(cy)}
 	conf := math.Max(0, 1-bestCost/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-bestCost)/3)
 	conf *= float64(full) / float64(ns)
-	return cardMarkerRead{marker: mk, cost: bestCost, margin: second - bestCost, conf: math.Max(0, math.Min(1, conf))}, cardGlareRead
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: bestCost, margin: second - bestCost, conf: math.Max(0, math.Min(1, conf))}, cardGlareRead
 }
 
 // readGlare tries the glare decoder on a candidate the plain decoder
