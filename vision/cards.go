@@ -146,6 +146,7 @@ type CardReader struct {
 	scanner *cardMarkerScanner
 	finder  *cardOutlineFinder
 	desc    *cardDescriber
+	keyer   *cardKeyer
 	grey    gocv.Mat
 	half    gocv.Mat
 	bgr     gocv.Mat // colour copy of a grey or BGRA input
@@ -178,7 +179,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 		return nil, err
 	}
 	return &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
-		grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat()}, nil
+		keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat()}, nil
 }
 
 // Close releases the reader. Closing twice is harmless.
@@ -190,6 +191,7 @@ func (r *CardReader) Close() error {
 	r.scanner.close()
 	r.finder.close()
 	r.desc.close()
+	r.keyer.close()
 	r.grey.Close()
 	r.half.Close()
 	r.bgr.Close()
@@ -415,19 +417,30 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	out = keep
 
+	var missed []cardKeyMiss
 	for i, o := range outlines {
 		if used[i] {
 			continue
 		}
-		rd, ok, err := r.readLearned(colour, o)
+		rd, ok, m, err := r.readLearned(colour, o)
 		if err != nil {
 			return nil, err
+		}
+		if rd.ID == CardUnknown && m.id != "" {
+			at := -1
+			if ok {
+				at = len(out)
+			}
+			missed = append(missed, cardKeyMiss{o: o, m: m, at: at})
 		}
 		if !ok {
 			continue
 		}
 		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
 		out = append(out, rd)
+	}
+	if out, err = r.readByKeys(colour, out, missed, minW, maxW); err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(out, func(a, b CardReading) int {
 		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
@@ -457,15 +470,15 @@ const (
 var cardGrowTries = [...]float64{-0.035, 0.035}
 
 // readLearned compares the card inside outline o with the taught cards.
-func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, error) {
+func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, cardMatch, error) {
 	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: cardQuadBox(o.q), Corners: o.q}
 	ix := r.opts.Index
 	if ix == nil || len(ix.entries) == 0 {
 		if r.opts.HideUnknown || !cardLikely(o) {
-			return rd, false, nil
+			return rd, false, cardMatch{}, nil
 		}
 		rd.Confidence = 1
-		return rd, true, nil
+		return rd, true, cardMatch{}, nil
 	}
 	thr := ix.threshold()
 	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
@@ -497,7 +510,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		}
 		var d [4]cardDesc
 		if err := r.desc.describe(&d); err != nil {
-			return rd, false, err
+			return rd, false, best, err
 		}
 		if m := ix.match(&d); m.dist < best.dist {
 			best, grow, bestQ = m, tr.grow, tr.q
@@ -521,13 +534,13 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			rd.Corners = cardGrowQuad(rd.Corners, grow)
 			rd.Box = cardQuadBox(rd.Corners)
 		}
-		return rd, true, nil
+		return rd, true, best, nil
 	}
 	if r.opts.HideUnknown || !cardLikely(o) {
-		return rd, false, nil
+		return rd, false, best, nil
 	}
 	rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (best.dist-thr)/thr))
-	return rd, true, nil
+	return rd, true, best, nil
 }
 
 // cardLikely reports whether an outline that matched nothing is still

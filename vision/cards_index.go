@@ -340,6 +340,7 @@ type CardIndex struct {
 type cardEntry struct {
 	id   string
 	desc cardDesc
+	keys *cardKeys // the example's keypoints (nil on its grown entry)
 }
 
 // Cards returns the taught card ids, sorted.
@@ -379,9 +380,10 @@ func (ix *CardIndex) accepts(m cardMatch) bool {
 }
 
 // add stores an example of card id (its descriptors as found and as grown
-// by cardGrowInner); the first example of a card fixes its orientation —
-// turned by firstRot — and later ones are turned to agree with it.
-func (ix *CardIndex) add(id string, d, grown *[4]cardDesc, firstRot int) {
+// by cardGrowInner) and returns how it was turned; the first example of a
+// card fixes its orientation — turned by firstRot — and later ones are
+// turned to agree with it.
+func (ix *CardIndex) add(id string, d, grown *[4]cardDesc, firstRot int) int {
 	rot := firstRot
 	best := math.Inf(1)
 	for _, e := range ix.entries {
@@ -396,6 +398,7 @@ func (ix *CardIndex) add(id string, d, grown *[4]cardDesc, firstRot int) {
 		break
 	}
 	ix.entries = append(ix.entries, cardEntry{id: id, desc: d[rot]}, cardEntry{id: id, desc: grown[rot]})
+	return rot
 }
 
 // cardMatch is the outcome of a search.
@@ -404,6 +407,9 @@ type cardMatch struct {
 	dist   float64 // to the best example
 	second float64 // best distance of any other card
 	rot    int     // the query turned rot×90° clockwise matches
+	// cands are the nearest taught cards, nearest first (for the
+	// keypoint search).
+	cands [cardKeyCands]string
 }
 
 // cardShortlist is how many examples the hash search hands to the full
@@ -462,12 +468,32 @@ func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
 			}
 		}
 	}
+	var cd [cardKeyCands]float64
 	for id, d := range best {
 		if id != m.id && d < m.second {
 			m.second = d
 		}
+		// Insertion into the nearest cards.
+		for k := range cardKeyCands {
+			if m.cands[k] == "" || d < cd[k] || (d == cd[k] && id < m.cands[k]) {
+				copy(m.cands[k+1:], m.cands[k:cardKeyCands-1])
+				copy(cd[k+1:], cd[k:cardKeyCands-1])
+				m.cands[k], cd[k] = id, d
+				break
+			}
+		}
 	}
 	return m
+}
+
+// keysOf appends the keypoints of card id's examples to out.
+func (ix *CardIndex) keysOf(id string, out []*cardKeys) []*cardKeys {
+	for i := range ix.entries {
+		if e := &ix.entries[i]; e.id == id && e.keys != nil && len(e.keys.desc) > 0 {
+			out = append(out, e.keys)
+		}
+	}
+	return out
 }
 
 // cardImageExts are the picture files TeachCards reads.
@@ -570,15 +596,17 @@ func cardCheckID(id string) error {
 type cardTeacher struct {
 	finder *cardOutlineFinder
 	desc   *cardDescriber
+	keyer  *cardKeyer
 	grey   gocv.Mat
 	half   gocv.Mat
 }
 
 func newCardTeacher() (*cardTeacher, error) {
-	return &cardTeacher{finder: newCardOutlineFinder(), desc: newCardDescriber(), grey: gocv.NewMat(), half: gocv.NewMat()}, nil
+	return &cardTeacher{finder: newCardOutlineFinder(), desc: newCardDescriber(), keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat()}, nil
 }
 
 func (t *cardTeacher) close() {
+	t.keyer.close()
 	t.finder.close()
 	t.desc.close()
 	t.grey.Close()
@@ -688,9 +716,20 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		}
 	}
 	for k, c := range per {
-		ix.add(id, &c[pick[k]].d[0], &c[pick[k]].d[1], (4-tl)%4)
+		rot := ix.add(id, &c[pick[k]].d[0], &c[pick[k]].d[1], (4-tl)%4)
+		// The keypoints of the card as stored: turned rot×90° clockwise,
+		// its top-left corner was the outline's corner (4-rot)%4.
+		q := c[pick[k]].q
+		var turned [4]Point2f
+		for j := range 4 {
+			turned[j] = q[(j+4-rot)%4]
+		}
+		// Without keypoints (a degenerate outline) the example still
+		// serves the outline matcher.
+		if keys, err := t.keyer.teach(imgs[which[k]], turned); err == nil {
+			ix.entries[len(ix.entries)-2].keys = keys
+		}
 	}
-	_ = which
 	return len(per), errs
 }
 
