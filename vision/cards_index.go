@@ -305,10 +305,10 @@ const cardChromaWeight = 0.012
 
 // CardIndexVersion is the version of the saved index format and of the
 // descriptor; Load refuses other versions (teach the cards again).
-const CardIndexVersion = 2
+const CardIndexVersion = 3
 
 // cardDescriptorName names the descriptor in saved indexes.
-const cardDescriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8"
+const cardDescriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8+orb96x134"
 
 // Defaults of the match decision: a card is taken for the nearest taught
 // card when its distance is at most DefaultCardThreshold and at most
@@ -831,6 +831,7 @@ func (ix *CardIndex) Save(dir string) error {
 		binary.Write(&buf, le, e.desc.fineNorm)
 		binary.Write(&buf, le, e.desc.fine[:])
 		binary.Write(&buf, le, e.desc.chroma[:])
+		cardWriteKeys(&buf, e.keys)
 	}
 	// Data first, manifest last: a manifest always describes its data.
 	if err := cardWriteFile(filepath.Join(dir, cardIndexData), buf.Bytes()); err != nil {
@@ -928,6 +929,9 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 				return nil, bad("not a number in the data")
 			}
+		}
+		if e.keys, err = cardReadKeys(r); err != nil {
+			return nil, bad(err.Error())
 		}
 		ix.entries = append(ix.entries, e)
 	}
