@@ -439,7 +439,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
 		out = append(out, rd)
 	}
-	if out, err = r.readByKeys(colour, out, missed, minW, maxW); err != nil {
+	if out, err = r.readByKeys(colour, cv, out, missed, minW, maxW); err != nil {
 		return nil, err
 	}
 	slices.SortStableFunc(out, func(a, b CardReading) int {

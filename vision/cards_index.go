@@ -486,11 +486,14 @@ func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
 	return m
 }
 
-// keysOf appends the keypoints of card id's examples to out.
+// keysOf appends the keypoints of card id to out (those of its first
+// example that has them: one set per card, so that a keypoint's nearest
+// other keypoint, in the ratio test, is not the same point seen in another
+// example).
 func (ix *CardIndex) keysOf(id string, out []*cardKeys) []*cardKeys {
 	for i := range ix.entries {
 		if e := &ix.entries[i]; e.id == id && e.keys != nil && len(e.keys.desc) > 0 {
-			out = append(out, e.keys)
+			return append(out, e.keys)
 		}
 	}
 	return out
@@ -724,8 +727,12 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		for j := range 4 {
 			turned[j] = q[(j+4-rot)%4]
 		}
+		// One set of keypoints per card (keysOf): the first example's.
 		// Without keypoints (a degenerate outline) the example still
 		// serves the outline matcher.
+		if len(ix.keysOf(id, nil)) > 0 {
+			continue
+		}
 		if keys, err := t.keyer.teach(imgs[which[k]], turned); err == nil {
 			ix.entries[len(ix.entries)-2].keys = keys
 		}

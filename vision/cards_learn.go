@@ -22,7 +22,7 @@ type cardKeyMiss struct {
 // (cards_learn_keys.go). A card found there whose rectified face then
 // matches that same card (the usual threshold and ratio) replaces the
 // outline's "unknown" reading, or is added. out are the readings so far.
-func (r *CardReader) readByKeys(img gocv.Mat, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
 	ix := r.opts.Index
 	if ix == nil || len(missed) == 0 {
 		return out, nil
@@ -62,7 +62,7 @@ func (r *CardReader) readByKeys(img gocv.Mat, out []CardReading, missed []cardKe
 		}
 		// The first found outline that matches one of the searched cards.
 		for _, f := range found {
-			rd, ok, err := r.confirmKeyFound(img, f.q, minW, maxW)
+			rd, ok, err := r.confirmKeyFound(img, gr, f.q, minW, maxW)
 			if err != nil {
 				return nil, err
 			}
@@ -82,13 +82,31 @@ func (r *CardReader) readByKeys(img gocv.Mat, out []CardReading, missed []cardKe
 }
 
 // confirmKeyFound rectifies the outline q found by keypoints (its taught
-// top-left corner first) and matches it with the taught cards.
-func (r *CardReader) confirmKeyFound(img gocv.Mat, q [4]Point2f, minW, maxW float64) (CardReading, bool, error) {
-	ix := r.opts.Index
+// top-left corner first), and then q re-fitted to the card's edges in gr,
+// and matches them with the taught cards.
+func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, q [4]Point2f, minW, maxW float64) (CardReading, bool, error) {
 	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
 	if !ok || c.q != q || !cardPlausible(q, minW, maxW) {
 		return CardReading{}, false, nil
 	}
+	rd, ok, err := r.matchOutline(img, q)
+	if ok || err != nil {
+		return rd, ok, err
+	}
+	rq, _, ok := r.finder.refine(gr, q)
+	if !ok || cardQuadAltDistance(rq, cardQuadCandidate{q: q}) < 1 {
+		return CardReading{}, false, nil
+	}
+	if c, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || c.q != rq {
+		return CardReading{}, false, nil
+	}
+	return r.matchOutline(img, rq)
+}
+
+// matchOutline rectifies outline q and reports the taught card it is taken
+// for, if any.
+func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f) (CardReading, bool, error) {
+	ix := r.opts.Index
 	if err := r.desc.rectify(img, q, 0); err != nil {
 		return CardReading{}, false, nil
 	}

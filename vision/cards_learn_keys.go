@@ -26,9 +26,9 @@ import (
 // Keypoint search sizes.
 const (
 	cardKeyW, cardKeyH = 96, 134 // the upright card keypoints are taken on
-	cardKeyTeach       = 150     // keypoints kept per taught example
-	cardKeyPlace       = 400     // keypoints taken in a searched place
-	cardKeyCands       = 4       // taught cards whose keypoints are tried
+	cardKeyTeach       = 300     // keypoints kept per taught example
+	cardKeyPlace       = 700     // keypoints taken in a searched place
+	cardKeyCands       = 3       // taught cards whose keypoints are tried
 	cardKeyMinInliers  = 10      // keypoints agreeing on the homography
 	cardKeyMaxDist     = 64      // Hamming distance of a keypoint match
 	cardKeyRatio       = 0.8     // best over second best keypoint match
