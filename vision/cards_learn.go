@@ -13,6 +13,8 @@ import (
 // (on training scenes these bounds keep 39 of 41 cards found by keypoints
 // and skip 71% of the searches).
 const (
+	cardKeySure      = 15
+	cardKeySureRatio = 0.5
 	cardKeyMissDist  = 0.7
 	cardKeyMissRatio = 0.85
 )
@@ -77,7 +79,7 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 		}
 		// The first found outline that matches one of the searched cards.
 		for _, f := range found {
-			rd, ok, err := r.confirmKeyFound(img, gr, f.q, minW, maxW)
+			rd, ok, err := r.confirmKeyFound(img, gr, f, ids[f.own], minW, maxW)
 			if err != nil {
 				return nil, err
 			}
@@ -99,12 +101,17 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 // confirmKeyFound rectifies the outline q found by keypoints (its taught
 // top-left corner first), and then q re-fitted to the card's edges in gr,
 // and matches them with the taught cards.
-func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, q [4]Point2f, minW, maxW float64) (CardReading, bool, error) {
+func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, f cardKeyFound, want string, minW, maxW float64) (CardReading, bool, error) {
+	q := f.q
+	relax := 0.0
+	if f.inliers >= cardKeySure {
+		relax = cardKeySureRatio
+	}
 	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
 	if !ok || c.q != q || !cardPlausible(q, minW, maxW) {
 		return CardReading{}, false, nil
 	}
-	rd, ok, err := r.matchOutline(img, q)
+	rd, ok, err := r.matchOutline(img, q, want, relax)
 	if ok || err != nil {
 		return rd, ok, err
 	}
@@ -115,12 +122,12 @@ func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, q [4]Point2f, mi
 	if c, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || c.q != rq {
 		return CardReading{}, false, nil
 	}
-	return r.matchOutline(img, rq)
+	return r.matchOutline(img, rq, want, relax)
 }
 
 // matchOutline rectifies outline q and reports the taught card it is taken
 // for, if any.
-func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f) (CardReading, bool, error) {
+func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f, want string, relax float64) (CardReading, bool, error) {
 	ix := r.opts.Index
 	if err := r.desc.rectify(img, q, 0); err != nil {
 		return CardReading{}, false, nil
@@ -130,7 +137,8 @@ func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f) (CardReading, bool
 		return CardReading{}, false, err
 	}
 	m := ix.match(&d)
-	if !ix.accepts(m) {
+	sure := m.id == want && m.dist <= ix.threshold() && m.dist <= relax*m.second
+	if !ix.accepts(m) && !sure {
 		return CardReading{}, false, nil
 	}
 	thr := ix.threshold()

@@ -146,6 +146,7 @@ func cardHamming(a, b *[4]uint64) int {
 type cardKeyFound struct {
 	q       [4]Point2f
 	inliers int
+	own     int // index of the example's keys
 }
 
 // locate searches place (full-resolution pixels of grey, the frame's grey
@@ -206,6 +207,7 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 		}
 		f, ok := k.homography(ks, place, sx, sy)
 		if ok {
+			f.own = o
 			out = append(out, f)
 		}
 	}
