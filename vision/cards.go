@@ -27,6 +27,12 @@ package vision
 //     outline is rectified and compared with the taught cards
 //     (cards_index.go), trying its alternatives (inner frame, outer edge,
 //     shadow, a little smaller and larger) too.
+//  4. Where an outline came near a taught card but matched none (found a
+//     few pixels off, at the card's inner frame, cut by a thumb), the place
+//     around it is searched for the ORB keypoints of its three nearest
+//     taught cards (cards_learn_keys.go, cards_learn.go); keypoints agreeing
+//     on one homography give the card's outline, which must then match
+//     that card like any other outline (untaught cards stay unknown).
 //
 // Measured on held-out synthetic scenes (TABLECAM_EVAL_FULL=1, see
 // cards_eval_test.go for the per-condition tables): taught cards read right

@@ -10,7 +10,9 @@ package vision
 // off still correlate) and an 8×8 layout of two opponent colours (the
 // decision). A card is taken for the
 // nearest taught card only when it is close enough and clearly closer than
-// to any other taught card; otherwise it is "unknown".
+// to any other taught card; otherwise it is "unknown". Each card also
+// keeps the ORB keypoints of its first example, rectified upright
+// (cards_learn_keys.go): they find the card where its outline was missed.
 //
 // Measured before the smoothing (TestCardsMethodComparison, true
 // outlines, one teaching photo per card): top-1 99.5% among 100 cards and 98.0% among 500 in 0.36 and
