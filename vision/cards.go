@@ -36,14 +36,16 @@ package vision
 //
 // Measured on held-out synthetic scenes (TABLECAM_EVAL_FULL=1, see
 // cards_eval_test.go for the per-condition tables): taught cards read right
-// end to end 62% among 100 and 62% among 500 (the matcher is not the
-// limit: outlines are missed or a few pixels off on busy tables, under a
-// thumb, at strong tilt), untaught cards taken for a taught one 0.04% and
-// 0.08%; stickers 99.8% overall (100% under glare since the glare
+// end to end 69% among 100 and 68% among 500 (62% each before the keypoint
+// search; the limit is cards without any outline near them, 15%, most on
+// busy tables, and outlines too far off to come near their card), untaught
+// cards taken for a taught one 0.04% and 0.08%; stickers 99.8% overall (100% under glare since the glare
 // decoder, cards_marker_glare.go; 99.2% at 20 and 25 px), never a wrong
 // id. CPU: 11–22 ms a 720p frame with four cards, about a third of it the
 // marker search and most of the rest the outline finder and the taught
-// cards (BenchmarkReadCards720p; plaid and printed tables cost most).
+// cards (BenchmarkReadCards720p; plaid and printed tables cost most); the
+// keypoint search adds up to 1.5 ms of it (medians 3–6% more on most
+// tables, measured interleaved with the build before it).
 
 import (
 	"encoding/json"
