@@ -29,17 +29,26 @@ package vision
 //     outline is rectified and compared with the taught cards
 //     (cards_index.go), trying its alternatives (inner frame, outer edge,
 //     shadow, a little smaller and larger) too.
+//  4. Where an outline came near a taught card but matched none (found a
+//     few pixels off, at the card's inner frame, cut by a thumb), the place
+//     around it is searched for the ORB keypoints of its three nearest
+//     taught cards (cards_learn_keys.go, cards_learn.go); keypoints agreeing
+//     on one homography give the card's outline, which must then match
+//     that card like any other outline (untaught cards stay unknown).
 //
 // Measured on held-out synthetic scenes (TABLECAM_EVAL_FULL=1, see
 // cards_eval_test.go for the per-condition tables): taught cards read right
-// end to end 62% among 100 and 62% among 500 (the matcher is not the
-// limit: outlines are missed or a few pixels off on busy tables, under a
-// thumb, at strong tilt), untaught cards taken for a taught one 0.04% and
-// 0.08%; stickers 99.9% overall and at least 99.6% in every condition
-// (20 px, 45° tilt, glare, thumb, blur + JPEG 60 included), never a wrong
-// id nor a phantom. CPU: 11–22 ms a 720p frame with four cards, about a third of it the
+// end to end 69% among 100 and 68% among 500 (62% each before the keypoint
+// search; the limit is cards without any outline near them, 15%, most on
+// busy tables, and outlines too far off to come near their card), untaught
+// cards taken for a taught one 0.04% and 0.08%; stickers 99.9% overall and
+// at least 99.6% in every condition (20 px, 45° tilt, glare, thumb, blur +
+// JPEG 60 included), never a wrong id nor a phantom. CPU: 11–22 ms a 720p
+// frame with four cards, about a third of it the
 // marker search and most of the rest the outline finder and the taught
-// cards (BenchmarkReadCards720p; plaid and printed tables cost most).
+// cards (BenchmarkReadCards720p; plaid and printed tables cost most); the
+// keypoint search adds up to 1.5 ms of it (medians 3–6% more on most
+// tables, measured interleaved with the build before it).
 
 import (
 	"encoding/json"
@@ -148,6 +157,7 @@ type CardReader struct {
 	scanner *cardMarkerScanner
 	finder  *cardOutlineFinder
 	desc    *cardDescriber
+	keyer   *cardKeyer
 	grey    gocv.Mat
 	half    gocv.Mat
 	bgr     gocv.Mat // colour copy of a grey or BGRA input
@@ -180,7 +190,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 		return nil, err
 	}
 	return &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
-		grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat()}, nil
+		keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat()}, nil
 }
 
 // Close releases the reader. Closing twice is harmless.
@@ -192,6 +202,7 @@ func (r *CardReader) Close() error {
 	r.scanner.close()
 	r.finder.close()
 	r.desc.close()
+	r.keyer.close()
 	r.grey.Close()
 	r.half.Close()
 	r.bgr.Close()
@@ -417,19 +428,30 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	out = keep
 
+	var missed []cardKeyMiss
 	for i, o := range outlines {
 		if used[i] {
 			continue
 		}
-		rd, ok, err := r.readLearned(colour, o)
+		rd, ok, m, err := r.readLearned(colour, o)
 		if err != nil {
 			return nil, err
+		}
+		if rd.ID == CardUnknown && m.id != "" {
+			at := -1
+			if ok {
+				at = len(out)
+			}
+			missed = append(missed, cardKeyMiss{o: o, m: m, at: at})
 		}
 		if !ok {
 			continue
 		}
 		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
 		out = append(out, rd)
+	}
+	if out, err = r.readByKeys(colour, cv, out, missed, minW, maxW); err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(out, func(a, b CardReading) int {
 		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
@@ -459,15 +481,15 @@ const (
 var cardGrowTries = [...]float64{-0.035, 0.035}
 
 // readLearned compares the card inside outline o with the taught cards.
-func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, error) {
+func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, cardMatch, error) {
 	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: cardQuadBox(o.q), Corners: o.q}
 	ix := r.opts.Index
 	if ix == nil || len(ix.entries) == 0 {
 		if r.opts.HideUnknown || !cardLikely(o) {
-			return rd, false, nil
+			return rd, false, cardMatch{}, nil
 		}
 		rd.Confidence = 1
-		return rd, true, nil
+		return rd, true, cardMatch{}, nil
 	}
 	thr := ix.threshold()
 	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
@@ -499,7 +521,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		}
 		var d [4]cardDesc
 		if err := r.desc.describe(&d); err != nil {
-			return rd, false, err
+			return rd, false, best, err
 		}
 		if m := ix.match(&d); m.dist < best.dist {
 			best, grow, bestQ = m, tr.grow, tr.q
@@ -523,13 +545,13 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			rd.Corners = cardGrowQuad(rd.Corners, grow)
 			rd.Box = cardQuadBox(rd.Corners)
 		}
-		return rd, true, nil
+		return rd, true, best, nil
 	}
 	if r.opts.HideUnknown || !cardLikely(o) {
-		return rd, false, nil
+		return rd, false, best, nil
 	}
 	rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (best.dist-thr)/thr))
-	return rd, true, nil
+	return rd, true, best, nil
 }
 
 // cardLikely reports whether an outline that matched nothing is still

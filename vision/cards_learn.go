@@ -1,0 +1,161 @@
+package vision
+
+import (
+	"image"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// The missed outlines searched by keypoints: their best match's distance
+// below cardKeyMissDist and below cardKeyMissRatio times the next card's
+// (on training scenes these bounds keep 39 of 41 cards found by keypoints
+// and skip 71% of the searches).
+const (
+	cardKeySure      = 15
+	cardKeySureRatio = 0.5
+	cardKeyMissDist  = 0.7
+	cardKeyMissRatio = 0.85
+)
+
+// cardKeyMiss is an outline that matched no taught card: its match (whose
+// nearest cards are searched for by keypoints) and the index of its
+// "unknown" reading in the frame's readings (-1: not reported).
+type cardKeyMiss struct {
+	o  cardQuadCandidate
+	m  cardMatch
+	at int
+}
+
+// readByKeys searches the places of the first cardKeyPlaces missed
+// outlines for the keypoints of their nearest taught cards
+// (cards_learn_keys.go). A card found there whose rectified face then
+// matches that same card (the usual threshold and ratio) replaces the
+// outline's "unknown" reading, or is added. out are the readings so far.
+func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+	ix := r.opts.Index
+	if ix == nil || len(missed) == 0 {
+		return out, nil
+	}
+	bounds := image.Rect(0, 0, img.Cols(), img.Rows())
+	var keys []*cardKeys
+	var ids []string
+	places := 0
+	for _, ms := range missed {
+		if places >= cardKeyPlaces {
+			break
+		}
+		// Only outlines that came near a taught card: far ones (a table
+		// pattern, a hand, an outline well off its card) seldom have the
+		// card among their nearest ones, and the search costs.
+		if ms.m.dist >= cardKeyMissDist || ms.m.dist >= cardKeyMissRatio*ms.m.second {
+			continue
+		}
+		if cardReadAt(out, cardQuadCentre(ms.o.q)) {
+			continue // a card found meanwhile (by keypoints) covers it
+		}
+		keys, ids = keys[:0], ids[:0]
+		for _, id := range ms.m.cands {
+			if id == "" {
+				continue
+			}
+			n := len(keys)
+			keys = ix.keysOf(id, keys)
+			for range len(keys) - n {
+				ids = append(ids, id)
+			}
+		}
+		if len(keys) == 0 {
+			continue
+		}
+		places++
+		box := cardQuadBox(ms.o.q)
+		reach := int(math.Ceil(cardKeyReach * float64(max(box.Dx(), box.Dy()))))
+		width := math.Min(cardDist(ms.o.q[0], ms.o.q[1])+cardDist(ms.o.q[2], ms.o.q[3]), cardDist(ms.o.q[1], ms.o.q[2])+cardDist(ms.o.q[3], ms.o.q[0])) / 2
+		found, err := r.keyer.locate(r.grey, box.Inset(-reach), width, keys)
+		if err != nil {
+			return nil, err
+		}
+		// The first found outline that matches one of the searched cards.
+		for _, f := range found {
+			rd, ok, err := r.confirmKeyFound(img, gr, f, ids[f.own], minW, maxW)
+			if err != nil {
+				return nil, err
+			}
+			if !ok || !slices.Contains(ids, rd.ID) || cardReadAt(out, cardQuadCentre(f.q)) {
+				continue
+			}
+			rd.Box = rd.Box.Intersect(bounds)
+			if ms.at >= 0 {
+				out[ms.at] = rd
+			} else {
+				out = append(out, rd)
+			}
+			break
+		}
+	}
+	return out, nil
+}
+
+// confirmKeyFound rectifies the outline q found by keypoints (its taught
+// top-left corner first), and then q re-fitted to the card's edges in gr,
+// and matches them with the taught cards.
+func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, f cardKeyFound, want string, minW, maxW float64) (CardReading, bool, error) {
+	q := f.q
+	relax := 0.0
+	if f.inliers >= cardKeySure {
+		relax = cardKeySureRatio
+	}
+	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
+	if !ok || c.q != q || !cardPlausible(q, minW, maxW) {
+		return CardReading{}, false, nil
+	}
+	rd, ok, err := r.matchOutline(img, q, want, relax)
+	if ok || err != nil {
+		return rd, ok, err
+	}
+	rq, _, ok := r.finder.refine(gr, q)
+	if !ok || cardQuadAltDistance(rq, cardQuadCandidate{q: q}) < 1 {
+		return CardReading{}, false, nil
+	}
+	if c, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || c.q != rq {
+		return CardReading{}, false, nil
+	}
+	return r.matchOutline(img, rq, want, relax)
+}
+
+// matchOutline rectifies outline q and reports the taught card it is taken
+// for, if any.
+func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f, want string, relax float64) (CardReading, bool, error) {
+	ix := r.opts.Index
+	if err := r.desc.rectify(img, q, 0); err != nil {
+		return CardReading{}, false, nil
+	}
+	var d [4]cardDesc
+	if err := r.desc.describe(&d); err != nil {
+		return CardReading{}, false, err
+	}
+	m := ix.match(&d)
+	sure := m.id == want && m.dist <= ix.threshold() && m.dist <= relax*m.second
+	if !ix.accepts(m) && !sure {
+		return CardReading{}, false, nil
+	}
+	thr := ix.threshold()
+	rd := CardReading{ID: m.id, Method: CardMethodLearned, Confidence: 0.5 + 0.5*math.Max(0, math.Min(1, (thr-m.dist)/thr))}
+	for k := range 4 {
+		rd.Corners[k] = q[(k+4-m.rot)%4]
+	}
+	rd.Box = cardQuadBox(rd.Corners)
+	return rd, true, nil
+}
+
+// cardReadAt reports whether p lies on a card already read (not unknown).
+func cardReadAt(out []CardReading, p Point2f) bool {
+	for _, rd := range out {
+		if rd.ID != CardUnknown && cardPointInQuad(p, rd.Corners) {
+			return true
+		}
+	}
+	return false
+}

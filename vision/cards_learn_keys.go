@@ -1,0 +1,316 @@
+package vision
+
+// Keypoints of taught cards: a second way to find a taught card when its
+// outline was missed or found off (a busy table, a thumb over a corner, a
+// border that looks like the table). Each taught example keeps the ORB
+// keypoints of its card rectified upright at cardKeyW × cardKeyH. Where an
+// outline matched no taught card, the place around it is searched for the
+// keypoints of the few taught cards nearest to it (the match's shortlist):
+// enough keypoints agreeing on one homography give the card's outline,
+// which is then rectified and matched like any other outline (the same
+// threshold and ratio decide, so untaught cards stay unknown).
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"image"
+	"image/color"
+	"io"
+	"math"
+	"math/bits"
+
+	"gocv.io/x/gocv"
+)
+
+// Keypoint search sizes.
+const (
+	cardKeyW, cardKeyH = 96, 134 // the upright card keypoints are taken on
+	cardKeyTeach       = 300     // keypoints kept per taught example
+	cardKeyPlace       = 700     // keypoints taken in a searched place
+	cardKeyCands       = 3       // taught cards whose keypoints are tried
+	cardKeyMinInliers  = 10      // keypoints agreeing on the homography
+	cardKeyMaxDist     = 64      // Hamming distance of a keypoint match
+	cardKeyRatio       = 0.8     // best over second best keypoint match
+	cardKeyPlaces      = 3       // places searched per frame
+	cardKeyReach       = 0.45    // place: outline box grown by this of its larger side
+)
+
+// cardKeys are the keypoints of one taught example: positions in the
+// upright card (w × h, top-left corner first as taught) and their 256-bit
+// ORB descriptors.
+type cardKeys struct {
+	w, h int
+	pts  []Point2f
+	desc [][4]uint64
+}
+
+// cardKeyer takes keypoints; it keeps its buffers and is not safe for
+// concurrent use.
+type cardKeyer struct {
+	orb              gocv.ORB
+	hm               gocv.Mat
+	warp, grey, roi  gocv.Mat
+	scaled, noMask   gocv.Mat
+	qpts             []Point2f
+	qdesc            [][4]uint64
+	srcPts, dstPts   []gocv.Point2f
+	matchQ, matchOwn []int
+}
+
+func newCardKeyer() *cardKeyer {
+	return &cardKeyer{
+		orb: gocv.NewORBWithParams(cardKeyPlace, 1.3, 4, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
+		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(), roi: gocv.NewMat(),
+		scaled: gocv.NewMat(), noMask: gocv.NewMat(),
+	}
+}
+
+func (k *cardKeyer) close() {
+	k.orb.Close()
+	k.hm.Close()
+	k.warp.Close()
+	k.grey.Close()
+	k.roi.Close()
+	k.scaled.Close()
+	k.noMask.Close()
+}
+
+// detect takes the keypoints of grey (8-bit) into k.qpts and k.qdesc, at
+// most max of them, the strongest first.
+func (k *cardKeyer) detect(grey gocv.Mat, max int) error {
+	kps, desc := k.orb.DetectAndCompute(grey, k.noMask)
+	defer desc.Close()
+	k.qpts, k.qdesc = k.qpts[:0], k.qdesc[:0]
+	if desc.Empty() || len(kps) == 0 {
+		return nil
+	}
+	if desc.Cols() != 32 || desc.Rows() != len(kps) || desc.Type() != gocv.MatTypeCV8U {
+		return errors.New("vision: card keypoints: unexpected descriptor")
+	}
+	raw, err := desc.DataPtrUint8()
+	if err != nil {
+		return err
+	}
+	for i, kp := range kps {
+		if i >= max {
+			break
+		}
+		var d [4]uint64
+		for j := range 4 {
+			d[j] = binary.LittleEndian.Uint64(raw[32*i+8*j:])
+		}
+		k.qpts = append(k.qpts, Point2f{float32(kp.X), float32(kp.Y)})
+		k.qdesc = append(k.qdesc, d)
+	}
+	return nil
+}
+
+// teach returns the keypoints of the card with outline q (clockwise, its
+// top-left corner first) in img (8-bit BGR), rectified upright; a card
+// lying on its long side is rectified lying (w > h).
+func (k *cardKeyer) teach(img gocv.Mat, q [4]Point2f) (*cardKeys, error) {
+	w, h := cardKeyW, cardKeyH
+	if cardDist(q[0], q[1])+cardDist(q[2], q[3]) > cardDist(q[1], q[2])+cardDist(q[3], q[0]) {
+		w, h = h, w
+	}
+	var src [4][2]float64
+	for i, p := range q {
+		src[i] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	fw, fh := float64(w), float64(h)
+	hm, ok := cardHomography(src, [4][2]float64{{-0.5, -0.5}, {fw - 0.5, -0.5}, {fw - 0.5, fh - 0.5}, {-0.5, fh - 0.5}})
+	if !ok {
+		return nil, errors.New("vision: card keypoints: degenerate outline")
+	}
+	for i := range 9 {
+		k.hm.SetDoubleAt(i/3, i%3, hm[i])
+	}
+	gocv.WarpPerspectiveWithParams(img, &k.warp, k.hm, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	gocv.CvtColor(k.warp, &k.grey, gocv.ColorBGRToGray)
+	if err := k.detect(k.grey, cardKeyTeach); err != nil {
+		return nil, err
+	}
+	out := &cardKeys{w: w, h: h, pts: append([]Point2f(nil), k.qpts...), desc: append([][4]uint64(nil), k.qdesc...)}
+	return out, nil
+}
+
+// cardHamming is the Hamming distance of two ORB descriptors.
+func cardHamming(a, b *[4]uint64) int {
+	return bits.OnesCount64(a[0]^b[0]) + bits.OnesCount64(a[1]^b[1]) + bits.OnesCount64(a[2]^b[2]) + bits.OnesCount64(a[3]^b[3])
+}
+
+// cardKeyFound is a taught example located by its keypoints: its outline
+// in the frame (top-left corner first as taught) and how many keypoints
+// agree on it.
+type cardKeyFound struct {
+	q       [4]Point2f
+	inliers int
+	own     int // index of the example's keys
+}
+
+// locate searches place (full-resolution pixels of grey, the frame's grey
+// image) for the taught examples keys, the card expected about width
+// pixels wide, and returns the examples found, most keypoints first.
+func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, keys []*cardKeys) ([]cardKeyFound, error) {
+	place = place.Intersect(image.Rect(0, 0, grey.Cols(), grey.Rows()))
+	if place.Dx() < 16 || place.Dy() < 16 || len(keys) == 0 {
+		return nil, nil
+	}
+	// The place scaled so that the card is about as wide as taught.
+	s := math.Max(0.25, math.Min(1.5, cardKeyW/math.Max(1, width)))
+	roi := grey.Region(place)
+	defer roi.Close()
+	sz := image.Pt(max(16, int(math.Round(float64(place.Dx())*s))), max(16, int(math.Round(float64(place.Dy())*s))))
+	gocv.Resize(roi, &k.scaled, sz, 0, 0, gocv.InterpolationArea)
+	sx, sy := float64(sz.X)/float64(place.Dx()), float64(sz.Y)/float64(place.Dy())
+	if err := k.detect(k.scaled, cardKeyPlace); err != nil {
+		return nil, err
+	}
+	// Each keypoint of the place to its nearest taught keypoint, kept when
+	// clearly nearer than the second nearest.
+	k.matchQ, k.matchOwn = k.matchQ[:0], k.matchOwn[:0]
+	var matchT []int32
+	for qi := range k.qdesc {
+		best, second := cardKeyMaxDist+1, 257
+		bo, bt := -1, -1
+		for o, ks := range keys {
+			for ti := range ks.desc {
+				d := cardHamming(&k.qdesc[qi], &ks.desc[ti])
+				if d < best {
+					second, best, bo, bt = best, d, o, ti
+				} else if d < second {
+					second = d
+				}
+			}
+		}
+		if bo < 0 || float64(best) > cardKeyRatio*float64(second) {
+			continue
+		}
+		k.matchQ = append(k.matchQ, qi)
+		k.matchOwn = append(k.matchOwn, bo)
+		matchT = append(matchT, int32(bt))
+	}
+	var out []cardKeyFound
+	for o, ks := range keys {
+		k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
+		for i, own := range k.matchOwn {
+			if own != o {
+				continue
+			}
+			tp, qp := ks.pts[matchT[i]], k.qpts[k.matchQ[i]]
+			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
+			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
+		}
+		if len(k.srcPts) < cardKeyMinInliers {
+			continue
+		}
+		f, ok := k.homography(ks, place, sx, sy)
+		if ok {
+			f.own = o
+			out = append(out, f)
+		}
+	}
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].inliers > out[j-1].inliers; j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out, nil
+}
+
+// homography fits the taught example's keypoints k.srcPts to the place's
+// k.dstPts with RANSAC and returns the card's outline in the frame.
+func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float64) (cardKeyFound, bool) {
+	src := gocv.NewMatWithSize(len(k.srcPts), 1, gocv.MatTypeCV32FC2)
+	defer src.Close()
+	dst := gocv.NewMatWithSize(len(k.dstPts), 1, gocv.MatTypeCV32FC2)
+	defer dst.Close()
+	for i := range k.srcPts {
+		src.SetFloatAt(i, 0, k.srcPts[i].X)
+		src.SetFloatAt(i, 1, k.srcPts[i].Y)
+		dst.SetFloatAt(i, 0, k.dstPts[i].X)
+		dst.SetFloatAt(i, 1, k.dstPts[i].Y)
+	}
+	mask := gocv.NewMat()
+	defer mask.Close()
+	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodRANSAC, 3, &mask, 500, 0.995)
+	defer h.Close()
+	if h.Empty() || mask.Empty() || h.Rows() != 3 || h.Cols() != 3 {
+		return cardKeyFound{}, false
+	}
+	inl := gocv.CountNonZero(mask)
+	if inl < cardKeyMinInliers {
+		return cardKeyFound{}, false
+	}
+	var hm cardH
+	for i := range 9 {
+		hm[i] = h.GetDoubleAt(i/3, i%3)
+	}
+	fw, fh := float64(ks.w), float64(ks.h)
+	var f cardKeyFound
+	f.inliers = inl
+	for c, p := range [4][2]float64{{-0.5, -0.5}, {fw - 0.5, -0.5}, {fw - 0.5, fh - 0.5}, {-0.5, fh - 0.5}} {
+		x, y := hm.apply(p[0], p[1])
+		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+			return cardKeyFound{}, false
+		}
+		f.q[c] = Point2f{float32((x+0.5)/sx - 0.5 + float64(place.Min.X)), float32((y+0.5)/sy - 0.5 + float64(place.Min.Y))}
+	}
+	// A card seen from above stays convex, clockwise and card-shaped.
+	if !cardClockwise(f.q) || cardQuadArea(f.q) < 1 {
+		return cardKeyFound{}, false
+	}
+	return f, true
+}
+
+// cardWriteKeys writes an example's keypoints to a saved index: their
+// count (0: none), the upright card's size, then per keypoint x, y
+// (float32) and the descriptor (4 uint64).
+func cardWriteKeys(buf *bytes.Buffer, ks *cardKeys) {
+	le := binary.LittleEndian
+	if ks == nil {
+		binary.Write(buf, le, uint16(0))
+		return
+	}
+	binary.Write(buf, le, uint16(len(ks.desc)))
+	binary.Write(buf, le, [2]uint16{uint16(ks.w), uint16(ks.h)})
+	for i, d := range ks.desc {
+		binary.Write(buf, le, [2]float32{ks.pts[i].X, ks.pts[i].Y})
+		binary.Write(buf, le, d)
+	}
+}
+
+// cardReadKeys reads what cardWriteKeys writes (nil for none).
+func cardReadKeys(r io.Reader) (*cardKeys, error) {
+	le := binary.LittleEndian
+	var n uint16
+	if err := binary.Read(r, le, &n); err != nil {
+		return nil, errors.New("short keypoints")
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	var size [2]uint16
+	if err := binary.Read(r, le, &size); err != nil {
+		return nil, errors.New("short keypoints")
+	}
+	if n > 4*cardKeyTeach || size != [2]uint16{cardKeyW, cardKeyH} && size != [2]uint16{cardKeyH, cardKeyW} {
+		return nil, errors.New("bad keypoints")
+	}
+	ks := &cardKeys{w: int(size[0]), h: int(size[1]), pts: make([]Point2f, n), desc: make([][4]uint64, n)}
+	for i := range ks.desc {
+		var p [2]float32
+		if err := binary.Read(r, le, &p); err != nil {
+			return nil, errors.New("short keypoints")
+		}
+		if !(p[0] >= -1 && p[0] <= float32(ks.w) && p[1] >= -1 && p[1] <= float32(ks.h)) {
+			return nil, errors.New("keypoint outside the card")
+		}
+		ks.pts[i] = Point2f{p[0], p[1]}
+		if err := binary.Read(r, le, &ks.desc[i]); err != nil {
+			return nil, errors.New("short keypoints")
+		}
+	}
+	return ks, nil
+}

@@ -1,0 +1,125 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// cardTestFace draws a card face of w×h: random shapes on a light ground.
+func cardTestFace(t *testing.T, seed uint64, w, h int) gocv.Mat {
+	t.Helper()
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(225, 230, 235, 0), h, w, gocv.MatTypeCV8UC3)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	col := func() color.RGBA {
+		return color.RGBA{uint8(rng.IntN(200)), uint8(rng.IntN(200)), uint8(rng.IntN(200)), 255}
+	}
+	for range 40 {
+		p := image.Pt(rng.IntN(w), rng.IntN(h))
+		switch rng.IntN(3) {
+		case 0:
+			gocv.Circle(&m, p, 4+rng.IntN(w/8), col(), -1)
+		case 1:
+			gocv.Rectangle(&m, image.Rectangle{p, p.Add(image.Pt(4+rng.IntN(w/5), 4+rng.IntN(h/5)))}, col(), 2+rng.IntN(4))
+		default:
+			gocv.PutText(&m, "Kx7", p, gocv.FontHersheySimplex, 0.8+rng.Float64(), col(), 2)
+		}
+	}
+	return m
+}
+
+// TestCardKeysLocate teaches a card's keypoints from a straight view and
+// finds the card turned, smaller and in perspective on a busy frame: the
+// outline comes back within a few pixels.
+func TestCardKeysLocate(t *testing.T) {
+	face := cardTestFace(t, 3, 300, 420)
+	defer face.Close()
+	k := newCardKeyer()
+	defer k.close()
+	ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+	if err != nil || len(ks.desc) < 50 || ks.w != cardKeyW || ks.h != cardKeyH {
+		t.Fatalf("taught %d keypoints (%v)", len(ks.desc), err)
+	}
+	// Another card's keypoints compete.
+	other := cardTestFace(t, 4, 300, 420)
+	defer other.Close()
+	ko, err := k.teach(other, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The frame: clutter, and the card 120 px wide turned by 30° with some
+	// perspective.
+	frame := cardTestFace(t, 9, 1280, 720)
+	defer frame.Close()
+	want := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
+	var src, dst [4][2]float64
+	for i, p := range [4][2]float64{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}} {
+		src[i], dst[i] = p, [2]float64{float64(want[i].X), float64(want[i].Y)}
+	}
+	h, ok := cardHomography(src, dst)
+	if !ok {
+		t.Fatal("homography")
+	}
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i := range 9 {
+		hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(1280, 720), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
+	// The place around a wrong outline (the card's upper half).
+	place := cardQuadBox([4]Point2f{want[0], want[1], {662, 330}, {552, 268}}).Inset(-60)
+	found, err := k.locate(grey, place, 120, []*cardKeys{ko, ks})
+	if err != nil || len(found) == 0 {
+		t.Fatalf("not found (%v)", err)
+	}
+	worst := 0.0
+	for i := range 4 {
+		worst = math.Max(worst, cardDist(found[0].q[i], want[i]))
+	}
+	if worst > 4 {
+		t.Errorf("found %v with %d keypoints, want %v (%.1f px off)", found[0].q, found[0].inliers, want, worst)
+	}
+	// A place without the card finds nothing.
+	if found, _ := k.locate(grey, image.Rect(900, 300, 1200, 700), 120, []*cardKeys{ks}); len(found) != 0 {
+		t.Errorf("found the card at %v where it is not", found[0].q)
+	}
+}
+
+// TestCardKeysSaved: an index's keypoints survive Save and LoadCardIndex.
+func TestCardKeysSaved(t *testing.T) {
+	face := cardTestFace(t, 5, 300, 420)
+	defer face.Close()
+	k := newCardKeyer()
+	defer k.close()
+	ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := NewCardIndex()
+	var d cardDesc
+	d.fineNorm = 1
+	ix.entries = []cardEntry{{id: "goal-1", desc: d, keys: ks}, {id: "goal-1", desc: d}}
+	dir := filepath.Join(t.TempDir(), "cards")
+	if err := ix.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadCardIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.entries) != 2 || back.entries[1].keys != nil || !reflect.DeepEqual(back.entries[0].keys, ks) {
+		t.Errorf("keypoints not kept: %d entries", len(back.entries))
+	}
+	if got := back.keysOf("goal-1", nil); len(got) != 1 {
+		t.Errorf("keysOf: %d", len(got))
+	}
+}
