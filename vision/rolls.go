@@ -27,6 +27,9 @@ const (
 	// which two dice of one decision would overlap: one is a double
 	// reading.
 	DefaultOverlapDistance = 0.6
+	// DefaultFaintConfidence is the confidence below which a die the
+	// reader is unsure of is faint (rule 10).
+	DefaultFaintConfidence = 0.1
 	// DefaultLeftShare is the share of a die's Box that must change for
 	// the die to count as gone from its place (rule 9).
 	DefaultLeftShare = 0.2
@@ -67,6 +70,10 @@ type RollConfig struct {
 	// its place: with Moved masks a roll ends only when every die of it
 	// did (rule 9). Default 0.2.
 	LeftShare float64
+	// FaintConfidence is the decided confidence below which a die marked
+	// Uncertain is faint: faint dice alone make no roll (rule 10).
+	// Default 0.1.
+	FaintConfidence float64
 }
 
 func (c RollConfig) withDefaults() RollConfig {
@@ -88,6 +95,9 @@ func (c RollConfig) withDefaults() RollConfig {
 	}
 	if c.OverlapDistance <= 0 {
 		c.OverlapDistance = DefaultOverlapDistance
+	}
+	if c.FaintConfidence <= 0 {
+		c.FaintConfidence = DefaultFaintConfidence
 	}
 	if c.LeftShare <= 0 || c.LeftShare > 1 {
 		c.LeftShare = DefaultLeftShare
@@ -243,6 +253,13 @@ func (RollEnded) isRollEvent()      {}
 //     roll has had evidence of leaving: a Moved mask covering at least
 //     LeftShare of its Box since a decision last saw it. Dice the reader
 //     merely lost (at rest but not read) do not end the roll.
+//  10. A decided die marked Uncertain with a confidence below
+//     FaintConfidence is faint. Faint dice alone make neither a fresh
+//     roll nor a reroll: when all the dice a decision would add are
+//     faint, it is held back like a decision that took nothing (rule 4:
+//     the vote starts again, what moved is kept). With a die that is not
+//     faint they join the event. A reading that weak is as often a shadow,
+//     a misplaced box or the spot a die was taken from as a die.
 type RollTracker struct {
 	cfg RollConfig
 
@@ -371,8 +388,8 @@ func (t *RollTracker) Observe(o Observation) []Event {
 	}
 	t.decided = true
 	wasActive := t.active
-	ev, ok := t.update(decided, o.Frame)
-	if ok || (wasActive && len(decided) > 0) {
+	ev, ok, held := t.update(decided, o.Frame)
+	if ok || (wasActive && len(decided) > 0 && !held) {
 		// The changes so far are accounted for: dice were taken, or the
 		// roll's dice were seen again. Otherwise (no roll yet and no die
 		// that moved) they are kept for the next decision, but only until
@@ -571,13 +588,21 @@ func (t *RollTracker) allLeft() bool {
 	return !t.useMoved || !slices.Contains(t.left, false)
 }
 
+// bright reports whether d is not faint (rule 10).
+func (t *RollTracker) bright(d Die) bool {
+	return !d.Uncertain || d.Confidence >= t.cfg.FaintConfidence
+}
+
 // update compares decided dice with the current roll (rules 5, 6 and 8).
-func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
+func (t *RollTracker) update(dice []Die, frame int) (ev RollEvent, ok, held bool) {
 	if !t.active {
 		dice = slices.DeleteFunc(dice, func(d Die) bool { return !t.arrived(d) })
 	}
 	if len(dice) == 0 {
-		return RollEvent{}, false
+		return RollEvent{}, false, false
+	}
+	if !t.active && !slices.ContainsFunc(dice, t.bright) {
+		return RollEvent{}, false, true
 	}
 	if !t.active {
 		t.active = true
@@ -588,7 +613,7 @@ func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
 		for i := range changed {
 			changed[i] = i
 		}
-		return t.event(frame, changed, false), true
+		return t.event(frame, changed, false), true, false
 	}
 	old := t.roll
 	match := t.matchDice(len(dice), len(old), func(i, j int) (float64, float64) {
@@ -612,14 +637,15 @@ func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
 		d.Box, d.Center, d.Angle = to.Box, to.Center, to.Angle
 		return d
 	}
-	if len(landed) == 0 {
+	held = len(landed) > 0 && !slices.ContainsFunc(landed, func(i int) bool { return t.bright(dice[i]) })
+	if len(landed) == 0 || held {
 		for j, i := range keptBy {
 			if i >= 0 {
 				t.roll[j] = moveTo(old[j], dice[i])
 				t.left[j] = false
 			}
 		}
-		return RollEvent{}, false
+		return RollEvent{}, false, held
 	}
 	next := make([]Die, 0, len(dice))
 	var changed []int
@@ -639,7 +665,7 @@ func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
 	}
 	t.roll = next
 	t.left = make([]bool, len(next))
-	return t.event(frame, changed, true), true
+	return t.event(frame, changed, true), true, false
 }
 
 func (t *RollTracker) event(frame int, changed []int, reroll bool) RollEvent {

@@ -448,7 +448,7 @@ func TestRollCorrectionStandsUntilRerolled(t *testing.T) {
 
 func TestRollConfigDefaults(t *testing.T) {
 	got := NewRollTracker(RollConfig{}).Config()
-	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30, OverlapDistance: 0.6, LeftShare: 0.2}
+	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30, OverlapDistance: 0.6, LeftShare: 0.2, FaintConfidence: 0.1}
 	if got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
@@ -769,5 +769,40 @@ func TestRollReadLateInTheSameStillRun(t *testing.T) {
 	s.still(30, threeDice...)
 	if evs := s.take(); len(evs) != 0 {
 		t.Errorf("the same still run emitted again: %+v", evs)
+	}
+}
+
+// A reading the reader is unsure of at a very low confidence is as often a
+// shadow, a misplaced box or the spot a die was taken from as a die: alone
+// it makes no roll and no reroll (sequences 54 and 131 of the training
+// sequences, 187 of TestSequenceEval: rolls of one such reading, beside
+// any die at rest). The vote starts again: read well, the die is rolled.
+func TestRollFaintDiceAloneMakeNoRoll(t *testing.T) {
+	faint := func(face string, x, y int) Die {
+		d := rd(face, x, y)
+		d.Uncertain, d.Confidence = true, 0.05
+		return d
+	}
+	s := newRollScript(t, RollConfig{})
+	stop := s.throw(rd("3", 300, 200))
+	s.still(6, faint("7", 300, 240))
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("a faint reading alone: %+v, want no roll", evs)
+	}
+	s.still(3, rd("3", 300, 200))
+	if e := oneRoll(t, s.take()); faces(e.Dice) != "[3]" || e.Frame != stop+9 {
+		t.Errorf("roll %+v, want [3] at frame %d", e, stop+9)
+	}
+	// A faint reading where nothing was read before makes no reroll; with
+	// a die read well it joins the reroll.
+	s.moving(4)
+	s.still(6, rd("3", 300, 200), faint("5", 600, 400))
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("a faint reading landing alone: %+v, want no reroll", evs)
+	}
+	s.moving(4)
+	s.still(3, rd("3", 300, 200), faint("5", 600, 400), rd("2", 800, 300))
+	if e := oneRoll(t, s.take()); !e.Reroll || faces(e.Dice) != "[3 5 2]" || len(e.Changed) != 2 {
+		t.Errorf("reroll %+v, want [3 5 2] with two dice changed", e)
 	}
 }
