@@ -280,6 +280,7 @@ type RollTracker struct {
 	// decision passed over without taking a die.
 	moved    MotionMask
 	stale    MotionMask
+	hasStale bool // stale may mark a cell
 	useMoved bool
 	// left[j]: die j of roll showed evidence of leaving (rule 9).
 	left []bool
@@ -312,6 +313,7 @@ func (t *RollTracker) Reset() {
 	t.breakRun()
 	t.moved.clear()
 	t.stale.clear()
+	t.hasStale = false
 	t.active, t.roll, t.left, t.gone, t.empty = false, nil, nil, 0, 0
 }
 
@@ -346,7 +348,9 @@ func (t *RollTracker) Correct(i int, d Die) error {
 // causes (usually none). The rules are in the [RollTracker] doc.
 func (t *RollTracker) Observe(o Observation) []Event {
 	if o.Passed != nil {
-		t.stale.dropPassed(&t.moved, o.Passed)
+		if t.hasStale {
+			t.stale.dropPassed(&t.moved, o.Passed)
+		}
 	}
 	if o.Moved != nil {
 		t.useMoved = true
@@ -377,6 +381,7 @@ func (t *RollTracker) Observe(o Observation) []Event {
 		// is gone.
 		t.moved.clear()
 		t.stale.clear()
+		t.hasStale = false
 	}
 	if !t.follow(dice) || t.decided || t.runLen < t.cfg.SettleFrames {
 		return events
@@ -396,8 +401,10 @@ func (t *RollTracker) Observe(o Observation) []Event {
 		// a disturbance passes over them (rule 8).
 		t.moved.clear()
 		t.stale.clear()
+		t.hasStale = false
 	} else {
 		t.moved.copyInto(&t.stale)
+		t.hasStale = slices.Contains(t.stale.Bits, true)
 		t.restartVotes()
 	}
 	if ok {
