@@ -27,6 +27,12 @@ const (
 	// which two dice of one decision would overlap: one is a double
 	// reading.
 	DefaultOverlapDistance = 0.6
+	// DefaultFaintConfidence is the confidence below which a die the
+	// reader is unsure of is faint (rule 10).
+	DefaultFaintConfidence = 0.1
+	// DefaultLeftShare is the share of a die's Box that must change for
+	// the die to count as gone from its place (rule 9).
+	DefaultLeftShare = 0.2
 	// fallbackDieSize is the die size in pixels used for a die whose Box is
 	// empty.
 	fallbackDieSize = 32
@@ -59,6 +65,15 @@ type RollConfig struct {
 	// other and is dropped. Default 0.6 (touching dice are about 0.8
 	// apart: the size includes the die's sides).
 	OverlapDistance float64
+	// LeftShare is the share of a die's Box in which the scene at rest
+	// must change ([Observation].Moved) for the die to count as gone from
+	// its place: with Moved masks a roll ends only when every die of it
+	// did (rule 9). Default 0.2.
+	LeftShare float64
+	// FaintConfidence is the decided confidence below which a die marked
+	// Uncertain is faint: faint dice alone make no roll (rule 10).
+	// Default 0.1.
+	FaintConfidence float64
 }
 
 func (c RollConfig) withDefaults() RollConfig {
@@ -80,6 +95,12 @@ func (c RollConfig) withDefaults() RollConfig {
 	}
 	if c.OverlapDistance <= 0 {
 		c.OverlapDistance = DefaultOverlapDistance
+	}
+	if c.FaintConfidence <= 0 {
+		c.FaintConfidence = DefaultFaintConfidence
+	}
+	if c.LeftShare <= 0 || c.LeftShare > 1 {
+		c.LeftShare = DefaultLeftShare
 	}
 	return c
 }
@@ -104,6 +125,15 @@ type Observation struct {
 	// on every observation turns the rule off. The tracker does not keep
 	// the pointer.
 	Moved *MotionMask
+	// Passed, when set, marks where the picture changed since the previous
+	// frame, gross (a [Pipeline] passes [Motion.Changes]): on a frame that
+	// is not quiet, the path of a hand or of tumbling dice. Where it
+	// crosses changes that a decision already passed over without taking
+	// a die there (the reader could not read it at rest), those changes
+	// are forgotten (rule 8): a die read there only after a hand went over
+	// it was not thrown since. nil turns this off. The tracker does not
+	// keep the pointer.
+	Passed *MotionMask
 }
 
 // Event is something the [RollTracker] reports: a [RollEvent] or a
@@ -181,7 +211,10 @@ func (RollEnded) isRollEvent()      {}
 //     marked at least half of its winning votes Uncertain. Confidence is
 //     (winning votes / n) × the winning votes' mean reader confidence.
 //  4. A run is decided once; further still frames of the same run emit
-//     nothing.
+//     nothing. A decision that takes nothing (no roll event, and no die
+//     of the current roll seen) is not final: the vote starts again over
+//     the run's next frames, so dice the reader missed at the settle are
+//     read as soon as it reads them (late, but before anything moved).
 //  5. With no current roll, a decision with at least one die emits a fresh
 //     RollEvent (new Roll number, Changed = all dice).
 //  6. With a current roll, the decided dice are matched to the roll's dice
@@ -203,13 +236,30 @@ func (RollEnded) isRollEvent()      {}
 //     fewer frames is dropped. When observations carry Moved masks, the
 //     tracker collects where the picture changed since the last decision
 //     that emitted an event or saw the current roll's dice again (or since
-//     k quiet frames in a row showed no die);
+//     k quiet frames in a row since the last frame that was not quiet
+//     showed no die, with no roll going on);
 //     a decided die whose Box touches no changed pixel was not thrown: it
 //     is left out of a fresh roll (rule 5) and is not a landed die of a
 //     reroll (rule 6) — a die seen at rest since the stream started, or
 //     something on the table the reader takes for a die, never makes a
 //     roll. Dice of the current roll are matched whether they moved or
-//     not.
+//     not. Changes that a decision passed over without taking a die (no
+//     die read there while the scene was at rest) are forgotten where a
+//     later disturbance (Observation.Passed) goes over them, unless the
+//     scene at rest changed there again: a die the reader could read only
+//     after a hand passed over it announces no late roll, while dice a
+//     hand reached before their still run was decided are kept.
+//  9. With Moved masks, a roll ends (rule 7) only once every die of the
+//     roll has had evidence of leaving: a Moved mask covering at least
+//     LeftShare of its Box since a decision last saw it. Dice the reader
+//     merely lost (at rest but not read) do not end the roll.
+//  10. A decided die marked Uncertain with a confidence below
+//     FaintConfidence is faint. Faint dice alone make neither a fresh
+//     roll nor a reroll: when all the dice a decision would add are
+//     faint, it is held back like a decision that took nothing (rule 4:
+//     the vote starts again, what moved is kept). With a die that is not
+//     faint they join the event. A reading that weak is as often a shadow,
+//     a misplaced box or the spot a die was taken from as a die.
 type RollTracker struct {
 	cfg RollConfig
 
@@ -223,11 +273,17 @@ type RollTracker struct {
 	rollID int
 	roll   []Die // dice of the last event, with lifted dice still in it
 	gone   int   // empty quiet frames in a row
+	empty  int   // empty quiet frames in a row since the last disturbance
 
 	// Where the picture changed since the last decision (rule 8), and
-	// whether any observation said.
+	// whether any observation said; stale: the part of moved that a
+	// decision passed over without taking a die.
 	moved    MotionMask
+	stale    MotionMask
+	hasStale bool // stale may mark a cell
 	useMoved bool
+	// left[j]: die j of roll showed evidence of leaving (rule 9).
+	left []bool
 
 	// Scratch space reused across frames.
 	pairs []matchPair
@@ -256,7 +312,9 @@ func (t *RollTracker) Config() RollConfig { return t.cfg }
 func (t *RollTracker) Reset() {
 	t.breakRun()
 	t.moved.clear()
-	t.active, t.roll, t.gone = false, nil, 0
+	t.stale.clear()
+	t.hasStale = false
+	t.active, t.roll, t.left, t.gone, t.empty = false, nil, nil, 0, 0
 }
 
 // Dice returns a copy of the current roll's dice (including dice lifted
@@ -289,9 +347,18 @@ func (t *RollTracker) Correct(i int, d Die) error {
 // Observe takes the next frame's observation and returns the events it
 // causes (usually none). The rules are in the [RollTracker] doc.
 func (t *RollTracker) Observe(o Observation) []Event {
+	if o.Passed != nil {
+		if t.hasStale {
+			t.stale.dropPassed(&t.moved, o.Passed)
+		}
+	}
 	if o.Moved != nil {
 		t.useMoved = true
 		o.Moved.orInto(&t.moved)
+		t.markLeft(o.Moved)
+	}
+	if !o.Quiet {
+		t.empty = 0
 	}
 	if !o.Quiet || o.Reading.Occluded {
 		t.breakRun()
@@ -300,13 +367,21 @@ func (t *RollTracker) Observe(o Observation) []Event {
 	var events []Event
 	dice := o.Reading.Dice
 	if len(dice) > 0 {
-		t.gone = 0
-	} else if t.gone++; t.active && t.gone >= t.cfg.FramesToEnd {
-		events = append(events, RollEnded{Frame: o.Frame, Roll: t.rollID})
-		t.active, t.roll = false, nil
+		t.gone, t.empty = 0, 0
+	} else {
+		t.gone++
+		t.empty++
+		if t.active && t.gone >= t.cfg.FramesToEnd && t.allLeft() {
+			events = append(events, RollEnded{Frame: o.Frame, Roll: t.rollID})
+			t.active, t.roll, t.left = false, nil, nil
+		}
 	}
-	if t.gone >= t.cfg.FramesToEnd {
-		t.moved.clear() // an empty table for a while: what moved is gone
+	if t.empty >= t.cfg.FramesToEnd && !t.active {
+		// An empty table for a while since anything moved: what moved
+		// is gone.
+		t.moved.clear()
+		t.stale.clear()
+		t.hasStale = false
 	}
 	if !t.follow(dice) || t.decided || t.runLen < t.cfg.SettleFrames {
 		return events
@@ -318,17 +393,33 @@ func (t *RollTracker) Observe(o Observation) []Event {
 	}
 	t.decided = true
 	wasActive := t.active
-	ev, ok := t.update(decided, o.Frame)
-	if ok || (wasActive && len(decided) > 0) {
+	ev, ok, held := t.update(decided, o.Frame)
+	if ok || (wasActive && len(decided) > 0 && !held) {
 		// The changes so far are accounted for: dice were taken, or the
 		// roll's dice were seen again. Otherwise (no roll yet and no die
-		// that moved) they are kept for the next decision.
+		// that moved) they are kept for the next decision, but only until
+		// a disturbance passes over them (rule 8).
 		t.moved.clear()
+		t.stale.clear()
+		t.hasStale = false
+	} else {
+		t.moved.copyInto(&t.stale)
+		t.hasStale = slices.Contains(t.stale.Bits, true)
+		t.restartVotes()
 	}
 	if ok {
 		events = append(events, ev)
 	}
 	return events
+}
+
+// restartVotes starts a new vote in the current still run (rule 4): the
+// dice keep their reference positions, their votes go.
+func (t *RollTracker) restartVotes() {
+	t.runLen, t.decided = 0, false
+	for i := range t.tracks {
+		t.tracks[i].votes = t.tracks[i].votes[:0]
+	}
 }
 
 // breakRun ends the current still run.
@@ -485,31 +576,51 @@ func (t *RollTracker) arrived(d Die) bool {
 	if !t.useMoved {
 		return true
 	}
-	b := d.Box
-	if b.Empty() {
-		c, h := dieCenter(d), fallbackDieSize/2
-		b = image.Rect(c.X-h, c.Y-h, c.X+h, c.Y+h)
+	return t.moved.Any(dieBox(d))
+}
+
+// markLeft records which dice of the roll the scene at rest changed under
+// (rule 9).
+func (t *RollTracker) markLeft(moved *MotionMask) {
+	for j, d := range t.roll {
+		if !t.left[j] && moved.Share(dieBox(d)) >= t.cfg.LeftShare {
+			t.left[j] = true
+		}
 	}
-	return t.moved.Any(b)
+}
+
+// allLeft reports whether every die of the roll gave evidence of leaving
+// (always true without Moved masks).
+func (t *RollTracker) allLeft() bool {
+	return !t.useMoved || !slices.Contains(t.left, false)
+}
+
+// bright reports whether d is not faint (rule 10).
+func (t *RollTracker) bright(d Die) bool {
+	return !d.Uncertain || d.Confidence >= t.cfg.FaintConfidence
 }
 
 // update compares decided dice with the current roll (rules 5, 6 and 8).
-func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
+func (t *RollTracker) update(dice []Die, frame int) (ev RollEvent, ok, held bool) {
 	if !t.active {
 		dice = slices.DeleteFunc(dice, func(d Die) bool { return !t.arrived(d) })
 	}
 	if len(dice) == 0 {
-		return RollEvent{}, false
+		return RollEvent{}, false, false
+	}
+	if !t.active && !slices.ContainsFunc(dice, t.bright) {
+		return RollEvent{}, false, true
 	}
 	if !t.active {
 		t.active = true
 		t.rollID++
 		t.roll = dice
+		t.left = make([]bool, len(dice))
 		changed := make([]int, len(dice))
 		for i := range changed {
 			changed[i] = i
 		}
-		return t.event(frame, changed, false), true
+		return t.event(frame, changed, false), true, false
 	}
 	old := t.roll
 	match := t.matchDice(len(dice), len(old), func(i, j int) (float64, float64) {
@@ -533,13 +644,15 @@ func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
 		d.Box, d.Center, d.Angle = to.Box, to.Center, to.Angle
 		return d
 	}
-	if len(landed) == 0 {
+	held = len(landed) > 0 && !slices.ContainsFunc(landed, func(i int) bool { return t.bright(dice[i]) })
+	if len(landed) == 0 || held {
 		for j, i := range keptBy {
 			if i >= 0 {
 				t.roll[j] = moveTo(old[j], dice[i])
+				t.left[j] = false
 			}
 		}
-		return RollEvent{}, false
+		return RollEvent{}, false, held
 	}
 	next := make([]Die, 0, len(dice))
 	var changed []int
@@ -558,7 +671,8 @@ func (t *RollTracker) update(dice []Die, frame int) (RollEvent, bool) {
 		changed = append(changed, len(next)-1)
 	}
 	t.roll = next
-	return t.event(frame, changed, true), true
+	t.left = make([]bool, len(next))
+	return t.event(frame, changed, true), true, false
 }
 
 func (t *RollTracker) event(frame int, changed []int, reroll bool) RollEvent {

@@ -448,7 +448,7 @@ func TestRollCorrectionStandsUntilRerolled(t *testing.T) {
 
 func TestRollConfigDefaults(t *testing.T) {
 	got := NewRollTracker(RollConfig{}).Config()
-	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30, OverlapDistance: 0.6}
+	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30, OverlapDistance: 0.6, LeftShare: 0.2, FaintConfidence: 0.1}
 	if got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
@@ -632,5 +632,177 @@ func TestRollUnsureJitterDoesNotHoldTheRollUp(t *testing.T) {
 		if e.Frame != stop+3 || len(e.Dice) != 3 || !e.Dice[2].Uncertain || e.Dice[0].Uncertain {
 			t.Errorf("roll %+v at frame %d, want 3 dice (the jittering one Uncertain) at frame %d", e, e.Frame, stop+3)
 		}
+	}
+}
+
+// maskFeeder feeds a RollTracker observations with Moved (where the scene at
+// rest changed) and Passed (where the frame changed) masks, as a Pipeline
+// does.
+type maskFeeder struct {
+	tr     *RollTracker
+	frame  int
+	events []Event
+}
+
+func (m *maskFeeder) feed(n int, quiet bool, moved, passed *MotionMask, dice ...Die) {
+	for range n {
+		if moved == nil {
+			moved = movedMask()
+		}
+		if passed == nil {
+			passed = movedMask()
+		}
+		m.events = append(m.events, m.tr.Observe(Observation{Frame: m.frame, Quiet: quiet, Moved: moved, Passed: passed, Reading: Reading{Dice: slices.Clone(dice)}})...)
+		m.frame++
+	}
+}
+
+// throw feeds tumbling frames over area, then the first frame at rest,
+// whose net change marks area (the reader reading dice there).
+func (m *maskFeeder) throw(area image.Rectangle, dice ...Die) {
+	m.feed(8, false, nil, movedMask(area))
+	m.feed(1, true, movedMask(area), nil, dice...)
+}
+
+func (m *maskFeeder) take() []Event {
+	e := m.events
+	m.events = nil
+	return e
+}
+
+// A roll the reader cannot read while the dice rest is not announced once a
+// hand has passed over the resting dice and the reader reads them after it
+// (sequence 143 of TestSequenceEval: a roll announced 70 frames late, with
+// a hand having been in the picture since). A hand that reaches the dice
+// before their still run is decided does not cost the roll.
+func TestRollNoLateRollAfterAHandPassedOverUnreadDice(t *testing.T) {
+	area := image.Rect(260, 140, 620, 320)
+	m := &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m.feed(5, true, nil, nil)
+	m.throw(area)
+	m.feed(20, true, nil, nil) // at rest, the reader reads nothing
+	// A hand passes over the dice and leaves: the scene at rest is as it
+	// was.
+	m.feed(8, false, nil, movedMask(image.Rect(200, 100, 700, 720)))
+	m.feed(30, true, nil, nil, threeDice...)
+	if evs := m.take(); len(evs) != 0 {
+		t.Errorf("dice read only after a hand passed over them: %+v, want no roll", evs)
+	}
+	// A throw after that is a roll of the dice it moved only.
+	m.feed(8, false, nil, movedMask(image.Rect(500, 120, 640, 240)))
+	m.feed(4, true, movedMask(image.Rect(520, 140, 600, 220)), nil, threeDice[0], threeDice[1], rd("6", 560, 180))
+	if e := oneRoll(t, m.take()); faces(e.Dice) != "[6]" || e.Reroll {
+		t.Errorf("throw of one die after the hand: %+v, want a fresh roll [6]", e)
+	}
+
+	// The hand reaches the dice before the decision: the roll stands.
+	m = &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m.feed(20, true, nil, nil)
+	m.throw(area)
+	m.feed(8, false, nil, movedMask(image.Rect(200, 100, 700, 720)))
+	m.feed(3, true, nil, nil, threeDice...)
+	if e := oneRoll(t, m.take()); faces(e.Dice) != "[2 5 3]" {
+		t.Errorf("hand right after the throw: %+v, want the roll [2 5 3]", e)
+	}
+
+	// A disturbance elsewhere keeps the unread roll: read late, it counts.
+	m = &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m.feed(20, true, nil, nil)
+	m.throw(area)
+	m.feed(10, true, nil, nil)
+	m.feed(2, false, nil, movedMask(image.Rect(1000, 600, 1100, 700)))
+	m.feed(3, true, nil, nil, threeDice...)
+	if e := oneRoll(t, m.take()); faces(e.Dice) != "[2 5 3]" {
+		t.Errorf("late read after a disturbance elsewhere: %+v, want the roll [2 5 3]", e)
+	}
+}
+
+// Dice the reader loses while they rest do not end the roll (sequence 162 of
+// TestSequenceEval: d10 not read for 30 frames); dice taken away do, once
+// the place of each has changed.
+func TestRollEndsOnlyWhenTheDiceLeftTheirPlaces(t *testing.T) {
+	area := image.Rect(260, 140, 620, 320)
+	m := &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m.feed(20, true, nil, nil)
+	m.throw(area, threeDice...)
+	m.feed(3, true, nil, nil, threeDice...)
+	oneRoll(t, m.take())
+	k := m.tr.Config().FramesToEnd
+	m.feed(3*k, true, nil, nil) // the reader loses them
+	if evs := m.take(); len(evs) != 0 {
+		t.Fatalf("dice lost by the reader: %+v, want the roll to go on", evs)
+	}
+	// Two dice are taken away: not yet the end.
+	m.feed(6, false, nil, movedMask(image.Rect(200, 100, 500, 720)))
+	m.feed(1, true, movedMask(threeDice[0].Box, threeDice[1].Box), nil)
+	m.feed(2*k, true, nil, nil)
+	if evs := m.take(); len(evs) != 0 {
+		t.Fatalf("one die still in place: %+v, want the roll to go on", evs)
+	}
+	// The last one too: the table has read empty for long enough, so the
+	// roll ends on the frame that shows its place changed.
+	m.feed(6, false, nil, movedMask(image.Rect(500, 100, 700, 720)))
+	end := m.frame
+	m.feed(1, true, movedMask(threeDice[2].Box), nil)
+	if evs := m.take(); len(evs) != 1 {
+		t.Fatalf("events %+v, want RollEnded", evs)
+	} else if e, ok := evs[0].(RollEnded); !ok || e.Roll != 1 || e.Frame != end {
+		t.Fatalf("event %+v, want RollEnded of roll 1", evs[0])
+	}
+}
+
+// Dice the reader misses in the first still frames after they stop are
+// rolled as soon as it reads them in the same still run (sequence 143 of
+// TestSequenceEval: a d10 not read in the 3 frames after the stop, read in
+// the next 30, and announced only after a hand had passed).
+func TestRollReadLateInTheSameStillRun(t *testing.T) {
+	s := newRollScript(t, RollConfig{})
+	stop := s.throw()
+	s.still(3) // the reader misses them
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("events without dice: %+v", evs)
+	}
+	s.still(3, threeDice...)
+	if e := oneRoll(t, s.take()); e.Frame != stop+6 || faces(e.Dice) != "[2 5 3]" || e.Reroll {
+		t.Errorf("roll %+v, want the fresh roll [2 5 3] at frame %d", e, stop+6)
+	}
+	s.still(30, threeDice...)
+	if evs := s.take(); len(evs) != 0 {
+		t.Errorf("the same still run emitted again: %+v", evs)
+	}
+}
+
+// A reading the reader is unsure of at a very low confidence is as often a
+// shadow, a misplaced box or the spot a die was taken from as a die: alone
+// it makes no roll and no reroll (sequences 54 and 131 of the training
+// sequences, 187 of TestSequenceEval: rolls of one such reading, beside
+// any die at rest). The vote starts again: read well, the die is rolled.
+func TestRollFaintDiceAloneMakeNoRoll(t *testing.T) {
+	faint := func(face string, x, y int) Die {
+		d := rd(face, x, y)
+		d.Uncertain, d.Confidence = true, 0.05
+		return d
+	}
+	s := newRollScript(t, RollConfig{})
+	stop := s.throw(rd("3", 300, 200))
+	s.still(6, faint("7", 300, 240))
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("a faint reading alone: %+v, want no roll", evs)
+	}
+	s.still(3, rd("3", 300, 200))
+	if e := oneRoll(t, s.take()); faces(e.Dice) != "[3]" || e.Frame != stop+9 {
+		t.Errorf("roll %+v, want [3] at frame %d", e, stop+9)
+	}
+	// A faint reading where nothing was read before makes no reroll; with
+	// a die read well it joins the reroll.
+	s.moving(4)
+	s.still(6, rd("3", 300, 200), faint("5", 600, 400))
+	if evs := s.take(); len(evs) != 0 {
+		t.Fatalf("a faint reading landing alone: %+v, want no reroll", evs)
+	}
+	s.moving(4)
+	s.still(3, rd("3", 300, 200), faint("5", 600, 400), rd("2", 800, 300))
+	if e := oneRoll(t, s.take()); !e.Reroll || faces(e.Dice) != "[3 5 2]" || len(e.Changed) != 2 {
+		t.Errorf("reroll %+v, want [3 5 2] with two dice changed", e)
 	}
 }

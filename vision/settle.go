@@ -300,12 +300,45 @@ type MotionMask struct {
 
 // Any reports whether a changed cell overlaps r (frame pixels).
 func (mm *MotionMask) Any(r image.Rectangle) bool {
-	if mm == nil || mm.W <= 0 || mm.H <= 0 || mm.ROI.Empty() || len(mm.Bits) < mm.W*mm.H {
+	c, ok := mm.cells(r)
+	if !ok {
 		return false
+	}
+	for y := c.Min.Y; y < c.Max.Y; y++ {
+		if slices.Contains(mm.Bits[y*mm.W+c.Min.X:y*mm.W+c.Max.X], true) {
+			return true
+		}
+	}
+	return false
+}
+
+// Share returns the fraction of the cells overlapping r (frame pixels)
+// that changed (0 when r misses the mask).
+func (mm *MotionMask) Share(r image.Rectangle) float64 {
+	c, ok := mm.cells(r)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for y := c.Min.Y; y < c.Max.Y; y++ {
+		for _, b := range mm.Bits[y*mm.W+c.Min.X : y*mm.W+c.Max.X] {
+			if b {
+				n++
+			}
+		}
+	}
+	return float64(n) / float64(c.Dx()*c.Dy())
+}
+
+// cells returns the cells overlapping r (frame pixels); ok is false when
+// the mask is empty or r misses it.
+func (mm *MotionMask) cells(r image.Rectangle) (c image.Rectangle, ok bool) {
+	if mm == nil || mm.W <= 0 || mm.H <= 0 || mm.ROI.Empty() || len(mm.Bits) < mm.W*mm.H {
+		return c, false
 	}
 	r = r.Intersect(mm.ROI)
 	if r.Empty() {
-		return false
+		return c, false
 	}
 	sx := float64(mm.W) / float64(mm.ROI.Dx())
 	sy := float64(mm.H) / float64(mm.ROI.Dy())
@@ -313,12 +346,17 @@ func (mm *MotionMask) Any(r image.Rectangle) bool {
 	x1 := max(x0+1, min(int(math.Ceil(float64(r.Max.X-mm.ROI.Min.X)*sx)), mm.W))
 	y0 := max(0, min(int(float64(r.Min.Y-mm.ROI.Min.Y)*sy), mm.H-1))
 	y1 := max(y0+1, min(int(math.Ceil(float64(r.Max.Y-mm.ROI.Min.Y)*sy)), mm.H))
-	for y := y0; y < y1; y++ {
-		if slices.Contains(mm.Bits[y*mm.W+x0:y*mm.W+x1], true) {
-			return true
-		}
-	}
-	return false
+	return image.Rect(x0, y0, x1, y1), true
+}
+
+// valid reports whether mm holds W×H cells.
+func (mm *MotionMask) valid() bool {
+	return mm != nil && mm.W > 0 && mm.H > 0 && len(mm.Bits) >= mm.W*mm.H
+}
+
+// sameGeometry reports whether mm and o cover the same cells.
+func (mm *MotionMask) sameGeometry(o *MotionMask) bool {
+	return mm.valid() && o.valid() && mm.W == o.W && mm.H == o.H && mm.ROI == o.ROI
 }
 
 // orInto adds mm's changed cells to dst, resetting dst when its geometry
@@ -341,6 +379,26 @@ func (mm *MotionMask) orInto(dst *MotionMask) {
 
 // clear marks every cell unchanged.
 func (mm *MotionMask) clear() { clear(mm.Bits) }
+
+// copyInto makes dst a copy of mm, reusing dst.Bits.
+func (mm *MotionMask) copyInto(dst *MotionMask) {
+	dst.ROI, dst.W, dst.H = mm.ROI, mm.W, mm.H
+	dst.Bits = append(dst.Bits[:0], mm.Bits...)
+}
+
+// dropPassed clears, in both mm and moved, the cells of mm that passed
+// marks: stale changes a disturbance went over. Masks of another geometry
+// are left alone.
+func (mm *MotionMask) dropPassed(moved, passed *MotionMask) {
+	if !mm.sameGeometry(passed) || !mm.sameGeometry(moved) {
+		return
+	}
+	for i, p := range passed.Bits[:passed.W*passed.H] {
+		if p && mm.Bits[i] {
+			mm.Bits[i], moved.Bits[i] = false, false
+		}
+	}
+}
 
 // Changes fills dst with the pixels that changed between the last two
 // frames observed (all unchanged after a First frame, which has nothing to
@@ -501,7 +559,8 @@ type Pipeline struct {
 	motion  *Motion
 	read    DiceReader
 	tracker *RollTracker
-	moved   MotionMask // where the last frame changed, for the tracker
+	moved   MotionMask // where the scene at rest changed, for the tracker
+	passed  MotionMask // where the last frame changed, gross
 	// ReadMoving makes the pipeline read the dice on moving frames too,
 	// e.g. to draw them on a live view; the tracker ignores those readings,
 	// so by default they are skipped to save the reader's time.
@@ -537,7 +596,8 @@ func (p *Pipeline) Next(ctx context.Context) (Step, error) {
 		}
 	}
 	p.motion.NetChanges(&p.moved)
-	s.Events = p.tracker.Observe(Observation{Frame: f.Index, Quiet: quiet, Reading: s.Reading, Moved: &p.moved})
+	p.motion.Changes(&p.passed)
+	s.Events = p.tracker.Observe(Observation{Frame: f.Index, Quiet: quiet, Reading: s.Reading, Moved: &p.moved, Passed: &p.passed})
 	return s, nil
 }
 
