@@ -240,14 +240,20 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []vision.Event, res *
 			}
 		}
 	}
+	mayEnd := seqEvalMayEnd(seq, settles, marks)
+	endedBefore := make([]bool, len(settles))
 	matched := make([]bool, len(settles))
 	ended := 0
 	for _, ev := range events {
 		switch e := ev.(type) {
 		case vision.RollEnded:
-			if e.Frame > endFrom && endTo >= 0 && e.Frame < endTo && ended == 0 {
+			k := slices.IndexFunc(mayEnd, func(w [2]int) bool { return e.Frame >= w[0] && e.Frame < w[1] })
+			switch {
+			case e.Frame > endFrom && endTo >= 0 && e.Frame < endTo && ended == 0:
 				ended++
-			} else {
+			case k >= 0 && !endedBefore[k]:
+				endedBefore[k] = true // the table was empty long enough (rule 9)
+			default:
 				res.falseEnds++
 				res.note("RollEnded at frame %d not expected", e.Frame)
 			}
@@ -335,9 +341,9 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []vision.Event, res *
 					}
 				}
 			}
-			if e.Reroll == fresh[k] {
+			if want := !fresh[k] && !endedBefore[k]; e.Reroll != want {
 				wrong = true
-				why = append(why, fmt.Sprintf("reroll=%v, want %v", e.Reroll, !fresh[k]))
+				why = append(why, fmt.Sprintf("reroll=%v, want %v", e.Reroll, want))
 			}
 			switch {
 			case wrong:
@@ -364,6 +370,40 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []vision.Event, res *
 		res.missedEnds++
 		res.note("no RollEnded between frames %d and %d", endFrom, endTo)
 	}
+}
+
+// seqEvalMayEnd returns, for each settle, the frames before it in which a
+// RollEnded is right though no die left the frame for good: the dice were
+// all picked up and no die lay on the table for at least
+// vision.DefaultFramesToEnd frames (rolls.go rule 9: dice that left their
+// places and stay unseen end the roll); the settle that follows is then a
+// fresh roll. {0, 0} where the table never stayed empty that long.
+func seqEvalMayEnd(seq *synth.Sequence, settles []int, marks []synth.Event) [][2]int {
+	out := make([][2]int, len(settles))
+	for k := 1; k < len(settles); k++ {
+		picked := slices.ContainsFunc(marks, func(m synth.Event) bool {
+			return m.Kind == synth.EventPickUp && m.Frame > settles[k-1] && m.Frame < settles[k]
+		})
+		if !picked {
+			continue
+		}
+		run := 0
+		for f := settles[k-1] + 1; f < settles[k]; f++ {
+			onTable := slices.ContainsFunc(seq.Truth(f).Dice, func(d synth.DieTruth) bool { return !d.Held && d.Visible > 0.5 })
+			if onTable {
+				if run >= vision.DefaultFramesToEnd {
+					break
+				}
+				run = 0
+				continue
+			}
+			run++
+			if run == vision.DefaultFramesToEnd {
+				out[k] = [2]int{f - run + 1, settles[k]}
+			}
+		}
+	}
+	return out
 }
 
 // seqEvalPair pairs truth dice with read dice by nearest centre within half
