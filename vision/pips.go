@@ -10,11 +10,11 @@ import (
 
 // pipScratch holds buffers for countPips.
 type pipScratch struct {
-	dist  [facePatchSize * facePatchSize]float32
-	far   [facePatchSize * facePatchSize]bool
-	lab   [facePatchSize * facePatchSize]int32
-	cl    componentLabeller
-	ch    [3][]byte
+	dist [facePatchSize * facePatchSize]float32
+	far  [facePatchSize * facePatchSize]bool
+	lab  [facePatchSize * facePatchSize]int32
+	cl   componentLabeller
+	ch   [3][]byte
 }
 
 // countPips counts the pips on an upright d6 face patch. conf in [0, 1]
