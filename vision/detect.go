@@ -1401,14 +1401,8 @@ func (tf *topFinder) silLabel(sf *silFinder, n int) int32 {
 // holds the labels afterwards and tf.bestLabel the component's.
 func (tf *topFinder) largestComponent(rw, rh int, origin image.Point) ([]diePt, int) {
 	tf.lab = growInt32s(tf.lab, rw*rh)
-	tf.cl.label(tf.top, tf.lab, rw, rh, fourConnected, nil)
-	var best int32
-	bestN := 0
-	for l, cnt := range tf.cl.sizes {
-		if cnt > bestN {
-			best, bestN = int32(l), cnt
-		}
-	}
+	cs := tf.cl.label(tf.top, tf.lab, rw, rh, fourConnected, nil)
+	best, bestN := cs.largest, cs.largestCount
 	tf.bestLabel = best
 	if best == 0 {
 		return nil, 0

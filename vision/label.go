@@ -11,38 +11,44 @@ const (
 	eightConnected connectivity = 8
 )
 
-// componentLabeller labels the connected components of masks. Its stack and
-// component sizes are scratch, kept between calls so that labelling
-// allocates nothing once they have grown; the label buffer is the caller's.
+// componentLabeller labels the connected components of masks. Its stack is
+// scratch, kept between calls so that labelling allocates nothing once it
+// has grown; the label buffer is the caller's.
 type componentLabeller struct {
 	stack []int32
-	// sizes[l] is the pixel count of component l of the last label call
-	// (sizes[0] is unused).
-	sizes []int
+}
+
+// components sums up a labelling: n components, the first (lowest label)
+// of the largest of them and its pixel count (0, 0 without components).
+type components struct {
+	n            int
+	largest      int32
+	largestCount int
 }
 
 // label writes into lab (w×h, row-major, like mask) the component of every
 // pixel: 0 off the mask, else 1, 2, … numbered in the raster order of each
 // component's first pixel. visit, when not nil, is called once for every
 // pixel of the mask with its label and index, a component's pixels all
-// before the next component's (in no particular order within it). It
-// returns the number of components; cl.sizes holds their pixel counts.
-func (cl *componentLabeller) label(mask []bool, lab []int32, w, h int, conn connectivity, visit func(l int32, i int)) int {
+// before the next component's (in no particular order within it).
+func (cl *componentLabeller) label(mask []bool, lab []int32, w, h int, conn connectivity, visit func(l int32, i int)) components {
 	n := w * h
 	mask, lab = mask[:n], lab[:n]
 	clear(lab)
-	cl.sizes = append(cl.sizes[:0], 0)
-	var cur int32
+	var cs components
 	for i, in := range mask {
 		if !in || lab[i] != 0 {
 			continue
 		}
-		cur++
-		lab[i] = cur
+		cs.n++
+		l := int32(cs.n)
+		lab[i] = l
 		cl.stack = append(cl.stack[:0], int32(i))
-		cl.sizes = append(cl.sizes, cl.spread(mask, lab, w, h, conn, cur, visit))
+		if cnt := cl.spread(mask, lab, w, h, conn, l, visit); cnt > cs.largestCount {
+			cs.largest, cs.largestCount = l, cnt
+		}
 	}
-	return int(cur)
+	return cs
 }
 
 // labelBorder sets lab (w×h) to 1 on the pixels of mask connected to the
