@@ -887,16 +887,17 @@ func (s *segScratch) groups(w, h, minArea int) ([]dieGroup, error) {
 // silFinder holds a frame-resolution mask of die silhouettes over a region
 // and its connected components. Buffers are reused.
 type silFinder struct {
-	mask    []byte
+	mask    []bool
 	lab     []int32
-	stack   []int32
+	cl      componentLabeller
 	pts     []diePt
-	outside []bool
+	notG    []bool
+	outside []int32
 }
 
 func (sf *silFinder) resize(n int) {
 	if cap(sf.mask) < n {
-		sf.mask = make([]byte, n)
+		sf.mask = make([]bool, n)
 	}
 	sf.mask = sf.mask[:n]
 }
@@ -911,11 +912,7 @@ func (sf *silFinder) workMask(seg *segScratch, workW, workH int, g dieGroup, roi
 		for x := 0; x < rw; x++ {
 			wx := min(workW-1, int((float64(roi.Min.X+x)+0.5)/scale))
 			wi := wy*workW + wx
-			v := byte(0)
-			if int(seg.lab[wi]) == g.label && seg.mask[wi]&fgDie != 0 {
-				v = 1
-			}
-			sf.mask[y*rw+x] = v
+			sf.mask[y*rw+x] = int(seg.lab[wi]) == g.label && seg.mask[wi]&fgDie != 0
 		}
 	}
 }
@@ -925,46 +922,18 @@ func (sf *silFinder) workMask(seg *segScratch, workW, workH int, g dieGroup, roi
 func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image.Rectangle, scale float64, dieOnly bool) {
 	b := g.box
 	w, h := b.Dx(), b.Dy()
-	if cap(sf.outside) < w*h {
-		sf.outside = make([]bool, w*h)
-	}
-	outside := sf.outside[:w*h]
-	clear(outside)
-	in := func(x, y int) bool { return int(seg.lab[(b.Min.Y+y)*workW+b.Min.X+x]) == g.label }
-	stack := sf.stack[:0]
-	push := func(x, y int) {
-		i := y*w + x
-		if !outside[i] && !in(x, y) {
-			outside[i] = true
-			stack = append(stack, int32(i))
-		}
-	}
-	for x := 0; x < w; x++ {
-		push(x, 0)
-		push(x, h-1)
-	}
+	// Outside (non-zero): the pixels not of g reached from the box's
+	// border without crossing g.
+	sf.notG = growBools(sf.notG, w*h)
+	notG := sf.notG
 	for y := 0; y < h; y++ {
-		push(0, y)
-		push(w-1, y)
-	}
-	for len(stack) > 0 {
-		i := int(stack[len(stack)-1])
-		stack = stack[:len(stack)-1]
-		x, y := i%w, i/w
-		if x > 0 {
-			push(x-1, y)
-		}
-		if x < w-1 {
-			push(x+1, y)
-		}
-		if y > 0 {
-			push(x, y-1)
-		}
-		if y < h-1 {
-			push(x, y+1)
+		for x := 0; x < w; x++ {
+			notG[y*w+x] = int(seg.lab[(b.Min.Y+y)*workW+b.Min.X+x]) != g.label
 		}
 	}
-	sf.stack = stack
+	sf.outside = growInt32s(sf.outside, w*h)
+	outside := sf.outside
+	sf.cl.labelBorder(notG, outside, w, h, fourConnected)
 	if dieOnly && 2*g.die < g.area {
 		// Most of the change is shadow-like (a die much like the table):
 		// the die is also everything within the hull of its die pixels.
@@ -987,8 +956,8 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 		if hull := dieHull(pts); len(hull) >= 3 {
 			for y := 0; y < h; y++ {
 				for x := 0; x < w; x++ {
-					if i := y*w + x; outside[i] && inConvex(hull, diePt{float64(x), float64(y)}) {
-						outside[i] = false
+					if i := y*w + x; outside[i] != 0 && inConvex(hull, diePt{float64(x), float64(y)}) {
+						outside[i] = 0
 					}
 				}
 			}
@@ -1000,11 +969,11 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 		wy := int((float64(roi.Min.Y+y)+0.5)/scale) - b.Min.Y
 		for x := 0; x < rw; x++ {
 			wx := int((float64(roi.Min.X+x)+0.5)/scale) - b.Min.X
-			v := byte(0)
-			if wx >= 0 && wy >= 0 && wx < w && wy < h && !outside[wy*w+wx] {
-				v = 1
+			v := false
+			if wx >= 0 && wy >= 0 && wx < w && wy < h && outside[wy*w+wx] == 0 {
+				v = true
 				if wi := (b.Min.Y+wy)*workW + b.Min.X + wx; dieOnly && int(seg.lab[wi]) == g.label && seg.mask[wi]&fgDark != 0 {
-					v = 0
+					v = false
 				}
 			}
 			sf.mask[y*rw+x] = v
@@ -1012,45 +981,11 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 	}
 }
 
-// components labels the 8-connected components of sf.mask (rw wide).
+// components labels the 8-connected components of sf.mask (rw wide) into
+// sf.lab.
 func (sf *silFinder) components(rw, rh int) {
-	n := rw * rh
-	if cap(sf.lab) < n {
-		sf.lab = make([]int32, n)
-	}
-	sf.lab = sf.lab[:n]
-	clear(sf.lab)
-	var cur int32
-	for i := 0; i < n; i++ {
-		if sf.mask[i] == 0 || sf.lab[i] != 0 {
-			continue
-		}
-		cur++
-		sf.stack = append(sf.stack[:0], int32(i))
-		sf.lab[i] = cur
-		for len(sf.stack) > 0 {
-			j := int(sf.stack[len(sf.stack)-1])
-			sf.stack = sf.stack[:len(sf.stack)-1]
-			x, y := j%rw, j/rw
-			for dy := -1; dy <= 1; dy++ {
-				yy := y + dy
-				if yy < 0 || yy >= rh {
-					continue
-				}
-				for dx := -1; dx <= 1; dx++ {
-					xx := x + dx
-					if xx < 0 || xx >= rw {
-						continue
-					}
-					k := yy*rw + xx
-					if sf.mask[k] != 0 && sf.lab[k] == 0 {
-						sf.lab[k] = cur
-						sf.stack = append(sf.stack, int32(k))
-					}
-				}
-			}
-		}
-	}
+	sf.lab = growInt32s(sf.lab, rw*rh)
+	sf.cl.label(sf.mask, sf.lab, rw, rh, eightConnected, nil)
 }
 
 // squareSilhouette returns the rectangle around the largest silhouette in
@@ -1132,7 +1067,7 @@ type topFinder struct {
 	tmpVal    []byte
 	noisy     bool
 	lab       []int32
-	stack     []int32
+	cl        componentLabeller
 	pts       []diePt
 	strips    [2][]byte
 	bestLabel int32
@@ -1465,42 +1400,9 @@ func (tf *topFinder) silLabel(sf *silFinder, n int) int32 {
 // returns its convex hull in frame coordinates and its pixel count. tf.lab
 // holds the labels afterwards and tf.bestLabel the component's.
 func (tf *topFinder) largestComponent(rw, rh int, origin image.Point) ([]diePt, int) {
-	n := rw * rh
-	if cap(tf.lab) < n {
-		tf.lab = make([]int32, n)
-	}
-	tf.lab = tf.lab[:n]
-	clear(tf.lab)
-	var cur, best int32
-	bestN := 0
-	for i := 0; i < n; i++ {
-		if !tf.top[i] || tf.lab[i] != 0 {
-			continue
-		}
-		cur++
-		cnt := 0
-		tf.stack = append(tf.stack[:0], int32(i))
-		tf.lab[i] = cur
-		for len(tf.stack) > 0 {
-			j := int(tf.stack[len(tf.stack)-1])
-			tf.stack = tf.stack[:len(tf.stack)-1]
-			cnt++
-			x := j % rw
-			for _, k := range [4]int{j - 1, j + 1, j - rw, j + rw} {
-				switch {
-				case k == j-1 && x == 0, k == j+1 && x == rw-1, k < 0, k >= n:
-					continue
-				}
-				if tf.top[k] && tf.lab[k] == 0 {
-					tf.lab[k] = cur
-					tf.stack = append(tf.stack, int32(k))
-				}
-			}
-		}
-		if cnt > bestN {
-			best, bestN = cur, cnt
-		}
-	}
+	tf.lab = growInt32s(tf.lab, rw*rh)
+	cs := tf.cl.label(tf.top, tf.lab, rw, rh, fourConnected, nil)
+	best, bestN := cs.largest, cs.largestCount
 	tf.bestLabel = best
 	if best == 0 {
 		return nil, 0

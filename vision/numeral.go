@@ -69,7 +69,7 @@ type numeralReader struct {
 	grid  [numGrid * numGrid]float32
 	ink   [numGrid * numGrid]bool
 	lab   [numGrid * numGrid]int32
-	stack []int32
+	cl    componentLabeller
 	inner []float32 // innerStats
 	// read: per face, its best score, quarter turn and turn; per turn
 	// searched, the patch, the turn, the faces' coarse scores and
@@ -276,7 +276,6 @@ func (nr *numeralReader) features(im dieImage, rect dieRect, f *numFeat) bool {
 	}
 	for i, v := range nr.grid {
 		nr.ink[i] = (v > thr) == nr.bright
-		nr.lab[i] = 0
 	}
 	// Connected components (8-neighbours).
 	type comp struct {
@@ -285,38 +284,17 @@ func (nr *numeralReader) features(im dieImage, rect dieRect, f *numFeat) bool {
 		x0, y0, x1, y1 int
 	}
 	var comps []comp
-	for i := range nr.ink {
-		if !nr.ink[i] || nr.lab[i] != 0 {
-			continue
+	nr.cl.label(nr.ink[:], nr.lab[:], numGrid, numGrid, eightConnected, func(l int32, j int) {
+		if int(l) > len(comps) {
+			comps = append(comps, comp{x0: numGrid, y0: numGrid, x1: -1, y1: -1})
 		}
-		l := int32(len(comps) + 1)
-		c := comp{x0: numGrid, y0: numGrid, x1: -1, y1: -1}
-		nr.stack = append(nr.stack[:0], int32(i))
-		nr.lab[i] = l
-		for len(nr.stack) > 0 {
-			j := int(nr.stack[len(nr.stack)-1])
-			nr.stack = nr.stack[:len(nr.stack)-1]
-			x, y := j%numGrid, j/numGrid
-			c.n++
-			c.sx += float64(x)
-			c.sy += float64(y)
-			c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					xx, yy := x+dx, y+dy
-					if xx < 0 || yy < 0 || xx >= numGrid || yy >= numGrid {
-						continue
-					}
-					k := yy*numGrid + xx
-					if nr.ink[k] && nr.lab[k] == 0 {
-						nr.lab[k] = l
-						nr.stack = append(nr.stack, int32(k))
-					}
-				}
-			}
-		}
-		comps = append(comps, c)
-	}
+		c := &comps[l-1]
+		x, y := j%numGrid, j/numGrid
+		c.n++
+		c.sx += float64(x)
+		c.sy += float64(y)
+		c.x0, c.y0, c.x1, c.y1 = min(c.x0, x), min(c.y0, y), max(c.x1, x), max(c.y1, y)
+	})
 	// The numeral: the largest component whose centre lies in the middle
 	// of the face, then the components close to it (an underline).
 	mid := float64(numGrid) / 2

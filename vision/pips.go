@@ -10,10 +10,11 @@ import (
 
 // pipScratch holds buffers for countPips.
 type pipScratch struct {
-	dist  [facePatchSize * facePatchSize]float32
-	lab   [facePatchSize * facePatchSize]int16
-	stack []int
-	ch    [3][]byte
+	dist [facePatchSize * facePatchSize]float32
+	far  [facePatchSize * facePatchSize]bool
+	lab  [facePatchSize * facePatchSize]int32
+	cl   componentLabeller
+	ch   [3][]byte
 }
 
 // countPips counts the pips on an upright d6 face patch. conf in [0, 1]
@@ -79,43 +80,31 @@ func (s *pipScratch) segment(p *facePatch, body [3]float32, k float32) ([]pipBlo
 	}
 	thr *= k
 	// Components of pixels far from the body colour.
-	clear(s.lab[:])
+	for i, d := range s.dist {
+		s.far[i] = d >= thr
+	}
 	var blobs []pipBlob
-	for i := 0; i < n; i++ {
-		if s.dist[i] < thr || s.lab[i] != 0 {
-			continue
+	s.cl.label(s.far[:], s.lab[:], facePatchSize, facePatchSize, fourConnected, func(l int32, j int) {
+		if int(l) > len(blobs) {
+			blobs = append(blobs, pipBlob{x0: facePatchSize, y0: facePatchSize, x1: -1, y1: -1})
 		}
-		id := int16(len(blobs) + 1)
-		b := pipBlob{x0: facePatchSize, y0: facePatchSize, x1: -1, y1: -1}
-		s.stack = append(s.stack[:0], i)
-		s.lab[i] = id
-		for len(s.stack) > 0 {
-			j := s.stack[len(s.stack)-1]
-			s.stack = s.stack[:len(s.stack)-1]
-			x, y := j%facePatchSize, j/facePatchSize
-			b.area++
-			b.cx += float64(x)
-			b.cy += float64(y)
-			for c := 0; c < 3; c++ {
-				b.col[c] += float64(p[3*j+c])
-			}
-			b.x0, b.y0, b.x1, b.y1 = min(b.x0, x), min(b.y0, y), max(b.x1, x), max(b.y1, y)
-			for _, k := range [4]int{j - 1, j + 1, j - facePatchSize, j + facePatchSize} {
-				if k < 0 || k >= n || (k == j-1 && x == 0) || (k == j+1 && x == facePatchSize-1) {
-					continue
-				}
-				if s.dist[k] >= thr && s.lab[k] == 0 {
-					s.lab[k] = id
-					s.stack = append(s.stack, k)
-				}
-			}
+		b := &blobs[l-1]
+		x, y := j%facePatchSize, j/facePatchSize
+		b.area++
+		b.cx += float64(x)
+		b.cy += float64(y)
+		for c := 0; c < 3; c++ {
+			b.col[c] += float64(p[3*j+c])
 		}
+		b.x0, b.y0, b.x1, b.y1 = min(b.x0, x), min(b.y0, y), max(b.x1, x), max(b.y1, y)
+	})
+	for i := range blobs {
+		b := &blobs[i]
 		b.cx /= float64(b.area)
 		b.cy /= float64(b.area)
 		for c := 0; c < 3; c++ {
 			b.col[c] /= float64(b.area)
 		}
-		blobs = append(blobs, b)
 	}
 	return blobs, thr
 }
