@@ -183,8 +183,9 @@ func (nr *numeralReader) innerStats() (med, lo, hi float32) {
 	}
 	nr.inner = v
 	n := len(v)
-	// Order statistics by selection (the 2nd percentile among the values
-	// below the median, the 98th among those above): a sort costs more.
+	// Order statistics by selection (the median, then the 2nd and 98th
+	// percentiles, each selected within the half that holds it): a sort
+	// costs more.
 	m, l, h := n/2, n*2/100, n*98/100
 	nthFloat32(v, m)
 	if l < m {

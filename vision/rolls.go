@@ -347,10 +347,8 @@ func (t *RollTracker) Correct(i int, d Die) error {
 // Observe takes the next frame's observation and returns the events it
 // causes (usually none). The rules are in the [RollTracker] doc.
 func (t *RollTracker) Observe(o Observation) []Event {
-	if o.Passed != nil {
-		if t.hasStale {
-			t.stale.dropPassed(&t.moved, o.Passed)
-		}
+	if o.Passed != nil && !o.Quiet && t.hasStale {
+		t.stale.dropPassed(&t.moved, o.Passed)
 	}
 	if o.Moved != nil {
 		t.useMoved = true

@@ -675,6 +675,8 @@ func (m *maskFeeder) take() []Event {
 // (sequence 143 of TestSequenceEval: a roll announced 70 frames late, with
 // a hand having been in the picture since). A hand that reaches the dice
 // before their still run is decided does not cost the roll.
+//
+// RollTracker rule 8 (rolls.go).
 func TestRollNoLateRollAfterAHandPassedOverUnreadDice(t *testing.T) {
 	area := image.Rect(260, 140, 620, 320)
 	m := &maskFeeder{tr: NewRollTracker(RollConfig{})}
@@ -720,6 +722,8 @@ func TestRollNoLateRollAfterAHandPassedOverUnreadDice(t *testing.T) {
 // Dice the reader loses while they rest do not end the roll (sequence 162 of
 // TestSequenceEval: d10 not read for 30 frames); dice taken away do, once
 // the place of each has changed.
+//
+// RollTracker rule 9 (rolls.go).
 func TestRollEndsOnlyWhenTheDiceLeftTheirPlaces(t *testing.T) {
 	area := image.Rect(260, 140, 620, 320)
 	m := &maskFeeder{tr: NewRollTracker(RollConfig{})}
@@ -755,6 +759,8 @@ func TestRollEndsOnlyWhenTheDiceLeftTheirPlaces(t *testing.T) {
 // rolled as soon as it reads them in the same still run (sequence 143 of
 // TestSequenceEval: a d10 not read in the 3 frames after the stop, read in
 // the next 30, and announced only after a hand had passed).
+//
+// RollTracker rule 4 (rolls.go).
 func TestRollReadLateInTheSameStillRun(t *testing.T) {
 	s := newRollScript(t, RollConfig{})
 	stop := s.throw()
@@ -777,6 +783,8 @@ func TestRollReadLateInTheSameStillRun(t *testing.T) {
 // it makes no roll and no reroll (sequences 54 and 131 of the training
 // sequences, 187 of TestSequenceEval: rolls of one such reading, beside
 // any die at rest). The vote starts again: read well, the die is rolled.
+//
+// RollTracker rule 10 (rolls.go).
 func TestRollFaintDiceAloneMakeNoRoll(t *testing.T) {
 	faint := func(face string, x, y int) Die {
 		d := rd(face, x, y)

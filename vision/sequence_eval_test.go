@@ -399,7 +399,7 @@ func seqEvalMayEnd(seq *synth.Sequence, settles []int, marks []synth.Event) [][2
 			}
 			run++
 			if run == vision.DefaultFramesToEnd {
-				out[k] = [2]int{f - run + 1, settles[k]}
+				out[k] = [2]int{f, settles[k]} // no end before FramesToEnd empty frames
 			}
 		}
 	}
