@@ -48,7 +48,11 @@ package vision
 // marker search and most of the rest the outline finder and the taught
 // cards (BenchmarkReadCards720p; plaid and printed tables cost most); the
 // keypoint search adds up to 1.5 ms of it (medians 3–6% more on most
-// tables, measured interleaved with the build before it).
+// tables, measured interleaved with the build before it). On the busy
+// tables the retry passes skip places that are only texture blobs and the
+// outline finder's edge passes share their gradients and find their
+// contours in one call each (interleaved medians 0.80× on cloth, 0.87× on
+// playmat; the other tables within the noise).
 
 import (
 	"encoding/json"
