@@ -51,8 +51,10 @@ package vision
 // tables, measured interleaved with the build before it). On the busy
 // tables the retry passes skip places that are only texture blobs and the
 // outline finder's edge passes share their gradients and find their
-// contours in one call each (interleaved medians 0.80× on cloth, 0.87× on
-// playmat; the other tables within the noise).
+// contours in one call each (CPU profile on playmat: retry passes about
+// 2.5 → 1.2 ms, edges 5.2 → 4.5 ms, contour lines 3.2 → 2.8 ms a frame;
+// whole-frame interleaved medians stayed within the noise of a shared
+// machine, 0.88–1.12×).
 
 import (
 	"encoding/json"
