@@ -48,13 +48,10 @@ package vision
 // marker search and most of the rest the outline finder and the taught
 // cards (BenchmarkReadCards720p; plaid and printed tables cost most); the
 // keypoint search adds up to 1.5 ms of it (medians 3–6% more on most
-// tables, measured interleaved with the build before it). On the busy
-// tables the retry passes skip places that are only texture blobs and the
-// outline finder's edge passes share their gradients and find their
-// contours in one call each (CPU profile on playmat: retry passes about
-// 2.5 → 1.2 ms, edges 5.2 → 4.5 ms, contour lines 3.2 → 2.8 ms a frame;
-// whole-frame interleaved medians stayed within the noise of a shared
-// machine, 0.88–1.12×).
+// tables, measured interleaved with the build before it). The retry passes
+// skip places that are only texture blobs (CPU profile on playmat: the
+// marker search 5.75 → 5.25 ms a frame; whole-frame interleaved medians
+// within the noise of a shared machine).
 
 import (
 	"encoding/json"
