@@ -705,6 +705,7 @@ func (s *cardMarkerScanner) close() {
 func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
 	s.failed = s.failed[:0]
 	s.blobs = s.blobs[:0]
+	s.cands = s.cands[:0]
 	r = r.Intersect(image.Rect(0, 0, g.w, g.h))
 	if r.Dx() < 8 || r.Dy() < 8 {
 		return out, nil
