@@ -95,7 +95,12 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 			break
 		}
 	}
-	return out, nil
+	// An "unknown" outline that a card found by keypoints covers was that
+	// card, seen a little off: one reading per card.
+	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
+	return slices.DeleteFunc(out, func(rd CardReading) bool {
+		return rd.ID == CardUnknown && rd.Method == CardMethodLearned && cardReadAt(known, cardQuadCentre(rd.Corners))
+	}), nil
 }
 
 // confirmKeyFound rectifies the outline q found by keypoints (its taught

@@ -30,7 +30,7 @@ const (
 	cardKeyPlace       = 700     // keypoints taken in a searched place
 	cardKeyCands       = 3       // taught cards whose keypoints are tried
 	cardKeyMinInliers  = 10      // keypoints agreeing on the homography
-	cardKeyMaxDist     = 64      // Hamming distance of a keypoint match
+	cardKeyMaxDist     = 64      // second-nearest distance cap: a match needs best ≤ cardKeyRatio × min(second, cardKeyMaxDist+1), so at most 52
 	cardKeyRatio       = 0.8     // best over second best keypoint match
 	cardKeyPlaces      = 3       // places searched per frame
 	cardKeyReach       = 0.45    // place: outline box grown by this of its larger side

@@ -247,7 +247,7 @@ func cardHomography(src, dst [4][2]float64) (cardH, bool) {
 // cardMarkerRead is a decoded marker.
 type cardMarkerRead struct {
 	marker Marker
-	cost   float64 // soft cost of the bits that disagree with the code
+	cost   float64 // disagreement with the code as a share of its decoder's limit (0 … 1), comparable between decoders
 	margin float64 // cost of the best other id minus cost
 	hard   int     // bits corrected
 	conf   float64
@@ -464,7 +464,7 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 	}
 	conf := math.Max(0, 1-best/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-best)/3)
 	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: best, margin: second - best, hard: bestHard,
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: best / math.Max(lim.maxCost, 1e-9), margin: second - best, hard: bestHard,
 		conf: math.Max(0, math.Min(1, conf))}, true
 }
 

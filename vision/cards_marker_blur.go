@@ -148,7 +148,7 @@ func (cb *cardCodebook) decodeBlurred(g cardGrey, q [4]Point2f, lim cardDecodeLi
 	}
 	conf := math.Min(1, gap/(3*cardBlurMinGap)) * (1 - rms/cardBlurMaxRMS*0.5)
 	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: rms, margin: gap, conf: math.Max(0, math.Min(1, conf))}, true
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: rms / cardBlurMaxRMS, margin: gap, conf: math.Max(0, math.Min(1, conf))}, true
 }
 
 // cardSolve3 solves the 3×3 normal equations a·x = b of a least-squares

@@ -197,7 +197,7 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 	}
 	conf := math.Max(0, 1-bestCost/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-bestCost)/3)
 	conf *= float64(full) / float64(ns)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: bestCost, margin: second - bestCost, conf: math.Max(0, math.Min(1, conf))}, cardGlareRead
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: bestCost / cardGlareMaxCost, margin: second - bestCost, conf: math.Max(0, math.Min(1, conf))}, cardGlareRead
 }
 
 // readGlare tries the glare decoder on a candidate the plain decoder
