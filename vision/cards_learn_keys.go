@@ -19,6 +19,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -50,18 +51,19 @@ type cardKeys struct {
 type cardKeyer struct {
 	orb              gocv.ORB
 	hm               gocv.Mat
-	warp, grey, roi  gocv.Mat
+	warp, grey       gocv.Mat
 	scaled, noMask   gocv.Mat
 	qpts             []Point2f
 	qdesc            [][4]uint64
 	srcPts, dstPts   []gocv.Point2f
 	matchQ, matchOwn []int
+	matchT           []int32
 }
 
 func newCardKeyer() *cardKeyer {
 	return &cardKeyer{
 		orb: gocv.NewORBWithParams(cardKeyPlace, 1.3, 4, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
-		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(), roi: gocv.NewMat(),
+		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(),
 		scaled: gocv.NewMat(), noMask: gocv.NewMat(),
 	}
 }
@@ -71,7 +73,6 @@ func (k *cardKeyer) close() {
 	k.hm.Close()
 	k.warp.Close()
 	k.grey.Close()
-	k.roi.Close()
 	k.scaled.Close()
 	k.noMask.Close()
 }
@@ -169,8 +170,7 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 	}
 	// Each keypoint of the place to its nearest taught keypoint, kept when
 	// clearly nearer than the second nearest.
-	k.matchQ, k.matchOwn = k.matchQ[:0], k.matchOwn[:0]
-	var matchT []int32
+	k.matchQ, k.matchOwn, k.matchT = k.matchQ[:0], k.matchOwn[:0], k.matchT[:0]
 	for qi := range k.qdesc {
 		best, second := cardKeyMaxDist+1, 257
 		bo, bt := -1, -1
@@ -189,7 +189,7 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 		}
 		k.matchQ = append(k.matchQ, qi)
 		k.matchOwn = append(k.matchOwn, bo)
-		matchT = append(matchT, int32(bt))
+		k.matchT = append(k.matchT, int32(bt))
 	}
 	var out []cardKeyFound
 	for o, ks := range keys {
@@ -198,7 +198,7 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 			if own != o {
 				continue
 			}
-			tp, qp := ks.pts[matchT[i]], k.qpts[k.matchQ[i]]
+			tp, qp := ks.pts[k.matchT[i]], k.qpts[k.matchQ[i]]
 			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
 			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
 		}
@@ -211,11 +211,7 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 			out = append(out, f)
 		}
 	}
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].inliers > out[j-1].inliers; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	slices.SortStableFunc(out, func(a, b cardKeyFound) int { return b.inliers - a.inliers })
 	return out, nil
 }
 
