@@ -110,24 +110,14 @@ func (d *cardDescriber) rectify(img gocv.Mat, q [4]Point2f, grow float64) error 
 	}
 	fn := float64(n)
 	lo, hi := -grow*fn, (1+grow)*fn
-	var src [4][2]float64
-	for k, p := range q {
-		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	out := &d.canon
+	if n != cardCanon {
+		out = &d.warp
 	}
-	// Canonical pixel centres at integers: the outline runs along
-	// -0.5 … n-0.5.
-	dst := [4][2]float64{{lo - 0.5, lo - 0.5}, {hi - 0.5, lo - 0.5}, {hi - 0.5, hi - 0.5}, {lo - 0.5, hi - 0.5}}
-	h, ok := cardHomography(src, dst)
-	if !ok {
+	if !cardWarpQuad(img, out, d.hm, q, cardPixelRect(lo, lo, hi, hi), image.Pt(n, n)) {
 		return errors.New("vision: card outline is degenerate")
 	}
-	for i := range 9 {
-		d.hm.SetDoubleAt(i/3, i%3, h[i])
-	}
-	if n == cardCanon {
-		gocv.WarpPerspectiveWithParams(img, &d.canon, d.hm, image.Pt(n, n), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
-	} else {
-		gocv.WarpPerspectiveWithParams(img, &d.warp, d.hm, image.Pt(n, n), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	if n != cardCanon {
 		gocv.Resize(d.warp, &d.canon, image.Pt(cardCanon, cardCanon), 0, 0, gocv.InterpolationArea)
 	}
 	if d.canon.Rows() != cardCanon || d.canon.Cols() != cardCanon || d.canon.Type() != gocv.MatTypeCV8UC3 {
@@ -282,6 +272,32 @@ func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
 		}
 	}
 	return h
+}
+
+// cardPixelRect is the rectangle x0 … x1 × y0 … y1 of a picture whose
+// pixel centres are at integers (its outline runs along -0.5 … n-0.5),
+// clockwise from the top-left corner.
+func cardPixelRect(x0, y0, x1, y1 float64) [4][2]float64 {
+	return [4][2]float64{{x0 - 0.5, y0 - 0.5}, {x1 - 0.5, y0 - 0.5}, {x1 - 0.5, y1 - 0.5}, {x0 - 0.5, y1 - 0.5}}
+}
+
+// cardWarpQuad warps the outline q of img onto the corners dst of a
+// picture of size sz, written to out; hm (3×3, CV64F) is its scratch.
+// False when q is degenerate.
+func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4][2]float64, sz image.Point) bool {
+	var src [4][2]float64
+	for k, p := range q {
+		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	h, ok := cardHomography(src, dst)
+	if !ok {
+		return false
+	}
+	for i := range 9 {
+		hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(img, out, hm, sz, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+	return true
 }
 
 // cardDistance compares a query descriptor with a taught one: 1 − the

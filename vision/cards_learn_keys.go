@@ -15,7 +15,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"image"
-	"image/color"
 	"io"
 	"math"
 	"math/bits"
@@ -115,19 +114,9 @@ func (k *cardKeyer) teach(img gocv.Mat, q [4]Point2f) (*cardKeys, error) {
 	if cardDist(q[0], q[1])+cardDist(q[2], q[3]) > cardDist(q[1], q[2])+cardDist(q[3], q[0]) {
 		w, h = h, w
 	}
-	var src [4][2]float64
-	for i, p := range q {
-		src[i] = [2]float64{float64(p.X), float64(p.Y)}
-	}
-	fw, fh := float64(w), float64(h)
-	hm, ok := cardHomography(src, [4][2]float64{{-0.5, -0.5}, {fw - 0.5, -0.5}, {fw - 0.5, fh - 0.5}, {-0.5, fh - 0.5}})
-	if !ok {
+	if !cardWarpQuad(img, &k.warp, k.hm, q, cardPixelRect(0, 0, float64(w), float64(h)), image.Pt(w, h)) {
 		return nil, errors.New("vision: card keypoints: degenerate outline")
 	}
-	for i := range 9 {
-		k.hm.SetDoubleAt(i/3, i%3, hm[i])
-	}
-	gocv.WarpPerspectiveWithParams(img, &k.warp, k.hm, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 	gocv.CvtColor(k.warp, &k.grey, gocv.ColorBGRToGray)
 	if err := k.detect(k.grey, cardKeyTeach); err != nil {
 		return nil, err
@@ -246,7 +235,7 @@ func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float
 	fw, fh := float64(ks.w), float64(ks.h)
 	var f cardKeyFound
 	f.inliers = inl
-	for c, p := range [4][2]float64{{-0.5, -0.5}, {fw - 0.5, -0.5}, {fw - 0.5, fh - 0.5}, {-0.5, fh - 0.5}} {
+	for c, p := range cardPixelRect(0, 0, fw, fh) {
 		x, y := hm.apply(p[0], p[1])
 		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
 			return cardKeyFound{}, false
