@@ -407,57 +407,10 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		out = append(out, rd)
 		onCard = append(onCard, best >= 0)
 	}
-	// A card carries one sticker: a weaker read whose centre lies on the
-	// card of another (a panel of card art that happened to decode) goes;
-	// so does a weaker one of a very different size right next to another
-	// marker (within a card's length of it) when that one's card outline
-	// was not found.
-	keep := make([]CardReading, 0, len(out))
-	for i, rd := range out {
-		drop := false
-		mi := r.reads[i].marker
-		for j, o := range out {
-			if j == i || o.Confidence <= rd.Confidence {
-				continue
-			}
-			mj := r.reads[j].marker
-			if onCard[j] && cardPointInQuad(mi.Center, o.Corners) && !cardPointInQuad(mj.Center, rd.Corners) {
-				drop = true
-				break
-			}
-			ratio := mi.Side / math.Max(1, mj.Side)
-			if cardDist(mi.Center, mj.Center) < cardStickerReach*mj.Side && (ratio > cardStickerSizeRatio || ratio < 1/cardStickerSizeRatio) {
-				drop = true
-				break
-			}
-		}
-		if !drop {
-			keep = append(keep, rd)
-		}
-	}
-	out = keep
-
-	var missed []cardKeyMiss
-	for i, o := range outlines {
-		if used[i] {
-			continue
-		}
-		rd, ok, m, err := r.readLearned(colour, o)
-		if err != nil {
-			return nil, err
-		}
-		if rd.ID == CardUnknown && m.id != "" {
-			at := -1
-			if ok {
-				at = len(out)
-			}
-			missed = append(missed, cardKeyMiss{o: o, m: m, at: at})
-		}
-		if !ok {
-			continue
-		}
-		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
-		out = append(out, rd)
+	out = r.dropStrayStickers(out, onCard)
+	out, missed, err := r.readOutlines(colour, outlines, used, out)
+	if err != nil {
+		return nil, err
 	}
 	if out, err = r.readByKeys(colour, cv, out, missed, minW, maxW); err != nil {
 		return nil, err
@@ -561,6 +514,69 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	}
 	rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (best.dist-thr)/thr))
 	return rd, true, best, nil
+}
+
+// dropStrayStickers keeps one sticker per card among the marker readings
+// out (r.reads in the same order; onCard: whether each one's card outline
+// was found): a weaker read whose centre lies on the card of another (a
+// panel of card art that happened to decode) goes; so does a weaker one of
+// a very different size right next to another marker (within a card's
+// length of it) when that one's card outline was not found.
+func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardReading {
+	keep := make([]CardReading, 0, len(out))
+	for i, rd := range out {
+		drop := false
+		mi := r.reads[i].marker
+		for j, o := range out {
+			if j == i || o.Confidence <= rd.Confidence {
+				continue
+			}
+			mj := r.reads[j].marker
+			if onCard[j] && cardPointInQuad(mi.Center, o.Corners) && !cardPointInQuad(mj.Center, rd.Corners) {
+				drop = true
+				break
+			}
+			ratio := mi.Side / math.Max(1, mj.Side)
+			if cardDist(mi.Center, mj.Center) < cardStickerReach*mj.Side && (ratio > cardStickerSizeRatio || ratio < 1/cardStickerSizeRatio) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			keep = append(keep, rd)
+		}
+	}
+	return keep
+}
+
+// readOutlines reads the card outlines not used by a sticker against the
+// taught cards and appends what they show to out; missed are the outlines
+// that came near a taught card but matched none, for the keypoint search.
+func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate, used []bool, out []CardReading) ([]CardReading, []cardKeyMiss, error) {
+	bounds := image.Rect(0, 0, colour.Cols(), colour.Rows())
+	var missed []cardKeyMiss
+	for i, o := range outlines {
+		if used[i] {
+			continue
+		}
+		rd, ok, m, err := r.readLearned(colour, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		if rd.ID == CardUnknown && m.id != "" {
+			at := -1
+			if ok {
+				at = len(out)
+			}
+			missed = append(missed, cardKeyMiss{o: o, m: m, at: at})
+		}
+		if !ok {
+			continue
+		}
+		rd.Box = rd.Box.Intersect(bounds)
+		out = append(out, rd)
+	}
+	return out, missed, nil
 }
 
 // cardLikely reports whether an outline that matched nothing is still
