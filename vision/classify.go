@@ -263,6 +263,9 @@ type faceReader struct {
 	// the only blank face or -1.
 	flat     []bool
 	flatFace int
+	// faintArt is the median contrast of the examples of the face with
+	// the faintest art (0: no face has art).
+	faintArt float64
 	body     []DieColour
 	// margin is the part of the face's side its patches leave out on each
 	// edge: facePatchMargin, or more for numerals (the middle of the face
@@ -371,10 +374,15 @@ func newFaceReaderPartial(p *DiceProfile, fs models.FaceSet) (*faceReader, error
 	nflat := 0
 	for f, cs := range contrasts {
 		slices.Sort(cs)
-		if len(cs) > 0 && cs[len(cs)/2] < flatContrast {
+		if len(cs) == 0 {
+			continue
+		}
+		if c := cs[len(cs)/2]; c < flatContrast {
 			r.flat[f] = true
 			r.flatFace = f
 			nflat++
+		} else if r.faintArt == 0 || c < r.faintArt {
+			r.faintArt = c
 		}
 	}
 	if nflat != 1 {
@@ -506,6 +514,25 @@ func (r *faceReader) conflict(ps *patchScratch, m faceMatch, tmp *[3]featVec) fl
 // it makes 0.1–0.2% of right readings uncertain and catches 8 of 14 wrong
 // ones reported as certain (a dot read as a dot with a faint bolt).
 const maxConflict = 0.5
+
+// doubtful reports whether the reading of face of the patch in ps, a
+// symbol face read whole, is not sure after all:
+//   - the query's conflict with the best other face (see conflict) reaches
+//     maxConflict;
+//   - face is a blank face but the patch shows as much contrast as the
+//     examples of the face with the faintest art: art is there, part of it
+//     outside the face as found. On training scenes (assist, JPEG 60 and
+//     dim light) most confident misreadings were such: a face found too
+//     small or shifted, read as blank with a high score.
+func (r *faceReader) doubtful(ps *patchScratch, face int, tmp *[3]featVec) bool {
+	if r.flat[face] && r.faintArt > 0 && ps.patch.contrast() >= r.faintArt {
+		return true
+	}
+	// ps holds the patch read; match it again with r alone (other sets'
+	// readers matched it last) to know r's best templates.
+	m := r.match(ps)
+	return m.face == face && r.conflict(ps, m, tmp) >= maxConflict
+}
 
 // topFaces returns the indices of the k largest scores.
 func topFaces(s []float32, k int) []int {
@@ -764,9 +791,7 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 		}
 	}
 	if !br.pips && br.margin == facePatchMargin && conf >= br.threshold {
-		// ps holds the patch read; match it again with br alone (other
-		// sets' readers matched it last) to know br's best templates.
-		if m := br.match(ps); m.face == face && br.conflict(ps, m, &d.turned) >= maxConflict {
+		if br.doubtful(ps, face, &d.turned) {
 			conf = math.Min(conf, 0.5*br.threshold)
 		}
 	}

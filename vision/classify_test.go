@@ -69,3 +69,35 @@ func TestConflictWhereTwoFacesDiffer(t *testing.T) {
 		t.Errorf("a centred dot reads %s with conflict %.2f, want hit below %.2f", r.faces[m.face], c, maxConflict)
 	}
 }
+
+// A blank face read from a patch with art is not sure; one with a faint
+// gradient is, and so is a dot face without conflict.
+func TestDoubtful(t *testing.T) {
+	var fa, fb, fc featVec
+	drawAssistFace(16, 16, false).features(&fa)
+	drawAssistFace(16, 10, true).features(&fb)
+	blank := drawAssistFace(-10, -10, false)
+	blank.features(&fc)
+	r := &faceReader{faces: []string{"hit", "hit-hurt", "blank"}, augByFace: [][]int{{0}, {1}, {2}}, baseFace: []int{0, 1, 2}, augFace: []int{0, 1, 2},
+		base: []featVec{fa, fb, fc}, aug: []featVec{fa, fb, fc}, flat: []bool{false, false, true}, faintArt: drawAssistFace(16, 16, false).contrast()}
+	var tmp [3]featVec
+	ps := &patchScratch{patch: *drawAssistFace(16, 16, false)}
+	ps.queryFeatures()
+	if m := r.match(ps); r.faces[m.face] != "hit" || r.doubtful(ps, m.face, &tmp) {
+		t.Errorf("a centred dot reads %s, doubtful, want a sure hit", r.faces[m.face])
+	}
+	if !r.doubtful(ps, 2, &tmp) {
+		t.Errorf("a dot read as blank (contrast %.3f, faintest art %.3f): sure, want doubtful", ps.patch.contrast(), r.faintArt)
+	}
+	grad := *blank
+	for y := range facePatchSize {
+		for x := range facePatchSize {
+			grad[3*(y*facePatchSize+x)+1] += byte(y / 4)
+		}
+	}
+	ps = &patchScratch{patch: grad}
+	ps.queryFeatures()
+	if r.doubtful(ps, 2, &tmp) {
+		t.Errorf("a blank face with a gradient (contrast %.3f, faintest art %.3f): doubtful, want sure", grad.contrast(), r.faintArt)
+	}
+}
