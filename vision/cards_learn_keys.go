@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"image"
 	"io"
 	"math"
@@ -90,7 +91,7 @@ func (k *cardKeyer) detect(grey gocv.Mat, max int) error {
 	}
 	raw, err := desc.DataPtrUint8()
 	if err != nil {
-		return err
+		return fmt.Errorf("card keypoint descriptors: %w", err)
 	}
 	for i, kp := range kps {
 		if i >= max {
@@ -271,14 +272,14 @@ func cardReadKeys(r io.Reader) (*cardKeys, error) {
 	le := binary.LittleEndian
 	var n uint16
 	if err := binary.Read(r, le, &n); err != nil {
-		return nil, errors.New("short keypoints")
+		return nil, fmt.Errorf("short keypoints: %w", err)
 	}
 	if n == 0 {
 		return nil, nil
 	}
 	var size [2]uint16
 	if err := binary.Read(r, le, &size); err != nil {
-		return nil, errors.New("short keypoints")
+		return nil, fmt.Errorf("short keypoints: %w", err)
 	}
 	if n > 4*cardKeyTeach || size != [2]uint16{cardKeyW, cardKeyH} && size != [2]uint16{cardKeyH, cardKeyW} {
 		return nil, errors.New("bad keypoints")
@@ -287,14 +288,14 @@ func cardReadKeys(r io.Reader) (*cardKeys, error) {
 	for i := range ks.desc {
 		var p [2]float32
 		if err := binary.Read(r, le, &p); err != nil {
-			return nil, errors.New("short keypoints")
+			return nil, fmt.Errorf("short keypoints: %w", err)
 		}
 		if !(p[0] >= -1 && p[0] <= float32(ks.w) && p[1] >= -1 && p[1] <= float32(ks.h)) {
 			return nil, errors.New("keypoint outside the card")
 		}
 		ks.pts[i] = Point2f{p[0], p[1]}
 		if err := binary.Read(r, le, &ks.desc[i]); err != nil {
-			return nil, errors.New("short keypoints")
+			return nil, fmt.Errorf("short keypoints: %w", err)
 		}
 	}
 	return ks, nil

@@ -606,7 +606,7 @@ func (r *faceReader) refineFor(im dieImage, rect dieRect, f int, ps *patchScratc
 	}
 	build := func(st state) dieRect {
 		a := st.turn
-		u := diePt{rect.U.X*math.Cos(a) - rect.U.Y*math.Sin(a), rect.U.X*math.Sin(a) + rect.U.Y*math.Cos(a)}
+		u := rect.U.rotate(a)
 		v := diePt{-u.Y, u.X}
 		n := rect
 		n.U = u

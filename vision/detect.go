@@ -499,8 +499,14 @@ func clampInt(v, lo, hi int) int { return max(lo, min(v, hi)) }
 // [i, i+1) × [j, j+1).
 type diePt struct{ X, Y float64 }
 
-func (a diePt) add(b diePt) diePt     { return diePt{a.X + b.X, a.Y + b.Y} }
-func (a diePt) sub(b diePt) diePt     { return diePt{a.X - b.X, a.Y - b.Y} }
+func (a diePt) add(b diePt) diePt { return diePt{a.X + b.X, a.Y + b.Y} }
+func (a diePt) sub(b diePt) diePt { return diePt{a.X - b.X, a.Y - b.Y} }
+
+// rotate turns a by angle t (radians) about the origin.
+func (a diePt) rotate(t float64) diePt {
+	c, s := math.Cos(t), math.Sin(t)
+	return diePt{a.X*c - a.Y*s, a.X*s + a.Y*c}
+}
 func (a diePt) scale(k float64) diePt { return diePt{a.X * k, a.Y * k} }
 func (a diePt) dot(b diePt) float64   { return a.X*b.X + a.Y*b.Y }
 func (a diePt) len() float64          { return math.Hypot(a.X, a.Y) }

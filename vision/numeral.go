@@ -590,7 +590,7 @@ func turnedRect(rect dieRect, a float64) dieRect {
 		return rect
 	}
 	rr := rect
-	rr.U = diePt{rect.U.X*math.Cos(a) - rect.U.Y*math.Sin(a), rect.U.X*math.Sin(a) + rect.U.Y*math.Cos(a)}
+	rr.U = rect.U.rotate(a)
 	h := math.Max(rect.HU, rect.HV)
 	rr.HU, rr.HV = h, h
 	return rr
