@@ -438,7 +438,8 @@ func (r *faceReader) match(ps *patchScratch) faceMatch {
 			}
 		}
 	}
-	top := topFaces(best, 3)
+	var topBuf [3]int
+	top := topFaces(topBuf[:0], best, 3)
 	for _, f := range top {
 		q := rot[f]
 		for _, t := range r.augByFace[f] {
@@ -534,9 +535,10 @@ func (r *faceReader) doubtful(ps *patchScratch, face int, tmp *[3]featVec) bool 
 	return m.face == face && r.conflict(ps, m, tmp) >= maxConflict
 }
 
-// topFaces returns the indices of the k largest scores.
-func topFaces(s []float32, k int) []int {
-	var out []int
+// topFaces appends the indices of the k largest scores to out[:0] (a
+// caller's array keeps it off the heap).
+func topFaces(out []int, s []float32, k int) []int {
+	out = out[:0]
 	for len(out) < k && len(out) < len(s) {
 		bi := -1
 		for i, v := range s {
@@ -707,7 +709,8 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if bm.confidence() < refineBelow && bm.score >= 0.4 {
 		// A second look: fit the quadrilateral to each of the three best
 		// faces in turn; the faces compete with their best fits.
-		best := topFaces(ps.best[:len(br.faces)], 3)
+		var topBuf [3]int
+		best := topFaces(topBuf[:0], ps.best[:len(br.faces)], 3)
 		var fits [3]struct {
 			rect  dieRect
 			score float64

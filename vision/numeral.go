@@ -539,8 +539,10 @@ func (nr *numeralReader) read(im dieImage, rect dieRect, turns []float64) (numer
 	// Each face is matched finely where it matched best and at the turns
 	// that matched best: a face matched finely at one turn and coarsely at
 	// another would lose to one matched finely at both.
-	top := topFaces(best, numFineFaces)
-	tops := topFaces(nr.tscore[:nt], numFineTurns)
+	var topBuf [numFineFaces]int
+	var turnBuf [numFineTurns]int
+	top := topFaces(topBuf[:0], best, numFineFaces)
+	tops := topFaces(turnBuf[:0], nr.tscore[:nt], numFineTurns)
 	for ti := range nt {
 		faces := nr.fineFaces[:0]
 		for _, fc := range top {
