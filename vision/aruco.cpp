@@ -450,4 +450,66 @@ int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double m
     }
 }
 
+int tc_canny_busy(const uint8_t *src, int rows, int cols, int channels, size_t step, int16_t *dx, int16_t *dy,
+                  size_t dstep, uint8_t *edges, size_t estep, double lo, double hi, double max_share, int *busy,
+                  char **err) {
+    try {
+        *busy = 0;
+        cv::Mat img(rows, cols, CV_8UC(channels), const_cast<uint8_t *>(src), step);
+        cv::Mat gx(rows, cols, CV_16SC(channels), dx, dstep), gy(rows, cols, CV_16SC(channels), dy, dstep);
+        cv::Mat e(rows, cols, CV_8UC1, edges, estep);
+        // As cv::Canny(img, ...) computes them (canny.cpp: parallelCanny).
+        cv::Sobel(img, gx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
+        cv::Sobel(img, gy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+        cv::Canny(gx, gy, e, lo, hi, false);
+        if ((double)cv::countNonZero(e) > max_share * (double)rows * (double)cols) {
+            cv::Canny(gx, gy, e, 2 * lo, 2 * hi, false);
+            *busy = 1;
+        }
+        return 0;
+    } catch (...) {
+        set_current_error(err);
+        return -1;
+    }
+}
+
+int tc_edge_polys(const uint8_t *data, int rows, int cols, size_t step, double min_extent, double eps, int *xy,
+                  int xy_cap, int *ns, int n_cap, int *n_polys, int *n_pts, char **err) {
+    try {
+        *n_polys = 0;
+        *n_pts = 0;
+        cv::Mat img(rows, cols, CV_8UC1, const_cast<uint8_t *>(data), step);
+        std::vector<std::vector<cv::Point> > cs;
+        cv::findContours(img, cs, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+        std::vector<cv::Point> ap;
+        int np = 0, npt = 0;
+        for (size_t i = 0; i < cs.size(); i++) {
+            if (cs[i].size() < 2) {
+                continue;
+            }
+            cv::Rect r = cv::boundingRect(cs[i]);
+            if (std::max(r.width, r.height) < min_extent) {
+                continue;
+            }
+            cv::approxPolyDP(cs[i], ap, eps, true);
+            if (np < n_cap) {
+                ns[np] = (int)ap.size();
+            }
+            np++;
+            for (size_t k = 0; k < ap.size(); k++, npt++) {
+                if (2 * npt + 1 < xy_cap) {
+                    xy[2 * npt] = ap[k].x;
+                    xy[2 * npt + 1] = ap[k].y;
+                }
+            }
+        }
+        *n_polys = np;
+        *n_pts = npt;
+        return 0;
+    } catch (...) {
+        set_current_error(err);
+        return -1;
+    }
+}
+
 }  // extern "C"

@@ -22,6 +22,8 @@ import (
 // cardOutlineFinder finds card outlines; it keeps its buffers.
 type cardOutlineFinder struct {
 	blur, edges gocv.Mat
+	dx, dy      gocv.Mat // scratch: gradients (edgesOf)
+	polys       cardEdgePolys
 	cands       []cardQuadCandidate
 	// Canny thresholds on the blurred half-resolution image.
 	lo, hi float32
@@ -33,12 +35,14 @@ type cardOutlineFinder struct {
 }
 
 func newCardOutlineFinder() *cardOutlineFinder {
-	return &cardOutlineFinder{blur: gocv.NewMat(), edges: gocv.NewMat(), lo: 30, hi: 90}
+	return &cardOutlineFinder{blur: gocv.NewMat(), edges: gocv.NewMat(), dx: gocv.NewMat(), dy: gocv.NewMat(), lo: 30, hi: 90}
 }
 
 func (f *cardOutlineFinder) close() {
 	f.blur.Close()
 	f.edges.Close()
+	f.dx.Close()
+	f.dy.Close()
 }
 
 // find returns card-like quadrilaterals in the half-resolution image half
@@ -50,11 +54,8 @@ func (f *cardOutlineFinder) close() {
 // good); the others become its alternatives.
 func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW, maxW float64) []cardQuadCandidate {
 	gocv.GaussianBlur(half, &f.blur, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
-	gocv.Canny(f.blur, &f.edges, f.lo, f.hi)
-	// A busy table (a plaid, a printed mat) floods the edge map: then only
-	// the stronger edges are followed.
-	if n := gocv.CountNonZero(f.edges); float64(n) > cardMaxEdgeShare*float64(f.edges.Rows()*f.edges.Cols()) {
-		gocv.Canny(f.blur, &f.edges, 2*f.lo, 2*f.hi)
+	if err := f.edgesOf(f.blur); err != nil {
+		return nil
 	}
 	lines := f.lines(f.edges, minW*scale)
 	quads := cardQuadsFromLines(lines, minW*scale, maxW*scale)
@@ -332,30 +333,25 @@ func (l *cardSegLine) near(x, y float64) bool {
 // lines extracts straight edges at least minLen/3 long from the edge map and
 // merges collinear pieces.
 func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) []cardSegLine {
-	cs := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
-	defer cs.Close()
 	segMin := math.Max(6, minLen/3)
+	if err := f.polys.find(edges, segMin, 1.2); err != nil {
+		return nil
+	}
 	f.segs = f.segs[:0]
-	for i := range cs.Size() {
-		c := cs.At(i)
-		if c.Size() < 2 {
-			continue
-		}
-		r := gocv.BoundingRect(c)
-		if float64(max(r.Dx(), r.Dy())) < segMin {
-			continue
-		}
-		ap := gocv.ApproxPolyDP(c, 1.2, true)
-		poly := ap.ToPoints()
-		ap.Close()
-		for k := range poly {
-			a, b := poly[k], poly[(k+1)%len(poly)]
-			dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	off := 0
+	for _, n32 := range f.polys.n {
+		n := int(n32)
+		poly := f.polys.xy[2*off : 2*(off+n)]
+		off += n
+		for k := range n {
+			k1 := (k + 1) % n
+			ax, ay, bx, by := poly[2*k], poly[2*k+1], poly[2*k1], poly[2*k1+1]
+			dx, dy := float64(bx-ax), float64(by-ay)
 			l := math.Hypot(dx, dy)
 			if l < segMin {
 				continue
 			}
-			f.segs = append(f.segs, [5]float64{float64(a.X), float64(a.Y), float64(b.X), float64(b.Y), l})
+			f.segs = append(f.segs, [5]float64{float64(ax), float64(ay), float64(bx), float64(by), l})
 		}
 	}
 	// Longest first, so that a line starts from its longest piece.
