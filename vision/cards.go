@@ -255,17 +255,17 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	short := float64(min(w, h))
 	minW, maxW := r.opts.MinCardWidth, r.opts.MaxCardWidth
 	if minW == 0 {
-		minW = math.Max(24, 0.055*short)
+		minW = max(24, 0.055*short)
 	}
 	if maxW == 0 {
-		maxW = math.Max(minW, 0.45*short)
+		maxW = max(minW, 0.45*short)
 	}
 
 	// Stickers: the whole frame at half resolution, then at full
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
 	maxSide := 0.9 * short
-	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
+	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
@@ -333,7 +333,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	r.retry = r.retry[:0]
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
 		before := len(r.reads)
-		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 		if err != nil {
 			return nil, fmt.Errorf("vision: read cards: %w", err)
 		}
@@ -359,7 +359,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		}
 		for _, pass := range cardPassRetry {
 			n := len(r.reads)
-			r.reads, err = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+			r.reads, err = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 			if err != nil {
 				return nil, fmt.Errorf("vision: read cards: %w", err)
 			}
@@ -497,7 +497,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	}
 	if ix.accepts(best) {
 		rd.ID = best.id
-		rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (thr-best.dist)/thr))
+		rd.Confidence = 0.5 + 0.5*max(0, min(1, (thr-best.dist)/thr))
 		// The card's top-left corner first.
 		for k := range 4 {
 			rd.Corners[k] = bestQ[(k+4-best.rot)%4]
@@ -512,7 +512,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	if r.opts.HideUnknown || !cardLikely(o) {
 		return rd, false, best, nil
 	}
-	rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (best.dist-thr)/thr))
+	rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
 	return rd, true, best, nil
 }
 
@@ -536,7 +536,7 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 				drop = true
 				break
 			}
-			ratio := mi.Side / math.Max(1, mj.Side)
+			ratio := mi.Side / max(1, mj.Side)
 			if cardDist(mi.Center, mj.Center) < cardStickerReach*mj.Side && (ratio > cardStickerSizeRatio || ratio < 1/cardStickerSizeRatio) {
 				drop = true
 				break
@@ -742,7 +742,7 @@ func cardStickerFits(m Marker, q [4]Point2f) bool {
 			return false
 		}
 		turn := math.Mod(math.Atan2(float64(b.Y-a.Y), float64(b.X-a.X))-ma+4*math.Pi, math.Pi/2)
-		if math.Min(turn, math.Pi/2-turn) > 20*math.Pi/180 {
+		if min(turn, math.Pi/2-turn) > 20*math.Pi/180 {
 			return false
 		}
 		// Distance of the marker's centre from side k.
@@ -753,6 +753,6 @@ func cardStickerFits(m Marker, q [4]Point2f) bool {
 	}
 	l0 := (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2
 	l1 := (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2
-	short, long := math.Min(l0, l1), math.Max(l0, l1)
+	short, long := min(l0, l1), max(l0, l1)
 	return short >= 2*m.Side && short <= 6.5*m.Side && long <= 8.5*m.Side && long <= 1.9*short
 }
