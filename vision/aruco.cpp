@@ -450,6 +450,32 @@ int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double m
     }
 }
 
+// select_gradient writes to gx1, gy1 (CV_16SC1) the x and y gradient of
+// the channel of gx, gy (CV_16S, several channels) with the largest
+// |dx| + |dy| at each pixel, the first of equal ones, as cv::Canny does
+// with a multi-channel image. gx1 and gy1 may share gx's and gy's buffers
+// (row r of the output never lies after row r of the input).
+static void select_gradient(const cv::Mat &gx, const cv::Mat &gy, cv::Mat &gx1, cv::Mat &gy1) {
+    const int cn = gx.channels();
+    for (int r = 0; r < gx.rows; r++) {
+        const int16_t *ax = gx.ptr<int16_t>(r), *ay = gy.ptr<int16_t>(r);
+        int16_t *ox = gx1.ptr<int16_t>(r), *oy = gy1.ptr<int16_t>(r);
+        for (int j = 0, jn = 0; j < gx.cols; j++, jn += cn) {
+            int best = jn, bm = std::abs((int)ax[jn]) + std::abs((int)ay[jn]);
+            for (int k = 1; k < cn; k++) {
+                int m = std::abs((int)ax[jn + k]) + std::abs((int)ay[jn + k]);
+                if (m > bm) {
+                    bm = m;
+                    best = jn + k;
+                }
+            }
+            int16_t vx = ax[best], vy = ay[best];
+            ox[j] = vx;
+            oy[j] = vy;
+        }
+    }
+}
+
 int tc_canny_busy(const uint8_t *src, int rows, int cols, int channels, size_t step, int16_t *dx, int16_t *dy,
                   size_t dstep, uint8_t *edges, size_t estep, double lo, double hi, double max_share, int *busy,
                   char **err) {
@@ -461,6 +487,17 @@ int tc_canny_busy(const uint8_t *src, int rows, int cols, int channels, size_t s
         // As cv::Canny(img, ...) computes them (canny.cpp: parallelCanny).
         cv::Sobel(img, gx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
         cv::Sobel(img, gy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+        if (channels > 1) {
+            // cv::Canny keeps, per pixel, the gradient of the channel with
+            // the largest |dx| + |dy| (the first of equal ones) and then
+            // works on that alone; doing it here once lets both passes
+            // take Canny's single-channel path, the same edges.
+            cv::Mat gx1(rows, cols, CV_16SC1, dx, (size_t)cols * sizeof(int16_t));
+            cv::Mat gy1(rows, cols, CV_16SC1, dy, (size_t)cols * sizeof(int16_t));
+            select_gradient(gx, gy, gx1, gy1);
+            gx = gx1;
+            gy = gy1;
+        }
         cv::Canny(gx, gy, e, lo, hi, false);
         if ((double)cv::countNonZero(e) > max_share * (double)rows * (double)cols) {
             cv::Canny(gx, gy, e, 2 * lo, 2 * hi, false);
