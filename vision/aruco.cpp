@@ -451,27 +451,28 @@ int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double m
 }
 
 // select_gradient writes to gx1, gy1 (CV_16SC1) the x and y gradient of
-// the channel of gx, gy (CV_16S, several channels) with the largest
+// the channel of gx, gy (CV_16SC3) with the largest
 // |dx| + |dy| at each pixel, the first of equal ones, as cv::Canny does
 // with a multi-channel image. gx1 and gy1 may share gx's and gy's buffers
 // (row r of the output never lies after row r of the input).
 static void select_gradient(const cv::Mat &gx, const cv::Mat &gy, cv::Mat &gx1, cv::Mat &gy1) {
-    const int cn = gx.channels();
+    CV_Assert(gx.channels() == 3 && gy.channels() == 3);
     for (int r = 0; r < gx.rows; r++) {
         const int16_t *ax = gx.ptr<int16_t>(r), *ay = gy.ptr<int16_t>(r);
         int16_t *ox = gx1.ptr<int16_t>(r), *oy = gy1.ptr<int16_t>(r);
-        for (int j = 0, jn = 0; j < gx.cols; j++, jn += cn) {
-            int best = jn, bm = std::abs((int)ax[jn]) + std::abs((int)ay[jn]);
-            for (int k = 1; k < cn; k++) {
-                int m = std::abs((int)ax[jn + k]) + std::abs((int)ay[jn + k]);
-                if (m > bm) {
-                    bm = m;
-                    best = jn + k;
-                }
-            }
-            int16_t vx = ax[best], vy = ay[best];
-            ox[j] = vx;
-            oy[j] = vy;
+        for (int j = 0; j < gx.cols; j++) {
+            // Read the pixel's three channels before writing (in place).
+            const int16_t x0 = ax[3 * j], x1 = ax[3 * j + 1], x2 = ax[3 * j + 2];
+            const int16_t y0 = ay[3 * j], y1 = ay[3 * j + 1], y2 = ay[3 * j + 2];
+            const int m0 = std::abs((int)x0) + std::abs((int)y0);
+            const int m1 = std::abs((int)x1) + std::abs((int)y1);
+            const int m2 = std::abs((int)x2) + std::abs((int)y2);
+            const bool c1 = m1 > m0;
+            const int m = c1 ? m1 : m0;
+            const int16_t vx = c1 ? x1 : x0, vy = c1 ? y1 : y0;
+            const bool c2 = m2 > m;
+            ox[j] = c2 ? x2 : vx;
+            oy[j] = c2 ? y2 : vy;
         }
     }
 }
@@ -487,7 +488,7 @@ int tc_canny_busy(const uint8_t *src, int rows, int cols, int channels, size_t s
         // As cv::Canny(img, ...) computes them (canny.cpp: parallelCanny).
         cv::Sobel(img, gx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
         cv::Sobel(img, gy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
-        if (channels > 1) {
+        if (channels == 3) {
             // cv::Canny keeps, per pixel, the gradient of the channel with
             // the largest |dx| + |dy| (the first of equal ones) and then
             // works on that alone; doing it here once lets both passes
