@@ -17,7 +17,9 @@ package vision
 //     marker). Small markers whose modules blur into each other are read
 //     by fitting each code's cells with their neighbours' spill
 //     (cards_marker_blur.go). Where a card or a marker-sized blob was seen
-//     but no marker read, the search runs again at full resolution.
+//     but no marker read, the search runs again at full resolution (not
+//     on an outline already taken for a taught card, step 3, nor on the
+//     blobs inside one: card art).
 //     Small places that still read nothing get three other thresholds.
 //     A card carries one sticker: a weaker read on another's card, or of a
 //     very different size right next to it, is card art and dropped.
@@ -269,38 +271,6 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	r.rois = r.rois[:0]
-	for _, c := range r.scanner.failed {
-		side := math.Sqrt(c.area)
-		if side > 48 {
-			continue // large enough to have read at half resolution
-		}
-		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
-	}
-	// Dark blobs of a small marker's size, not already inside a marker
-	// read, up to a sixth of the frame.
-	blobs := [2]int{len(r.rois), len(r.rois)} // r.rois[blobs[0]:blobs[1]]
-	blobArea := 0
-	for _, b := range r.scanner.blobs {
-		ctr := Point2f{float32(b.Min.X+b.Max.X) / 2, float32(b.Min.Y+b.Max.Y) / 2}
-		inside := false
-		for _, m := range r.reads {
-			if cardPointInQuad(ctr, m.marker.Corners) {
-				inside = true
-				break
-			}
-		}
-		if inside {
-			continue
-		}
-		box := b.Inset(-max(b.Dx(), b.Dy())/2 - 2)
-		if blobArea += box.Dx() * box.Dy(); blobArea > w*h/6 {
-			break
-		}
-		r.rois = append(r.rois, box)
-	}
-	blobs[1] = len(r.rois)
-
 	// Card outlines at half resolution.
 	hw, hh := (w+1)/2, (h+1)/2
 	if !colour.IsContinuous() {
@@ -313,23 +283,15 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
 	outlines := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
-	// Outlines come best first; the full-resolution search covers at most
-	// a third of the frame.
-	area := 0
-	for _, o := range outlines {
-		has := false
-		for _, m := range r.reads {
-			if cardPointInQuad(m.marker.Center, o.q) {
-				has = true
-				break
-			}
-		}
-		box := cardQuadBox(o.q).Inset(-2)
-		if !has && area+box.Dx()*box.Dy() <= w*h/3 {
-			r.rois = append(r.rois, box)
-			area += box.Dx() * box.Dy()
-		}
+	// Outlines without a sticker read so far are compared with the taught
+	// cards now: a card taken for a taught one is not searched for a
+	// sticker again at full resolution (neither are the marker-like places
+	// on it: card art).
+	learned, err := r.preReadOutlines(colour, outlines)
+	if err != nil {
+		return nil, err
 	}
+	blobs := r.stickerPlaces(outlines, learned, w, h)
 	r.retry = r.retry[:0]
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
 		before := len(r.reads)
@@ -408,7 +370,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		onCard = append(onCard, best >= 0)
 	}
 	out = r.dropStrayStickers(out, onCard)
-	out, missed, err := r.readOutlines(colour, outlines, used, out)
+	out, missed, err := r.readOutlines(colour, outlines, used, learned, out)
 	if err != nil {
 		return nil, err
 	}
@@ -424,6 +386,67 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return a.Box.Min.X - b.Box.Min.X
 	})
 	return out, nil
+}
+
+// stickerPlaces puts in r.rois the places searched for stickers at full
+// resolution: candidates that did not decode at half resolution (small
+// ones), dark blobs of a small marker's size and the outlines with no
+// sticker read, none on a card taken for a taught one. It returns where
+// the blobs lie in r.rois.
+func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLearnedReads, w, h int) [2]int {
+	r.rois = r.rois[:0]
+	for _, c := range r.scanner.failed {
+		side := math.Sqrt(c.area)
+		if side > 48 || learned.onTaught(cardQuadCentre(c.q), outlines) {
+			continue // large enough to have read at half resolution, or card art
+		}
+		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+	}
+	// Dark blobs of a small marker's size, not already inside a marker
+	// read, up to a sixth of the frame.
+	blobs := [2]int{len(r.rois), len(r.rois)} // r.rois[blobs[0]:blobs[1]]
+	blobArea := 0
+	for _, b := range r.scanner.blobs {
+		ctr := Point2f{float32(b.Min.X+b.Max.X) / 2, float32(b.Min.Y+b.Max.Y) / 2}
+		inside := false
+		for _, m := range r.reads {
+			if cardPointInQuad(ctr, m.marker.Corners) {
+				inside = true
+				break
+			}
+		}
+		if inside || learned.onTaught(ctr, outlines) {
+			continue
+		}
+		box := b.Inset(-max(b.Dx(), b.Dy())/2 - 2)
+		if blobArea += box.Dx() * box.Dy(); blobArea > w*h/6 {
+			break
+		}
+		r.rois = append(r.rois, box)
+	}
+	blobs[1] = len(r.rois)
+
+	// Outlines come best first; the full-resolution search covers at most
+	// a third of the frame.
+	area := 0
+	for i, o := range outlines {
+		if learned[i].taught() {
+			continue
+		}
+		has := false
+		for _, m := range r.reads {
+			if cardPointInQuad(m.marker.Center, o.q) {
+				has = true
+				break
+			}
+		}
+		box := cardQuadBox(o.q).Inset(-2)
+		if !has && area+box.Dx()*box.Dy() <= w*h/3 {
+			r.rois = append(r.rois, box)
+			area += box.Dx() * box.Dy()
+		}
+	}
+	return blobs
 }
 
 // cardGrowInner is how much an outline is enlarged in its second reading:
@@ -549,20 +572,77 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 	return keep
 }
 
+// cardLearnedRead is the comparison of one outline with the taught cards
+// (readLearned), done ahead of the full-resolution sticker search.
+type cardLearnedRead struct {
+	rd       CardReading
+	ok, done bool
+	m        cardMatch
+}
+
+// taught reports whether the outline was taken for a taught card.
+func (l cardLearnedRead) taught() bool { return l.done && l.rd.ID != CardUnknown }
+
+// cardLearnedReads are the reads of a frame's outlines, by index.
+type cardLearnedReads []cardLearnedRead
+
+// onTaught reports whether p lies on an outline taken for a taught card.
+func (ls cardLearnedReads) onTaught(p Point2f, outlines []cardQuadCandidate) bool {
+	for i, l := range ls {
+		if l.taught() && cardPointInQuad(p, outlines[i].q) {
+			return true
+		}
+	}
+	return false
+}
+
+// preReadOutlines compares the outlines that hold no sticker read so far
+// (r.reads) with the taught cards.
+func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandidate) (cardLearnedReads, error) {
+	ls := make(cardLearnedReads, len(outlines))
+	ix := r.opts.Index
+	if ix == nil || len(ix.entries) == 0 {
+		return ls, nil
+	}
+	for i, o := range outlines {
+		has := false
+		for _, m := range r.reads {
+			if cardPointInQuad(m.marker.Center, o.q) {
+				has = true
+				break
+			}
+		}
+		if has {
+			continue
+		}
+		rd, ok, m, err := r.readLearned(colour, o)
+		if err != nil {
+			return nil, err
+		}
+		ls[i] = cardLearnedRead{rd: rd, ok: ok, done: true, m: m}
+	}
+	return ls, nil
+}
+
 // readOutlines reads the card outlines not used by a sticker against the
-// taught cards and appends what they show to out; missed are the outlines
-// that came near a taught card but matched none, for the keypoint search.
-func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate, used []bool, out []CardReading) ([]CardReading, []cardKeyMiss, error) {
+// taught cards (learned: those compared already) and appends what they
+// show to out; missed are the outlines that came near a taught card but
+// matched none, for the keypoint search.
+func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate, used []bool, learned cardLearnedReads, out []CardReading) ([]CardReading, []cardKeyMiss, error) {
 	bounds := image.Rect(0, 0, colour.Cols(), colour.Rows())
 	var missed []cardKeyMiss
 	for i, o := range outlines {
 		if used[i] {
 			continue
 		}
-		rd, ok, m, err := r.readLearned(colour, o)
-		if err != nil {
-			return nil, nil, err
+		l := learned[i]
+		if !l.done {
+			var err error
+			if l.rd, l.ok, l.m, err = r.readLearned(colour, o); err != nil {
+				return nil, nil, err
+			}
 		}
+		rd, ok, m := l.rd, l.ok, l.m
 		if rd.ID == CardUnknown && m.id != "" {
 			at := -1
 			if ok {
