@@ -17,7 +17,9 @@ package vision
 //     marker). Small markers whose modules blur into each other are read
 //     by fitting each code's cells with their neighbours' spill
 //     (cards_marker_blur.go). Where a card or a marker-sized blob was seen
-//     but no marker read, the search runs again at full resolution.
+//     but no marker read, the search runs again at full resolution (not
+//     on an outline already taken for a taught card, step 3, nor on the
+//     blobs inside one: card art).
 //     Small places that still read nothing get three other thresholds.
 //     A card carries one sticker: a weaker read on another's card, or of a
 //     very different size right next to it, is card art and dropped.
@@ -43,15 +45,20 @@ package vision
 // busy tables, and outlines too far off to come near their card), untaught
 // cards taken for a taught one 0.04% and 0.08%; stickers 99.9% overall and
 // at least 99.6% in every condition (20 px, 45° tilt, glare, thumb, blur +
-// JPEG 60 included), never a wrong id nor a phantom. CPU: 11–22 ms a 720p
-// frame with four cards, about a third of it the
-// marker search and most of the rest the outline finder and the taught
-// cards (BenchmarkReadCards720p; plaid and printed tables cost most); the
-// keypoint search adds up to 1.5 ms of it (medians 3–6% more on most
-// tables, measured interleaved with the build before it). The retry passes
-// skip places that are only texture blobs (CPU profile on playmat: the
-// marker search 5.75 → 5.25 ms a frame; whole-frame interleaved medians
-// within the noise of a shared machine).
+// JPEG 60 included), never a wrong id nor a phantom. CPU
+// (BenchmarkReadCards720p, a 720p frame with four cards, medians of 6
+// runs interleaved with d4987b5 on a shared 2-core machine): 12–25 ms,
+// 0.68–0.91× of before (felt 12.5, paper 12.2, slate 14.7, wood 15.6,
+// cloth 22.4, playmat 24.8 ms); about 40% the outline finder (its Canny
+// edges alone 2–4 ms), 20–30% the taught-card comparison of outlines and
+// the rest the sticker search. What made it cheaper, all without changing
+// a reading on the training scenes: the edge passes share their gradients,
+// reduced to the strongest colour channel once (cv::Canny's multi-channel
+// path was most of the edge cost), contours are approximated in one C++
+// call, the samplers use the inlined built-in min/max, and outlines taken
+// for a taught card are not searched for stickers again at full
+// resolution. The keypoint search adds up to 1.5 ms; the retry passes skip
+// places that are only texture blobs.
 
 import (
 	"encoding/json"
@@ -255,52 +262,20 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	short := float64(min(w, h))
 	minW, maxW := r.opts.MinCardWidth, r.opts.MaxCardWidth
 	if minW == 0 {
-		minW = math.Max(24, 0.055*short)
+		minW = max(24, 0.055*short)
 	}
 	if maxW == 0 {
-		maxW = math.Max(minW, 0.45*short)
+		maxW = max(minW, 0.45*short)
 	}
 
 	// Stickers: the whole frame at half resolution, then at full
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
 	maxSide := 0.9 * short
-	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, math.Max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
+	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	r.rois = r.rois[:0]
-	for _, c := range r.scanner.failed {
-		side := math.Sqrt(c.area)
-		if side > 48 {
-			continue // large enough to have read at half resolution
-		}
-		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
-	}
-	// Dark blobs of a small marker's size, not already inside a marker
-	// read, up to a sixth of the frame.
-	blobs := [2]int{len(r.rois), len(r.rois)} // r.rois[blobs[0]:blobs[1]]
-	blobArea := 0
-	for _, b := range r.scanner.blobs {
-		ctr := Point2f{float32(b.Min.X+b.Max.X) / 2, float32(b.Min.Y+b.Max.Y) / 2}
-		inside := false
-		for _, m := range r.reads {
-			if cardPointInQuad(ctr, m.marker.Corners) {
-				inside = true
-				break
-			}
-		}
-		if inside {
-			continue
-		}
-		box := b.Inset(-max(b.Dx(), b.Dy())/2 - 2)
-		if blobArea += box.Dx() * box.Dy(); blobArea > w*h/6 {
-			break
-		}
-		r.rois = append(r.rois, box)
-	}
-	blobs[1] = len(r.rois)
-
 	// Card outlines at half resolution.
 	hw, hh := (w+1)/2, (h+1)/2
 	if !colour.IsContinuous() {
@@ -313,27 +288,19 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
 	outlines := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
-	// Outlines come best first; the full-resolution search covers at most
-	// a third of the frame.
-	area := 0
-	for _, o := range outlines {
-		has := false
-		for _, m := range r.reads {
-			if cardPointInQuad(m.marker.Center, o.q) {
-				has = true
-				break
-			}
-		}
-		box := cardQuadBox(o.q).Inset(-2)
-		if !has && area+box.Dx()*box.Dy() <= w*h/3 {
-			r.rois = append(r.rois, box)
-			area += box.Dx() * box.Dy()
-		}
+	// Outlines without a sticker read so far are compared with the taught
+	// cards now: a card taken for a taught one is not searched for a
+	// sticker again at full resolution (neither are the marker-like places
+	// on it: card art).
+	learned, err := r.preReadOutlines(colour, outlines)
+	if err != nil {
+		return nil, err
 	}
+	blobs := r.stickerPlaces(outlines, learned, w, h)
 	r.retry = r.retry[:0]
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
 		before := len(r.reads)
-		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 		if err != nil {
 			return nil, fmt.Errorf("vision: read cards: %w", err)
 		}
@@ -359,7 +326,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		}
 		for _, pass := range cardPassRetry {
 			n := len(r.reads)
-			r.reads, err = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, math.Min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+			r.reads, err = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 			if err != nil {
 				return nil, fmt.Errorf("vision: read cards: %w", err)
 			}
@@ -408,7 +375,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		onCard = append(onCard, best >= 0)
 	}
 	out = r.dropStrayStickers(out, onCard)
-	out, missed, err := r.readOutlines(colour, outlines, used, out)
+	out, missed, err := r.readOutlines(colour, outlines, used, learned, out)
 	if err != nil {
 		return nil, err
 	}
@@ -424,6 +391,67 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return a.Box.Min.X - b.Box.Min.X
 	})
 	return out, nil
+}
+
+// stickerPlaces puts in r.rois the places searched for stickers at full
+// resolution: candidates that did not decode at half resolution (small
+// ones), dark blobs of a small marker's size and the outlines with no
+// sticker read, none on a card taken for a taught one. It returns where
+// the blobs lie in r.rois.
+func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLearnedReads, w, h int) [2]int {
+	r.rois = r.rois[:0]
+	for _, c := range r.scanner.failed {
+		side := math.Sqrt(c.area)
+		if side > 48 || learned.onTaught(cardQuadCentre(c.q), outlines) {
+			continue // large enough to have read at half resolution, or card art
+		}
+		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+	}
+	// Dark blobs of a small marker's size, not already inside a marker
+	// read, up to a sixth of the frame.
+	blobs := [2]int{len(r.rois), len(r.rois)} // r.rois[blobs[0]:blobs[1]]
+	blobArea := 0
+	for _, b := range r.scanner.blobs {
+		ctr := Point2f{float32(b.Min.X+b.Max.X) / 2, float32(b.Min.Y+b.Max.Y) / 2}
+		inside := false
+		for _, m := range r.reads {
+			if cardPointInQuad(ctr, m.marker.Corners) {
+				inside = true
+				break
+			}
+		}
+		if inside || learned.onTaught(ctr, outlines) {
+			continue
+		}
+		box := b.Inset(-max(b.Dx(), b.Dy())/2 - 2)
+		if blobArea += box.Dx() * box.Dy(); blobArea > w*h/6 {
+			break
+		}
+		r.rois = append(r.rois, box)
+	}
+	blobs[1] = len(r.rois)
+
+	// Outlines come best first; the full-resolution search covers at most
+	// a third of the frame.
+	area := 0
+	for i, o := range outlines {
+		if learned[i].taught() {
+			continue
+		}
+		has := false
+		for _, m := range r.reads {
+			if cardPointInQuad(m.marker.Center, o.q) {
+				has = true
+				break
+			}
+		}
+		box := cardQuadBox(o.q).Inset(-2)
+		if !has && area+box.Dx()*box.Dy() <= w*h/3 {
+			r.rois = append(r.rois, box)
+			area += box.Dx() * box.Dy()
+		}
+	}
+	return blobs
 }
 
 // cardGrowInner is how much an outline is enlarged in its second reading:
@@ -497,7 +525,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	}
 	if ix.accepts(best) {
 		rd.ID = best.id
-		rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (thr-best.dist)/thr))
+		rd.Confidence = 0.5 + 0.5*max(0, min(1, (thr-best.dist)/thr))
 		// The card's top-left corner first.
 		for k := range 4 {
 			rd.Corners[k] = bestQ[(k+4-best.rot)%4]
@@ -512,7 +540,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	if r.opts.HideUnknown || !cardLikely(o) {
 		return rd, false, best, nil
 	}
-	rd.Confidence = 0.5 + 0.5*math.Max(0, math.Min(1, (best.dist-thr)/thr))
+	rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
 	return rd, true, best, nil
 }
 
@@ -536,7 +564,7 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 				drop = true
 				break
 			}
-			ratio := mi.Side / math.Max(1, mj.Side)
+			ratio := mi.Side / max(1, mj.Side)
 			if cardDist(mi.Center, mj.Center) < cardStickerReach*mj.Side && (ratio > cardStickerSizeRatio || ratio < 1/cardStickerSizeRatio) {
 				drop = true
 				break
@@ -549,20 +577,77 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 	return keep
 }
 
+// cardLearnedRead is the comparison of one outline with the taught cards
+// (readLearned), done ahead of the full-resolution sticker search.
+type cardLearnedRead struct {
+	rd       CardReading
+	ok, done bool
+	m        cardMatch
+}
+
+// taught reports whether the outline was taken for a taught card.
+func (l cardLearnedRead) taught() bool { return l.done && l.rd.ID != CardUnknown }
+
+// cardLearnedReads are the reads of a frame's outlines, by index.
+type cardLearnedReads []cardLearnedRead
+
+// onTaught reports whether p lies on an outline taken for a taught card.
+func (ls cardLearnedReads) onTaught(p Point2f, outlines []cardQuadCandidate) bool {
+	for i, l := range ls {
+		if l.taught() && cardPointInQuad(p, outlines[i].q) {
+			return true
+		}
+	}
+	return false
+}
+
+// preReadOutlines compares the outlines that hold no sticker read so far
+// (r.reads) with the taught cards.
+func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandidate) (cardLearnedReads, error) {
+	ls := make(cardLearnedReads, len(outlines))
+	ix := r.opts.Index
+	if ix == nil || len(ix.entries) == 0 {
+		return ls, nil
+	}
+	for i, o := range outlines {
+		has := false
+		for _, m := range r.reads {
+			if cardPointInQuad(m.marker.Center, o.q) {
+				has = true
+				break
+			}
+		}
+		if has {
+			continue
+		}
+		rd, ok, m, err := r.readLearned(colour, o)
+		if err != nil {
+			return nil, err
+		}
+		ls[i] = cardLearnedRead{rd: rd, ok: ok, done: true, m: m}
+	}
+	return ls, nil
+}
+
 // readOutlines reads the card outlines not used by a sticker against the
-// taught cards and appends what they show to out; missed are the outlines
-// that came near a taught card but matched none, for the keypoint search.
-func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate, used []bool, out []CardReading) ([]CardReading, []cardKeyMiss, error) {
+// taught cards (learned: those compared already) and appends what they
+// show to out; missed are the outlines that came near a taught card but
+// matched none, for the keypoint search.
+func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate, used []bool, learned cardLearnedReads, out []CardReading) ([]CardReading, []cardKeyMiss, error) {
 	bounds := image.Rect(0, 0, colour.Cols(), colour.Rows())
 	var missed []cardKeyMiss
 	for i, o := range outlines {
 		if used[i] {
 			continue
 		}
-		rd, ok, m, err := r.readLearned(colour, o)
-		if err != nil {
-			return nil, nil, err
+		l := learned[i]
+		if !l.done {
+			var err error
+			if l.rd, l.ok, l.m, err = r.readLearned(colour, o); err != nil {
+				return nil, nil, err
+			}
 		}
+		rd, ok, m := l.rd, l.ok, l.m
 		if rd.ID == CardUnknown && m.id != "" {
 			at := -1
 			if ok {
@@ -742,7 +827,7 @@ func cardStickerFits(m Marker, q [4]Point2f) bool {
 			return false
 		}
 		turn := math.Mod(math.Atan2(float64(b.Y-a.Y), float64(b.X-a.X))-ma+4*math.Pi, math.Pi/2)
-		if math.Min(turn, math.Pi/2-turn) > 20*math.Pi/180 {
+		if min(turn, math.Pi/2-turn) > 20*math.Pi/180 {
 			return false
 		}
 		// Distance of the marker's centre from side k.
@@ -753,6 +838,6 @@ func cardStickerFits(m Marker, q [4]Point2f) bool {
 	}
 	l0 := (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2
 	l1 := (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2
-	short, long := math.Min(l0, l1), math.Max(l0, l1)
+	short, long := min(l0, l1), max(l0, l1)
 	return short >= 2*m.Side && short <= 6.5*m.Side && long <= 8.5*m.Side && long <= 1.9*short
 }

@@ -134,7 +134,7 @@ func (g cardGrey) diff(x0, y0, x1, y1 float64) float64 {
 		return math.Abs(g.at(x1, y1) - g.at(x0, y0))
 	}
 	a, b := g.at3(x0, y0), g.at3(x1, y1)
-	return math.Max(math.Abs(a[0]-b[0]), math.Max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
+	return max(math.Abs(a[0]-b[0]), max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
 }
 
 // sample is at3 for a BGR view and the grey value three times for a grey
@@ -149,8 +149,8 @@ func (g cardGrey) sample(x, y float64) [3]float64 {
 
 // at3 samples a BGR view bilinearly at (x, y), clamped to the border.
 func (g cardGrey) at3(x, y float64) [3]float64 {
-	x = math.Max(0, math.Min(float64(g.w-1), x))
-	y = math.Max(0, math.Min(float64(g.h-1), y))
+	x = max(0, min(float64(g.w-1), x))
+	y = max(0, min(float64(g.h-1), y))
 	x0, y0 := int(x), int(y)
 	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
 	fx, fy := x-float64(x0), y-float64(y0)
@@ -185,8 +185,8 @@ func (g cardGrey) at(x, y float64) float64 {
 		v := g.at3(x, y)
 		return (v[0] + v[1] + v[2]) / 3
 	}
-	x = math.Max(0, math.Min(float64(g.w-1), x))
-	y = math.Max(0, math.Min(float64(g.h-1), y))
+	x = max(0, min(float64(g.w-1), x))
+	y = max(0, min(float64(g.h-1), y))
 	x0, y0 := int(x), int(y)
 	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
 	fx, fy := x-float64(x0), y-float64(y0)
@@ -326,7 +326,7 @@ func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScra
 			}
 			vals[(i+1)*G+j+1] = s / 9
 			if i >= 0 && j >= 0 && i < M && j < M {
-				spread += math.Sqrt(math.Max(0, ss/9-(s/9)*(s/9)))
+				spread += math.Sqrt(max(0, ss/9-(s/9)*(s/9)))
 			}
 		}
 	}
@@ -431,9 +431,9 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 		for col := range n {
 			x, y := float64(col+1)+0.5, float64(r+1)+0.5
 			d, b := c.dk.at(x, y), c.br.at(x, y)
-			half := math.Max(1, (b-d)/2)
+			half := max(1, (b-d)/2)
 			m := (c.at(r+1, col+1, M) - (d+b)/2) / half
-			margin[r*n+col] = math.Min(1, math.Abs(m))
+			margin[r*n+col] = min(1, math.Abs(m))
 			if m > 0 {
 				obs |= 1 << (r*n + col)
 			}
@@ -462,10 +462,10 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 	if bestIdx < 0 || best > lim.maxCost || bestHard > lim.maxHard || second-best < lim.minMargin {
 		return cardMarkerRead{}, false
 	}
-	conf := math.Max(0, 1-best/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-best)/3)
+	conf := max(0, 1-best/max(lim.maxCost, 1e-9)*0.5) * min(1, (second-best)/3)
 	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: best / math.Max(lim.maxCost, 1e-9), margin: second - best, hard: bestHard,
-		conf: math.Max(0, math.Min(1, conf))}, true
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: best / max(lim.maxCost, 1e-9), margin: second - best, hard: bestHard,
+		conf: max(0, min(1, conf))}, true
 }
 
 // cardMarkerAt is marker id with corners q (as sampled), its code seen
@@ -505,7 +505,7 @@ func (p *cardPlane) solve() {
 	// Normal equations [n sx sy; sx sxx sxy; sy sxy syy]·[a b c] = [sv sxv syv].
 	x, _, ok := cardSolve3([3][3]float64{{p.n, p.sx, p.sy}, {p.sx, p.sxx, p.sxy}, {p.sy, p.sxy, p.syy}}, [3]float64{p.sv, p.sxv, p.syv}, 0)
 	if !ok {
-		p.a, p.b, p.c = p.sv/math.Max(1, p.n), 0, 0
+		p.a, p.b, p.c = p.sv/max(1, p.n), 0, 0
 		return
 	}
 	p.a, p.b, p.c = x[0], x[1], x[2]
@@ -549,12 +549,12 @@ func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float
 	for _, p := range poly {
 		d := math.Inf(1)
 		for _, o := range other {
-			d = math.Min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
+			d = min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
 		}
 		moved = moved || d > 1
 		d = math.Inf(1)
 		for _, o := range pts {
-			d = math.Min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
+			d = min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
 		}
 		if d > 1 && nr < len(restored) {
 			restored[nr] = Point2f{float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
@@ -615,7 +615,7 @@ func cardQuadOK(q [4]Point2f, minSide, maxSide float64) (cardQuadCandidate, bool
 	for k := range 4 {
 		a, b, c := q[k], q[(k+1)%4], q[(k+2)%4]
 		l := math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y))
-		lo, hi = math.Min(lo, l), math.Max(hi, l)
+		lo, hi = min(lo, l), max(hi, l)
 		cross := float64(b.X-a.X)*float64(c.Y-b.Y) - float64(b.Y-a.Y)*float64(c.X-b.X)
 		if cross <= 0 {
 			return cardQuadCandidate{}, false
@@ -874,7 +874,7 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 	if !ok && side >= 14 {
 		// Corners rounded by blur or bent by perspective: the four
 		// sides fitted as lines to the marker's outer edge.
-		if lq, _, fitted := s.fit.refineWithin(g, q, math.Max(1.5, 0.45*side/modules)); fitted {
+		if lq, _, fitted := s.fit.refineWithin(g, q, max(1.5, 0.45*side/modules)); fitted {
 			tries[2] = lq
 			if m, ok = s.cb.decode(g, lq, s.lim, &s.sc); ok {
 				refined = lq
@@ -978,7 +978,7 @@ const (
 func cardAddMarker(list []cardMarkerRead, m cardMarkerRead) []cardMarkerRead {
 	for i, o := range list {
 		d := math.Hypot(float64(o.marker.Center.X-m.marker.Center.X), float64(o.marker.Center.Y-m.marker.Center.Y))
-		if d < 0.5*math.Max(o.marker.Side, m.marker.Side) {
+		if d < 0.5*max(o.marker.Side, m.marker.Side) {
 			if m.cost < o.cost || (m.cost == o.cost && m.conf > o.conf) {
 				list[i] = m
 			}

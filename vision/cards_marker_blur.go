@@ -100,7 +100,7 @@ func (cb *cardCodebook) decodeBlurred(g cardGrey, q [4]Point2f, lim cardDecodeLi
 	for k, e := range eqs {
 		x, y := float64(e.j)+0.5, float64(e.i)+0.5
 		d, b := c.dk.at(x, y), c.br.at(x, y)
-		u[k] = (c.at(e.i, e.j, M) - d) / math.Max(1, b-d)
+		u[k] = (c.at(e.i, e.j, M) - d) / max(1, b-d)
 		su += u[k]
 		suu += u[k] * u[k]
 	}
@@ -141,14 +141,14 @@ func (cb *cardCodebook) decodeBlurred(g cardGrey, q [4]Point2f, lim cardDecodeLi
 		return cardMarkerRead{}, false
 	}
 	rms := math.Sqrt(best / (N - 3))
-	noise := math.Max(cardBlurNoiseFloor, rms)
+	noise := max(cardBlurNoiseFloor, rms)
 	gap := (second - best) / (noise * noise)
 	if rms > cardBlurMaxRMS || bestFit[1] < cardBlurMinOwn || bestFit[2] < -0.05 || bestFit[2] > cardBlurMaxSpill || gap < cardBlurMinGap {
 		return cardMarkerRead{}, false
 	}
-	conf := math.Min(1, gap/(3*cardBlurMinGap)) * (1 - rms/cardBlurMaxRMS*0.5)
+	conf := min(1, gap/(3*cardBlurMinGap)) * (1 - rms/cardBlurMaxRMS*0.5)
 	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: rms / cardBlurMaxRMS, margin: gap, conf: math.Max(0, math.Min(1, conf))}, true
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: rms / cardBlurMaxRMS, margin: gap, conf: max(0, min(1, conf))}, true
 }
 
 // cardSolve3 solves the 3×3 normal equations a·x = b of a least-squares
@@ -182,5 +182,5 @@ func cardSolve3(a [3][3]float64, b [3]float64, yy float64) (x [3]float64, rss fl
 	}
 	// RSS = yy − xᵀb at the least-squares solution.
 	rss = yy - (x[0]*b[0] + x[1]*b[1] + x[2]*b[2])
-	return x, math.Max(0, rss), true
+	return x, max(0, rss), true
 }

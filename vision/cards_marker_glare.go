@@ -156,7 +156,7 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 				continue
 			}
 			m := (v - (d+b)/2) / ((b - d) / 2)
-			margin[r*n+col] = math.Min(1, math.Abs(m))
+			margin[r*n+col] = min(1, math.Abs(m))
 			if m > 0 {
 				obs |= 1 << (r*n + col)
 			}
@@ -195,9 +195,9 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 	if hard > 0 || bestCost > cardGlareMaxCost || second-bestCost < cardGlareMinMargin {
 		return cardMarkerRead{}, cardGlareNoCode
 	}
-	conf := math.Max(0, 1-bestCost/math.Max(lim.maxCost, 1e-9)*0.5) * math.Min(1, (second-bestCost)/3)
+	conf := max(0, 1-bestCost/max(lim.maxCost, 1e-9)*0.5) * min(1, (second-bestCost)/3)
 	conf *= float64(full) / float64(ns)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: bestCost / cardGlareMaxCost, margin: second - bestCost, conf: math.Max(0, math.Min(1, conf))}, cardGlareRead
+	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: bestCost / cardGlareMaxCost, margin: second - bestCost, conf: max(0, min(1, conf))}, cardGlareRead
 }
 
 // readGlare tries the glare decoder on a candidate the plain decoder
@@ -275,7 +275,7 @@ func cardCutToQuad(pts [][2]float64) ([4][2]float64, bool) {
 		for i := range n {
 			a, b := h[i], h[(i+1)%n]
 			l := math.Hypot(b[0]-a[0], b[1]-a[1])
-			long = math.Max(long, l)
+			long = max(long, l)
 			if l < ls {
 				ls, short = l, i
 			}

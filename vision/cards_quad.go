@@ -22,6 +22,8 @@ import (
 // cardOutlineFinder finds card outlines; it keeps its buffers.
 type cardOutlineFinder struct {
 	blur, edges gocv.Mat
+	dx, dy      gocv.Mat // scratch: gradients (edgesOf)
+	polys       cardEdgePolys
 	cands       []cardQuadCandidate
 	// Canny thresholds on the blurred half-resolution image.
 	lo, hi float32
@@ -33,12 +35,14 @@ type cardOutlineFinder struct {
 }
 
 func newCardOutlineFinder() *cardOutlineFinder {
-	return &cardOutlineFinder{blur: gocv.NewMat(), edges: gocv.NewMat(), lo: 30, hi: 90}
+	return &cardOutlineFinder{blur: gocv.NewMat(), edges: gocv.NewMat(), dx: gocv.NewMat(), dy: gocv.NewMat(), lo: 30, hi: 90}
 }
 
 func (f *cardOutlineFinder) close() {
 	f.blur.Close()
 	f.edges.Close()
+	f.dx.Close()
+	f.dy.Close()
 }
 
 // find returns card-like quadrilaterals in the half-resolution image half
@@ -50,11 +54,8 @@ func (f *cardOutlineFinder) close() {
 // good); the others become its alternatives.
 func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW, maxW float64) []cardQuadCandidate {
 	gocv.GaussianBlur(half, &f.blur, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
-	gocv.Canny(f.blur, &f.edges, f.lo, f.hi)
-	// A busy table (a plaid, a printed mat) floods the edge map: then only
-	// the stronger edges are followed.
-	if n := gocv.CountNonZero(f.edges); float64(n) > cardMaxEdgeShare*float64(f.edges.Rows()*f.edges.Cols()) {
-		gocv.Canny(f.blur, &f.edges, 2*f.lo, 2*f.hi)
+	if err := f.edgesOf(f.blur); err != nil {
+		return nil
 	}
 	lines := f.lines(f.edges, minW*scale)
 	quads := cardQuadsFromLines(lines, minW*scale, maxW*scale)
@@ -132,7 +133,7 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 			rc, ok2 := cardQuadOK(rq, minW, maxW*CardAspectMax)
 			ok = ok2 && cardPlausible(rc.q, minW, maxW)
 			if ok {
-				rc.score = c.score * math.Min(1, strength/40)
+				rc.score = c.score * min(1, strength/40)
 				rc.refined = true
 				c = rc
 			}
@@ -251,7 +252,7 @@ func cardStepContinuity(g cardGrey, q [4]Point2f) float64 {
 		}
 		c := float64(hits) / n
 		sum += c
-		worst = math.Min(worst, c)
+		worst = min(worst, c)
 	}
 	return (sum + worst) / 5
 }
@@ -307,7 +308,7 @@ func (l *cardSegLine) add(ax, ay, bx, by, n float64) {
 	l.lo, l.hi = math.Inf(1), math.Inf(-1)
 	for _, sg := range l.segs {
 		for _, u := range [2]float64{(sg[0]-mx)*dx + (sg[1]-my)*dy, (sg[2]-mx)*dx + (sg[3]-my)*dy} {
-			l.lo, l.hi = math.Min(l.lo, u), math.Max(l.hi, u)
+			l.lo, l.hi = min(l.lo, u), max(l.hi, u)
 		}
 	}
 }
@@ -325,37 +326,32 @@ func (l *cardSegLine) near(x, y float64) bool {
 	if l.dist(x, y) > 1.6+0.035*math.Abs(t) {
 		return false
 	}
-	gap := math.Max(12, 0.6*(l.hi-l.lo))
+	gap := max(12, 0.6*(l.hi-l.lo))
 	return t >= l.lo-gap && t <= l.hi+gap
 }
 
 // lines extracts straight edges at least minLen/3 long from the edge map and
 // merges collinear pieces.
 func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) []cardSegLine {
-	cs := gocv.FindContours(edges, gocv.RetrievalList, gocv.ChainApproxSimple)
-	defer cs.Close()
-	segMin := math.Max(6, minLen/3)
+	segMin := max(6, minLen/3)
+	if err := f.polys.find(edges, segMin, 1.2); err != nil {
+		return nil
+	}
 	f.segs = f.segs[:0]
-	for i := range cs.Size() {
-		c := cs.At(i)
-		if c.Size() < 2 {
-			continue
-		}
-		r := gocv.BoundingRect(c)
-		if float64(max(r.Dx(), r.Dy())) < segMin {
-			continue
-		}
-		ap := gocv.ApproxPolyDP(c, 1.2, true)
-		poly := ap.ToPoints()
-		ap.Close()
-		for k := range poly {
-			a, b := poly[k], poly[(k+1)%len(poly)]
-			dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+	off := 0
+	for _, n32 := range f.polys.n {
+		n := int(n32)
+		poly := f.polys.xy[2*off : 2*(off+n)]
+		off += n
+		for k := range n {
+			k1 := (k + 1) % n
+			ax, ay, bx, by := poly[2*k], poly[2*k+1], poly[2*k1], poly[2*k1+1]
+			dx, dy := float64(bx-ax), float64(by-ay)
 			l := math.Hypot(dx, dy)
 			if l < segMin {
 				continue
 			}
-			f.segs = append(f.segs, [5]float64{float64(a.X), float64(a.Y), float64(b.X), float64(b.Y), l})
+			f.segs = append(f.segs, [5]float64{float64(ax), float64(ay), float64(bx), float64(by), l})
 		}
 	}
 	// Longest first, so that a line starts from its longest piece.
@@ -463,7 +459,7 @@ func (l *cardSegLine) finish() {
 	for _, sg := range l.segs {
 		ta := (sg[0]-l.p0x)*l.dx + (sg[1]-l.p0y)*l.dy
 		tb := (sg[2]-l.p0x)*l.dx + (sg[3]-l.p0y)*l.dy
-		raw = append(raw, [2]float64{math.Min(ta, tb), math.Max(ta, tb)})
+		raw = append(raw, [2]float64{min(ta, tb), max(ta, tb)})
 	}
 	slices.SortFunc(raw, func(a, b [2]float64) int {
 		switch {
@@ -477,7 +473,7 @@ func (l *cardSegLine) finish() {
 	l.ivals = l.ivals[:0]
 	for _, iv := range raw {
 		if n := len(l.ivals); n > 0 && iv[0] <= l.ivals[n-1][1] {
-			l.ivals[n-1][1] = math.Max(l.ivals[n-1][1], iv[1])
+			l.ivals[n-1][1] = max(l.ivals[n-1][1], iv[1])
 			continue
 		}
 		l.ivals = append(l.ivals, iv)
@@ -623,8 +619,8 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 			bx1, by1 := b.at(b.t1)
 			u0 := (bx0-a.p0x)*a.dx + (by0-a.p0y)*a.dy
 			u1 := (bx1-a.p0x)*a.dx + (by1-a.p0y)*a.dy
-			lo, hi := math.Max(a.t0, math.Min(u0, u1)), math.Min(a.t1, math.Max(u0, u1))
-			if hi-lo < 0.2*math.Min(a.t1-a.t0, b.t1-b.t0) {
+			lo, hi := max(a.t0, min(u0, u1)), min(a.t1, max(u0, u1))
+			if hi-lo < 0.2*min(a.t1-a.t0, b.t1-b.t0) {
 				continue
 			}
 			crosses = crosses[:0]
@@ -644,7 +640,7 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 				if span < minSide || span > maxSide {
 					continue
 				}
-				if c.coverage(math.Min(uc, ud), math.Max(uc, ud)) < 0.3*span {
+				if c.coverage(min(uc, ud), max(uc, ud)) < 0.3*span {
 					continue
 				}
 				crosses = append(crosses, cardCross{line: k, ua: ua, ub: ub, uc: uc, ud: ud})
@@ -688,7 +684,7 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]Point2f, float64, bool) {
 	a, b := &lines[i], &lines[j]
 	lc, ld := &lines[c.line], &lines[d.line]
-	if a.coverage(c.ua, d.ua) < 0.3*(d.ua-c.ua) || b.coverage(math.Min(c.ub, d.ub), math.Max(c.ub, d.ub)) < 0.3*math.Abs(d.ub-c.ub) {
+	if a.coverage(c.ua, d.ua) < 0.3*(d.ua-c.ua) || b.coverage(min(c.ub, d.ub), max(c.ub, d.ub)) < 0.3*math.Abs(d.ub-c.ub) {
 		return [4]Point2f{}, 0, false
 	}
 	x0, y0 := a.at(c.ua)
@@ -707,7 +703,7 @@ func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]Point2f, f
 	total, perim := 0.0, 0.0
 	over := 0
 	for _, sd := range sides {
-		lo, hi := math.Min(sd.t1, sd.t2), math.Max(sd.t1, sd.t2)
+		lo, hi := min(sd.t1, sd.t2), max(sd.t1, sd.t2)
 		length := hi - lo
 		cov := sd.l.coverage(lo, hi)
 		if cov < 0.3*length {
@@ -715,7 +711,7 @@ func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]Point2f, f
 		}
 		total += cov
 		perim += length
-		w := math.Max(6, 0.25*length)
+		w := max(6, 0.25*length)
 		if sd.l.coverage(hi+2, hi+w) > 0.5*w {
 			over++
 		}
@@ -767,14 +763,14 @@ func cardPlausible(q [4]Point2f, minW, maxW float64) bool {
 	for k := range 4 {
 		l[k] = cardDist(q[k], q[(k+1)%4])
 	}
-	short := math.Min(l[0]+l[2], l[1]+l[3]) / 2
-	long := math.Max(l[0]+l[2], l[1]+l[3]) / 2
+	short := min(l[0]+l[2], l[1]+l[3]) / 2
+	long := max(l[0]+l[2], l[1]+l[3]) / 2
 	if short < minW || short > maxW || long > maxW*CardAspectMax {
 		return false
 	}
 	for k := range 2 {
 		a, b := l[k], l[k+2]
-		if math.Max(a, b) > 2.2*math.Min(a, b) {
+		if max(a, b) > 2.2*min(a, b) {
 			return false
 		}
 	}
@@ -826,8 +822,8 @@ func cardPointInQuad(p Point2f, q [4]Point2f) bool {
 func cardQuadBox(q [4]Point2f) image.Rectangle {
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range q {
-		x0, x1 = math.Min(x0, float64(p.X)), math.Max(x1, float64(p.X))
-		y0, y1 = math.Min(y0, float64(p.Y)), math.Max(y1, float64(p.Y))
+		x0, x1 = min(x0, float64(p.X)), max(x1, float64(p.X))
+		y0, y1 = min(y0, float64(p.Y)), max(y1, float64(p.Y))
 	}
 	return image.Rect(int(math.Floor(x0+0.5)), int(math.Floor(y0+0.5)), int(math.Floor(x1+0.5))+1, int(math.Floor(y1+0.5))+1)
 }
@@ -885,7 +881,7 @@ func (f *cardSideFitter) refineWithin(g cardGrey, q [4]Point2f, reach float64) (
 		}
 		x := (l1[2]*l2[1] - l1[1]*l2[2]) / det
 		y := (l1[0]*l2[2] - l1[2]*l2[0]) / det
-		if math.Hypot(x-float64(q[k].X), y-float64(q[k].Y)) > 0.15*math.Max(cardDist(q[k], q[(k+1)%4]), cardDist(q[k], q[(k+3)%4])) {
+		if math.Hypot(x-float64(q[k].X), y-float64(q[k].Y)) > 0.15*max(cardDist(q[k], q[(k+1)%4]), cardDist(q[k], q[(k+3)%4])) {
 			return q, 0, false
 		}
 		out[k] = Point2f{float32(x), float32(y)}
@@ -904,13 +900,13 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 	tx, ty := dx/length, dy/length
 	nx, ny := ty, -tx // outward for a clockwise quad on screen
 	if reach <= 0 {
-		reach = math.Max(3, math.Min(8, 0.04*length))
+		reach = max(3, min(8, 0.04*length))
 	}
 	// Outer fits look farther out than in: past a card's inner frame to
 	// its own edge.
 	out := reach
 	if f.outer {
-		out = math.Max(reach, math.Min(cardOuterReachMax, cardOuterReach*length))
+		out = max(reach, min(cardOuterReachMax, cardOuterReach*length))
 	}
 	n := max(8, min(40, int(length/4)))
 	// Cards: fewer samples, a pixel apart; markers: every half pixel.
@@ -939,7 +935,7 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		}
 		for s := 0; s < steps; s++ {
 			a, b := &vals[s], &vals[s+gap]
-			grads[s] = math.Max(math.Abs(a[0]-b[0]), math.Max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
+			grads[s] = max(math.Abs(a[0]-b[0]), max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
 		}
 		for s := 1; s+1 < steps && s+1 < len(grads); s++ {
 			if grads[s] > best && grads[s] >= grads[s-1] && grads[s] >= grads[s+1] {
@@ -951,7 +947,7 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 			continue
 		}
 		if f.outer {
-			floor := math.Max(8, cardOuterShare*best)
+			floor := max(8, cardOuterShare*best)
 			for s := min(steps, len(grads)) - 2; s > int(bestS); s-- {
 				if grads[s] >= floor && grads[s] >= grads[s-1] && grads[s] >= grads[s+1] {
 					best, bestS = grads[s], float64(s)
@@ -1061,9 +1057,9 @@ func cardQuadAltDistance(q [4]Point2f, o cardQuadCandidate) float64 {
 		for r := range 4 {
 			d := 0.0
 			for k := range 4 {
-				d = math.Max(d, cardDist(q[k], a[(k+r)%4]))
+				d = max(d, cardDist(q[k], a[(k+r)%4]))
 			}
-			best = math.Min(best, d)
+			best = min(best, d)
 		}
 	}
 	return best
