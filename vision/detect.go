@@ -690,7 +690,7 @@ type segScratch struct {
 	mat, grp, labels, stats, cents gocv.Mat
 	kernel                         gocv.Mat
 	diff, changed                  gocv.Mat // diffMask's
-	mask                           []byte // fg bits per work pixel
+	mask                           []byte   // fg bits per work pixel
 	lab                            []uint16
 	noisy                          bool // sensor noise high (dim light)
 	lut                            []bool
