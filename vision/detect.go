@@ -1104,7 +1104,7 @@ func boundaryCorners(pts []diePt, lab []int32, l int32, rw, rh int, origin image
 type topFinder struct {
 	member    []bool
 	val       []byte
-	top, er   []bool
+	top       []bool
 	tmpVal    []byte
 	noisy     bool
 	lab       []int32
@@ -1366,28 +1366,19 @@ func (tf *topFinder) smoothVal(rw, rh int) {
 	tf.val, tf.tmpVal = t, tf.val
 }
 
-// threshold sets tf.top to the members at least t bright, eroded.
+// threshold sets tf.top to the members at least t bright, eroded: the
+// pixels whose 4-neighbours are all such members too (none on the roi's
+// border).
 func (tf *topFinder) threshold(n, rw, rh int, t float64) {
 	thr := byte(math.Min(255, t))
 	tf.top = growBools(tf.top, n)
-	for i := 0; i < n; i++ {
-		tf.top[i] = tf.member[i] && tf.val[i] >= thr
-	}
-	tf.erode(rw, rh)
-}
-
-// erode removes the pixels of tf.top with a 4-neighbour outside it.
-func (tf *topFinder) erode(rw, rh int) {
-	n := rw * rh
-	tf.er = growBools(tf.er, n)
-	for y := 0; y < rh; y++ {
-		for x := 0; x < rw; x++ {
-			i := y*rw + x
-			tf.er[i] = tf.top[i] && x > 0 && x < rw-1 && y > 0 && y < rh-1 &&
-				tf.top[i-1] && tf.top[i+1] && tf.top[i-rw] && tf.top[i+rw]
+	member, val, top := tf.member[:n], tf.val[:n], tf.top[:n]
+	in := func(i int) bool { return member[i] && val[i] >= thr }
+	for y := 1; y < rh-1; y++ {
+		for i := y*rw + 1; i < (y+1)*rw-1; i++ {
+			top[i] = in(i) && in(i-1) && in(i+1) && in(i-rw) && in(i+rw)
 		}
 	}
-	tf.top, tf.er = tf.er, tf.top
 }
 
 // brightMode returns the brightness around which the most member pixels
@@ -1541,7 +1532,8 @@ func refineSides(im dieImage, rect dieRect) dieRect {
 		return rect
 	}
 	// Face brightness for the edge threshold: median luma of the centre.
-	var lum []float32
+	var lumBuf [49]float32
+	lum := lumBuf[:0]
 	for j := -3; j <= 3; j++ {
 		for i := -3; i <= 3; i++ {
 			p := rect.C.add(rect.U.scale(float64(i) * rect.HU / 5)).add(rect.v().scale(float64(j) * rect.HV / 5))
@@ -1566,7 +1558,7 @@ func refineSides(im dieImage, rect dieRect) dieRect {
 	}
 	var newH [4]float64
 	const ns = 14
-	gs := make([]float64, ns)
+	var gs, cons [ns]float64
 	for k, sd := range sides {
 		newH[k] = sd.h
 		lo, hi := sd.h-0.14*side, sd.h+0.06*side
@@ -1589,11 +1581,10 @@ func refineSides(im dieImage, rect dieRect) dieRect {
 			if mean < 0 {
 				sgn = -1
 			}
-			cons := make([]float64, ns)
 			for i, g := range gs {
 				cons[i] = g * sgn
 			}
-			slices.Sort(cons)
+			slices.Sort(cons[:])
 			s := cons[ns/4] // a quarter of the samples may disagree
 			// A local maximum above the threshold: the edge.
 			if prevS >= minEdge && prevS >= s && prevS >= prevPrevS && d > lo+step {
@@ -1626,7 +1617,8 @@ func trimBands(im dieImage, rect dieRect) dieRect {
 	}
 	// Body brightness: the luma most of the face has (within ±5%): ink,
 	// pips and a lit side are each a smaller part of it.
-	var lum []float32
+	var lumBuf [169]float32
+	lum := lumBuf[:0]
 	for j := -6; j <= 6; j++ {
 		for i := -6; i <= 6; i++ {
 			p := rect.C.add(rect.U.scale(float64(i) * rect.HU / 7.5)).add(rect.v().scale(float64(j) * rect.HV / 7.5))
@@ -1654,7 +1646,8 @@ func trimBands(im dieImage, rect dieRect) dieRect {
 		{v, u, rect.HV, rect.HU}, {v.scale(-1), u, rect.HV, rect.HU},
 	}
 	const ns = 15
-	line := make([]float32, ns)
+	var lineBuf [ns]float32
+	line := lineBuf[:]
 	var width [4]float64
 	for k, sd := range sides {
 		width[k] = 0.3 * side
