@@ -779,6 +779,11 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if bm.confidence() < refineBelow && bm.score >= 0.4 {
 		// A second look: fit the quadrilateral to each of the three best
 		// faces in turn; the faces compete with their best fits.
+		// ps's per-face scores must be br's (another set's reader may
+		// have matched the patch since).
+		if _, ok := ps.recall(br); !ok {
+			br.match(ps)
+		}
 		var topBuf [3]int
 		best := topFaces(topBuf[:0], ps.best[:len(br.faces)], 3)
 		var fits [3]struct {
