@@ -18,6 +18,7 @@ import (
 	"slices"
 
 	"tablecam/models"
+	"tablecam/vision/internal/fdot"
 )
 
 // Patch and feature geometry.
@@ -218,15 +219,28 @@ func rotFeat(dst, src *featVec) {
 	}
 }
 
-func dotFeat(a, b *featVec) float32 {
-	var s0, s1, s2, s3 float32
-	for i := 0; i < featLen; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+func dotFeat(a, b *featVec) float32 { return fdot.Dot(a[:], b[:]) }
+
+// dotsWith sets out[i] to the dot product of q with vec(i), for every i
+// below len(out): four products at a time, each as fdot.Dot computes it.
+func dotsWith(q []float32, out []float32, vec func(i int) []float32) {
+	var a [4][]float32
+	for i := 0; i < len(out); i += 4 {
+		k := min(4, len(out)-i)
+		for j := range a {
+			a[j] = vec(i + min(j, k-1))
+		}
+		s := fdot.Dot4(&a, q)
+		copy(out[i:i+k], s[:k])
 	}
-	return s0 + s1 + s2 + s3
+}
+
+// growFloat32s returns b resized to n (contents undefined).
+func growFloat32s(b []float32, n int) []float32 {
+	if cap(b) < n {
+		return make([]float32, n)
+	}
+	return b[:n]
 }
 
 // patchScratch holds the buffers for reading one die.
@@ -236,6 +250,21 @@ type patchScratch struct {
 	best  []float32  // per face
 	rot   []int      // per face
 	tpl   []*featVec // per face: the template that scored best
+	dots  []float32  // scores of templates, in the order matched
+	// memo: the matches of the query as it is, latest last (nmemo of
+	// them).
+	memo  []matchMemo
+	nmemo int
+}
+
+// matchMemo is a reader's match of a query and the per-face state it
+// left in the patchScratch.
+type matchMemo struct {
+	r    *faceReader
+	m    faceMatch
+	best []float32
+	rot  []int
+	tpl  []*featVec
 }
 
 // queryFeatures fills ps.feat from ps.patch.
@@ -244,6 +273,36 @@ func (ps *patchScratch) queryFeatures() {
 	for r := 1; r < 4; r++ {
 		rotFeat(&ps.feat[r], &ps.feat[r-1])
 	}
+	ps.nmemo = 0
+}
+
+// remember notes r's match m of the query in ps (see recall).
+func (ps *patchScratch) remember(r *faceReader, m faceMatch) {
+	if ps.nmemo == len(ps.memo) {
+		ps.memo = append(ps.memo, matchMemo{})
+	}
+	e := &ps.memo[ps.nmemo]
+	ps.nmemo++
+	nf := len(r.faces)
+	e.r, e.m = r, m
+	e.best = append(e.best[:0], ps.best[:nf]...)
+	e.rot = append(e.rot[:0], ps.rot[:nf]...)
+	e.tpl = append(e.tpl[:0], ps.tpl[:nf]...)
+}
+
+// recall returns r's latest match of the query as it is, and puts its
+// per-face state back in ps as r.match(ps) would leave it; ok is false
+// when r has not matched it.
+func (ps *patchScratch) recall(r *faceReader) (faceMatch, bool) {
+	for i := ps.nmemo - 1; i >= 0; i-- {
+		if e := &ps.memo[i]; e.r == r {
+			copy(ps.best, e.best)
+			copy(ps.rot, e.rot)
+			copy(ps.tpl, e.tpl)
+			return e.m, true
+		}
+	}
+	return faceMatch{}, false
 }
 
 // faceReader reads the faces of one face set.
@@ -430,10 +489,12 @@ func (r *faceReader) match(ps *patchScratch) faceMatch {
 	for i := range best {
 		best[i], tpl[i] = -2, nil
 	}
+	qs := [4][]float32{ps.feat[0][:], ps.feat[1][:], ps.feat[2][:], ps.feat[3][:]}
 	for t := range r.base {
 		f := r.baseFace[t]
-		for q := 0; q < 4; q++ {
-			if s := dotFeat(&ps.feat[q], &r.base[t]); s > best[f] {
+		s4 := fdot.Dot4(&qs, r.base[t][:])
+		for q, s := range s4 {
+			if s > best[f] {
 				best[f], rot[f], tpl[f] = s, q, &r.base[t]
 			}
 		}
@@ -442,8 +503,11 @@ func (r *faceReader) match(ps *patchScratch) faceMatch {
 	top := topFaces(topBuf[:0], best, 3)
 	for _, f := range top {
 		q := rot[f]
-		for _, t := range r.augByFace[f] {
-			if s := dotFeat(&ps.feat[q], &r.aug[t]); s > best[f] {
+		ts := r.augByFace[f]
+		ps.dots = growFloat32s(ps.dots, len(ts))
+		dotsWith(ps.feat[q][:], ps.dots, func(i int) []float32 { return r.aug[ts[i]][:] })
+		for i, t := range ts {
+			if s := ps.dots[i]; s > best[f] {
 				best[f], tpl[f] = s, &r.aug[t]
 			}
 		}
@@ -464,6 +528,7 @@ func (r *faceReader) match(ps *patchScratch) faceMatch {
 	} else {
 		m.margin = m.score
 	}
+	ps.remember(r, m)
 	return m
 }
 
@@ -529,9 +594,12 @@ func (r *faceReader) doubtful(ps *patchScratch, face int, tmp *[3]featVec) bool 
 	if r.flat[face] && r.faintArt > 0 && ps.patch.contrast() >= r.faintArt {
 		return true
 	}
-	// ps holds the patch read; match it again with r alone (other sets'
-	// readers matched it last) to know r's best templates.
-	m := r.match(ps)
+	// ps holds the patch read; r's best templates are those of r's match
+	// of it (other sets' readers may have matched it since).
+	m, ok := ps.recall(r)
+	if !ok {
+		m = r.match(ps)
+	}
 	return m.face == face && r.conflict(ps, m, tmp) >= maxConflict
 }
 
@@ -577,9 +645,11 @@ func clamp01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 func (r *faceReader) refineFor(im dieImage, rect dieRect, f int, ps *patchScratch) (dieRect, float64) {
 	// The face's best template, turned to match the query as extracted.
 	bs, bt, bq := float32(-2), -1, 0
+	qs := [4][]float32{ps.feat[0][:], ps.feat[1][:], ps.feat[2][:], ps.feat[3][:]}
 	for _, t := range r.augByFace[f] {
-		for q := 0; q < 4; q++ {
-			if s := dotFeat(&ps.feat[q], &r.aug[t]); s > bs {
+		s4 := fdot.Dot4(&qs, r.aug[t][:])
+		for q, s := range s4 {
+			if s > bs {
 				bs, bt, bq = s, t, q
 			}
 		}
@@ -709,6 +779,11 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if bm.confidence() < refineBelow && bm.score >= 0.4 {
 		// A second look: fit the quadrilateral to each of the three best
 		// faces in turn; the faces compete with their best fits.
+		// ps's per-face scores must be br's (another set's reader may
+		// have matched the patch since).
+		if _, ok := ps.recall(br); !ok {
+			br.match(ps)
+		}
 		var topBuf [3]int
 		best := topFaces(topBuf[:0], ps.best[:len(br.faces)], 3)
 		var fits [3]struct {

@@ -21,6 +21,7 @@ package vision
 // occluded.
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -351,7 +352,9 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		if err != nil {
 			return nil, false, fmt.Errorf("vision: dice: %w", err)
 		}
-		d.seg.diffMask(si, ri)
+		if err := d.seg.diffMask(d.small, d.ref, si, ri); err != nil {
+			return nil, false, fmt.Errorf("vision: dice: %w", err)
+		}
 	} else {
 		d.seg.colourMask(si, bodies)
 	}
@@ -513,13 +516,13 @@ func (a diePt) len() float64          { return math.Hypot(a.X, a.Y) }
 
 func dieCross(o, a, b diePt) float64 { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
 
-// dieHull returns the convex hull of pts (monotone chain); consecutive
-// vertices turn so that dieCross is positive.
-func dieHull(pts []diePt) []diePt {
+// dieHull returns the convex hull of pts (monotone chain) in dst's array;
+// consecutive vertices turn so that dieCross is positive. It sorts pts.
+func dieHull(dst, pts []diePt) []diePt {
 	if len(pts) < 3 {
-		return slices.Clone(pts)
+		return append(dst[:0], pts...)
 	}
-	p := slices.Clone(pts)
+	p := pts
 	slices.SortFunc(p, func(a, b diePt) int {
 		switch {
 		case a.X < b.X:
@@ -533,7 +536,7 @@ func dieHull(pts []diePt) []diePt {
 		}
 		return 0
 	})
-	h := make([]diePt, 0, 2*len(p))
+	h := dst[:0]
 	for _, q := range p {
 		for len(h) >= 2 && dieCross(h[len(h)-2], h[len(h)-1], q) <= 0 {
 			h = h[:len(h)-1]
@@ -686,7 +689,8 @@ const (
 type segScratch struct {
 	mat, grp, labels, stats, cents gocv.Mat
 	kernel                         gocv.Mat
-	mask                           []byte // fg bits per work pixel
+	diff, changed                  gocv.Mat // diffMask's
+	mask                           []byte   // fg bits per work pixel
 	lab                            []uint16
 	noisy                          bool // sensor noise high (dim light)
 	lut                            []bool
@@ -696,12 +700,13 @@ type segScratch struct {
 func newSegScratch() *segScratch {
 	return &segScratch{
 		mat: gocv.NewMat(), grp: gocv.NewMat(), labels: gocv.NewMat(), stats: gocv.NewMat(), cents: gocv.NewMat(),
+		diff: gocv.NewMat(), changed: gocv.NewMat(),
 		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)),
 	}
 }
 
 func (s *segScratch) close() {
-	for _, m := range []*gocv.Mat{&s.mat, &s.grp, &s.labels, &s.stats, &s.cents, &s.kernel} {
+	for _, m := range []*gocv.Mat{&s.mat, &s.grp, &s.labels, &s.stats, &s.cents, &s.kernel, &s.diff, &s.changed} {
 		m.Close()
 	}
 }
@@ -723,18 +728,26 @@ type dieGroup struct {
 }
 
 // diffMask fills s.mask from the work-resolution frame and reference (same
-// size): fgChanged where they differ by more than the noise, fgDie where
-// the change is not a darkening that keeps the colour (a shadow).
-func (s *segScratch) diffMask(small, ref dieImage) {
-	n := small.w * small.h
+// size; Mats small and ref, pixels si and ri): fgChanged where they differ
+// by more than the noise, fgDie where the change is not a darkening that
+// keeps the colour (a shadow).
+func (s *segScratch) diffMask(small, ref gocv.Mat, si, ri dieImage) error {
+	n := si.w * si.h
 	s.resize(n)
+	// The channels' differences, and where one of them reaches the
+	// threshold, by OpenCV (vectorised): most of the frame is table.
+	gocv.AbsDiff(small, ref, &s.diff)
+	d, err := s.diff.DataPtrUint8()
+	if err != nil || len(d) < 3*n {
+		return fmt.Errorf("difference to the reference: %d bytes (%v)", len(d), err)
+	}
+	d = d[:3*n]
 	// Noise: the largest channel difference at the 20th percentile (most
 	// pixels are table even in a crop around one die), sampled.
 	var hist [256]int
-	a, b := small.pix, ref.pix
 	total := 0
 	for i := 0; i < n; i += 7 {
-		hist[maxAbsDiff3(a[3*i:3*i+3], b[3*i:3*i+3])]++
+		hist[max(d[3*i], d[3*i+1], d[3*i+2])]++
 		total++
 	}
 	p20 := 0
@@ -748,32 +761,50 @@ func (s *segScratch) diffMask(small, ref dieImage) {
 	med := (p20*3 + 1) / 2
 	thr := max(14, 3*med+8)
 	s.noisy = med >= 4
-	for i := 0; i < n; i++ {
-		f, r := a[3*i:3*i+3], b[3*i:3*i+3]
-		if maxAbsDiff3(f, r) < thr {
-			s.mask[i] = 0
-			continue
-		}
-		m := byte(fgChanged)
-		if !shadowLike(f, r) {
-			m |= fgDie
-		} else if 25*(int(f[0])+int(f[1])+int(f[2])) < 24*(int(r[0])+int(r[1])+int(r[2])) {
-			m |= fgDark
-		}
-		s.mask[i] = m
+	// Channels that differ by thr or more are set to 255; a pixel with any
+	// of them set is grey (at least 29) after the conversion to grey, else
+	// black.
+	gocv.Threshold(s.diff, &s.diff, float32(thr-1), 255, gocv.ThresholdBinary)
+	gocv.CvtColor(s.diff, &s.changed, gocv.ColorBGRToGray)
+	changed, err := s.changed.DataPtrUint8()
+	if err != nil || len(changed) < n {
+		return fmt.Errorf("changed pixels: %d bytes (%v)", len(changed), err)
 	}
+	a, b := si.pix[:3*n], ri.pix[:3*n]
+	mask := s.mask[:n]
+	clear(mask)
+	changed = changed[:n]
+	for i := 0; i < n; i += 8 {
+		if i+8 <= n && binary.LittleEndian.Uint64(changed[i:]) == 0 {
+			continue // eight pixels of table
+		}
+		for j := i; j < min(i+8, n); j++ {
+			if changed[j] == 0 {
+				continue
+			}
+			f, r := a[3*j:3*j+3:3*j+3], b[3*j:3*j+3:3*j+3]
+			m := byte(fgChanged)
+			if !shadowLike(f, r) {
+				m |= fgDie
+			} else if 25*(int(f[0])+int(f[1])+int(f[2])) < 24*(int(r[0])+int(r[1])+int(r[2])) {
+				m |= fgDark
+			}
+			mask[j] = m
+		}
+	}
+	return nil
 }
 
 func maxAbsDiff3(f, r []byte) int {
-	d := 0
-	for c := 0; c < 3; c++ {
-		x := int(f[c]) - int(r[c])
-		if x < 0 {
-			x = -x
-		}
-		d = max(d, x)
-	}
-	return d
+	_, _ = f[2], r[2]
+	return max(absDiff(f[0], r[0]), absDiff(f[1], r[1]), absDiff(f[2], r[2]))
+}
+
+// absDiff is |a - b|, without a branch (noise makes its sign random).
+func absDiff(a, b byte) int {
+	d := int(a) - int(b)
+	m := d >> 63
+	return (d ^ m) - m
 }
 
 // shadowLike reports whether pixel f could be reference pixel r in shadow:
@@ -895,8 +926,10 @@ func (s *segScratch) groups(w, h, minArea int) ([]dieGroup, error) {
 type silFinder struct {
 	mask    []bool
 	lab     []int32
+	n       int // components in lab
 	cl      componentLabeller
 	pts     []diePt
+	hull    []diePt // hullOf's and groupMask's
 	notG    []bool
 	outside []int32
 }
@@ -959,7 +992,8 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 			}
 		}
 		sf.pts = pts
-		if hull := dieHull(pts); len(hull) >= 3 {
+		sf.hull = dieHull(sf.hull, pts)
+		if hull := sf.hull; len(hull) >= 3 {
 			for y := 0; y < h; y++ {
 				for x := 0; x < w; x++ {
 					if i := y*w + x; outside[i] != 0 && inConvex(hull, diePt{float64(x), float64(y)}) {
@@ -991,7 +1025,7 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 // sf.lab.
 func (sf *silFinder) components(rw, rh int) {
 	sf.lab = growInt32s(sf.lab, rw*rh)
-	sf.cl.label(sf.mask, sf.lab, rw, rh, eightConnected, nil)
+	sf.n = sf.cl.label(sf.mask, sf.lab, rw, rh, eightConnected, nil).n
 }
 
 // squareSilhouette returns the rectangle around the largest silhouette in
@@ -1034,7 +1068,8 @@ func (sf *silFinder) squareSilhouette(roi image.Rectangle, lim topLimits) (dieRe
 // label l.
 func (sf *silFinder) hullOf(l int32, rw, rh int, origin image.Point) []diePt {
 	sf.pts = boundaryCorners(sf.pts[:0], sf.lab[:rw*rh], l, rw, rh, origin)
-	return dieHull(sf.pts)
+	sf.hull = dieHull(sf.hull, sf.pts)
+	return sf.hull
 }
 
 // boundaryCorners appends the outer corners of the leftmost and rightmost
@@ -1069,20 +1104,32 @@ func boundaryCorners(pts []diePt, lab []int32, l int32, rw, rh int, origin image
 type topFinder struct {
 	member    []bool
 	val       []byte
-	top, er   []bool
+	top       []bool
 	tmpVal    []byte
 	noisy     bool
 	lab       []int32
 	cl        componentLabeller
 	pts       []diePt
+	hull      []diePt // largestComponent's
+	uhull     []diePt // find's union of a silhouette's bright pixels
 	strips    [2][]byte
 	bestLabel int32
-	count     map[int32]int
+	count     []int // silLabel's, per silhouette label
 	sils      map[int32]dieRect
 }
 
 // topLimits are the accepted top face sides in frame pixels.
 type topLimits struct{ minSide, maxSide float64 }
+
+// growInts returns b with length n, cleared.
+func growInts(b []int, n int) []int {
+	if cap(b) < n {
+		return make([]int, n)
+	}
+	b = b[:n]
+	clear(b)
+	return b
+}
 
 func growBools(b []bool, n int) []bool {
 	if cap(b) < n {
@@ -1127,7 +1174,7 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 		tf.smoothVal(rw, rh)
 	}
 	if tf.sils == nil {
-		tf.sils, tf.count = map[int32]dieRect{}, map[int32]int{}
+		tf.sils = map[int32]dieRect{}
 	}
 	clear(tf.sils)
 	var out []dieRect
@@ -1215,7 +1262,8 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 					tf.pts = append(tf.pts, diePt{a, fy}, diePt{a, fy + 1}, diePt{b, fy}, diePt{b, fy + 1})
 				}
 			}
-			if h := dieHull(tf.pts); len(h) >= 3 {
+			tf.uhull = dieHull(tf.uhull, tf.pts)
+			if h := tf.uhull; len(h) >= 3 {
 				// Only when they make a square: two dice make an oblong.
 				if ur := minAreaRect(h); math.Max(ur.HU, ur.HV) < 1.2*math.Min(ur.HU, ur.HV) {
 					hull, r = h, ur
@@ -1318,28 +1366,19 @@ func (tf *topFinder) smoothVal(rw, rh int) {
 	tf.val, tf.tmpVal = t, tf.val
 }
 
-// threshold sets tf.top to the members at least t bright, eroded.
+// threshold sets tf.top to the members at least t bright, eroded: the
+// pixels whose 4-neighbours are all such members too (none on the roi's
+// border).
 func (tf *topFinder) threshold(n, rw, rh int, t float64) {
 	thr := byte(math.Min(255, t))
 	tf.top = growBools(tf.top, n)
-	for i := 0; i < n; i++ {
-		tf.top[i] = tf.member[i] && tf.val[i] >= thr
-	}
-	tf.erode(rw, rh)
-}
-
-// erode removes the pixels of tf.top with a 4-neighbour outside it.
-func (tf *topFinder) erode(rw, rh int) {
-	n := rw * rh
-	tf.er = growBools(tf.er, n)
-	for y := 0; y < rh; y++ {
-		for x := 0; x < rw; x++ {
-			i := y*rw + x
-			tf.er[i] = tf.top[i] && x > 0 && x < rw-1 && y > 0 && y < rh-1 &&
-				tf.top[i-1] && tf.top[i+1] && tf.top[i-rw] && tf.top[i+rw]
+	member, val, top := tf.member[:n], tf.val[:n], tf.top[:n]
+	in := func(i int) bool { return member[i] && val[i] >= thr }
+	for y := 1; y < rh-1; y++ {
+		for i := y*rw + 1; i < (y+1)*rw-1; i++ {
+			top[i] = in(i) && in(i-1) && in(i+1) && in(i-rw) && in(i+rw)
 		}
 	}
-	tf.top, tf.er = tf.er, tf.top
 }
 
 // brightMode returns the brightness around which the most member pixels
@@ -1386,17 +1425,18 @@ func (tf *topFinder) medianBright(n int) float64 {
 // silLabel returns the silhouette label most of the current top's pixels
 // carry.
 func (tf *topFinder) silLabel(sf *silFinder, n int) int32 {
-	clear(tf.count)
-	for i := 0; i < n; i++ {
-		if tf.lab[i] == tf.bestLabel && sf.lab[i] != 0 {
-			tf.count[sf.lab[i]]++
+	tf.count = growInts(tf.count, sf.n+1)
+	lab, sl := tf.lab[:n], sf.lab[:n]
+	for i, l := range lab {
+		if l == tf.bestLabel && sl[i] != 0 {
+			tf.count[sl[i]]++
 		}
 	}
 	var best int32
-	bc := -1
+	bc := 0
 	for l, c := range tf.count {
-		if c > bc || c == bc && l < best {
-			best, bc = l, c
+		if c > bc {
+			best, bc = int32(l), c
 		}
 	}
 	return best
@@ -1414,7 +1454,8 @@ func (tf *topFinder) largestComponent(rw, rh int, origin image.Point) ([]diePt, 
 		return nil, 0
 	}
 	tf.pts = boundaryCorners(tf.pts[:0], tf.lab, best, rw, rh, origin)
-	return dieHull(tf.pts), bestN
+	tf.hull = dieHull(tf.hull, tf.pts)
+	return tf.hull, bestN
 }
 
 // squareUp cuts a rectangle that is clearly longer than wide: about twice
@@ -1491,7 +1532,8 @@ func refineSides(im dieImage, rect dieRect) dieRect {
 		return rect
 	}
 	// Face brightness for the edge threshold: median luma of the centre.
-	var lum []float32
+	var lumBuf [49]float32
+	lum := lumBuf[:0]
 	for j := -3; j <= 3; j++ {
 		for i := -3; i <= 3; i++ {
 			p := rect.C.add(rect.U.scale(float64(i) * rect.HU / 5)).add(rect.v().scale(float64(j) * rect.HV / 5))
@@ -1516,7 +1558,7 @@ func refineSides(im dieImage, rect dieRect) dieRect {
 	}
 	var newH [4]float64
 	const ns = 14
-	gs := make([]float64, ns)
+	var gs, cons [ns]float64
 	for k, sd := range sides {
 		newH[k] = sd.h
 		lo, hi := sd.h-0.14*side, sd.h+0.06*side
@@ -1539,11 +1581,10 @@ func refineSides(im dieImage, rect dieRect) dieRect {
 			if mean < 0 {
 				sgn = -1
 			}
-			cons := make([]float64, ns)
 			for i, g := range gs {
 				cons[i] = g * sgn
 			}
-			slices.Sort(cons)
+			slices.Sort(cons[:])
 			s := cons[ns/4] // a quarter of the samples may disagree
 			// A local maximum above the threshold: the edge.
 			if prevS >= minEdge && prevS >= s && prevS >= prevPrevS && d > lo+step {
@@ -1576,7 +1617,8 @@ func trimBands(im dieImage, rect dieRect) dieRect {
 	}
 	// Body brightness: the luma most of the face has (within ±5%): ink,
 	// pips and a lit side are each a smaller part of it.
-	var lum []float32
+	var lumBuf [169]float32
+	lum := lumBuf[:0]
 	for j := -6; j <= 6; j++ {
 		for i := -6; i <= 6; i++ {
 			p := rect.C.add(rect.U.scale(float64(i) * rect.HU / 7.5)).add(rect.v().scale(float64(j) * rect.HV / 7.5))
@@ -1604,7 +1646,8 @@ func trimBands(im dieImage, rect dieRect) dieRect {
 		{v, u, rect.HV, rect.HU}, {v.scale(-1), u, rect.HV, rect.HU},
 	}
 	const ns = 15
-	line := make([]float32, ns)
+	var lineBuf [ns]float32
+	line := lineBuf[:]
 	var width [4]float64
 	for k, sd := range sides {
 		width[k] = 0.3 * side

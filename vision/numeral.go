@@ -27,6 +27,8 @@ package vision
 import (
 	"math"
 	"slices"
+
+	"tablecam/vision/internal/fdot"
 )
 
 // Numeral patch geometry.
@@ -83,6 +85,7 @@ type numeralReader struct {
 	cr     []int
 	tscore [len(numeralTurnSearch)]float32
 	q      [4 * len(numShifts)]numFeat
+	dots   []float32 // fine's scores
 	// fineFaces: read, the faces matched finely at a turn.
 	fineFaces []int
 	// ink0: the centres of the numeral's ink cells features found last;
@@ -413,17 +416,6 @@ func rotNum(dst, src *numFeat) {
 	}
 }
 
-func dotNum(a, b *numFeat) float32 {
-	var s0, s1, s2, s3 float32
-	for i := 0; i < numLen; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	return s0 + s1 + s2 + s3
-}
-
 // numeralMatch is a numeral reading.
 type numeralMatch struct {
 	face, second  int
@@ -611,10 +603,12 @@ func (nr *numeralReader) coarse(ti int) {
 	for i := range cs {
 		cs[i], cr[i] = -2, 0
 	}
+	qs := [4][]float32{q[0][:], q[1][:], q[2][:], q[3][:]}
 	for _, t := range nr.untilted {
 		fc := nr.face[t]
-		for r := range 4 {
-			if s := dotNum(&q[r], &nr.tmpl[t]); s > cs[fc] {
+		s4 := fdot.Dot4(&qs, nr.tmpl[t][:])
+		for r, s := range s4 {
+			if s > cs[fc] {
 				cs[fc], cr[fc] = s, r
 			}
 		}
@@ -634,9 +628,16 @@ func (nr *numeralReader) fine(ti int, faces []int) {
 	}
 	for _, fc := range faces {
 		r := nr.cr[ti*nr.nfaces+fc]
-		for _, t := range nr.byFace[fc] {
+		ts := nr.byFace[fc]
+		// Every template with every shift: dots[k*len(ts)+i] is template
+		// ts[i] with shift k.
+		nr.dots = growFloat32s(nr.dots, len(numShifts)*len(ts))
+		for k := range numShifts {
+			dotsWith(q[4*k+r][:], nr.dots[k*len(ts):(k+1)*len(ts)], func(i int) []float32 { return nr.tmpl[ts[i]][:] })
+		}
+		for i := range ts {
 			for k := range numShifts {
-				if s := dotNum(&q[4*k+r], &nr.tmpl[t]); s > nr.best[fc] {
+				if s := nr.dots[k*len(ts)+i]; s > nr.best[fc] {
 					nr.best[fc], nr.rot[fc], nr.turn[fc] = s, r, nr.fturn[ti]
 				}
 			}

@@ -3,10 +3,7 @@ package vision
 // Counting the pips of a d6 face: pips differ from the face's own body
 // colour, whatever their colour, and are round blobs of about one size.
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // pipScratch holds buffers for countPips.
 type pipScratch struct {
@@ -14,7 +11,6 @@ type pipScratch struct {
 	far  [facePatchSize * facePatchSize]bool
 	lab  [facePatchSize * facePatchSize]int32
 	cl   componentLabeller
-	ch   [3][]byte
 }
 
 // countPips counts the pips on an upright d6 face patch. conf in [0, 1]
@@ -46,14 +42,22 @@ func (b pipBlob) round() bool {
 // of a face).
 func (s *pipScratch) bodyColour(p *facePatch) [3]float32 {
 	const n = facePatchSize * facePatchSize
+	var hist [3][256]int
+	for i := 0; i < n; i++ {
+		hist[0][p[3*i]]++
+		hist[1][p[3*i+1]]++
+		hist[2][p[3*i+2]]++
+	}
 	var body [3]float32
-	for c := 0; c < 3; c++ {
-		s.ch[c] = s.ch[c][:0]
-		for i := 0; i < n; i++ {
-			s.ch[c] = append(s.ch[c], p[3*i+c])
+	for c := range hist {
+		// The value sorting would put at n/2.
+		acc := 0
+		for v, k := range hist[c] {
+			if acc += k; acc > n/2 {
+				body[c] = float32(v)
+				break
+			}
 		}
-		slices.Sort(s.ch[c])
-		body[c] = float32(s.ch[c][n/2])
 	}
 	return body
 }
