@@ -149,6 +149,11 @@ type CardReaderOptions struct {
 	MinCardWidth, MaxCardWidth float64
 	// HideUnknown leaves out cards that were seen but not recognised.
 	HideUnknown bool
+	// SearchWholeFrame also searches the whole picture, away from the
+	// cards read, for the keypoints of every taught card: it finds taught
+	// cards whose outline was missed (busy tables) but costs several
+	// times a plain reading; for single pictures (cards_learn_frame.go).
+	SearchWholeFrame bool
 }
 
 // CardReader reads the cards in pictures. It keeps its buffers between
@@ -161,6 +166,7 @@ type CardReader struct {
 	finder  *cardOutlineFinder
 	desc    *cardDescriber
 	keyer   *cardKeyer
+	frame   *cardFrameKeys // the frame-wide keypoint search, made when first needed
 	grey    gocv.Mat
 	half    gocv.Mat
 	bgr     gocv.Mat // colour copy of a grey or BGRA input
@@ -206,6 +212,9 @@ func (r *CardReader) Close() error {
 	r.finder.close()
 	r.desc.close()
 	r.keyer.close()
+	if r.frame != nil {
+		r.frame.close()
+	}
 	r.grey.Close()
 	r.half.Close()
 	r.bgr.Close()

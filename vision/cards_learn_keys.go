@@ -61,8 +61,14 @@ type cardKeyer struct {
 }
 
 func newCardKeyer() *cardKeyer {
+	return newCardKeyerWith(cardKeyPlace, 4)
+}
+
+// newCardKeyer returns a keyer taking at most features keypoints in levels
+// pyramid levels (scale 1.3 between levels).
+func newCardKeyerWith(features, levels int) *cardKeyer {
 	return &cardKeyer{
-		orb: gocv.NewORBWithParams(cardKeyPlace, 1.3, 4, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
+		orb: gocv.NewORBWithParams(features, 1.3, levels, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
 		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(),
 		scaled: gocv.NewMat(), noMask: gocv.NewMat(),
 	}
@@ -80,7 +86,12 @@ func (k *cardKeyer) close() {
 // detect takes the keypoints of grey (8-bit) into k.qpts and k.qdesc, at
 // most max of them, the strongest first.
 func (k *cardKeyer) detect(grey gocv.Mat, max int) error {
-	kps, desc := k.orb.DetectAndCompute(grey, k.noMask)
+	return k.detectMasked(grey, k.noMask, max)
+}
+
+// detectMasked is detect where mask (empty: everywhere) is not zero.
+func (k *cardKeyer) detectMasked(grey, mask gocv.Mat, max int) error {
+	kps, desc := k.orb.DetectAndCompute(grey, mask)
 	defer desc.Close()
 	k.qpts, k.qdesc = k.qpts[:0], k.qdesc[:0]
 	if desc.Empty() || len(kps) == 0 {
