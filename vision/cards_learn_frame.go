@@ -165,6 +165,21 @@ func (f *cardFrameKeys) close() {
 	f.mask.Close()
 }
 
+// frameKeys returns the reader's frame search, its hash filled with the
+// keypoints of the reader's index (not nil).
+func (r *CardReader) frameKeys() *cardFrameKeys {
+	if r.frame == nil {
+		r.frame = newCardFrameKeys()
+	}
+	f, ix := r.frame, r.opts.Index
+	if f.hash == nil || f.hash.ix != ix || f.hash.n != ix.Len() {
+		f.hash = newCardKeyHash(ix)
+		f.votes = make([][]int32, len(f.hash.cards))
+		f.taught = make([][]int32, len(f.hash.cards))
+	}
+	return f
+}
+
 // readFrameKeys searches the frame (img, grey its grey image) for taught
 // cards away from the cards in out, and appends those found whose face
 // then matches them.
@@ -173,15 +188,7 @@ func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardRe
 	if !r.opts.SearchWholeFrame || ix == nil || ix.Len() == 0 {
 		return out, nil
 	}
-	if r.frame == nil {
-		r.frame = newCardFrameKeys()
-	}
-	f := r.frame
-	if f.hash == nil || f.hash.ix != ix || f.hash.n != ix.Len() {
-		f.hash = newCardKeyHash(ix)
-		f.votes = make([][]int32, len(f.hash.cards))
-		f.taught = make([][]int32, len(f.hash.cards))
-	}
+	f := r.frameKeys()
 	if len(f.hash.desc) == 0 {
 		return out, nil
 	}
