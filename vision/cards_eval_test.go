@@ -715,11 +715,17 @@ func TestCardsEvalLearned(t *testing.T) {
 // with stickers (25 px markers), two taught among 100 — on each table
 // surface; cpu-ms/op is the CPU time of all threads per frame (OpenCV's
 // included), the measure for "one core".
-func BenchmarkReadCards720p(b *testing.B) {
+func BenchmarkReadCards720p(b *testing.B) { cardsBenchRead(b, false) }
+
+// BenchmarkReadCards720pWholeFrame is BenchmarkReadCards720p reading as
+// tablecam card does (SearchWholeFrame).
+func BenchmarkReadCards720pWholeFrame(b *testing.B) { cardsBenchRead(b, true) }
+
+func cardsBenchRead(b *testing.B, whole bool) {
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		b.Run(string(bg), func(b *testing.B) {
-			r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+			r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
 			if err != nil {
 				b.Fatal(err)
 			}
