@@ -178,7 +178,9 @@ func (a *app) cardCmd() *cobra.Command {
 		Short: "Identify the cards and tokens in pictures (ID stickers and taught cards)",
 		Long: `Identify the cards in pictures: cards with an ID sticker by its marker (through
 the marker map, see tablecam stickers), other cards against the taught cards
-(tablecam learn cards). A card that was never taught is reported as "unknown".`,
+(tablecam learn cards). A card that was never taught is reported as "unknown".
+Each picture is also searched as a whole for taught cards whose outline was not
+found (busy tables), which takes several times longer than a live frame.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			r, err := a.cardReader(true)
