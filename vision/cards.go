@@ -35,6 +35,11 @@ package vision
 //     taught cards (cards_learn_keys.go, cards_learn.go); keypoints agreeing
 //     on one homography give the card's outline, which must then match
 //     that card like any other outline (untaught cards stay unknown).
+//  5. With SearchWholeFrame (tablecam card: single pictures), the whole
+//     frame away from the cards read is searched for the keypoints of
+//     every taught card through a hashed index (cards_learn_frame.go):
+//     held-out, 100 / 500 taught cards, 81% / 77% right (cloth 63% / 44%),
+//     the same false-ID, at 2–2.5 times the CPU of a plain reading.
 //
 // Measured on held-out synthetic scenes (TABLECAM_EVAL_FULL=1, see
 // cards_eval_test.go for the per-condition tables): taught cards read right
