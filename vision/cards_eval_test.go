@@ -604,7 +604,10 @@ func cardsLearnedConds() []cardsCond {
 // condition and the false identification of untaught cards.
 func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int) {
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	// TABLECAM_EVAL_WHOLE_FRAME=1 measures the reading of single pictures
+	// (tablecam card): SearchWholeFrame.
+	whole := os.Getenv("TABLECAM_EVAL_WHOLE_FRAME") != ""
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -677,9 +680,9 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int) {
 	}
 	cardsCheckSeeds(t, teachSeeds, evalSeeds)
 	fidRate := float64(falseIDs) / float64(max(1, fs.cards))
-	t.Logf("%d taught cards (3 teaching photos each), %d frames per condition, 1–4 cards a frame:\n%s"+
+	t.Logf("%d taught cards (3 teaching photos each), whole-frame search %v, %d frames per condition, 1–4 cards a frame:\n%s"+
 		"untaught cards: %d in %d frames, %d read as a taught card (false-ID %.3f%%), %d outlined and reported unknown",
-		n, scenes, b.String(), fs.cards, untaughtScenes, falseIDs, 100*fidRate, fs.right)
+		n, whole, scenes, b.String(), fs.cards, untaughtScenes, falseIDs, 100*fidRate, fs.right)
 	if total.wrong > total.cards/50 {
 		t.Errorf("%d of %d taught cards read as another card", total.wrong, total.cards)
 	}
@@ -712,11 +715,17 @@ func TestCardsEvalLearned(t *testing.T) {
 // with stickers (25 px markers), two taught among 100 — on each table
 // surface; cpu-ms/op is the CPU time of all threads per frame (OpenCV's
 // included), the measure for "one core".
-func BenchmarkReadCards720p(b *testing.B) {
+func BenchmarkReadCards720p(b *testing.B) { cardsBenchRead(b, false) }
+
+// BenchmarkReadCards720pWholeFrame is BenchmarkReadCards720p reading as
+// tablecam card does (SearchWholeFrame).
+func BenchmarkReadCards720pWholeFrame(b *testing.B) { cardsBenchRead(b, true) }
+
+func cardsBenchRead(b *testing.B, whole bool) {
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		b.Run(string(bg), func(b *testing.B) {
-			r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+			r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -33,7 +33,27 @@ type cardKeyMiss struct {
 // (cards_learn_keys.go). A card found there whose rectified face then
 // matches that same card (the usual threshold and ratio) replaces the
 // outline's "unknown" reading, or is added. out are the readings so far.
+//
+// Then, with SearchWholeFrame, the rest of the frame is searched for the
+// keypoints of all taught cards (cards_learn_frame.go).
 func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+	out, err := r.searchMissed(img, gr, out, missed, minW, maxW)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = r.readFrameKeys(img, r.grey, gr, out, minW, maxW); err != nil {
+		return nil, err
+	}
+	// An "unknown" outline that a card found by keypoints covers was that
+	// card, seen a little off: one reading per card.
+	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
+	return slices.DeleteFunc(out, func(rd CardReading) bool {
+		return rd.ID == CardUnknown && rd.Method == CardMethodLearned && cardReadAt(known, cardQuadCentre(rd.Corners))
+	}), nil
+}
+
+// searchMissed is readByKeys' search around the missed outlines.
+func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
 	ix := r.opts.Index
 	if ix == nil || len(missed) == 0 {
 		return out, nil
@@ -95,12 +115,7 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 			break
 		}
 	}
-	// An "unknown" outline that a card found by keypoints covers was that
-	// card, seen a little off: one reading per card.
-	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
-	return slices.DeleteFunc(out, func(rd CardReading) bool {
-		return rd.ID == CardUnknown && rd.Method == CardMethodLearned && cardReadAt(known, cardQuadCentre(rd.Corners))
-	}), nil
+	return out, nil
 }
 
 // confirmKeyFound rectifies the outline q found by keypoints (its taught

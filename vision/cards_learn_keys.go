@@ -58,11 +58,18 @@ type cardKeyer struct {
 	srcPts, dstPts   []gocv.Point2f
 	matchQ, matchOwn []int
 	matchT           []int32
+	near             []int // guide's keypoints of the place on the card
 }
 
 func newCardKeyer() *cardKeyer {
+	return newCardKeyerWith(cardKeyPlace, 4)
+}
+
+// newCardKeyer returns a keyer taking at most features keypoints in levels
+// pyramid levels (scale 1.3 between levels).
+func newCardKeyerWith(features, levels int) *cardKeyer {
 	return &cardKeyer{
-		orb: gocv.NewORBWithParams(cardKeyPlace, 1.3, 4, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
+		orb: gocv.NewORBWithParams(features, 1.3, levels, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
 		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(),
 		scaled: gocv.NewMat(), noMask: gocv.NewMat(),
 	}
@@ -80,7 +87,12 @@ func (k *cardKeyer) close() {
 // detect takes the keypoints of grey (8-bit) into k.qpts and k.qdesc, at
 // most max of them, the strongest first.
 func (k *cardKeyer) detect(grey gocv.Mat, max int) error {
-	kps, desc := k.orb.DetectAndCompute(grey, k.noMask)
+	return k.detectMasked(grey, k.noMask, max)
+}
+
+// detectMasked is detect where mask (empty: everywhere) is not zero.
+func (k *cardKeyer) detectMasked(grey, mask gocv.Mat, max int) error {
+	kps, desc := k.orb.DetectAndCompute(grey, mask)
 	defer desc.Close()
 	k.qpts, k.qdesc = k.qpts[:0], k.qdesc[:0]
 	if desc.Empty() || len(kps) == 0 {
@@ -206,32 +218,19 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 }
 
 // homography fits the taught example's keypoints k.srcPts to the place's
-// k.dstPts with RANSAC and returns the card's outline in the frame.
+// k.dstPts with RANSAC, then once more to the keypoints of the place that
+// lie where that fit puts the example's keypoints and look like them
+// (guided: keypoints that failed the ratio test count too), and returns
+// the card's outline in the frame.
 func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float64) (cardKeyFound, bool) {
-	src := gocv.NewMatWithSize(len(k.srcPts), 1, gocv.MatTypeCV32FC2)
-	defer src.Close()
-	dst := gocv.NewMatWithSize(len(k.dstPts), 1, gocv.MatTypeCV32FC2)
-	defer dst.Close()
-	for i := range k.srcPts {
-		src.SetFloatAt(i, 0, k.srcPts[i].X)
-		src.SetFloatAt(i, 1, k.srcPts[i].Y)
-		dst.SetFloatAt(i, 0, k.dstPts[i].X)
-		dst.SetFloatAt(i, 1, k.dstPts[i].Y)
-	}
-	mask := gocv.NewMat()
-	defer mask.Close()
-	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodRANSAC, 3, &mask, 500, 0.995)
-	defer h.Close()
-	if h.Empty() || mask.Empty() || h.Rows() != 3 || h.Cols() != 3 {
+	hm, inl, ok := k.fitPairs()
+	if !ok || inl < cardKeyMinInliers {
 		return cardKeyFound{}, false
 	}
-	inl := gocv.CountNonZero(mask)
-	if inl < cardKeyMinInliers {
-		return cardKeyFound{}, false
-	}
-	var hm cardH
-	for i := range 9 {
-		hm[i] = h.GetDoubleAt(i/3, i%3)
+	if k.guide(ks, &hm) >= inl {
+		if h2, inl2, ok := k.fitPairs(); ok && inl2 >= inl {
+			hm, inl = h2, inl2
+		}
 	}
 	fw, fh := float64(ks.w), float64(ks.h)
 	var f cardKeyFound
@@ -248,6 +247,84 @@ func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float
 		return cardKeyFound{}, false
 	}
 	return f, true
+}
+
+// fitPairs fits a homography to k.srcPts → k.dstPts with RANSAC and
+// returns it and its number of inliers.
+func (k *cardKeyer) fitPairs() (cardH, int, bool) {
+	src := gocv.NewMatWithSize(len(k.srcPts), 1, gocv.MatTypeCV32FC2)
+	defer src.Close()
+	dst := gocv.NewMatWithSize(len(k.dstPts), 1, gocv.MatTypeCV32FC2)
+	defer dst.Close()
+	for i := range k.srcPts {
+		src.SetFloatAt(i, 0, k.srcPts[i].X)
+		src.SetFloatAt(i, 1, k.srcPts[i].Y)
+		dst.SetFloatAt(i, 0, k.dstPts[i].X)
+		dst.SetFloatAt(i, 1, k.dstPts[i].Y)
+	}
+	mask := gocv.NewMat()
+	defer mask.Close()
+	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodRANSAC, 3, &mask, 500, 0.995)
+	defer h.Close()
+	if h.Empty() || mask.Empty() || h.Rows() != 3 || h.Cols() != 3 {
+		return cardH{}, 0, false
+	}
+	var hm cardH
+	for i := range 9 {
+		hm[i] = h.GetDoubleAt(i/3, i%3)
+	}
+	return hm, gocv.CountNonZero(mask), true
+}
+
+// Guided matching: a keypoint of the place within cardKeyGuideR of the
+// card's diagonal (at least cardKeyGuideMin px) from where the fit puts a
+// taught keypoint, and within cardKeyGuideDist of its descriptor, is a
+// match.
+const (
+	cardKeyGuideR    = 0.025
+	cardKeyGuideMin  = 3
+	cardKeyGuideDist = 64
+)
+
+// guide sets k.srcPts and k.dstPts to the pairs of the example's keypoints
+// and the place's keypoints (k.qpts) that hm (taught → place) brings
+// together, and returns how many there are.
+func (k *cardKeyer) guide(ks *cardKeys, hm *cardH) int {
+	x0, y0 := hm.apply(0, 0)
+	x1, y1 := hm.apply(float64(ks.w), float64(ks.h))
+	r := math.Max(cardKeyGuideMin, cardKeyGuideR*math.Hypot(x1-x0, y1-y0))
+	// The place's keypoints on the card.
+	box := image.Rectangle{}
+	for _, c := range cardPixelRect(0, 0, float64(ks.w), float64(ks.h)) {
+		x, y := hm.apply(c[0], c[1])
+		pt := image.Rect(int(math.Floor(x-r)), int(math.Floor(y-r)), int(math.Ceil(x+r)), int(math.Ceil(y+r)))
+		box = box.Union(pt)
+	}
+	k.near = k.near[:0]
+	for i, q := range k.qpts {
+		if image.Pt(int(q.X), int(q.Y)).In(box) {
+			k.near = append(k.near, i)
+		}
+	}
+	k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
+	for j, tp := range ks.pts {
+		x, y := hm.apply(float64(tp.X), float64(tp.Y))
+		best, bi := cardKeyGuideDist+1, -1
+		for _, i := range k.near {
+			q := k.qpts[i]
+			if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
+				continue
+			}
+			if d := cardHamming(&ks.desc[j], &k.qdesc[i]); d < best {
+				best, bi = d, i
+			}
+		}
+		if bi >= 0 {
+			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
+			k.dstPts = append(k.dstPts, gocv.Point2f{X: k.qpts[bi].X, Y: k.qpts[bi].Y})
+		}
+	}
+	return len(k.srcPts)
 }
 
 // cardWriteKeys writes an example's keypoints to a saved index: their

@@ -123,3 +123,55 @@ func TestCardKeysSaved(t *testing.T) {
 		t.Errorf("keysOf: %d", len(got))
 	}
 }
+
+// TestCardKeyHash: the hashed index finds the taught keypoint a slightly
+// different descriptor comes from (most of the time: it is a hash), and
+// takes an unrelated descriptor for none.
+func TestCardKeyHash(t *testing.T) {
+	k := newCardKeyer()
+	defer k.close()
+	ix := NewCardIndex()
+	var d cardDesc
+	d.fineNorm = 1
+	for i := range 12 {
+		face := cardTestFace(t, uint64(20+i), 300, 420)
+		ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+		face.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := "card-" + string(rune('a'+i))
+		ix.entries = append(ix.entries, cardEntry{id: id, desc: d, keys: ks}, cardEntry{id: id, desc: d})
+	}
+	h := newCardKeyHash(ix)
+	if len(h.cards) != 12 || len(h.desc) < 12*50 {
+		t.Fatalf("hashed %d cards, %d keypoints", len(h.cards), len(h.desc))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	found, wrong, falseHits := 0, 0, 0
+	for i := range h.desc {
+		q := h.desc[i]
+		for range 10 { // 10 of 256 bits differ
+			b := rng.IntN(256)
+			q[b/64] ^= 1 << (b % 64)
+		}
+		switch j := h.nearest(&q); {
+		case j < 0:
+		case h.card[j] == h.card[i] && h.pt[j] == h.pt[i]:
+			found++
+		default:
+			wrong++
+		}
+		var r [4]uint64
+		for w := range r {
+			r[w] = rng.Uint64()
+		}
+		if h.nearest(&r) >= 0 {
+			falseHits++
+		}
+	}
+	n := len(h.desc)
+	if found < n*3/5 || wrong > n/50 || falseHits > n/100 {
+		t.Errorf("of %d keypoints with 10 bits changed: %d found, %d taken for another; %d of %d random descriptors matched", n, found, wrong, falseHits, n)
+	}
+}

@@ -64,6 +64,11 @@ func TestCardsNoLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The whole-frame search (tablecam card) keeps Mats of its own.
+	rw, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	w := vision.NewCardWatcher(r, vision.CardTrackerConfig{})
 	frame := 0
 	for seed := range int64(20) {
@@ -88,6 +93,9 @@ func TestCardsNoLeak(t *testing.T) {
 			if _, err := r.ReadCards(img); err != nil {
 				t.Fatal(err)
 			}
+			if _, err := rw.ReadCards(img); err != nil {
+				t.Fatal(err)
+			}
 		}
 		region.Close()
 		grey.Close()
@@ -97,7 +105,9 @@ func TestCardsNoLeak(t *testing.T) {
 	// Errors do not leak either.
 	empty := gocv.NewMat()
 	r.ReadCards(empty)
+	rw.ReadCards(empty)
 	empty.Close()
 	r.Close()
+	rw.Close()
 	cardsCheckNoLeak(t, start)
 }

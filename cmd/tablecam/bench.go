@@ -65,7 +65,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 				return err
 			}
 			defer det.Close()
-			cr, err := a.cardReader()
+			cr, err := a.cardReader(false)
 			if err != nil {
 				return err
 			}

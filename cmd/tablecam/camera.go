@@ -118,7 +118,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	defer det.Close()
-	cr, err := a.cardReader()
+	cr, err := a.cardReader(false)
 	if err != nil {
 		return err
 	}

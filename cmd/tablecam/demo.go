@@ -36,7 +36,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		return err
 	}
 	defer det.Close()
-	cr, err := a.cardReader()
+	cr, err := a.cardReader(false)
 	if err != nil {
 		return err
 	}

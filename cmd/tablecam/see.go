@@ -35,13 +35,15 @@ func (a *app) diceDetector(c *models.Content, sets []string, errw io.Writer) (*v
 }
 
 // cardReader builds the card reader: stickers through the marker map, and
-// the taught cards when there are any.
-func (a *app) cardReader() (*vision.CardReader, error) {
+// the taught cards when there are any. wholeFrame also searches the whole
+// picture for taught cards whose outline was missed (single pictures: it
+// costs several times a plain reading).
+func (a *app) cardReader(wholeFrame bool) (*vision.CardReader, error) {
 	m, err := a.markerMap(a.cfg.Vision.Markers)
 	if err != nil {
 		return nil, err
 	}
-	opts := vision.CardReaderOptions{Markers: m}
+	opts := vision.CardReaderOptions{Markers: m, SearchWholeFrame: wholeFrame}
 	dir := cardsDir(a.cfg.DataDir)
 	if _, err := os.Stat(dir); err == nil {
 		ix, err := vision.LoadCardIndex(dir)
@@ -176,10 +178,12 @@ func (a *app) cardCmd() *cobra.Command {
 		Short: "Identify the cards and tokens in pictures (ID stickers and taught cards)",
 		Long: `Identify the cards in pictures: cards with an ID sticker by its marker (through
 the marker map, see tablecam stickers), other cards against the taught cards
-(tablecam learn cards). A card that was never taught is reported as "unknown".`,
+(tablecam learn cards). A card that was never taught is reported as "unknown".
+Each picture is also searched as a whole for taught cards whose outline was not
+found (busy tables), which takes several times longer than a live frame.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := a.cardReader()
+			r, err := a.cardReader(true)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,271 @@
+package vision
+
+// The whole-frame keypoint search (CardReaderOptions.SearchWholeFrame):
+// taught cards found without any outline near them (a busy table whose
+// pattern hides the card's edges, a card whose outline came out far off).
+// The ORB keypoints of the whole frame, away from the cards already read,
+// are looked up in a
+// hashed index of the keypoints of every taught card (locality-sensitive
+// hashing on bits of the descriptor: a few table look-ups a keypoint
+// instead of a comparison with every taught keypoint); cards that gather
+// enough of them are located by a RANSAC homography and, like every
+// keypoint find, must then match that card by their rectified face
+// (cards_learn.go, confirmKeyFound), so untaught cards stay unknown.
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// Frame search sizes.
+const (
+	cardFrameFeatures = 3000 // keypoints taken in the frame
+	cardFrameLevels   = 7    // their pyramid levels (1.3 apart: cards from about 1 to 4.8 times the taught size)
+	cardFrameTables   = 8    // hash tables
+	cardFrameBits     = 16   // descriptor bits a table hashes
+	cardFrameTries    = 4    // cards located per frame, most keypoints first
+)
+
+// cardKeyHash finds the nearest taught keypoints of all taught cards: each
+// table files every keypoint under cardFrameBits bits of its descriptor;
+// a query is compared with the keypoints filed under its own bits in any
+// table.
+type cardKeyHash struct {
+	ix    *CardIndex
+	n     int // ix.Len() when built
+	cards []cardHashCard
+	desc  [][4]uint64
+	card  []int32 // desc[i] is a keypoint of cards[card[i]]
+	pt    []int32 // … its keypoint pt[i]
+	bits  [cardFrameTables][cardFrameBits]uint8
+	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
+	items [cardFrameTables][]int32
+	stamp []uint32 // last query that compared desc[i]
+	query uint32
+}
+
+type cardHashCard struct {
+	id   string
+	keys *cardKeys
+}
+
+// newCardKeyHash files the keypoints of every card of ix (one set per
+// card, see keysOf).
+func newCardKeyHash(ix *CardIndex) *cardKeyHash {
+	h := &cardKeyHash{ix: ix, n: ix.Len()}
+	for _, id := range ix.Cards() {
+		ks := ix.keysOf(id, nil)
+		if len(ks) == 0 {
+			continue
+		}
+		c := int32(len(h.cards))
+		h.cards = append(h.cards, cardHashCard{id: id, keys: ks[0]})
+		for i, d := range ks[0].desc {
+			h.desc = append(h.desc, d)
+			h.card = append(h.card, c)
+			h.pt = append(h.pt, int32(i))
+		}
+	}
+	// The bits of each table: spread over the descriptor, a different
+	// stride per table (a fixed choice: the index is the same each run).
+	x := uint32(2463534242)
+	for t := range cardFrameTables {
+		used := [256]bool{}
+		for b := 0; b < cardFrameBits; {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			if p := uint8(x); !used[p] {
+				used[p] = true
+				h.bits[t][b] = p
+				b++
+			}
+		}
+		count := make([]int32, 1<<cardFrameBits+1)
+		for i := range h.desc {
+			count[h.key(t, &h.desc[i])+1]++
+		}
+		for b := 1; b < len(count); b++ {
+			count[b] += count[b-1]
+		}
+		h.start[t] = count
+		h.items[t] = make([]int32, len(h.desc))
+		fill := slices.Clone(count[:1<<cardFrameBits])
+		for i := range h.desc {
+			k := h.key(t, &h.desc[i])
+			h.items[t][fill[k]] = int32(i)
+			fill[k]++
+		}
+	}
+	h.stamp = make([]uint32, len(h.desc))
+	return h
+}
+
+// key is the bucket of d in table t.
+func (h *cardKeyHash) key(t int, d *[4]uint64) uint32 {
+	var k uint32
+	for b, p := range h.bits[t] {
+		k |= uint32(d[p>>6]>>(p&63)&1) << b
+	}
+	return k
+}
+
+// nearest returns the taught keypoint nearest to d among those sharing a
+// bucket with it (its index in h.desc), or -1 unless it is within
+// cardKeyMaxDist and clearly nearer than the second nearest (the ratio
+// test of the place search).
+func (h *cardKeyHash) nearest(d *[4]uint64) int {
+	h.query++
+	if h.query == 0 {
+		clear(h.stamp)
+		h.query = 1
+	}
+	best, second, bi := cardKeyMaxDist+1, 257, -1
+	for t := range cardFrameTables {
+		k := h.key(t, d)
+		for _, i := range h.items[t][h.start[t][k]:h.start[t][k+1]] {
+			if h.stamp[i] == h.query {
+				continue
+			}
+			h.stamp[i] = h.query
+			dd := cardHamming(d, &h.desc[i])
+			if dd < best {
+				second, best, bi = best, dd, int(i)
+			} else if dd < second {
+				second = dd
+			}
+		}
+	}
+	if bi < 0 || float64(best) > cardKeyRatio*float64(second) {
+		return -1
+	}
+	return bi
+}
+
+// cardFrameKeys is the reader's frame search: its keyer, the hashed
+// keypoints of its index and buffers.
+type cardFrameKeys struct {
+	keyer  *cardKeyer
+	hash   *cardKeyHash
+	mask   gocv.Mat
+	votes  [][]int32 // per card of hash: the query keypoints and …
+	taught [][]int32 // … their taught keypoints
+}
+
+func newCardFrameKeys() *cardFrameKeys {
+	return &cardFrameKeys{keyer: newCardKeyerWith(cardFrameFeatures, cardFrameLevels), mask: gocv.NewMat()}
+}
+
+func (f *cardFrameKeys) close() {
+	f.keyer.close()
+	f.mask.Close()
+}
+
+// frameKeys returns the reader's frame search, its hash filled with the
+// keypoints of the reader's index (not nil).
+func (r *CardReader) frameKeys() *cardFrameKeys {
+	if r.frame == nil {
+		r.frame = newCardFrameKeys()
+	}
+	f, ix := r.frame, r.opts.Index
+	if f.hash == nil || f.hash.ix != ix || f.hash.n != ix.Len() {
+		f.hash = newCardKeyHash(ix)
+		f.votes = make([][]int32, len(f.hash.cards))
+		f.taught = make([][]int32, len(f.hash.cards))
+	}
+	return f
+}
+
+// readFrameKeys searches the frame (img, grey its grey image) for taught
+// cards away from the cards in out, and appends those found whose face
+// then matches them.
+func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+	ix := r.opts.Index
+	if !r.opts.SearchWholeFrame || ix == nil || ix.Len() == 0 {
+		return out, nil
+	}
+	f := r.frameKeys()
+	if len(f.hash.desc) == 0 {
+		return out, nil
+	}
+	f.maskRead(grey, out)
+	k := f.keyer
+	if err := k.detectMasked(grey, f.mask, cardFrameFeatures); err != nil {
+		return nil, err
+	}
+	for c := range f.votes {
+		f.votes[c], f.taught[c] = f.votes[c][:0], f.taught[c][:0]
+	}
+	for qi := range k.qdesc {
+		if i := f.hash.nearest(&k.qdesc[qi]); i >= 0 {
+			c := f.hash.card[i]
+			f.votes[c] = append(f.votes[c], int32(qi))
+			f.taught[c] = append(f.taught[c], f.hash.pt[i])
+		}
+	}
+	// The cards with the most keypoints first.
+	var order []int
+	for c, v := range f.votes {
+		if len(v) >= cardKeyMinInliers {
+			order = append(order, c)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(f.votes[b]) - len(f.votes[a]) })
+	bounds := image.Rect(0, 0, img.Cols(), img.Rows())
+	for n, c := range order {
+		if n >= cardFrameTries {
+			break
+		}
+		hc := f.hash.cards[c]
+		k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
+		for j, qi := range f.votes[c] {
+			tp, qp := hc.keys.pts[f.taught[c][j]], k.qpts[qi]
+			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
+			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
+		}
+		found, ok := k.homography(hc.keys, bounds, 1, 1)
+		if !ok || cardReadAt(out, cardQuadCentre(found.q)) {
+			continue
+		}
+		rd, ok, err := r.confirmKeyFound(img, gr, found, hc.id, minW, maxW)
+		if err != nil {
+			return nil, err
+		}
+		if !ok || rd.ID != hc.id || cardReadAt(out, cardQuadCentre(rd.Corners)) {
+			continue
+		}
+		rd.Box = rd.Box.Intersect(bounds)
+		out = append(out, rd)
+	}
+	return out, nil
+}
+
+// maskRead sets f.mask (grey's size) to 255 but on the cards read in out.
+func (f *cardFrameKeys) maskRead(grey gocv.Mat, out []CardReading) {
+	if f.mask.Rows() != grey.Rows() || f.mask.Cols() != grey.Cols() {
+		f.mask.Close()
+		f.mask = gocv.NewMatWithSize(grey.Rows(), grey.Cols(), gocv.MatTypeCV8U)
+	}
+	f.mask.SetTo(gocv.NewScalar(255, 0, 0, 0))
+	var polys [][]image.Point
+	for _, rd := range out {
+		if rd.ID == CardUnknown {
+			continue
+		}
+		p := make([]image.Point, 4)
+		for k, c := range rd.Corners {
+			p[k] = image.Pt(int(math.Round(float64(c.X))), int(math.Round(float64(c.Y))))
+		}
+		polys = append(polys, p)
+	}
+	if len(polys) == 0 {
+		return
+	}
+	pv := gocv.NewPointsVectorFromPoints(polys)
+	defer pv.Close()
+	gocv.FillPoly(&f.mask, pv, color.RGBA{})
+}
