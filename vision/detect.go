@@ -101,10 +101,14 @@ type dieFinder struct {
 	seg       *segScratch
 	tf        topFinder
 	sf        silFinder
+	// estimate: without a reference frame, estimate the table from the
+	// frame (see selfMask); teaching finds its dice its own way.
+	estimate bool
+	self     selfRef
 }
 
 func newDieFinder(cfg DiceConfig) dieFinder {
-	return dieFinder{cfg: cfg, small: gocv.NewMat(), ref: gocv.NewMat(), refFull: gocv.NewMat(), seg: newSegScratch()}
+	return dieFinder{cfg: cfg, small: gocv.NewMat(), ref: gocv.NewMat(), refFull: gocv.NewMat(), seg: newSegScratch(), self: newSelfRef()}
 }
 
 func (f *dieFinder) close() {
@@ -112,6 +116,7 @@ func (f *dieFinder) close() {
 	f.ref.Close()
 	f.refFull.Close()
 	f.seg.close()
+	f.self.close()
 }
 
 // NewDiceDetector returns a detector for the face sets of profiles (all of
@@ -162,6 +167,7 @@ func NewDiceDetector(c *models.Content, profiles []*DiceProfile, cfg DiceConfig)
 		return nil, errors.New("vision: dice: no profiles")
 	}
 	d.dieFinder = newDieFinder(cfg)
+	d.estimate = true
 	for _, r := range d.readers {
 		d.lookAgain = d.lookAgain || r.num != nil
 	}
@@ -352,9 +358,14 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			return nil, false, fmt.Errorf("vision: dice: %w", err)
 		}
 		d.seg.diffMask(si, ri)
+	} else if d.estimate && !whole {
+		if err := d.selfMask(si, bodies, lim.maxSide/scale); err != nil {
+			return nil, false, fmt.Errorf("vision: dice: %w", err)
+		}
 	} else {
 		d.seg.colourMask(si, bodies)
 	}
+	diffed := useRef || d.estimate && !whole
 	if whole {
 		for i := range d.seg.mask {
 			d.seg.mask[i] |= fgChanged
@@ -382,11 +393,11 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		if roi.Dx() < 4 || roi.Dy() < 4 {
 			continue
 		}
-		if useRef && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide {
+		if diffed && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide {
 			// A die that looks like the table (white on paper) changes
 			// only its rim, sides and shadow: its top is the hole in them.
 			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
-		} else if useRef {
+		} else if diffed {
 			// The die pixels and what they enclose: a top face much like
 			// the table (white on paper) changes only its pips and rim.
 			d.sf.groupMask(d.seg, ws.X, g, roi, scale, true)
@@ -397,7 +408,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		d.tf.noisy = d.seg.noisy
 		tops := d.tf.find(im, &d.sf, roi, lim)
 		again := false
-		if len(tops) == 0 && useRef && d.lookAgain && float64(g.die)*scale*scale >= 0.3*lim.minSide*lim.minSide {
+		if len(tops) == 0 && diffed && d.lookAgain && float64(g.die)*scale*scale >= 0.3*lim.minSide*lim.minSide {
 			// A dark die on a dark table (a black d10 on slate): its lit
 			// body darkens the table the way a shadow does and was cut
 			// out with the shadow. Look again with what the die pixels
@@ -407,7 +418,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			tops = d.tf.find(im, &d.sf, roi, lim)
 			again = len(tops) > 0
 		}
-		if len(tops) == 0 && useRef {
+		if len(tops) == 0 && diffed {
 			// No part of the silhouette is evenly bright (a marbled body):
 			// a square silhouette of a die's size is the die; its sides
 			// are cut off below.
