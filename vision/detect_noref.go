@@ -20,18 +20,22 @@ const selfRefShrink = 4
 
 // selfRef holds the Mats of the estimated empty table, reused across frames.
 type selfRef struct {
-	tiny, med, est gocv.Mat
-	colour         []byte // the colour mask
+	tiny, med, est     gocv.Mat
+	dev, devMed, devUp gocv.Mat // the table's texture: local deviation from est
+	colour             []byte   // the colour mask
 }
 
 func newSelfRef() selfRef {
-	return selfRef{tiny: gocv.NewMat(), med: gocv.NewMat(), est: gocv.NewMat()}
+	return selfRef{tiny: gocv.NewMat(), med: gocv.NewMat(), est: gocv.NewMat(), dev: gocv.NewMat(), devMed: gocv.NewMat(), devUp: gocv.NewMat()}
 }
 
 func (s *selfRef) close() {
 	s.tiny.Close()
 	s.med.Close()
 	s.est.Close()
+	s.dev.Close()
+	s.devMed.Close()
+	s.devUp.Close()
 }
 
 // estimate returns the empty table estimated from small (the work frame)
@@ -45,6 +49,12 @@ func (s *selfRef) estimate(small gocv.Mat, maxWork float64) (dieImage, error) {
 	k = max(5, min(k, (min(tw, th)-1)|1))
 	gocv.MedianBlur(s.tiny, &s.med, k)
 	gocv.Resize(s.med, &s.est, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
+	// The texture: the median over the same window of how far each pixel
+	// lies from the estimate (largest channel).
+	gocv.AbsDiff(s.tiny, s.med, &s.dev)
+	s.maxChannel()
+	gocv.MedianBlur(s.dev, &s.devMed, k)
+	gocv.Resize(s.devMed, &s.devUp, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
 	im, err := viewBGR(s.est)
 	if err != nil {
 		return dieImage{}, fmt.Errorf("estimated table: %w", err)
@@ -64,8 +74,26 @@ func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, maxWork float64) e
 	d.self.colour = append(d.self.colour[:0], d.seg.mask...)
 	noisy := d.seg.noisy
 	d.seg.diffMask(si, est)
+	dev, err := d.self.devUp.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("table texture: %w", err)
+	}
+	lut := d.seg.colourLUT(bodies)
 	for i, c := range d.self.colour {
-		d.seg.mask[i] |= c
+		m := d.seg.mask[i]
+		if m == 0 && c == 0 {
+			continue
+		}
+		diff := maxAbsDiff3(si.pix[3*i:3*i+3], est.pix[3*i:3*i+3])
+		if diff < selfTextureK*int(dev[i]) {
+			m = 0 // within the table's own texture
+		}
+		if diff < selfMinDiff || c != 0 && lut[lutIndex(est.pix[3*i:3*i+3])] {
+			// The table has that colour here, or nearly so (a grey
+			// table's grain matches a grey body here and there).
+			c = 0
+		}
+		d.seg.mask[i] = m | c
 	}
 	d.seg.noisy = noisy
 	return nil
@@ -82,3 +110,24 @@ func noRefEdges(blank bool) int {
 	}
 	return 2
 }
+
+// selfTextureK: a pixel differs from the estimated table when it lies more
+// than this many times the local median deviation from it.
+const selfTextureK = 3
+
+// selfMinDiff is the least difference to the estimated table of a pixel of
+// a body colour that counts as a die's.
+const selfMinDiff = 10
+
+// maxChannel turns s.dev (3 channels) into its largest channel.
+func (s *selfRef) maxChannel() {
+	ch := gocv.Split(s.dev)
+	gocv.Max(ch[0], ch[1], &s.dev)
+	gocv.Max(s.dev, ch[2], &s.dev)
+	for i := range ch {
+		ch[i].Close()
+	}
+}
+
+// lutIndex is the index of BGR pixel p in a colourLUT.
+func lutIndex(p []byte) int { return int(p[0]>>3)<<10 | int(p[1]>>3)<<5 | int(p[2]>>3) }
