@@ -359,7 +359,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		}
 		d.seg.diffMask(si, ri)
 	} else if d.estimate && !whole {
-		if err := d.selfMask(si, bodies, lim.maxSide/scale); err != nil {
+		if err := d.selfMask(si, bodies, lim.minSide/scale, lim.maxSide/scale); err != nil {
 			return nil, false, fmt.Errorf("vision: dice: %w", err)
 		}
 	} else {

@@ -23,10 +23,14 @@ type selfRef struct {
 	tiny, med, est     gocv.Mat
 	dev, devMed, devUp gocv.Mat // the table's texture: local deviation from est
 	colour             []byte   // the colour mask
+	// Pruning thin strokes (see prune).
+	fg, opened, kernel gocv.Mat
+	kernelSize         int
 }
 
 func newSelfRef() selfRef {
-	return selfRef{tiny: gocv.NewMat(), med: gocv.NewMat(), est: gocv.NewMat(), dev: gocv.NewMat(), devMed: gocv.NewMat(), devUp: gocv.NewMat()}
+	return selfRef{tiny: gocv.NewMat(), med: gocv.NewMat(), est: gocv.NewMat(), dev: gocv.NewMat(), devMed: gocv.NewMat(), devUp: gocv.NewMat(),
+		fg: gocv.NewMat(), opened: gocv.NewMat(), kernel: gocv.NewMat()}
 }
 
 func (s *selfRef) close() {
@@ -36,6 +40,9 @@ func (s *selfRef) close() {
 	s.dev.Close()
 	s.devMed.Close()
 	s.devUp.Close()
+	s.fg.Close()
+	s.opened.Close()
+	s.kernel.Close()
 }
 
 // estimate returns the empty table estimated from small (the work frame)
@@ -65,7 +72,7 @@ func (s *selfRef) estimate(small gocv.Mat, maxWork float64) (dieImage, error) {
 // selfMask fills seg.mask for the work frame (small, pixels si) without a
 // reference frame: the difference to the estimated table, and the pixels
 // of the bodies' colours.
-func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, maxWork float64) error {
+func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, minWork, maxWork float64) error {
 	est, err := d.self.estimate(d.small, maxWork)
 	if err != nil {
 		return err
@@ -96,7 +103,7 @@ func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, maxWork float64) e
 		d.seg.mask[i] = m | c
 	}
 	d.seg.noisy = noisy
-	return nil
+	return d.self.prune(d.seg.mask, si.w, si.h, minWork)
 }
 
 // noRefEdges is how many sides of a face read without a reference frame
@@ -131,3 +138,37 @@ func (s *selfRef) maxChannel() {
 
 // lutIndex is the index of BGR pixel p in a colourLUT.
 func lutIndex(p []byte) int { return int(p[0]>>3)<<10 | int(p[1]>>3)<<5 | int(p[2]>>3) }
+
+// prune clears the foreground (mask, w×h) that is not within a few pixels
+// of a part wider than a third of the smallest die: the strokes of a busy
+// table's print (letters, lines, rings) would join dice to one another and
+// to the table into groups far larger than a die.
+func (s *selfRef) prune(mask []byte, w, h int, minWork float64) error {
+	k := max(3, int(selfPruneWidth*minWork)|1)
+	if k != s.kernelSize {
+		s.kernel.Close()
+		s.kernel = gocv.GetStructuringElement(gocv.MorphRect, image.Pt(k, k))
+		s.kernelSize = k
+	}
+	m, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC1, mask)
+	if err != nil {
+		return fmt.Errorf("pruning: %w", err)
+	}
+	defer m.Close()
+	gocv.MorphologyEx(m, &s.opened, gocv.MorphOpen, s.kernel)
+	gocv.Dilate(s.opened, &s.fg, s.kernel)
+	keep, err := s.fg.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("pruning: %w", err)
+	}
+	for i, v := range keep[:len(mask)] {
+		if v == 0 {
+			mask[i] = 0
+		}
+	}
+	return nil
+}
+
+// selfPruneWidth is the width, in smallest dice, of the strokes prune
+// removes.
+const selfPruneWidth = 0.35
