@@ -737,6 +737,12 @@ type dieGroup struct {
 // size): fgChanged where they differ by more than the noise, fgDie where
 // the change is not a darkening that keeps the colour (a shadow).
 func (s *segScratch) diffMask(small, ref dieImage) {
+	s.markDiff(small, ref, s.diffThreshold(small, ref), nil)
+}
+
+// diffThreshold sizes s.mask for small and returns the difference to ref
+// above the noise; it sets s.noisy.
+func (s *segScratch) diffThreshold(small, ref dieImage) int {
 	n := small.w * small.h
 	s.resize(n)
 	// Noise: the largest channel difference at the 20th percentile (most
@@ -757,11 +763,18 @@ func (s *segScratch) diffMask(small, ref dieImage) {
 	// For Gaussian noise of σ the 20th percentile of the largest of three
 	// channel differences is about 0.65 of its median (1.26 σ·√2).
 	med := (p20*3 + 1) / 2
-	thr := max(14, 3*med+8)
 	s.noisy = med >= 4
-	for i := 0; i < n; i++ {
+	return max(14, 3*med+8)
+}
+
+// markDiff fills s.mask (sized) from the work-resolution frame and
+// reference: pixels differing by thr or more (by local[i] where that is
+// larger) are changed, and marked as die or shadow pixels.
+func (s *segScratch) markDiff(small, ref dieImage, thr int, local []byte) {
+	a, b := small.pix, ref.pix
+	for i := range s.mask {
 		f, r := a[3*i:3*i+3], b[3*i:3*i+3]
-		if maxAbsDiff3(f, r) < thr {
+		if d := maxAbsDiff3(f, r); d < thr || local != nil && d < int(local[i]) {
 			s.mask[i] = 0
 			continue
 		}

@@ -62,6 +62,7 @@ func (s *selfRef) estimate(small gocv.Mat, maxWork float64) (dieImage, error) {
 	s.maxChannel()
 	gocv.MedianBlur(s.dev, &s.devMed, k)
 	gocv.Resize(s.devMed, &s.devUp, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
+	gocv.ConvertScaleAbs(s.devUp, &s.devUp, selfTextureK, 0)
 	im, err := viewBGR(s.est)
 	if err != nil {
 		return dieImage{}, fmt.Errorf("estimated table: %w", err)
@@ -77,32 +78,26 @@ func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, minWork, maxWork f
 	if err != nil {
 		return err
 	}
-	d.seg.colourMask(si, bodies)
-	d.self.colour = append(d.self.colour[:0], d.seg.mask...)
-	noisy := d.seg.noisy
-	d.seg.diffMask(si, est)
-	dev, err := d.self.devUp.DataPtrUint8()
+	local, err := d.self.devUp.DataPtrUint8()
 	if err != nil {
 		return fmt.Errorf("table texture: %w", err)
 	}
+	d.seg.colourMask(si, bodies)
+	d.self.colour = append(d.self.colour[:0], d.seg.mask...)
+	noisy := d.seg.noisy
+	d.seg.markDiff(si, est, d.seg.diffThreshold(si, est), local)
+	d.seg.noisy = noisy
 	lut := d.seg.colourLUT(bodies)
 	for i, c := range d.self.colour {
-		m := d.seg.mask[i]
-		if m == 0 && c == 0 {
+		if c == 0 || d.seg.mask[i] != 0 {
 			continue
 		}
-		diff := maxAbsDiff3(si.pix[3*i:3*i+3], est.pix[3*i:3*i+3])
-		if diff < selfTextureK*int(dev[i]) {
-			m = 0 // within the table's own texture
+		// A body colour the table does not have here (a grey table's
+		// grain matches a grey body here and there).
+		if e := est.pix[3*i : 3*i+3]; maxAbsDiff3(si.pix[3*i:3*i+3], e) >= selfMinDiff && !lut[lutIndex(e)] {
+			d.seg.mask[i] = c
 		}
-		if diff < selfMinDiff || c != 0 && lut[lutIndex(est.pix[3*i:3*i+3])] {
-			// The table has that colour here, or nearly so (a grey
-			// table's grain matches a grey body here and there).
-			c = 0
-		}
-		d.seg.mask[i] = m | c
 	}
-	d.seg.noisy = noisy
 	return d.self.prune(d.seg.mask, si.w, si.h, minWork)
 }
 
@@ -122,9 +117,9 @@ func noRefEdges(blank bool) int {
 // than this many times the local median deviation from it.
 const selfTextureK = 3
 
-// selfMinDiff is the least difference to the estimated table of a pixel of
-// a body colour that counts as a die's.
-const selfMinDiff = 10
+// selfMinDiff is the least difference to the estimated table of a pixel
+// that counts as a die's.
+const selfMinDiff = 14
 
 // maxChannel turns s.dev (3 channels) into its largest channel.
 func (s *selfRef) maxChannel() {
