@@ -84,9 +84,7 @@ func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, minWork, maxWork f
 	}
 	d.seg.colourMask(si, bodies)
 	d.self.colour = append(d.self.colour[:0], d.seg.mask...)
-	noisy := d.seg.noisy
-	d.seg.markDiff(si, est, d.seg.diffThreshold(si, est), local)
-	d.seg.noisy = noisy
+	d.seg.markDiff(si, est, selfMinDiff, local)
 	lut := d.seg.colourLUT(bodies)
 	for i, c := range d.self.colour {
 		if c == 0 || d.seg.mask[i] != 0 {
@@ -104,7 +102,7 @@ func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, minWork, maxWork f
 // noRefEdges is how many sides of face fi read by r without a reference
 // frame must lie on a straight edge for the reading to be sure: all four
 // for a blank face (a patch of a busy table of a die's colour is flat
-// too), two for a face with symbols (a cloth's print can pass for one),
+// too), three for a face with symbols (a cloth's print can pass for one),
 // none for a face read by its pips or numerals (the count or numeral is
 // evidence of its own; a small or white die on a light table shows faint
 // edges).
@@ -115,7 +113,7 @@ func noRefEdges(r *faceReader, fi int) int {
 	case r.pips || r.num != nil:
 		return 0
 	}
-	return 2
+	return 3
 }
 
 // selfTextureK: a pixel differs from the estimated table when it lies more
