@@ -798,7 +798,7 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 			conf = math.Min(conf, 0.5*br.threshold)
 		}
 	}
-	if need := noRefEdges(br, face); !d.hasRef && edgedSides(im, rect, need) < need {
+	if need := d.noRefEdges(br, face); !d.hasRef && edgedSides(im, rect, need) < need {
 		// Without a reference frame a part of the table of a die's colour
 		// can look like a face; a die's top is bounded by straight edges.
 		// Without them the reading must be confirmed.

@@ -100,15 +100,15 @@ func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, minWork, maxWork f
 }
 
 // noRefEdges is how many sides of face fi read by r without a reference
-// frame must lie on a straight edge for the reading to be sure: all four
-// for a blank face (a patch of a busy table of a die's colour is flat
-// too), three for a face with symbols (a cloth's print can pass for one),
-// none for a face read by its pips or numerals (the count or numeral is
-// evidence of its own; a small or white die on a light table shows faint
-// edges).
-func noRefEdges(r *faceReader, fi int) int {
+// frame must lie on a straight edge for the reading to be sure. With the
+// table estimated from the frame: all four for a blank face (a patch of a
+// busy table of a die's colour is flat too), three for a face with symbols
+// (a cloth's print can pass for one), none for a face read by its pips or
+// numerals (the count or numeral is evidence of its own; a small or white
+// die on a light table shows faint edges). Found by colour alone: four.
+func (d *dieFinder) noRefEdges(r *faceReader, fi int) int {
 	switch {
-	case r.flat[fi]:
+	case !d.estimate || r.flat[fi]:
 		return 4
 	case r.pips || r.num != nil:
 		return 0
