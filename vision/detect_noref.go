@@ -6,7 +6,12 @@ package vision
 // (dice, their shadows, a few touching dice) and keeps the table's colour
 // and its slow shading; scaled back up, it stands in for the reference
 // frame, and the frame's difference to it finds the dice as with a real
-// reference. Pixels of a profile's body colour are foreground too.
+// reference, above a threshold that follows the table's own texture (wood
+// grain, a plaid cloth, a printed mat). Pixels of a profile's body colour
+// are foreground too where the table is not of that colour, and strokes
+// thinner than a die (a mat's print) are pruned. Used by DiceDetector.Read
+// only (teaching and the background reader before it has learned the table
+// keep the body colours).
 
 import (
 	"fmt"
@@ -71,8 +76,9 @@ func (s *selfRef) estimate(small gocv.Mat, maxWork float64) (dieImage, error) {
 }
 
 // selfMask fills seg.mask for the work frame (small, pixels si) without a
-// reference frame: the difference to the estimated table, and the pixels
-// of the bodies' colours.
+// reference frame: the difference to the estimated table beyond its local
+// texture, and the pixels of the bodies' colours the table lacks there;
+// thin strokes pruned.
 func (d *dieFinder) selfMask(si dieImage, bodies []DieColour, minWork, maxWork float64) error {
 	est, err := d.self.estimate(d.small, maxWork)
 	if err != nil {
