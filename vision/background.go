@@ -189,9 +189,15 @@ type BackgroundReader struct {
 // the defaults). A reference det already has is used until the reader
 // learns its own on the next empty, still table (set references through
 // [BackgroundReader.SetBackground] to have them checked and refreshed).
-// Close the reader when done; det stays the caller's.
+// Close the reader when done; det stays the caller's. Until it has a
+// reference det finds dice by their body colours only: the table estimated
+// from each frame (see [DiceDetector.Read]) also finds uncertain things on
+// a busy table that would hold the learning of the empty table up.
 func NewBackgroundReader(det *DiceDetector, cfg BackgroundConfig) *BackgroundReader {
 	cfg = cfg.withDefaults()
+	if det != nil {
+		det.estimate = false
+	}
 	return &BackgroundReader{
 		cfg:      cfg,
 		det:      det,

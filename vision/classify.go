@@ -873,7 +873,7 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 			conf = math.Min(conf, 0.5*br.threshold)
 		}
 	}
-	if !d.hasRef && !edgedAllRound(im, rect) {
+	if need := d.noRefEdges(br, face); !d.hasRef && edgedSides(im, rect, need) < need {
 		// Without a reference frame a part of the table of a die's colour
 		// can look like a face; a die's top is bounded by straight edges.
 		// Without them the reading must be confirmed.
@@ -908,27 +908,35 @@ func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, ca
 
 // edgedAllRound reports whether each side of rect lies on a straight,
 // consistent edge (within two pixels).
-func edgedAllRound(im dieImage, rect dieRect) bool {
+func edgedAllRound(im dieImage, rect dieRect) bool { return edgedSides(im, rect, 4) == 4 }
+
+// edgedSides counts the sides of rect bounded by a straight edge (see
+// edgedAllRound), stopping once fewer than need can be.
+func edgedSides(im dieImage, rect dieRect, need int) int {
 	side := 2 * math.Sqrt(rect.HU*rect.HV)
 	b, g, r := im.sample(rect.C)
 	minEdge := math.Max(10, 0.12*float64(0.114*b+0.587*g+0.299*r))
 	u, v := rect.U, rect.v()
-	for _, sd := range [4]struct {
+	n := 0
+	for i, sd := range [4]struct {
 		n, t    diePt
 		h, half float64
 	}{
 		{u, v, rect.HU, rect.HV}, {u.scale(-1), v, rect.HU, rect.HV},
 		{v, u, rect.HV, rect.HU}, {v.scale(-1), u, rect.HV, rect.HU},
 	} {
+		if n+4-i < need {
+			break
+		}
 		best := 0.0
 		for d := sd.h - 2 - 0.08*side; d <= sd.h+2; d += 0.5 {
 			best = math.Max(best, lineEdge(im, rect.C, sd.n, sd.t, d, sd.half))
 		}
-		if best < minEdge {
-			return false
+		if best >= minEdge {
+			n++
 		}
 	}
-	return true
+	return n
 }
 
 // lineEdge is the strength of a straight edge across normal n at distance

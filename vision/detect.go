@@ -102,10 +102,14 @@ type dieFinder struct {
 	seg       *segScratch
 	tf        topFinder
 	sf        silFinder
+	// estimate: without a reference frame, estimate the table from the
+	// frame (see selfMask); teaching finds its dice its own way.
+	estimate bool
+	self     selfRef
 }
 
 func newDieFinder(cfg DiceConfig) dieFinder {
-	return dieFinder{cfg: cfg, small: gocv.NewMat(), ref: gocv.NewMat(), refFull: gocv.NewMat(), seg: newSegScratch()}
+	return dieFinder{cfg: cfg, small: gocv.NewMat(), ref: gocv.NewMat(), refFull: gocv.NewMat(), seg: newSegScratch(), self: newSelfRef()}
 }
 
 func (f *dieFinder) close() {
@@ -113,6 +117,7 @@ func (f *dieFinder) close() {
 	f.ref.Close()
 	f.refFull.Close()
 	f.seg.close()
+	f.self.close()
 }
 
 // NewDiceDetector returns a detector for the face sets of profiles (all of
@@ -163,6 +168,7 @@ func NewDiceDetector(c *models.Content, profiles []*DiceProfile, cfg DiceConfig)
 		return nil, errors.New("vision: dice: no profiles")
 	}
 	d.dieFinder = newDieFinder(cfg)
+	d.estimate = true
 	for _, r := range d.readers {
 		d.lookAgain = d.lookAgain || r.num != nil
 	}
@@ -355,9 +361,14 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		if err := d.seg.diffMask(d.small, d.ref, si, ri); err != nil {
 			return nil, false, fmt.Errorf("vision: dice: %w", err)
 		}
+	} else if d.estimate && !whole {
+		if err := d.selfMask(si, bodies, lim.minSide/scale, lim.maxSide/scale); err != nil {
+			return nil, false, fmt.Errorf("vision: dice: %w", err)
+		}
 	} else {
 		d.seg.colourMask(si, bodies)
 	}
+	diffed := useRef || d.estimate && !whole
 	if whole {
 		for i := range d.seg.mask {
 			d.seg.mask[i] |= fgChanged
@@ -385,11 +396,11 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		if roi.Dx() < 4 || roi.Dy() < 4 {
 			continue
 		}
-		if useRef && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide {
+		if diffed && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide {
 			// A die that looks like the table (white on paper) changes
 			// only its rim, sides and shadow: its top is the hole in them.
 			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
-		} else if useRef {
+		} else if diffed {
 			// The die pixels and what they enclose: a top face much like
 			// the table (white on paper) changes only its pips and rim.
 			d.sf.groupMask(d.seg, ws.X, g, roi, scale, true)
@@ -400,7 +411,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		d.tf.noisy = d.seg.noisy
 		tops := d.tf.find(im, &d.sf, roi, lim)
 		again := false
-		if len(tops) == 0 && useRef && d.lookAgain && float64(g.die)*scale*scale >= 0.3*lim.minSide*lim.minSide {
+		if len(tops) == 0 && diffed && d.lookAgain && float64(g.die)*scale*scale >= 0.3*lim.minSide*lim.minSide {
 			// A dark die on a dark table (a black d10 on slate): its lit
 			// body darkens the table the way a shadow does and was cut
 			// out with the shadow. Look again with what the die pixels
@@ -410,7 +421,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			tops = d.tf.find(im, &d.sf, roi, lim)
 			again = len(tops) > 0
 		}
-		if len(tops) == 0 && useRef {
+		if len(tops) == 0 && diffed {
 			// No part of the silhouette is evenly bright (a marbled body):
 			// a square silhouette of a die's size is the die; its sides
 			// are cut off below.
@@ -782,17 +793,38 @@ func (s *segScratch) diffMask(small, ref gocv.Mat, si, ri dieImage) error {
 			if changed[j] == 0 {
 				continue
 			}
-			f, r := a[3*j:3*j+3:3*j+3], b[3*j:3*j+3:3*j+3]
-			m := byte(fgChanged)
-			if !shadowLike(f, r) {
-				m |= fgDie
-			} else if 25*(int(f[0])+int(f[1])+int(f[2])) < 24*(int(r[0])+int(r[1])+int(r[2])) {
-				m |= fgDark
-			}
-			mask[j] = m
+			mask[j] = changedPixel(a[3*j:3*j+3:3*j+3], b[3*j:3*j+3:3*j+3])
 		}
 	}
 	return nil
+}
+
+// markDiff fills s.mask (sized) from the work-resolution frame and an
+// estimated reference: pixels differing by thr or more (by local[i] where
+// that is larger) are changed, and marked as die or shadow pixels.
+func (s *segScratch) markDiff(small, ref dieImage, thr int, local []byte) {
+	a, b := small.pix, ref.pix
+	for i := range s.mask {
+		f, r := a[3*i:3*i+3:3*i+3], b[3*i:3*i+3:3*i+3]
+		if d := maxAbsDiff3(f, r); d < thr || local != nil && d < int(local[i]) {
+			s.mask[i] = 0
+			continue
+		}
+		s.mask[i] = changedPixel(f, r)
+	}
+}
+
+// changedPixel marks frame pixel f that differs from reference pixel r:
+// changed, and a die pixel unless the change is a darkening that keeps
+// the colour (a shadow; fgDark where it darkens).
+func changedPixel(f, r []byte) byte {
+	m := byte(fgChanged)
+	if !shadowLike(f, r) {
+		m |= fgDie
+	} else if 25*(int(f[0])+int(f[1])+int(f[2])) < 24*(int(r[0])+int(r[1])+int(r[2])) {
+		m |= fgDark
+	}
+	return m
 }
 
 func maxAbsDiff3(f, r []byte) int {
