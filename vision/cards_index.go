@@ -100,7 +100,7 @@ func (d *cardDescriber) close() {
 func (d *cardDescriber) rectify(img gocv.Mat, q [4]Point2f, grow float64) error {
 	side := 0.0
 	for k := range 4 {
-		side = math.Max(side, cardDist(q[k], q[(k+1)%4]))
+		side = max(side, cardDist(q[k], q[(k+1)%4]))
 	}
 	// Warp at up to twice the final size and shrink by area: large cards
 	// do not alias.
@@ -143,7 +143,7 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	np := float64(cardCanon * cardCanon)
 	var gain [3]float64
 	for c := range 3 {
-		gain[c] = 128 / math.Max(4, sum[c]/np)
+		gain[c] = 128 / max(4, sum[c]/np)
 	}
 	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
 	const blk = cardCanon / cardHashN
@@ -187,28 +187,23 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	var norm, peak float64
 	for _, v := range d.lowcut {
 		norm += v * v
-		peak = math.Max(peak, math.Abs(v))
+		peak = max(peak, math.Abs(v))
 	}
 	// A floor keeps a nearly blank card from blowing up noise.
-	norm = math.Max(math.Sqrt(norm), 2*math.Sqrt(cardFineD))
-	q := 127 / math.Max(peak, 1e-9)
+	norm = max(math.Sqrt(norm), 2*math.Sqrt(cardFineD))
+	q := 127 / max(peak, 1e-9)
 	var fineNorm float64
 	var fine0 [cardFineD]int8
 	for i, v := range d.lowcut {
 		fine0[i] = int8(math.Round(v * q))
 		fineNorm += float64(fine0[i]) * float64(fine0[i])
 	}
-	fineNorm = math.Max(math.Sqrt(fineNorm), norm*q)
+	fineNorm = max(math.Sqrt(fineNorm), norm*q)
 	for r := range 4 {
 		rg := &d.grey32[r]
-		// Rotate r×90° clockwise: out(y, x) = in(n-1-x, y) per turn.
 		for y := range cardHashN {
 			for x := range cardHashN {
-				sy, sx := y, x
-				for range r {
-					sy, sx = cardHashN-1-sx, sy
-				}
-				rg[y*cardHashN+x] = g[sy*cardHashN+sx]
+				rg[y*cardHashN+x] = g[cardRotSrc(r, cardHashN, y, x)]
 			}
 		}
 		o := &out[r]
@@ -216,25 +211,33 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 		o.fineNorm = float32(fineNorm)
 		for y := range cardFineN {
 			for x := range cardFineN {
-				sy, sx := y, x
-				for range r {
-					sy, sx = cardFineN-1-sx, sy
-				}
-				o.fine[y*cardFineN+x] = fine0[sy*cardFineN+sx]
+				o.fine[y*cardFineN+x] = fine0[cardRotSrc(r, cardFineN, y, x)]
 			}
 		}
 		for cy := range cardChromN {
 			for cx := range cardChromN {
-				sy, sx := cy, cx
-				for range r {
-					sy, sx = cardChromN-1-sx, sy
-				}
-				o.chroma[(cy*cardChromN+cx)*2] = float32(ch[(sy*cardChromN+sx)*2])
-				o.chroma[(cy*cardChromN+cx)*2+1] = float32(ch[(sy*cardChromN+sx)*2+1])
+				s := 2 * cardRotSrc(r, cardChromN, cy, cx)
+				o.chroma[(cy*cardChromN+cx)*2] = float32(ch[s])
+				o.chroma[(cy*cardChromN+cx)*2+1] = float32(ch[s+1])
 			}
 		}
 	}
 	return nil
+}
+
+// cardRotSrc is the index, in an n×n image stored row by row, of the pixel
+// that lands on (y, x) when the image is turned r×90° clockwise: one turn
+// takes out(y, x) from in(n-1-x, y).
+func cardRotSrc(r, n, y, x int) int {
+	switch r & 3 {
+	case 1:
+		return (n-1-x)*n + y
+	case 2:
+		return (n-1-y)*n + n - 1 - x
+	case 3:
+		return x*n + n - 1 - y
+	}
+	return y*n + x
 }
 
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
@@ -304,14 +307,19 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 // correlation of their fine grey images, plus a colour term. 0 is equal;
 // unrelated cards are near 1 or above.
 func cardDistance(q, t *cardDesc) float64 {
-	var dot int32
-	a, b := q.fine[:], t.fine[:len(q.fine)]
-	for i := range a {
-		dot += int32(a[i]) * int32(b[i])
+	// Four integer sums (exact in any order) let the products overlap.
+	var d0, d1, d2, d3 int32
+	for i := 0; i < cardFineD; i += 4 {
+		a, b := (*[4]int8)(q.fine[i:i+4]), (*[4]int8)(t.fine[i:i+4])
+		d0 += int32(a[0]) * int32(b[0])
+		d1 += int32(a[1]) * int32(b[1])
+		d2 += int32(a[2]) * int32(b[2])
+		d3 += int32(a[3]) * int32(b[3])
 	}
+	dot := d0 + d1 + d2 + d3
 	var cd float32
 	for i := range q.chroma {
-		cd += float32(math.Abs(float64(q.chroma[i] - t.chroma[i])))
+		cd += math.Float32frombits(math.Float32bits(q.chroma[i]-t.chroma[i]) &^ (1 << 31))
 	}
 	return 1 - float64(dot)/(float64(q.fineNorm)*float64(t.fineNorm)) + cardChromaWeight*float64(cd)/cardChromD
 }
