@@ -180,9 +180,13 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	// goes; shapes, figures and edges stay), scaled to ±127.
 	cardLowCut(g64, &d.lowcut, &d.tmp64)
 	// Smoothed, so that an outline a few pixels off still correlates.
+	src, dst := &d.lowcut, &d.smooth
 	for range cardSmoothPasses {
-		cardBoxBlur(&d.lowcut, &d.smooth, &d.tmp64, cardSmoothRadius)
-		d.lowcut = d.smooth
+		cardBoxBlur(src, dst, &d.tmp64, cardSmoothRadius)
+		src, dst = dst, src
+	}
+	if src != &d.lowcut {
+		d.lowcut = *src
 	}
 	var norm, peak float64
 	for _, v := range d.lowcut {
@@ -201,22 +205,25 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	fineNorm = max(math.Sqrt(fineNorm), norm*q)
 	for r := range 4 {
 		rg := &d.grey32[r]
+		base, sy, sx := cardRotStrides(r, cardHashN)
 		for y := range cardHashN {
 			for x := range cardHashN {
-				rg[y*cardHashN+x] = g[cardRotSrc(r, cardHashN, y, x)]
+				rg[y*cardHashN+x] = g[base+y*sy+x*sx]
 			}
 		}
 		o := &out[r]
 		o.hash = d.dctHash(rg)
 		o.fineNorm = float32(fineNorm)
+		base, sy, sx = cardRotStrides(r, cardFineN)
 		for y := range cardFineN {
 			for x := range cardFineN {
-				o.fine[y*cardFineN+x] = fine0[cardRotSrc(r, cardFineN, y, x)]
+				o.fine[y*cardFineN+x] = fine0[base+y*sy+x*sx]
 			}
 		}
+		base, sy, sx = cardRotStrides(r, cardChromN)
 		for cy := range cardChromN {
 			for cx := range cardChromN {
-				s := 2 * cardRotSrc(r, cardChromN, cy, cx)
+				s := 2 * (base + cy*sy + cx*sx)
 				o.chroma[(cy*cardChromN+cx)*2] = float32(ch[s])
 				o.chroma[(cy*cardChromN+cx)*2+1] = float32(ch[s+1])
 			}
@@ -225,19 +232,20 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	return nil
 }
 
-// cardRotSrc is the index, in an n×n image stored row by row, of the pixel
-// that lands on (y, x) when the image is turned r×90° clockwise: one turn
-// takes out(y, x) from in(n-1-x, y).
-func cardRotSrc(r, n, y, x int) int {
+// cardRotStrides gives where, in an n×n image stored row by row, the
+// pixel lies that lands on (y, x) when the image is turned r×90°
+// clockwise: at base + y·sy + x·sx (one turn takes out(y, x) from
+// in(n-1-x, y)).
+func cardRotStrides(r, n int) (base, sy, sx int) {
 	switch r & 3 {
 	case 1:
-		return (n-1-x)*n + y
+		return (n - 1) * n, 1, -n
 	case 2:
-		return (n-1-y)*n + n - 1 - x
+		return n*n - 1, -n, -1
 	case 3:
-		return x*n + n - 1 - y
+		return n - 1, -1, n
 	}
-	return y*n + x
+	return 0, n, 1
 }
 
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
@@ -1017,28 +1025,9 @@ const cardLowCutRadius = 8
 // cardLowCutRadius (borders replicated): the light's gradient and the
 // broadest areas go, shapes stay.
 func cardLowCut(g, out, tmp *[cardFineD]float64) {
-	const n, k = cardFineN, cardLowCutRadius
-	clamp := func(v int) int { return max(0, min(n-1, v)) }
-	for y := range n {
-		row := g[y*n : (y+1)*n]
-		var s float64
-		for d := -k; d <= k; d++ {
-			s += row[clamp(d)]
-		}
-		for x := range n {
-			tmp[y*n+x] = s / (2*k + 1)
-			s += row[clamp(x+k+1)] - row[clamp(x-k)]
-		}
-	}
-	for x := range n {
-		var s float64
-		for d := -k; d <= k; d++ {
-			s += tmp[clamp(d)*n+x]
-		}
-		for y := range n {
-			out[y*n+x] = g[y*n+x] - s/(2*k+1)
-			s += tmp[clamp(y+k+1)*n+x] - tmp[clamp(y-k)*n+x]
-		}
+	cardBoxBlur(g, out, tmp, cardLowCutRadius)
+	for i, v := range g {
+		out[i] = v - out[i]
 	}
 }
 
@@ -1055,6 +1044,7 @@ const (
 func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
 	const n = cardFineN
 	clamp := func(v int) int { return max(0, min(n-1, v)) }
+	div := float64(2*k + 1)
 	for y := range n {
 		row := g[y*n : (y+1)*n]
 		var s float64
@@ -1062,18 +1052,25 @@ func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
 			s += row[clamp(d)]
 		}
 		for x := range n {
-			tmp[y*n+x] = s / float64(2*k+1)
+			tmp[y*n+x] = s / div
 			s += row[clamp(x+k+1)] - row[clamp(x-k)]
 		}
 	}
-	for x := range n {
-		var s float64
-		for d := -k; d <= k; d++ {
-			s += tmp[clamp(d)*n+x]
+	// The columns' running sums side by side, a row at a time: each
+	// column adds and divides in the same order as alone.
+	var s [n]float64
+	for d := -k; d <= k; d++ {
+		row := tmp[clamp(d)*n:][:n]
+		for x := range n {
+			s[x] += row[x]
 		}
-		for y := range n {
-			out[y*n+x] = s / float64(2*k+1)
-			s += tmp[clamp(y+k+1)*n+x] - tmp[clamp(y-k)*n+x]
+	}
+	for y := range n {
+		o := out[y*n:][:n]
+		in, gone := tmp[clamp(y+k+1)*n:][:n], tmp[clamp(y-k)*n:][:n]
+		for x := range n {
+			o[x] = s[x] / div
+			s[x] += in[x] - gone[x]
 		}
 	}
 }
