@@ -100,7 +100,7 @@ func (d *cardDescriber) close() {
 func (d *cardDescriber) rectify(img gocv.Mat, q [4]Point2f, grow float64) error {
 	side := 0.0
 	for k := range 4 {
-		side = math.Max(side, cardDist(q[k], q[(k+1)%4]))
+		side = max(side, cardDist(q[k], q[(k+1)%4]))
 	}
 	// Warp at up to twice the final size and shrink by area: large cards
 	// do not alias.
@@ -143,7 +143,7 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	np := float64(cardCanon * cardCanon)
 	var gain [3]float64
 	for c := range 3 {
-		gain[c] = 128 / math.Max(4, sum[c]/np)
+		gain[c] = 128 / max(4, sum[c]/np)
 	}
 	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
 	const blk = cardCanon / cardHashN
@@ -180,61 +180,72 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	// goes; shapes, figures and edges stay), scaled to ±127.
 	cardLowCut(g64, &d.lowcut, &d.tmp64)
 	// Smoothed, so that an outline a few pixels off still correlates.
+	src, dst := &d.lowcut, &d.smooth
 	for range cardSmoothPasses {
-		cardBoxBlur(&d.lowcut, &d.smooth, &d.tmp64, cardSmoothRadius)
-		d.lowcut = d.smooth
+		cardBoxBlur(src, dst, &d.tmp64, cardSmoothRadius)
+		src, dst = dst, src
+	}
+	if src != &d.lowcut {
+		d.lowcut = *src
 	}
 	var norm, peak float64
 	for _, v := range d.lowcut {
 		norm += v * v
-		peak = math.Max(peak, math.Abs(v))
+		peak = max(peak, math.Abs(v))
 	}
 	// A floor keeps a nearly blank card from blowing up noise.
-	norm = math.Max(math.Sqrt(norm), 2*math.Sqrt(cardFineD))
-	q := 127 / math.Max(peak, 1e-9)
+	norm = max(math.Sqrt(norm), 2*math.Sqrt(cardFineD))
+	q := 127 / max(peak, 1e-9)
 	var fineNorm float64
 	var fine0 [cardFineD]int8
 	for i, v := range d.lowcut {
 		fine0[i] = int8(math.Round(v * q))
 		fineNorm += float64(fine0[i]) * float64(fine0[i])
 	}
-	fineNorm = math.Max(math.Sqrt(fineNorm), norm*q)
+	fineNorm = max(math.Sqrt(fineNorm), norm*q)
 	for r := range 4 {
 		rg := &d.grey32[r]
-		// Rotate r×90° clockwise: out(y, x) = in(n-1-x, y) per turn.
+		base, sy, sx := cardRotStrides(r, cardHashN)
 		for y := range cardHashN {
 			for x := range cardHashN {
-				sy, sx := y, x
-				for range r {
-					sy, sx = cardHashN-1-sx, sy
-				}
-				rg[y*cardHashN+x] = g[sy*cardHashN+sx]
+				rg[y*cardHashN+x] = g[base+y*sy+x*sx]
 			}
 		}
 		o := &out[r]
 		o.hash = d.dctHash(rg)
 		o.fineNorm = float32(fineNorm)
+		base, sy, sx = cardRotStrides(r, cardFineN)
 		for y := range cardFineN {
 			for x := range cardFineN {
-				sy, sx := y, x
-				for range r {
-					sy, sx = cardFineN-1-sx, sy
-				}
-				o.fine[y*cardFineN+x] = fine0[sy*cardFineN+sx]
+				o.fine[y*cardFineN+x] = fine0[base+y*sy+x*sx]
 			}
 		}
+		base, sy, sx = cardRotStrides(r, cardChromN)
 		for cy := range cardChromN {
 			for cx := range cardChromN {
-				sy, sx := cy, cx
-				for range r {
-					sy, sx = cardChromN-1-sx, sy
-				}
-				o.chroma[(cy*cardChromN+cx)*2] = float32(ch[(sy*cardChromN+sx)*2])
-				o.chroma[(cy*cardChromN+cx)*2+1] = float32(ch[(sy*cardChromN+sx)*2+1])
+				s := 2 * (base + cy*sy + cx*sx)
+				o.chroma[(cy*cardChromN+cx)*2] = float32(ch[s])
+				o.chroma[(cy*cardChromN+cx)*2+1] = float32(ch[s+1])
 			}
 		}
 	}
 	return nil
+}
+
+// cardRotStrides gives where, in an n×n image stored row by row, the
+// pixel lies that lands on (y, x) when the image is turned r×90°
+// clockwise: at base + y·sy + x·sx (one turn takes out(y, x) from
+// in(n-1-x, y)).
+func cardRotStrides(r, n int) (base, sy, sx int) {
+	switch r & 3 {
+	case 1:
+		return (n - 1) * n, 1, -n
+	case 2:
+		return n*n - 1, -n, -1
+	case 3:
+		return n - 1, -1, n
+	}
+	return 0, n, 1
 }
 
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
@@ -304,14 +315,19 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 // correlation of their fine grey images, plus a colour term. 0 is equal;
 // unrelated cards are near 1 or above.
 func cardDistance(q, t *cardDesc) float64 {
-	var dot int32
-	a, b := q.fine[:], t.fine[:len(q.fine)]
-	for i := range a {
-		dot += int32(a[i]) * int32(b[i])
+	// Four integer sums (exact in any order) let the products overlap.
+	var d0, d1, d2, d3 int32
+	for i := 0; i < cardFineD; i += 4 {
+		a, b := (*[4]int8)(q.fine[i:i+4]), (*[4]int8)(t.fine[i:i+4])
+		d0 += int32(a[0]) * int32(b[0])
+		d1 += int32(a[1]) * int32(b[1])
+		d2 += int32(a[2]) * int32(b[2])
+		d3 += int32(a[3]) * int32(b[3])
 	}
+	dot := d0 + d1 + d2 + d3
 	var cd float32
 	for i := range q.chroma {
-		cd += float32(math.Abs(float64(q.chroma[i] - t.chroma[i])))
+		cd += math.Float32frombits(math.Float32bits(q.chroma[i]-t.chroma[i]) &^ (1 << 31))
 	}
 	return 1 - float64(dot)/(float64(q.fineNorm)*float64(t.fineNorm)) + cardChromaWeight*float64(cd)/cardChromD
 }
@@ -1009,28 +1025,9 @@ const cardLowCutRadius = 8
 // cardLowCutRadius (borders replicated): the light's gradient and the
 // broadest areas go, shapes stay.
 func cardLowCut(g, out, tmp *[cardFineD]float64) {
-	const n, k = cardFineN, cardLowCutRadius
-	clamp := func(v int) int { return max(0, min(n-1, v)) }
-	for y := range n {
-		row := g[y*n : (y+1)*n]
-		var s float64
-		for d := -k; d <= k; d++ {
-			s += row[clamp(d)]
-		}
-		for x := range n {
-			tmp[y*n+x] = s / (2*k + 1)
-			s += row[clamp(x+k+1)] - row[clamp(x-k)]
-		}
-	}
-	for x := range n {
-		var s float64
-		for d := -k; d <= k; d++ {
-			s += tmp[clamp(d)*n+x]
-		}
-		for y := range n {
-			out[y*n+x] = g[y*n+x] - s/(2*k+1)
-			s += tmp[clamp(y+k+1)*n+x] - tmp[clamp(y-k)*n+x]
-		}
+	cardBoxBlur(g, out, tmp, cardLowCutRadius)
+	for i, v := range g {
+		out[i] = v - out[i]
 	}
 }
 
@@ -1047,6 +1044,7 @@ const (
 func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
 	const n = cardFineN
 	clamp := func(v int) int { return max(0, min(n-1, v)) }
+	div := float64(2*k + 1)
 	for y := range n {
 		row := g[y*n : (y+1)*n]
 		var s float64
@@ -1054,18 +1052,25 @@ func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
 			s += row[clamp(d)]
 		}
 		for x := range n {
-			tmp[y*n+x] = s / float64(2*k+1)
+			tmp[y*n+x] = s / div
 			s += row[clamp(x+k+1)] - row[clamp(x-k)]
 		}
 	}
-	for x := range n {
-		var s float64
-		for d := -k; d <= k; d++ {
-			s += tmp[clamp(d)*n+x]
+	// The columns' running sums side by side, a row at a time: each
+	// column adds and divides in the same order as alone.
+	var s [n]float64
+	for d := -k; d <= k; d++ {
+		row := tmp[clamp(d)*n:][:n]
+		for x := range n {
+			s[x] += row[x]
 		}
-		for y := range n {
-			out[y*n+x] = s / float64(2*k+1)
-			s += tmp[clamp(y+k+1)*n+x] - tmp[clamp(y-k)*n+x]
+	}
+	for y := range n {
+		o := out[y*n:][:n]
+		in, gone := tmp[clamp(y+k+1)*n:][:n], tmp[clamp(y-k)*n:][:n]
+		for x := range n {
+			o[x] = s[x] / div
+			s[x] += in[x] - gone[x]
 		}
 	}
 }

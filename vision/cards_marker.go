@@ -155,10 +155,12 @@ func (g cardGrey) at3(x, y float64) [3]float64 {
 	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
 	fx, fy := x-float64(x0), y-float64(y0)
 	w00, w01, w10, w11 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
-	i00, i01, i10, i11 := 3*(y0*g.w+x0), 3*(y0*g.w+x1), 3*(y1*g.w+x0), 3*(y1*g.w+x1)
+	// One bounds check per pixel, not per channel.
+	p00, p01 := (*[3]uint8)(g.pix[3*(y0*g.w+x0):]), (*[3]uint8)(g.pix[3*(y0*g.w+x1):])
+	p10, p11 := (*[3]uint8)(g.pix[3*(y1*g.w+x0):]), (*[3]uint8)(g.pix[3*(y1*g.w+x1):])
 	var out [3]float64
 	for c := range 3 {
-		out[c] = float64(g.pix[i00+c])*w00 + float64(g.pix[i01+c])*w01 + float64(g.pix[i10+c])*w10 + float64(g.pix[i11+c])*w11
+		out[c] = float64(p00[c])*w00 + float64(p01[c])*w01 + float64(p10[c])*w10 + float64(p11[c])*w11
 	}
 	return out
 }

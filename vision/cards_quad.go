@@ -917,6 +917,9 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 	}
 	f.xs, f.ys = f.xs[:0], f.ys[:0]
 	strength := 0.0
+	// Per sample point, only what is written first is read.
+	var grads [64]float64
+	var vals [len(grads) + 2][3]float64
 	for i := range n {
 		// Skip the rounded corners.
 		t := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
@@ -924,11 +927,9 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		best, bestS := 0.0, 0.0
 		var prev, cur float64
 		steps := int((reach+out)/stp) + 1
-		var grads [64]float64
 		// Samples every half pixel across the side; step s compares the
 		// samples a pixel apart around its offset.
 		steps = min(steps, len(grads))
-		var vals [len(grads) + 2][3]float64
 		for j := 0; j < steps+gap; j++ {
 			o := -reach - 0.5 + stp*float64(j)
 			vals[j] = g.sample(px+nx*o, py+ny*o)
