@@ -182,6 +182,7 @@ type BackgroundReader struct {
 	// read as dice and never moved.
 	suspects []image.Rectangle
 	stats    BackgroundStats
+	estimate bool // det's estimate of the table, given back by Close
 	closed   bool
 }
 
@@ -189,18 +190,21 @@ type BackgroundReader struct {
 // the defaults). A reference det already has is used until the reader
 // learns its own on the next empty, still table (set references through
 // [BackgroundReader.SetBackground] to have them checked and refreshed).
-// Close the reader when done; det stays the caller's. Until it has a
-// reference det finds dice by their body colours only: the table estimated
-// from each frame (see [DiceDetector.Read]) also finds uncertain things on
-// a busy table that would hold the learning of the empty table up.
+// Close the reader when done; det stays the caller's. While the reader
+// is open, det without a reference finds dice by their body colours only:
+// the table estimated from each frame (see [DiceDetector.Read]) also finds
+// uncertain things on a busy table that would hold the learning of the
+// empty table up. Close gives det its estimate back.
 func NewBackgroundReader(det *DiceDetector, cfg BackgroundConfig) *BackgroundReader {
 	cfg = cfg.withDefaults()
+	estimate := false
 	if det != nil {
-		det.estimate = false
+		estimate, det.estimate = det.estimate, false
 	}
 	return &BackgroundReader{
 		cfg:      cfg,
 		det:      det,
+		estimate: estimate,
 		motion:   NewMotion(cfg.Motion),
 		ref:      gocv.NewMat(),
 		refSmall: gocv.NewMat(),
@@ -474,6 +478,9 @@ func (b *BackgroundReader) Close() error {
 		return nil
 	}
 	b.closed = true
+	if b.det != nil {
+		b.det.estimate = b.estimate
+	}
 	b.motion.Close()
 	b.ref.Close()
 	b.refSmall.Close()

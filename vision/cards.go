@@ -305,7 +305,10 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	outlines := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
+	outlines, err := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
+	if err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
 	// Outlines without a sticker read so far are compared with the taught
 	// cards now: a card taken for a taught one is not searched for a
 	// sticker again at full resolution (neither are the marker-like places

@@ -800,7 +800,11 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]cardQuadCandidate, error) {
 	if c, ok := cardSegmentOutline(t.finder, t.half, float64(hw)/float64(w), g, minW, float64(max(w, h))); ok && c.area <= 0.6*float64(w*h) {
 		out = append(out, c)
 	}
-	for _, c := range t.finder.find(t.half, float64(hw)/float64(w), g, minW, float64(max(w, h))) {
+	found, err := t.finder.find(t.half, float64(hw)/float64(w), g, minW, float64(max(w, h)))
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range found {
 		if c.area <= 0.6*float64(w*h) && len(out) < cardTeachCandidates {
 			out = append(out, c)
 		}

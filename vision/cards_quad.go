@@ -12,6 +12,7 @@ package vision
 // ones stays, with the others as alternatives for recognition.
 
 import (
+	"fmt"
 	"image"
 	"math"
 	"slices"
@@ -52,12 +53,15 @@ func (f *cardOutlineFinder) close() {
 // to maxW full-resolution pixels, best first. Of overlapping outlines the
 // best stays (a card's outline wins over its inner frame when nearly as
 // good); the others become its alternatives.
-func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW, maxW float64) []cardQuadCandidate {
+func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW, maxW float64) ([]cardQuadCandidate, error) {
 	gocv.GaussianBlur(half, &f.blur, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
 	if err := f.edgesOf(f.blur); err != nil {
-		return nil
+		return nil, fmt.Errorf("card outlines: %w", err)
 	}
-	lines := f.lines(f.edges, minW*scale)
+	lines, err := f.lines(f.edges, minW*scale)
+	if err != nil {
+		return nil, fmt.Errorf("card outlines: %w", err)
+	}
 	quads := cardQuadsFromLines(lines, minW*scale, maxW*scale)
 	// Keep the half-resolution quads along whose sides a step in
 	// brightness runs nearly all round (lines of clutter that happen to
@@ -65,7 +69,7 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 	// ones: a card's outline rather than its inner frame or picture.
 	hg, err := cardViewOf(f.blur)
 	if err != nil {
-		return nil
+		return nil, fmt.Errorf("card outlines: %w", err)
 	}
 	f.cands = f.cands[:0]
 	// Best-covered first; only the first cardMaxChecked plausible quads are
@@ -185,7 +189,7 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 			out = append(out, c)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Outline search limits: the least step continuity along a quad's sides,
@@ -332,10 +336,10 @@ func (l *cardSegLine) near(x, y float64) bool {
 
 // lines extracts straight edges at least minLen/3 long from the edge map and
 // merges collinear pieces.
-func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) []cardSegLine {
+func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) ([]cardSegLine, error) {
 	segMin := max(6, minLen/3)
 	if err := f.polys.find(edges, segMin, 1.2); err != nil {
-		return nil
+		return nil, fmt.Errorf("edge polygons: %w", err)
 	}
 	f.segs = f.segs[:0]
 	off := 0
@@ -449,7 +453,7 @@ func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) []cardSegLine 
 			out = append(out, lines[i])
 		}
 	}
-	return out
+	return out, nil
 }
 
 // finish projects the line's segments onto it and merges them into

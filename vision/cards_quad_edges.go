@@ -15,6 +15,7 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -42,19 +43,19 @@ func (f *cardOutlineFinder) edgesOf(src gocv.Mat) error {
 	cardEnsureMat(&f.edges, rows, cols, gocv.MatTypeCV8UC1)
 	s, err := src.DataPtrUint8()
 	if err != nil {
-		return err
+		return fmt.Errorf("vision: edges: image: %w", err)
 	}
 	dx, err := f.dx.DataPtrUint8()
 	if err != nil {
-		return err
+		return fmt.Errorf("vision: edges: x gradient: %w", err)
 	}
 	dy, err := f.dy.DataPtrUint8()
 	if err != nil {
-		return err
+		return fmt.Errorf("vision: edges: y gradient: %w", err)
 	}
 	e, err := f.edges.DataPtrUint8()
 	if err != nil {
-		return err
+		return fmt.Errorf("vision: edges: edge map: %w", err)
 	}
 	if len(s) < rows*cols*ch || len(dx) < 2*rows*cols*ch || len(dy) < 2*rows*cols*ch || len(e) < rows*cols {
 		return errors.New("vision: edges: short image buffer")
@@ -96,7 +97,7 @@ func (p *cardEdgePolys) find(edges gocv.Mat, minExtent, eps float64) error {
 	}
 	data, err := edges.DataPtrUint8()
 	if err != nil {
-		return err
+		return fmt.Errorf("vision: edge polygons: %w", err)
 	}
 	rows, cols, step := edges.Rows(), edges.Cols(), edges.Step()
 	if step < cols || len(data) < step*(rows-1)+cols {

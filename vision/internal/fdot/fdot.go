@@ -7,13 +7,18 @@ package fdot
 
 // Dot is the dot product of a and b (the same length, a multiple of 4).
 func Dot(a, b []float32) float32 {
-	b = b[:len(a)]
+	if len(a)%4 != 0 || len(b) != len(a) {
+		panic("fdot: vector lengths differ or are not a multiple of 4")
+	}
 	var s0, s1, s2, s3 float32
+	// The conversions round each product before it is added: they keep
+	// the compiler from fusing multiply and add (as it does on arm64),
+	// which would round differently from the SSE kernel.
 	for i := 0; i+3 < len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		s0 += float32(a[i] * b[i])
+		s1 += float32(a[i+1] * b[i+1])
+		s2 += float32(a[i+2] * b[i+2])
+		s3 += float32(a[i+3] * b[i+3])
 	}
 	return s0 + s1 + s2 + s3
 }

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 package fdot
 
 // dot4SSE is Dot4 with SSE: one register holds a product's four partial

@@ -1,3 +1,5 @@
+//go:build amd64 && !purego
+
 #include "textflag.h"
 
 // HSUM adds the lanes of acc in order, ((l0 + l1) + l2) + l3, into lane 0
