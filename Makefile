@@ -53,7 +53,7 @@ test: deps
 	if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; echo "make test: FAILED (gofmt)"; exit 1; fi
 	@echo "== go vet"; $(GO) vet ./... || { echo "make test: FAILED (go vet)"; exit 1; }
 	@echo "== go test"; $(GO) test -count=1 -timeout 15m ./... || { echo "make test: FAILED (go test)"; exit 1; }
-	@echo "== go test -tags purego (the portable dot product equals the SSE one)"; $(GO) test -count=1 -tags purego ./vision/internal/fdot || { echo "make test: FAILED (purego)"; exit 1; }
+	@echo "== go test -tags purego (the portable dot-product kernel)"; $(GO) test -count=1 -tags purego ./vision/internal/fdot || { echo "make test: FAILED (purego)"; exit 1; }
 	@echo "== go test -tags matprofile (no Mat leaks)"; $(GO) test -count=1 -timeout 15m -tags matprofile -run 'NoMatLeak|NoLeak' $(MATPROFILE_PKGS) || { echo "make test: FAILED (Mat leak tests)"; exit 1; }
 	@for t in $(FUZZ_TARGETS); do \
 	  pkg="$${t%%:*}"; rest="$${t#*:}"; name="$${rest%%:*}"; budget="$${rest#*:}"; \
