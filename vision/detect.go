@@ -749,8 +749,11 @@ func (s *segScratch) diffMask(small, ref gocv.Mat, si, ri dieImage) error {
 	// threshold, by OpenCV (vectorised): most of the frame is table.
 	gocv.AbsDiff(small, ref, &s.diff)
 	d, err := s.diff.DataPtrUint8()
-	if err != nil || len(d) < 3*n {
-		return fmt.Errorf("difference to the reference: %d bytes (%v)", len(d), err)
+	if err != nil {
+		return fmt.Errorf("difference to the reference: %w", err)
+	}
+	if len(d) < 3*n {
+		return fmt.Errorf("difference to the reference: %d bytes, want %d", len(d), 3*n)
 	}
 	d = d[:3*n]
 	// Noise: the largest channel difference at the 20th percentile (most
@@ -778,8 +781,11 @@ func (s *segScratch) diffMask(small, ref gocv.Mat, si, ri dieImage) error {
 	gocv.Threshold(s.diff, &s.diff, float32(thr-1), 255, gocv.ThresholdBinary)
 	gocv.CvtColor(s.diff, &s.changed, gocv.ColorBGRToGray)
 	changed, err := s.changed.DataPtrUint8()
-	if err != nil || len(changed) < n {
-		return fmt.Errorf("changed pixels: %d bytes (%v)", len(changed), err)
+	if err != nil {
+		return fmt.Errorf("changed pixels: %w", err)
+	}
+	if len(changed) < n {
+		return fmt.Errorf("changed pixels: %d bytes, want %d", len(changed), n)
 	}
 	a, b := si.pix[:3*n], ri.pix[:3*n]
 	mask := s.mask[:n]
