@@ -459,15 +459,8 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 		if learned[i].taught() {
 			continue
 		}
-		has := false
-		for _, m := range r.reads {
-			if cardPointInQuad(m.marker.Center, o.q) {
-				has = true
-				break
-			}
-		}
 		box := cardQuadBox(o.q).Inset(-2)
-		if !has && area+box.Dx()*box.Dy() <= w*h/3 {
+		if !r.stickerIn(o.q) && area+box.Dx()*box.Dy() <= w*h/3 {
 			r.rois = append(r.rois, box)
 			area += box.Dx() * box.Dy()
 		}
@@ -622,6 +615,16 @@ func (ls cardLearnedReads) onTaught(p Point2f, outlines []cardQuadCandidate) boo
 	return false
 }
 
+// stickerIn reports whether a sticker read so far (r.reads) lies in q.
+func (r *CardReader) stickerIn(q [4]Point2f) bool {
+	for _, m := range r.reads {
+		if cardPointInQuad(m.marker.Center, q) {
+			return true
+		}
+	}
+	return false
+}
+
 // preReadOutlines compares the outlines that hold no sticker read so far
 // (r.reads) with the taught cards.
 func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandidate) (cardLearnedReads, error) {
@@ -631,14 +634,7 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 		return ls, nil
 	}
 	for i, o := range outlines {
-		has := false
-		for _, m := range r.reads {
-			if cardPointInQuad(m.marker.Center, o.q) {
-				has = true
-				break
-			}
-		}
-		if has {
+		if r.stickerIn(o.q) {
 			continue
 		}
 		rd, ok, m, err := r.readLearned(colour, o)
