@@ -57,6 +57,9 @@ func TestCardsWholeFrame(t *testing.T) {
 		}
 	}
 	t.Logf("taught cards on cloth: %d of %d read right without the whole-frame search, %d with it", sp.right, sp.cards, sw.right)
+	if sp.right >= sp.cards {
+		t.Errorf("the reader without the whole-frame search reads all %d cards: the scenes no longer test the search", sp.cards)
+	}
 	for _, seed := range untaught {
 		s := cardsLearnedScene(seed, n, false, cardsUntaughtCalib)
 		s.Background = synth.BackgroundCloth
