@@ -61,11 +61,13 @@ type cardKeyer struct {
 	near             []int // guide's keypoints of the place on the card
 }
 
+// newCardKeyer returns the keyer of the place search (cardKeyPlace
+// keypoints in 4 levels).
 func newCardKeyer() *cardKeyer {
 	return newCardKeyerWith(cardKeyPlace, 4)
 }
 
-// newCardKeyer returns a keyer taking at most features keypoints in levels
+// newCardKeyerWith returns a keyer taking at most features keypoints in levels
 // pyramid levels (scale 1.3 between levels).
 func newCardKeyerWith(features, levels int) *cardKeyer {
 	return &cardKeyer{
