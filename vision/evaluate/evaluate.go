@@ -225,14 +225,15 @@ func fail(w io.Writer, seed int64, t synth.DieTruth, what string, d vision.Die) 
 	if w == nil {
 		return
 	}
-	fmt.Fprintf(w, "seed %d: %s %s at %v: %s", seed, t.Set, t.Face, t.Center, what)
+	// One write per line: a writer may log each write as a line.
+	line := fmt.Sprintf("seed %d: %s %s at %v: %s", seed, t.Set, t.Face, t.Center, what)
 	switch {
 	case d.Set != "" && d.Set != t.Set:
-		fmt.Fprintf(w, " (read %s %s, conf %.2f)", d.Set, d.Face, d.Confidence)
+		line += fmt.Sprintf(" (read %s %s, conf %.2f)", d.Set, d.Face, d.Confidence)
 	case d.Set != "":
-		fmt.Fprintf(w, " (read %s, conf %.2f)", d.Face, d.Confidence)
+		line += fmt.Sprintf(" (read %s, conf %.2f)", d.Face, d.Confidence)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, line)
 }
 
 // Table renders results as a text table.
