@@ -31,7 +31,10 @@ import (
 // TABLECAM_EVAL_DETECT (comma-separated sets, e.g. vats,assist as the
 // product's vision.dice_sets) reads every row's scenes with a detector of
 // those sets instead of the row's set alone; a die read as another set's
-// face counts as wrong.
+// face counts as wrong. At N=100 with the reference, no vats or assist die
+// is read as the other set's face by vats,assist (every condition) or
+// vats,assist,d6 (normal, dim, tilt25, JPEG 60, touching); the one wrong
+// reading left is the one-set reader's assist JPEG 60 die.
 // TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1% wrong-but-confident on every
 // row. At N=100 one row still holds a single wrong reading (assist JPEG 60:
 // 1 die of 300, 1 of 1,200 at N=400 = 0.083%; V.A.T.S., d6 and d10 have
