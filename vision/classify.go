@@ -739,6 +739,8 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	ps.queryFeatures()
 	var br *faceReader
 	var bm faceMatch
+	var ru *faceReader // the set of the best other score
+	var rm faceMatch
 	if c := ps.patch.contrast(); c < flatContrast {
 		// A blank face: cross-correlation of a flat patch is noise. It is
 		// the blank face of the one set that has one whose body colour it
@@ -761,9 +763,19 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 			// A face with art read as a blank one: trust it little.
 			m.margin *= 0.5
 		}
-		if br == nil || m.score > bm.score {
+		switch {
+		case br == nil:
 			br, bm = r, m
+		case m.score > bm.score:
+			ru, rm = br, bm
+			br, bm = r, m
+		case ru == nil || m.score > rm.score:
+			ru, rm = r, m
 		}
+	}
+	sure := true
+	if ru != nil {
+		br, bm, sure = pickSet(&d.ps.patch, br, bm, ru, rm)
 	}
 	if br.margin != facePatchMargin {
 		if len(d.readers) > 1 {
@@ -873,6 +885,9 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 			conf = math.Min(conf, 0.5*br.threshold)
 		}
 	}
+	if !sure {
+		conf = math.Min(conf, 0.5*br.threshold)
+	}
 	if need := d.noRefEdges(br, face); !d.hasRef && edgedSides(im, rect, need) < need {
 		// Without a reference frame a part of the table of a die's colour
 		// can look like a face; a die's top is bounded by straight edges.
@@ -967,6 +982,11 @@ func lineEdge(im dieImage, c, n, t diePt, d, half float64) float64 {
 // matchesBody reports whether the patch's median colour is one of the
 // set's body colours.
 func (r *faceReader) matchesBody(p *facePatch) bool {
+	return r.bodyDist(p.median()) < bodyFits
+}
+
+// median returns the patch's median colour (BGR).
+func (p *facePatch) median() [3]byte {
 	var ch [3][]byte
 	for i := 0; i < facePatchSize*facePatchSize; i++ {
 		for c := 0; c < 3; c++ {
@@ -978,12 +998,42 @@ func (r *faceReader) matchesBody(p *facePatch) bool {
 		slices.Sort(ch[c])
 		m[c] = ch[c][len(ch[c])/2]
 	}
-	for _, b := range r.body {
-		if b.match(m[0], m[1], m[2]) {
-			return true
-		}
+	return m
+}
+
+// bodyDist is the distance (see DieColour.dist) of colour m (BGR) to the
+// nearest of the set's body colours; 0 when the set has none.
+func (r *faceReader) bodyDist(m [3]byte) float64 {
+	if len(r.body) == 0 {
+		return 0
 	}
-	return len(r.body) == 0
+	d := math.Inf(1)
+	for _, b := range r.body {
+		d = math.Min(d, b.dist(m[0], m[1], m[2]))
+	}
+	return d
+}
+
+// pickSet chooses between the best reading bm of set br and the best
+// reading rm of another set ru (rm.score ≤ bm.score). When the other set's
+// best face is not clearly worse, by the margin that makes a reading sure
+// within a set, the two sets' faces look alike (a V.A.T.S. "1h" and a d6
+// "1" are both one dot): the die's body colour (patch p's median) decides.
+// The set whose body colours lie nearer wins; the reading is sure only when
+// the die's colour is none of the loser's body colours (the winner's need
+// not fit: white, grey and black bodies are not kept, see bodyColours).
+func pickSet(p *facePatch, br *faceReader, bm faceMatch, ru *faceReader, rm faceMatch) (*faceReader, faceMatch, bool) {
+	cross := bm
+	cross.margin = bm.score - rm.score
+	if cross.confidence() >= br.threshold {
+		return br, bm, true
+	}
+	m := p.median()
+	db, du := br.bodyDist(m), ru.bodyDist(m)
+	if du < db {
+		br, bm, ru, rm, db, du = ru, rm, br, bm, du, db
+	}
+	return br, bm, du >= bodyFits
 }
 
 // Limits of reading.

@@ -101,3 +101,41 @@ func TestDoubtful(t *testing.T) {
 		t.Errorf("a blank face with a gradient (contrast %.3f, faintest art %.3f): doubtful, want sure", grad.contrast(), r.faintArt)
 	}
 }
+
+// A die whose best faces in two sets score alike (a V.A.T.S. "1h" and a d6
+// "1" are both one dot) is read as the set its body colour belongs to, and
+// surely only when its colour is none of the other set's bodies.
+func TestPickSetByBody(t *testing.T) {
+	yellow := DieColour{RG: 0.19, YB: 0.77, Value: 246}
+	blue := colourOf(220, 120, 70)
+	vats := &faceReader{body: []DieColour{yellow}, threshold: 0.5}
+	d6 := &faceReader{body: []DieColour{blue}, threshold: 0.5}
+	d6yellow := &faceReader{body: []DieColour{blue, yellow}, threshold: 0.5}
+	patch := func(b, g, r byte) *facePatch {
+		var p facePatch
+		for i := 0; i < facePatchSize*facePatchSize; i++ {
+			p[3*i], p[3*i+1], p[3*i+2] = b, g, r
+		}
+		return &p
+	}
+	scored := func(s float64) faceMatch { return faceMatch{face: 0, score: s, margin: 0.4} }
+	for _, c := range []struct {
+		name     string
+		p        *facePatch
+		br, ru   *faceReader
+		bs, rs   float64
+		want     *faceReader
+		wantSure bool
+	}{
+		{"yellow die, d6 scores higher", patch(34, 200, 246), d6, vats, 0.97, 0.96, vats, true},
+		{"yellow die, V.A.T.S. scores higher", patch(34, 200, 246), vats, d6, 0.97, 0.96, vats, true},
+		{"white die: no set's body, not yellow", patch(230, 238, 240), d6, vats, 0.97, 0.96, d6, true},
+		{"yellow die, d6 taught yellow too", patch(34, 200, 246), d6yellow, vats, 0.97, 0.96, d6yellow, false},
+		{"clear margin: the score decides", patch(34, 200, 246), d6, vats, 0.97, 0.5, d6, true},
+	} {
+		got, _, sure := pickSet(c.p, c.br, scored(c.bs), c.ru, scored(c.rs))
+		if got != c.want || sure != c.wantSure {
+			t.Errorf("%s: picked the other set or sure=%v, want sure=%v", c.name, sure, c.wantSure)
+		}
+	}
+}

@@ -28,6 +28,13 @@ import (
 // issue asks (evaluate.D6Size). TABLECAM_EVAL_SETS, TABLECAM_EVAL_CONDITIONS
 // (comma-separated names) and TABLECAM_EVAL_REF (yes or no) pick rows;
 // TABLECAM_EVAL_FAILURES=1 logs every die read wrong, uncertain or missed.
+// TABLECAM_EVAL_DETECT (comma-separated sets, e.g. vats,assist as the
+// product's vision.dice_sets) reads every row's scenes with a detector of
+// those sets instead of the row's set alone; a die read as another set's
+// face counts as wrong. At N=100 with the reference, no vats or assist die
+// is read as the other set's face by vats,assist (every condition) or
+// vats,assist,d6 (normal, dim, tilt25, JPEG 60, touching); the one wrong
+// reading left is the one-set reader's assist JPEG 60 die.
 // TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1% wrong-but-confident on every
 // row. At N=100 one row still holds a single wrong reading (assist JPEG 60:
 // 1 die of 300, 1 of 1,200 at N=400 = 0.083%; V.A.T.S., d6 and d10 have
@@ -37,12 +44,17 @@ import (
 //
 //	TABLECAM_EVAL_SCENES=300 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
 //	TABLECAM_EVAL_SETS=d10 TABLECAM_EVAL_SCENES=30 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
+//	TABLECAM_EVAL_SETS=vats TABLECAM_EVAL_DETECT=vats,assist TABLECAM_EVAL_SCENES=100 go test -run 'TestDiceAccuracy$' -v -timeout 60m ./vision/
 func TestDiceAccuracy(t *testing.T) {
 	full, _ := strconv.Atoi(os.Getenv("TABLECAM_EVAL_SCENES"))
 	strict := os.Getenv("TABLECAM_EVAL_STRICT") != ""
 	only := func(env, name string) bool {
 		v := os.Getenv(env)
 		return v == "" || slices.Contains(strings.Split(v, ","), name)
+	}
+	var detect []string
+	if v := os.Getenv("TABLECAM_EVAL_DETECT"); v != "" {
+		detect = strings.Split(v, ",")
 	}
 	var failures io.Writer
 	if os.Getenv("TABLECAM_EVAL_FAILURES") != "" {
@@ -91,7 +103,7 @@ func TestDiceAccuracy(t *testing.T) {
 	}
 	var results []evaluate.Result
 	for _, r := range rows {
-		res, err := evaluate.Run(c, profs, evaluate.Spec{Set: r.set, Condition: r.cond, Scenes: r.n, Seed: seed, Reference: r.ref, Failures: failures})
+		res, err := evaluate.Run(c, profs, evaluate.Spec{Set: r.set, Condition: r.cond, Scenes: r.n, Seed: seed, Reference: r.ref, Detect: detect, Failures: failures})
 		if err != nil {
 			t.Fatal(err)
 		}

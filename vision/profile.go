@@ -84,14 +84,23 @@ type DieColour struct {
 
 // match reports whether a pixel could be this body colour under another
 // light: chroma within 0.2, brightness from 30% to 160% of the example's.
-func (c DieColour) match(b, g, r byte) bool {
+func (c DieColour) match(b, g, r byte) bool { return c.dist(b, g, r) < bodyFits }
+
+// bodyFits is the squared chroma distance within which a colour is a body
+// colour (see DieColour.dist).
+const bodyFits = 0.04
+
+// dist is the squared distance of a pixel's chroma to this body colour's,
+// +Inf when its brightness is out of reach of the example's (below 30% or
+// above 160%).
+func (c DieColour) dist(b, g, r byte) float64 {
 	v := float64(max(b, g, r))
 	if v < 0.3*c.Value || v > 1.6*c.Value+8 || v < 12 {
-		return false
+		return math.Inf(1)
 	}
 	rg := (float64(r) - float64(g)) / v
 	yb := ((float64(r)+float64(g))/2 - float64(b)) / v
-	return (rg-c.RG)*(rg-c.RG)+(yb-c.YB)*(yb-c.YB) < 0.04
+	return (rg-c.RG)*(rg-c.RG) + (yb-c.YB)*(yb-c.YB)
 }
 
 // colourOf returns the DieColour of a BGR pixel.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"gocv.io/x/gocv"
@@ -75,6 +76,13 @@ type Spec struct {
 	DieSize [2]int
 	// Reference gives the detector the empty table first.
 	Reference bool
+	// Detect lists the face sets the detector looks for (default: just
+	// Set), e.g. the product's vision.dice_sets "vats,assist": a die read
+	// as a face of another set counts as read wrong.
+	Detect []string
+	// Training draws the scenes from the training seeds instead (default
+	// first seed synth.TrainSeedMin): for tuning, never for reporting.
+	Training bool
 	// Failures, when not nil, receives a line per wrong or missed die.
 	Failures io.Writer
 }
@@ -83,7 +91,9 @@ type Spec struct {
 type Result struct {
 	Set, Condition string
 	Reference      bool
-	Scenes, Dice   int
+	// Detect: the sets the detector looked for.
+	Detect       []string
+	Scenes, Dice int
 	// Correct: read right and certain. Right: read right (certain or not).
 	Correct, Right int
 	// Uncertain: found and flagged uncertain. WrongConfident: found, read
@@ -117,21 +127,19 @@ func ratio(a, b int) float64 {
 // Run renders and reads the scenes of spec with a detector built from
 // profiles.
 func Run(c *models.Content, profiles []*vision.DiceProfile, spec Spec) (Result, error) {
-	res := Result{Set: spec.Set, Condition: spec.Condition.Name, Reference: spec.Reference}
-	if spec.Seed == 0 {
-		spec.Seed = synth.EvalSeedMin
-	}
-	if spec.Style.Name == "" {
-		spec.Style = synth.StyleDefault()
-	}
-	det, err := vision.NewDiceDetector(c, profiles, vision.DiceConfig{Sets: []string{spec.Set}})
+	spec = spec.withDefaults()
+	res := Result{Set: spec.Set, Condition: spec.Condition.Name, Reference: spec.Reference, Detect: spec.Detect}
+	det, err := vision.NewDiceDetector(c, profiles, vision.DiceConfig{Sets: spec.Detect})
 	if err != nil {
-		return res, err
+		return res, fmt.Errorf("evaluate: detector for %v: %w", spec.Detect, err)
 	}
 	defer det.Close()
 	for i := 0; i < spec.Scenes; i++ {
 		seed := spec.Seed + int64(i)
-		if !synth.IsEvalSeed(seed) {
+		switch {
+		case spec.Training && !synth.IsTrainSeed(seed):
+			return res, fmt.Errorf("evaluate: seed %d is not a training seed", seed)
+		case !spec.Training && !synth.IsEvalSeed(seed):
 			return res, fmt.Errorf("evaluate: seed %d is not an evaluation seed", seed)
 		}
 		sc := SceneFor(spec, i)
@@ -179,7 +187,7 @@ func Run(c *models.Content, profiles []*vision.DiceProfile, spec Spec) (Result, 
 			}
 			used[bi] = true
 			d := rd.Dice[bi]
-			right := d.Face == t.Face
+			right := d.Set == t.Set && d.Face == t.Face
 			switch {
 			case right && !d.Uncertain:
 				res.Correct++
@@ -217,11 +225,15 @@ func fail(w io.Writer, seed int64, t synth.DieTruth, what string, d vision.Die) 
 	if w == nil {
 		return
 	}
-	fmt.Fprintf(w, "seed %d: %s %s at %v: %s", seed, t.Set, t.Face, t.Center, what)
-	if d.Set != "" {
-		fmt.Fprintf(w, " (read %s, conf %.2f)", d.Face, d.Confidence)
+	// One write per line: a writer may log each write as a line.
+	line := fmt.Sprintf("seed %d: %s %s at %v: %s", seed, t.Set, t.Face, t.Center, what)
+	switch {
+	case d.Set != "" && d.Set != t.Set:
+		line += fmt.Sprintf(" (read %s %s, conf %.2f)", d.Set, d.Face, d.Confidence)
+	case d.Set != "":
+		line += fmt.Sprintf(" (read %s, conf %.2f)", d.Face, d.Confidence)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, line)
 }
 
 // Table renders results as a text table.
@@ -233,7 +245,12 @@ func Table(rs []Result) string {
 		if r.Reference {
 			ref = "yes"
 		}
-		fmt.Fprintf(&b, "%-7s %-14s %-4s %6d %5d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7d %5.1f%%\n", r.Set, r.Condition, ref, r.Scenes, r.Dice,
+		set := r.Set
+		if len(r.Detect) > 0 && !slices.Equal(r.Detect, []string{r.Set}) {
+			// Read by a detector of several sets.
+			set += " by " + strings.Join(r.Detect, "+")
+		}
+		fmt.Fprintf(&b, "%-7s %-14s %-4s %6d %5d %7.2f%% %7.2f%% %7.2f%% %7.2f%% %7d %5.1f%%\n", set, r.Condition, ref, r.Scenes, r.Dice,
 			100*r.Accuracy(), 100*r.RollAccuracy(), 100*r.UncertainRate(), 100*r.WrongConfidentRate(), r.Missed, 100*ratio(r.Right, r.Dice))
 	}
 	return b.String()
@@ -243,14 +260,26 @@ func Table(rs []Result) string {
 // 25–40 px wide in a 640 px frame.
 func D6Size() [2]int { return [2]int{50, 80} }
 
-// SceneFor returns the i-th scene of spec.
-func SceneFor(spec Spec, i int) synth.Scene {
+// withDefaults fills in spec's zero Seed, Style and Detect.
+func (spec Spec) withDefaults() Spec {
 	if spec.Seed == 0 {
 		spec.Seed = synth.EvalSeedMin
+		if spec.Training {
+			spec.Seed = synth.TrainSeedMin
+		}
 	}
 	if spec.Style.Name == "" {
 		spec.Style = synth.StyleDefault()
 	}
+	if len(spec.Detect) == 0 {
+		spec.Detect = []string{spec.Set}
+	}
+	return spec
+}
+
+// SceneFor returns the i-th scene of spec.
+func SceneFor(spec Spec, i int) synth.Scene {
+	spec = spec.withDefaults()
 	bgs := synth.Backgrounds()
 	n := spec.Dice
 	if n <= 0 {
