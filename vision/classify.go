@@ -841,6 +841,9 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 			// Both agree, but the pip has others like it around: a part
 			// of a face (one pip of it reads as a one).
 			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
+		case n == 2 && br.values[face] == n && pconf >= 0.5 && !d.hasRef && d.partOfFace(im, rect, &ps.patch):
+			// Without a reference: two pips of a larger face.
+			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
 		case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
 			conf = math.Max(conf, math.Min(pconf, 1))
 		case n >= 1 && n <= 6 && br.values[face] == n:

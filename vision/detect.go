@@ -292,6 +292,9 @@ func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 			rd.Dice = append(rd.Dice, die)
 		}
 	}
+	if rd.Dice, err = d.colourPass(img, im, lim, rd.Dice); err != nil {
+		return rd, err
+	}
 	rd.Dice = dedupeDice(rd.Dice)
 	slices.SortStableFunc(rd.Dice, func(a, b Die) int {
 		if a.Center.X != b.Center.X {

@@ -16,6 +16,7 @@ package vision
 import (
 	"fmt"
 	"image"
+	"math"
 
 	"gocv.io/x/gocv"
 )
@@ -176,3 +177,83 @@ func (s *selfRef) prune(mask []byte, w, h int, minWork float64) error {
 // selfPruneWidth is the width, in smallest dice, of the strokes prune
 // removes.
 const selfPruneWidth = 0.35
+
+// colourPass appends to dice the dice found by the body colours alone when
+// the table was estimated from the frame (no reference frame). The
+// estimate's difference joins a die to the table around it here and there
+// (a die of the table's shade, two dice touching, a die on a busy cloth)
+// where its colour sets it apart; the colour pass reads those with the
+// stricter checks of a colour-only find (all four sides edged). dedupeDice
+// then keeps the surer reading of a die found by both.
+func (d *DiceDetector) colourPass(img gocv.Mat, im dieImage, lim topLimits, dice []Die) ([]Die, error) {
+	if !d.estimate || d.hasRef && d.refFull.Cols() == im.w && d.refFull.Rows() == im.h {
+		return dice, nil
+	}
+	d.estimate = false
+	defer func() { d.estimate = true }()
+	cands, _, err := d.find(img, im, d.bodies, lim, false)
+	if err != nil {
+		return dice, err
+	}
+	first := len(dice)
+	for _, c := range cands {
+		if !foundSure(dice[:first], c.rect) {
+			if die, ok := d.readDie(im, c); ok {
+				dice = append(dice, die)
+			}
+		}
+	}
+	return dice, nil
+}
+
+// foundSure reports whether one of dice, read sure, has its centre closer
+// to rect's than two dice's tops can be (as in dedupeDice): the colour
+// pass need not read it again.
+func foundSure(dice []Die, r dieRect) bool {
+	for _, d := range dice {
+		side := math.Max(d.side, 2*math.Sqrt(r.HU*r.HV))
+		if !d.Uncertain && math.Hypot(float64(d.Center.X)-r.C.X, float64(d.Center.Y)-r.C.Y) < 0.7*side {
+			return true
+		}
+	}
+	return false
+}
+
+// partOfFace reports whether the d6 face rect (patch p) read without a
+// reference frame is a part of a larger face: taken twice as large around
+// its centre it holds, outside the face, a blob like its pips (of their
+// size and colour). Two pips of a four, five or six, taken with the body
+// between them for a smaller face, read as a two; lonePip does the same
+// for a one.
+func (d *DiceDetector) partOfFace(im dieImage, rect dieRect, p *facePatch) bool {
+	const k = 2.0
+	wide := rect
+	wide.HU *= k
+	wide.HV *= k
+	var w, pe, we facePatch
+	extractPatch(im, wide.corners(), facePatchMargin, true, &w)
+	g := exposureGain(p)
+	applyGain(p, &pe, g)
+	applyGain(&w, &we, g)
+	var s pipScratch
+	blobs, _ := s.segment(&we, s.bodyColour(&pe), 1)
+	mid, in := float64(facePatchSize)/2, 0.5*facePatchSize/k
+	inside := func(b pipBlob) bool { return math.Abs(b.cx+0.5-mid) < in && math.Abs(b.cy+0.5-mid) < in }
+	pi := -1
+	for i, b := range blobs {
+		if b.round() && inside(b) && (pi < 0 || b.area > blobs[pi].area) {
+			pi = i
+		}
+	}
+	if pi < 0 {
+		return false
+	}
+	for _, b := range blobs {
+		w, h := b.x1-b.x0+1, b.y1-b.y0+1
+		if !inside(b) && b.round() && float64(b.area) >= 0.55*float64(w*h) && max(w, h) <= (3*min(w, h))/2+1 &&
+			alikeBlobs(blobs[pi].area, b.area, blobs[pi].col, b.col) {
+			return true
+		}
+	}
+	return false
+}
