@@ -891,7 +891,7 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if !sure {
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
-	if need := d.noRefEdges(br, face); !d.hasRef && edgedSides(im, rect, need) < need {
+	if need := d.noRefEdges(br, face); !d.hasRef && need > 0 && edgedSides(im, rect, need) < need {
 		// Without a reference frame a part of the table of a die's colour
 		// can look like a face; a die's top is bounded by straight edges.
 		// Without them the reading must be confirmed.
@@ -929,7 +929,7 @@ func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, ca
 func edgedAllRound(im dieImage, rect dieRect) bool { return edgedSides(im, rect, 4) == 4 }
 
 // edgedSides counts the sides of rect bounded by a straight edge (see
-// edgedAllRound), stopping once fewer than need can be.
+// edgedAllRound), stopping once need are found or fewer than need can be.
 func edgedSides(im dieImage, rect dieRect, need int) int {
 	side := 2 * math.Sqrt(rect.HU*rect.HV)
 	b, g, r := im.sample(rect.C)
@@ -943,7 +943,7 @@ func edgedSides(im dieImage, rect dieRect, need int) int {
 		{u, v, rect.HU, rect.HV}, {u.scale(-1), v, rect.HU, rect.HV},
 		{v, u, rect.HV, rect.HU}, {v.scale(-1), u, rect.HV, rect.HU},
 	} {
-		if n+4-i < need {
+		if n >= need || n+4-i < need {
 			break
 		}
 		best := 0.0

@@ -6,9 +6,9 @@ package vision
 // A frame is shrunk to DiceConfig.WorkWidth pixels and split into
 // foreground and table: with a reference frame of the empty table (see
 // [DiceDetector.SetBackground]) by colour difference, telling shadows (the
-// table darker, same colour) from dice; without one by the body colours the
-// profiles learned from their examples (white, grey and black bodies need
-// the reference). Connected foreground groups (a die with its shadow,
+// table darker, same colour) from dice; without one by the difference to
+// the empty table estimated from the frame itself (detect_noref.go) and by
+// the body colours the profiles learned from their examples. Connected foreground groups (a die with its shadow,
 // touching dice, a hand) are then examined in the full resolution frame:
 // the die's top face is the largest part of its silhouette within 85% of
 // the brightness most of it has (a camera sees a cube's sides darker),
@@ -260,7 +260,10 @@ type dieCandidate struct {
 // Read finds and reads the dice in img (8-bit BGR; the caller keeps it).
 // Dice whose reading is not sure enough are returned Uncertain. Reading.
 // Occluded is set when something much larger than a die (a hand) is in
-// the frame.
+// the frame. Without a reference frame (SetBackground) the empty table is
+// estimated from img itself and the body colours are searched as well; a
+// [BackgroundReader] turns that estimate off until it has learned the
+// table.
 func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 	var rd Reading
 	if d.closed {
@@ -343,7 +346,9 @@ func dedupeDice(dice []Die) []Die {
 
 // find returns the top faces in the frame (img, with pixels im) with sides
 // within lim, and whether something far larger than a die is in the frame.
-// Without a reference frame the dice are found by the body colours. With
+// Without a reference frame the dice are found by the difference to the
+// table estimated from the frame (when the detector's estimate is on) or
+// by the body colours alone. With
 // whole set, the frame is one die seen close up (a crop): everything that
 // differs from the reference is one group.
 func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topLimits, whole bool) ([]dieCandidate, bool, error) {
@@ -882,12 +887,15 @@ func (s *segScratch) colourMask(small dieImage, bodies []DieColour) {
 	for i := 0; i < n; i++ {
 		p := small.pix[3*i : 3*i+3]
 		m := byte(0)
-		if lut[int(p[0]>>3)<<10|int(p[1]>>3)<<5|int(p[2]>>3)] {
+		if lut[lutIndex(p)] {
 			m = fgChanged | fgDie
 		}
 		s.mask[i] = m
 	}
 }
+
+// lutIndex is the index of BGR pixel p in a colourLUT.
+func lutIndex(p []byte) int { return int(p[0]>>3)<<10 | int(p[1]>>3)<<5 | int(p[2]>>3) }
 
 // colourLUT returns a table, indexed by 5-bit B, G, R, of the colours that
 // match one of bodies; it is kept while bodies stay the same.

@@ -27,8 +27,10 @@ const selfRefShrink = 4
 // selfRef holds the Mats of the estimated empty table, reused across frames.
 type selfRef struct {
 	tiny, med, est     gocv.Mat
-	dev, devMed, devUp gocv.Mat // the table's texture: local deviation from est
-	colour             []byte   // the colour mask
+	dev, devMed, devUp gocv.Mat    // the table's texture: local deviation from est
+	dev3               gocv.Mat    // its three channels' deviations
+	ch                 [3]gocv.Mat // dev3's channels
+	colour             []byte      // the colour mask
 	// Pruning thin strokes (see prune).
 	fg, opened, kernel gocv.Mat
 	kernelSize         int
@@ -36,7 +38,7 @@ type selfRef struct {
 
 func newSelfRef() selfRef {
 	return selfRef{tiny: gocv.NewMat(), med: gocv.NewMat(), est: gocv.NewMat(), dev: gocv.NewMat(), devMed: gocv.NewMat(), devUp: gocv.NewMat(),
-		fg: gocv.NewMat(), opened: gocv.NewMat(), kernel: gocv.NewMat()}
+		dev3: gocv.NewMat(), ch: [3]gocv.Mat{gocv.NewMat(), gocv.NewMat(), gocv.NewMat()}, fg: gocv.NewMat(), opened: gocv.NewMat(), kernel: gocv.NewMat()}
 }
 
 func (s *selfRef) close() {
@@ -44,6 +46,10 @@ func (s *selfRef) close() {
 	s.med.Close()
 	s.est.Close()
 	s.dev.Close()
+	s.dev3.Close()
+	for i := range s.ch {
+		s.ch[i].Close()
+	}
 	s.devMed.Close()
 	s.devUp.Close()
 	s.fg.Close()
@@ -64,7 +70,7 @@ func (s *selfRef) estimate(small gocv.Mat, maxWork float64) (dieImage, error) {
 	gocv.Resize(s.med, &s.est, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
 	// The texture: the median over the same window of how far each pixel
 	// lies from the estimate (largest channel).
-	gocv.AbsDiff(s.tiny, s.med, &s.dev)
+	gocv.AbsDiff(s.tiny, s.med, &s.dev3)
 	s.maxChannel()
 	gocv.MedianBlur(s.dev, &s.devMed, k)
 	gocv.Resize(s.devMed, &s.devUp, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
@@ -131,18 +137,15 @@ const selfTextureK = 3
 // that counts as a die's.
 const selfMinDiff = 14
 
-// maxChannel turns s.dev (3 channels) into its largest channel.
+// maxChannel sets s.dev to the largest of s.dev3's channels (in reused
+// Mats: no allocation per frame).
 func (s *selfRef) maxChannel() {
-	ch := gocv.Split(s.dev)
-	gocv.Max(ch[0], ch[1], &s.dev)
-	gocv.Max(s.dev, ch[2], &s.dev)
-	for i := range ch {
-		ch[i].Close()
+	for i := range s.ch {
+		gocv.ExtractChannel(s.dev3, &s.ch[i], i)
 	}
+	gocv.Max(s.ch[0], s.ch[1], &s.dev)
+	gocv.Max(s.dev, s.ch[2], &s.dev)
 }
-
-// lutIndex is the index of BGR pixel p in a colourLUT.
-func lutIndex(p []byte) int { return int(p[0]>>3)<<10 | int(p[1]>>3)<<5 | int(p[2]>>3) }
 
 // prune clears the foreground (mask, w×h) that is not within a few pixels
 // of a part wider than a third of the smallest die: the strokes of a busy
