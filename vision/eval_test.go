@@ -22,7 +22,7 @@ import (
 // (the issue's targets: ≥ 99.5% per die, ≥ 99% whole rolls, ≤ 0.1% wrong
 // but confident, with the reference frame), the other conditions but the
 // single tables with a reference frame on 8 scenes each, and the
-// no-reference normal rows.
+// no-reference normal rows (with floors for V.A.T.S., assist and d6).
 // TABLECAM_EVAL_SCENES=N runs N scenes per row (N=100: about 8 minutes on
 // two cores). d6 scenes hold dice 25–40 px wide per 640 px of frame, as the
 // issue asks (evaluate.D6Size). TABLECAM_EVAL_SETS, TABLECAM_EVAL_CONDITIONS
@@ -121,6 +121,12 @@ func TestDiceAccuracy(t *testing.T) {
 			if w := r.WrongConfidentRate(); w > 0.001 {
 				t.Errorf("V.A.T.S. normal: %.2f%% wrong but confident, target ≤ 0.1%%", 100*w)
 			}
+		}
+		// Without the reference the table is estimated from the frame;
+		// floors well under the held-out figures at N=100 (V.A.T.S. 98%,
+		// assist 74%, d6 76%; before the estimate: 96, 45, 11%).
+		if floor, ok := map[string]float64{"vats": 0.9, "assist": 0.55, "d6": 0.55}[r.Set]; ok && !r.Reference && r.Condition == "normal" && r.Accuracy() < floor {
+			t.Errorf("%s normal without the reference: %.2f%% per die, want ≥ %.0f%%", r.Set, 100*r.Accuracy(), 100*floor)
 		}
 		if strict && r.WrongConfidentRate() > 0.001 {
 			t.Errorf("%s %s ref=%v: %.2f%% wrong but confident, target ≤ 0.1%%", r.Set, r.Condition, r.Reference, 100*r.WrongConfidentRate())
