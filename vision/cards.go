@@ -187,6 +187,7 @@ type CardReader struct {
 	half    gocv.Mat
 	bgr     gocv.Mat // colour copy of a grey or BGRA input
 	reads   []cardMarkerRead
+	learned cardLearnedReads // preReadOutlines', reused across frames
 	rois    []image.Rectangle
 	retry   []image.Rectangle
 	closed  bool
@@ -628,7 +629,9 @@ func (r *CardReader) stickerIn(q [4]Point2f) bool {
 // preReadOutlines compares the outlines that hold no sticker read so far
 // (r.reads) with the taught cards.
 func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandidate) (cardLearnedReads, error) {
-	ls := make(cardLearnedReads, len(outlines))
+	ls := slices.Grow(r.learned[:0], len(outlines))[:len(outlines)]
+	clear(ls)
+	r.learned = ls
 	ix := r.opts.Index
 	if ix == nil || len(ix.entries) == 0 {
 		return ls, nil
