@@ -230,16 +230,8 @@ func foundSure(dice []Die, r dieRect) bool {
 // for a one.
 func (d *DiceDetector) partOfFace(im dieImage, rect dieRect, p *facePatch) bool {
 	const k = 2.0
-	wide := rect
-	wide.HU *= k
-	wide.HV *= k
-	var w, pe, we facePatch
-	extractPatch(im, wide.corners(), facePatchMargin, true, &w)
-	g := exposureGain(p)
-	applyGain(p, &pe, g)
-	applyGain(&w, &we, g)
 	var s pipScratch
-	blobs, _ := s.segment(&we, s.bodyColour(&pe), 1)
+	blobs := widePipBlobs(im, rect, p, k, &s)
 	mid, in := float64(facePatchSize)/2, 0.5*facePatchSize/k
 	inside := func(b pipBlob) bool { return math.Abs(b.cx+0.5-mid) < in && math.Abs(b.cy+0.5-mid) < in }
 	pi := -1
@@ -252,9 +244,7 @@ func (d *DiceDetector) partOfFace(im dieImage, rect dieRect, p *facePatch) bool 
 		return false
 	}
 	for _, b := range blobs {
-		w, h := b.x1-b.x0+1, b.y1-b.y0+1
-		if !inside(b) && b.round() && float64(b.area) >= 0.55*float64(w*h) && max(w, h) <= (3*min(w, h))/2+1 &&
-			alikeBlobs(blobs[pi].area, b.area, blobs[pi].col, b.col) {
+		if !inside(b) && b.round() && pipShaped(b) && alikeBlobs(blobs[pi].area, b.area, blobs[pi].col, b.col) {
 			return true
 		}
 	}

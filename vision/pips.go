@@ -113,18 +113,10 @@ func (s *pipScratch) segment(p *facePatch, body [3]float32, k float32) ([]pipBlo
 	return blobs, thr
 }
 
-// lonePip reports whether the one pip in the middle of face patch p is
-// alone on its face: wide, the same face taken around it at scale k
-// (about 2), holds no other blob like it, of its size and colour. A part of a larger face that
-// shows one of its pips does.
-func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
-	// Both brought to the exposure the pips were counted at.
-	var pe, we facePatch
-	g := exposureGain(p)
-	applyGain(p, &pe, g)
-	applyGain(wide, &we, g)
-	body := s.bodyColour(&pe)
-	blobs, _ := s.segment(&we, body, 1)
+// loneIn reports whether the round blob at the centre of blobs (the blobs
+// of a face taken k times as large, see widePipBlobs) has no other blob
+// like it.
+func loneIn(blobs []pipBlob, k float64) bool {
 	mid := float64(facePatchSize) / 2
 	pi := -1
 	for i, b := range blobs {
@@ -138,9 +130,7 @@ func (s *pipScratch) lonePip(p, wide *facePatch, k float64) bool {
 		return false
 	}
 	for i, b := range blobs {
-		w, h := b.x1-b.x0+1, b.y1-b.y0+1
-		if i != pi && float64(b.area) >= 0.55*float64(w*h) && max(w, h) <= (3*min(w, h))/2+1 &&
-			alikeBlobs(blobs[pi].area, b.area, blobs[pi].col, b.col) {
+		if i != pi && pipShaped(b) && alikeBlobs(blobs[pi].area, b.area, blobs[pi].col, b.col) {
 			return false
 		}
 	}

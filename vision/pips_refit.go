@@ -21,19 +21,9 @@ const pipRefitScale = 1.8
 // face as found) make, and whether they make one: a group of alike round
 // blobs in a d6 layout, two pips at least (a one's pip gives no size).
 func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRect, bool) {
-	wide := rect
-	wide.HU *= pipRefitScale
-	wide.HV *= pipRefitScale
-	var w facePatch
-	extractPatch(im, wide.corners(), facePatchMargin, true, &w)
 	var s pipScratch
-	var e, pe facePatch
-	// Both at the face's exposure: the wide patch holds table and other
-	// dice, whose light must not set the face's body colour.
-	g := exposureGain(p)
-	applyGain(&w, &e, g)
-	applyGain(p, &pe, g)
-	blobs, _ := s.segment(&e, s.bodyColour(&pe), 1)
+	blobs := widePipBlobs(im, rect, p, pipRefitScale, &s)
+	wideHU, wideHV := rect.HU*pipRefitScale, rect.HV*pipRefitScale
 	var cand []pipBlob
 	for _, b := range blobs {
 		if b.round() {
@@ -45,7 +35,7 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 	local := func(x, y float64) diePt {
 		u := facePatchMargin + x*step
 		v := facePatchMargin + y*step
-		return diePt{(2*u - 1) * wide.HU, (2*v - 1) * wide.HV}
+		return diePt{(2*u - 1) * wideHU, (2*v - 1) * wideHV}
 	}
 	bestFit, best := 0.0, dieRect{}
 	for _, ref := range cand {
@@ -104,7 +94,7 @@ func (d *DiceDetector) pipRefit(im dieImage, rect dieRect, p *facePatch) (dieRec
 		}
 		// The whole face, and a little around it, must have been in view,
 		// with no pip like these beside the group.
-		if math.Abs(c.X)+r.HU > wide.HU || math.Abs(c.Y)+r.HV > wide.HV {
+		if math.Abs(c.X)+r.HU > wideHU || math.Abs(c.Y)+r.HV > wideHV {
 			continue
 		}
 		near := false
