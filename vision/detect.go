@@ -8,8 +8,9 @@ package vision
 // [DiceDetector.SetBackground]) by colour difference, telling shadows (the
 // table darker, same colour) from dice; without one by the difference to
 // the empty table estimated from the frame itself (detect_noref.go) and by
-// the body colours the profiles learned from their examples. Connected foreground groups (a die with its shadow,
-// touching dice, a hand) are then examined in the full resolution frame:
+// the body colours the profiles learned from their examples. Connected
+// foreground groups (a die with its shadow, touching dice, a hand) are
+// then examined in the full resolution frame:
 // the die's top face is the largest part of its silhouette within 85% of
 // the brightness most of it has (a camera sees a cube's sides darker),
 // eroded by a pixel so that touching tops come apart, tried at stricter
@@ -344,6 +345,12 @@ func dedupeDice(dice []Die) []Die {
 	return out
 }
 
+// refFits reports whether the finder has a reference frame of a w×h
+// frame's size.
+func (d *dieFinder) refFits(w, h int) bool {
+	return d.hasRef && d.refFull.Cols() == w && d.refFull.Rows() == h
+}
+
 // find returns the top faces in the frame (img, with pixels im) with sides
 // within lim, and whether something far larger than a die is in the frame.
 // Without a reference frame the dice are found by the difference to the
@@ -360,7 +367,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		return nil, false, fmt.Errorf("vision: dice: %w", err)
 	}
 	scale := float64(W) / float64(ws.X)
-	useRef := d.hasRef && d.refFull.Cols() == W && d.refFull.Rows() == H
+	useRef := d.refFits(W, H)
 	if useRef {
 		ri, err := viewBGR(d.ref)
 		if err != nil {

@@ -189,7 +189,7 @@ const selfPruneWidth = 0.35
 // stricter checks of a colour-only find (all four sides edged). dedupeDice
 // then keeps the surer reading of a die found by both.
 func (d *DiceDetector) colourPass(img gocv.Mat, im dieImage, lim topLimits, dice []Die) ([]Die, error) {
-	if !d.estimate || d.hasRef && d.refFull.Cols() == im.w && d.refFull.Rows() == im.h {
+	if !d.estimate || d.refFits(im.w, im.h) {
 		return dice, nil
 	}
 	d.estimate = false
