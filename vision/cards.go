@@ -291,6 +291,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
 	maxSide := 0.9 * short
+	r.scanner.forget()
 	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
