@@ -253,12 +253,15 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
 	var tmp [8][cardHashN]float64 // C·X
 	for u := range 8 {
-		for x := range cardHashN {
-			var s float64
-			for y := range cardHashN {
-				s += d.dctC[u][y] * g[y*cardHashN+x]
+		// Row by row: each tmp[u][x] sums its products in the same order
+		// (y ascending) as a column loop would, the inner loop runs along
+		// a row of g.
+		t, c := &tmp[u], &d.dctC[u]
+		for y := range cardHashN {
+			cy, row := c[y], (*[cardHashN]float64)(g[y*cardHashN:])
+			for x := range cardHashN {
+				t[x] += cy * row[x]
 			}
-			tmp[u][x] = s
 		}
 	}
 	var coef [64]float64
