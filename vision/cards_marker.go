@@ -1020,3 +1020,38 @@ func cardAddMarker(list []cardMarkerRead, m cardMarkerRead) []cardMarkerRead {
 	}
 	return append(list, m)
 }
+
+// cardStickered is a card whose sticker was read: its outline and the
+// marker's.
+type cardStickered struct{ card, marker [4]Point2f }
+
+// stickerCards appends to out the re-fitted outlines that a sticker read so
+// far (r.reads) fits (cardStickerFits): cards whose sticker is read. A card
+// carries one sticker; what else looks like a marker on it, away from the
+// sticker, is card art (a stray sticker, dropped, or a wrong one), so the
+// full-resolution and retry searches leave it alone (cardOffSticker).
+func (r *CardReader) stickerCards(outlines []cardQuadCandidate, out []cardStickered) []cardStickered {
+	for _, o := range outlines {
+		if !o.refined {
+			continue
+		}
+		for _, m := range r.reads {
+			if cardStickerFits(m.marker, o.q) {
+				out = append(out, cardStickered{o.q, m.marker.Corners})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cardOffSticker reports whether p lies on one of the cards cs but not on
+// its sticker (where a second look may read the sticker better).
+func cardOffSticker(p Point2f, cs []cardStickered) bool {
+	for _, c := range cs {
+		if cardPointInQuad(p, c.card) && !cardPointInQuad(p, c.marker) {
+			return true
+		}
+	}
+	return false
+}
