@@ -83,11 +83,13 @@ int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double m
 // hi; when more than max_share of its pixels are edges, the edges at 2·lo
 // and 2·hi instead, from the same gradients (*busy = 1, else 0). dx and dy
 // (CV_16S with the image's channels, dstep bytes per row) are scratch for
-// the gradients. The edges are those of cv::Canny on the image. Returns 0,
-// or -1 with *err set.
+// the gradients. The edges are those of cv::Canny on the image. busy_first
+// (the last image was busy) computes the edges at 2·lo and 2·hi first,
+// which spares the pass at lo and hi when those alone are too many; the
+// result is the same. Returns 0, or -1 with *err set.
 int tc_canny_busy(const uint8_t *src, int rows, int cols, int channels, size_t step, int16_t *dx, int16_t *dy,
-                  size_t dstep, uint8_t *edges, size_t estep, double lo, double hi, double max_share, int *busy,
-                  char **err);
+                  size_t dstep, uint8_t *edges, size_t estep, double lo, double hi, double max_share, int busy_first,
+                  int *busy, char **err);
 
 // tc_edge_polys finds the contours of the nonzero pixels of the CV_8UC1
 // image at data (rows x cols, step bytes per row; only read; RETR_LIST,
@@ -110,6 +112,10 @@ long tc_aruco_live_objects(void);
 // OpenCV's allocations included) has handed out and not yet freed, or -1
 // where the C library cannot tell (glibc before 2.33). For leak tests.
 long long tc_aruco_malloc_in_use(void);
+
+// tc_dot_i8 returns the sum of a[i]·b[i] over n int8 pairs (|sum| below
+// 2^31: n up to 2^17).
+int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n);
 
 #ifdef __cplusplus
 }

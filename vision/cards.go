@@ -190,7 +190,9 @@ type CardReader struct {
 	learned cardLearnedReads // preReadOutlines', reused across frames
 	rois    []image.Rectangle
 	retry   []image.Rectangle
-	closed  bool
+	// stickered are the cards whose sticker was read (stickerCards).
+	stickered []cardStickered
+	closed    bool
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
 }
@@ -291,6 +293,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
 	maxSide := 0.9 * short
+	r.scanner.forget()
 	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
@@ -318,6 +321,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.stickered = r.stickerCards(outlines, r.stickered[:0])
 	blobs := r.stickerPlaces(outlines, learned, w, h)
 	r.retry = r.retry[:0]
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
@@ -338,6 +342,9 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 			r.retry = append(r.retry, roi)
 		}
 		for _, c := range r.scanner.failed {
+			if cardOffSticker(cardQuadCentre(c.q), r.stickered) {
+				continue
+			}
 			side := math.Sqrt(c.area)
 			r.retry = append(r.retry, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
 		}
@@ -424,7 +431,7 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 	r.rois = r.rois[:0]
 	for _, c := range r.scanner.failed {
 		side := math.Sqrt(c.area)
-		if side > 48 || learned.onTaught(cardQuadCentre(c.q), outlines) {
+		if ctr := cardQuadCentre(c.q); side > 48 || learned.onTaught(ctr, outlines) || cardOffSticker(ctr, r.stickered) {
 			continue // large enough to have read at half resolution, or card art
 		}
 		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
@@ -442,7 +449,7 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 				break
 			}
 		}
-		if inside || learned.onTaught(ctr, outlines) {
+		if inside || learned.onTaught(ctr, outlines) || cardOffSticker(ctr, r.stickered) {
 			continue
 		}
 		box := b.Inset(-max(b.Dx(), b.Dy())/2 - 2)

@@ -20,6 +20,13 @@ package vision
 // 99.8% / 99.5% for ORB with a brute-force matcher, which takes 69 and
 // 497 ms a card.
 
+/*
+#cgo pkg-config: opencv4
+#cgo CXXFLAGS: -std=c++11
+#include "aruco.h"
+*/
+import "C"
+
 import (
 	"bufio"
 	"bytes"
@@ -38,6 +45,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -253,12 +261,15 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
 	var tmp [8][cardHashN]float64 // C·X
 	for u := range 8 {
-		for x := range cardHashN {
-			var s float64
-			for y := range cardHashN {
-				s += d.dctC[u][y] * g[y*cardHashN+x]
+		// Row by row: each tmp[u][x] sums its products in the same order
+		// (y ascending) as a column loop would, the inner loop runs along
+		// a row of g.
+		t, c := &tmp[u], &d.dctC[u]
+		for y := range cardHashN {
+			cy, row := c[y], (*[cardHashN]float64)(g[y*cardHashN:])
+			for x := range cardHashN {
+				t[x] += cy * row[x]
 			}
-			tmp[u][x] = s
 		}
 	}
 	var coef [64]float64
@@ -315,21 +326,19 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 // correlation of their fine grey images, plus a colour term. 0 is equal;
 // unrelated cards are near 1 or above.
 func cardDistance(q, t *cardDesc) float64 {
-	// Four integer sums (exact in any order) let the products overlap.
-	var d0, d1, d2, d3 int32
-	for i := 0; i < cardFineD; i += 4 {
-		a, b := (*[4]int8)(q.fine[i:i+4]), (*[4]int8)(t.fine[i:i+4])
-		d0 += int32(a[0]) * int32(b[0])
-		d1 += int32(a[1]) * int32(b[1])
-		d2 += int32(a[2]) * int32(b[2])
-		d3 += int32(a[3]) * int32(b[3])
-	}
-	dot := d0 + d1 + d2 + d3
+	// An integer sum (exact in any order), vectorised in C: a tenth of
+	// the Go loop's time.
+	dot := cardDot(q, t)
 	var cd float32
 	for i := range q.chroma {
 		cd += math.Float32frombits(math.Float32bits(q.chroma[i]-t.chroma[i]) &^ (1 << 31))
 	}
 	return 1 - float64(dot)/(float64(q.fineNorm)*float64(t.fineNorm)) + cardChromaWeight*float64(cd)/cardChromD
+}
+
+// cardDot is the dot product of two fine grey images.
+func cardDot(q, t *cardDesc) int32 {
+	return int32(C.tc_dot_i8((*C.int8_t)(unsafe.Pointer(&q.fine[0])), (*C.int8_t)(unsafe.Pointer(&t.fine[0])), C.int(cardFineD)))
 }
 
 // cardChromaWeight weighs the colour layout against the grey image: a mean

@@ -646,7 +646,26 @@ type cardMarkerScanner struct {
 	blobs    []image.Rectangle
 	fit      cardSideFitter
 	contours cardContourBufs
+	// unread holds the corners of the candidates that did not decode
+	// since forget (this frame): another threshold often outlines a
+	// square exactly as before, and reading it again fails again.
+	unread map[cardQuadKey]struct{}
 }
+
+// cardQuadKey is a quad's corners, bit for bit.
+type cardQuadKey [8]uint32
+
+func cardKeyOf(q [4]Point2f) cardQuadKey {
+	var k cardQuadKey
+	for i, p := range q {
+		k[2*i], k[2*i+1] = math.Float32bits(p.X), math.Float32bits(p.Y)
+	}
+	return k
+}
+
+// forget starts a new picture: candidates that failed on the last one
+// are read again.
+func (s *cardMarkerScanner) forget() { clear(s.unread) }
 
 // cardScanPass is how one scan thresholds the image.
 type cardScanPass struct {
@@ -703,7 +722,8 @@ func (s *cardMarkerScanner) close() {
 // scan finds the markers in region r of the full-resolution grey image
 // grey with sides from minSide to maxSide full-resolution pixels, searching
 // as pass says, and adds them to out. Candidates that did not decode are
-// left in s.failed (not the cut-corner ones).
+// left in s.failed (not the cut-corner ones); those that did not decode
+// before on this picture (since forget) are not read again.
 func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
 	s.failed = s.failed[:0]
 	s.blobs = s.blobs[:0]
@@ -745,13 +765,24 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 	if err != nil {
 		return out, err
 	}
+	if s.unread == nil {
+		s.unread = map[cardQuadKey]struct{}{}
+	}
 	for _, c := range s.cands {
 		var m cardMarkerRead
 		var ok bool
-		if c.cut {
+		switch {
+		case c.cut:
 			m, ok = s.readCut(grey, g, c)
-		} else {
-			m, ok = s.read(grey, g, c.q)
+		default:
+			// The same corners on the same picture read the same.
+			key := cardKeyOf(c.q)
+			if _, seen := s.unread[key]; seen {
+				break
+			}
+			if m, ok = s.read(grey, g, c.q); !ok {
+				s.unread[key] = struct{}{}
+			}
 		}
 		switch {
 		case ok:
@@ -988,4 +1019,39 @@ func cardAddMarker(list []cardMarkerRead, m cardMarkerRead) []cardMarkerRead {
 		}
 	}
 	return append(list, m)
+}
+
+// cardStickered is a card whose sticker was read: its outline and the
+// marker's.
+type cardStickered struct{ card, marker [4]Point2f }
+
+// stickerCards appends to out the re-fitted outlines that a sticker read so
+// far (r.reads) fits (cardStickerFits): cards whose sticker is read. A card
+// carries one sticker; what else looks like a marker on it, away from the
+// sticker, is card art (a stray sticker, dropped, or a wrong one), so the
+// full-resolution and retry searches leave it alone (cardOffSticker).
+func (r *CardReader) stickerCards(outlines []cardQuadCandidate, out []cardStickered) []cardStickered {
+	for _, o := range outlines {
+		if !o.refined {
+			continue
+		}
+		for _, m := range r.reads {
+			if cardStickerFits(m.marker, o.q) {
+				out = append(out, cardStickered{o.q, m.marker.Corners})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cardOffSticker reports whether p lies on one of the cards cs but not on
+// its sticker (where a second look may read the sticker better).
+func cardOffSticker(p Point2f, cs []cardStickered) bool {
+	for _, c := range cs {
+		if cardPointInQuad(p, c.card) && !cardPointInQuad(p, c.marker) {
+			return true
+		}
+	}
+	return false
 }

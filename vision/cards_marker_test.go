@@ -2,7 +2,10 @@ package vision
 
 import (
 	"image"
+	"image/color"
 	"math"
+	"reflect"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -103,5 +106,113 @@ func BenchmarkCardCodebook(b *testing.B) {
 		if _, err := newCardCodebook(Dict4X4_250); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCardScanSkipsUnread checks that candidates which failed on a picture
+// are not read again there (until forget) and that this changes nothing:
+// the passes of a frame read the same markers and leave the same failed
+// candidates as passes that read every candidate.
+func TestCardScanSkipsUnread(t *testing.T) {
+	d := Dict4X4_250
+	mk, err := GenerateMarker(d, 42, 48)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mk.Close()
+	canvas := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(200, 0, 0, 0), 240, 320, gocv.MatTypeCV8UC1)
+	defer canvas.Close()
+	roi := canvas.Region(image.Rect(30, 40, 30+mk.Cols(), 40+mk.Rows()))
+	mk.CopyTo(&roi)
+	roi.Close()
+	// Dark squares that are no marker: a plain one and one with a light
+	// cross (both dark and bright inside).
+	for _, r := range []image.Rectangle{image.Rect(150, 40, 194, 84), image.Rect(230, 120, 280, 170), image.Rect(120, 150, 166, 196)} {
+		gocv.Rectangle(&canvas, r, color.RGBA{A: 255}, -1)
+	}
+	gocv.Rectangle(&canvas, image.Rect(246, 136, 264, 154), color.RGBA{R: 220, G: 220, B: 220, A: 255}, -1)
+	g, err := cardGreyOf(canvas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes := append([]cardScanPass{cardPassFull}, cardPassRetry[:]...)
+	all := image.Rect(0, 0, 320, 240)
+	type result struct {
+		reads  []cardMarkerRead
+		failed []cardQuadCandidate
+	}
+	run := func(forgetEach bool) ([]result, int) {
+		s, err := newCardMarkerScanner(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.close()
+		var out []result
+		for _, p := range passes {
+			if forgetEach {
+				s.forget()
+			}
+			reads, err := s.scan(canvas, g, all, p, 15, 150, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, result{reads, slices.Clone(s.failed)})
+		}
+		return out, len(s.unread)
+	}
+	want, _ := run(true)
+	got, unread := run(false)
+	// Some candidate of a later pass has the corners of one that failed
+	// before: it was skipped.
+	seen, again := map[cardQuadKey]bool{}, 0
+	for _, r := range got {
+		for _, c := range r.failed {
+			if seen[cardKeyOf(c.q)] {
+				again++
+			}
+			seen[cardKeyOf(c.q)] = true
+		}
+	}
+	if unread == 0 || again == 0 {
+		t.Fatalf("%d candidates failed, %d again: the test picture shows nothing to skip", unread, again)
+	}
+	for i := range passes {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("pass %d: skipping the unread candidates gave %+v, reading them %+v", i, got[i], want[i])
+		}
+	}
+	if len(want[0].reads) != 1 || want[0].reads[0].marker.ID != 42 {
+		t.Errorf("full pass read %+v, want marker 42", want[0].reads)
+	}
+}
+
+// TestCardStickerCards checks which places the sticker search leaves
+// alone: those on a card whose sticker is read, off the sticker; not the
+// sticker itself, not other cards, not a card outline the sticker does not
+// fit.
+func TestCardStickerCards(t *testing.T) {
+	sq := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
+	mq := sq(130, 140, 160, 170)
+	r := &CardReader{reads: []cardMarkerRead{{marker: Marker{ID: 5, Corners: mq, Center: Point2f{145, 155}, Side: 30}}}}
+	outlines := []cardQuadCandidate{
+		{q: sq(100, 100, 220, 270), refined: true}, // the sticker's card
+		{q: sq(300, 100, 420, 270), refined: true}, // another card
+		{q: sq(120, 130, 170, 180), refined: true}, // the sticker's quiet zone: too small a card
+	}
+	cs := r.stickerCards(outlines, nil)
+	if len(cs) != 1 || cs[0].card != outlines[0].q || cs[0].marker != mq {
+		t.Fatalf("stickered cards %+v, want the first outline", cs)
+	}
+	for _, tc := range []struct {
+		p    Point2f
+		skip bool
+	}{{Point2f{190, 240}, true}, {Point2f{145, 155}, false}, {Point2f{350, 200}, false}, {Point2f{50, 50}, false}} {
+		if got := cardOffSticker(tc.p, cs); got != tc.skip {
+			t.Errorf("%v: left alone %v, want %v", tc.p, got, tc.skip)
+		}
+	}
+	outlines[0].refined = false
+	if cs := r.stickerCards(outlines, nil); len(cs) != 0 {
+		t.Errorf("an outline not re-fitted taken for the sticker's card: %+v", cs)
 	}
 }

@@ -28,6 +28,7 @@ type cardOutlineFinder struct {
 	cands       []cardQuadCandidate
 	// Canny thresholds on the blurred half-resolution image.
 	lo, hi float32
+	busy   bool // the last edge map took the doubled thresholds (edgesOf)
 	cardSideFitter
 	// straight pieces of edges: x0, y0, x1, y1, length.
 	segs [][5]float64

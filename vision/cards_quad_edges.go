@@ -25,6 +25,9 @@ import (
 // to f.edges at f.lo and f.hi; when more than cardMaxEdgeShare of the
 // pixels are edges (a plaid, a printed mat floods the map), the edges at
 // twice those thresholds, so that only the stronger edges are followed.
+// Whether the last image was busy only orders the passes (f.busy): a
+// busy table stays busy from frame to frame, and its edges at the higher
+// thresholds alone often decide it.
 func (f *cardOutlineFinder) edgesOf(src gocv.Mat) error {
 	rows, cols, ch := src.Rows(), src.Cols(), src.Channels()
 	gt := gocv.MatTypeCV16SC1
@@ -60,14 +63,18 @@ func (f *cardOutlineFinder) edgesOf(src gocv.Mat) error {
 	if len(s) < rows*cols*ch || len(dx) < 2*rows*cols*ch || len(dy) < 2*rows*cols*ch || len(e) < rows*cols {
 		return errors.New("vision: edges: short image buffer")
 	}
-	var busy C.int
+	var busy, busyFirst C.int
+	if f.busy {
+		busyFirst = 1
+	}
 	var cerr *C.char
 	if C.tc_canny_busy((*C.uint8_t)(unsafe.Pointer(&s[0])), C.int(rows), C.int(cols), C.int(ch), C.size_t(src.Step()),
 		(*C.int16_t)(unsafe.Pointer(&dx[0])), (*C.int16_t)(unsafe.Pointer(&dy[0])), C.size_t(f.dx.Step()),
 		(*C.uint8_t)(unsafe.Pointer(&e[0])), C.size_t(f.edges.Step()), C.double(f.lo), C.double(f.hi),
-		C.double(cardMaxEdgeShare), &busy, &cerr) != 0 {
+		C.double(cardMaxEdgeShare), busyFirst, &busy, &cerr) != 0 {
 		return arucoError("edges", cerr)
 	}
+	f.busy = busy != 0
 	return nil
 }
 
