@@ -190,6 +190,9 @@ type CardReader struct {
 	learned cardLearnedReads // preReadOutlines', reused across frames
 	rois    []image.Rectangle
 	retry   []image.Rectangle
+	ref     cardRef     // the empty table (cards_ref.go)
+	refUsed bool        // this frame was compared with ref
+	size    image.Point // of the frames read
 	closed  bool
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
@@ -216,7 +219,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 		return nil, err
 	}
 	return &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
-		keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat()}, nil
+		keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}, nil
 }
 
 // Close releases the reader. Closing twice is harmless.
@@ -235,6 +238,7 @@ func (r *CardReader) Close() error {
 	r.grey.Close()
 	r.half.Close()
 	r.bgr.Close()
+	r.ref.close()
 	return nil
 }
 
@@ -290,23 +294,38 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// Stickers: the whole frame at half resolution, then at full
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
-	maxSide := 0.9 * short
-	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
-	if err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
-	}
-	// Card outlines at half resolution.
-	hw, hh := (w+1)/2, (h+1)/2
+	// With a reference of the empty table, only where the frame differs
+	// from it (cards_ref.go).
+	r.size = image.Pt(w, h)
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
 	}
-	gocv.Resize(colour, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+	if r.refUsed, err = r.refPlaces(colour, minW); err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
+	maxSide := 0.9 * short
+	if r.refUsed {
+		err = r.scanHalfIn(g, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide)
+	} else {
+		r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
+	// Card outlines at half resolution.
 	cv, err := cardColourOf(colour)
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	outlines, err := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
+	var outlines []cardQuadCandidate
+	if r.refUsed {
+		outlines, err = r.findOutlinesIn(colour, cv, minW, maxW)
+	} else {
+		hw, hh := (w+1)/2, (h+1)/2
+		gocv.Resize(colour, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+		outlines, err = r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
@@ -637,6 +656,10 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 		return ls, nil
 	}
 	for i, o := range outlines {
+		if r.refUsed && i < len(r.ref.pre) {
+			ls[i] = r.ref.pre[i] // read with the reference already
+			continue
+		}
 		if r.stickerIn(o.q) {
 			continue
 		}
