@@ -89,7 +89,7 @@ type cardRef struct {
 	kernel      gocv.Mat
 	keyer       *cardKeyer // the keypoint search in blobs, made when first needed
 	up          gocv.Mat   // a place of mask at full resolution
-	col, half   gocv.Mat // a place of the frame (continuous) and its half
+	col, half   gocv.Mat   // a place of the frame (continuous) and its half
 	size        image.Point
 	has         bool
 	blobs       []cardRefBlob
