@@ -37,7 +37,11 @@ package vision
 //     taught cards (cards_learn_keys.go, cards_learn.go); keypoints agreeing
 //     on one homography give the card's outline, which must then match
 //     that card like any other outline (untaught cards stay unknown).
-//  5. With SearchWholeFrame (tablecam card: single pictures), the whole
+//  5. With a picture of the empty table ([CardReader.SetBackground], which
+//     the live pipeline's [BackgroundReader] hands on), steps 1–4 look only
+//     where the frame differs from it and the places no card was read in
+//     are searched for keypoints (cards_ref.go).
+//  6. With SearchWholeFrame (tablecam card: single pictures), the whole
 //     frame away from the cards read is searched for the keypoints of
 //     every taught card through a hashed index (cards_learn_frame.go):
 //     held-out, 100 / 500 taught cards, 81% / 77% right (cloth 63% / 44%),

@@ -24,6 +24,21 @@ package vision
 // When the frame differs from the reference almost everywhere (the light
 // changed, the camera moved) or has another size, the reference is not
 // used and the frame is read as without one.
+//
+// Pixels darker than the table by about one factor in every channel are
+// shadows, not changes; blobs whose changed pixels fill their
+// quadrilateral are clean (a card alone) and give their card's outline
+// themselves; what is left of a blob once the cards read are taken out is
+// searched for keypoints unless it is small or mostly skin-coloured (the
+// hand holding a card).
+//
+// Measured on held-out synthetic scenes, the reference the same table as
+// another exposure (synth.RenderCardSceneEmpty; TABLECAM_EVAL_FULL=1
+// TABLECAM_EVAL_REF=yes, see cards_eval_test.go): taught cards read right
+// end to end 85.2% among 100 (69.1% without the reference) and 81.9% among
+// 500 (68.5%); cards without any outline near them 1.1% (15%); untaught
+// cards taken for a taught one 0.08% and 0.16% (2 of 1226; without: 0.04%,
+// 0.08%). Stickers 99.86% (99.88%).
 
 import (
 	"errors"
