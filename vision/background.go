@@ -76,6 +76,13 @@ type BackgroundConfig struct {
 	// Motion configures the reader's own stillness check (see
 	// [MotionConfig]); zero fields take its defaults.
 	Motion MotionConfig
+	// Share, when set, is handed the reference whenever it changes (learned,
+	// refreshed, repaired or set; the Mat is valid during the call only),
+	// and an empty Mat when it is dropped and when the reader is closed:
+	// [CardReader.SetBackground] fits, for the card reader to read against
+	// the same empty table. Its error is returned by the Read or
+	// SetBackground that changed the reference (not on a drop).
+	Share func(ref gocv.Mat) error
 }
 
 func (c BackgroundConfig) withDefaults() BackgroundConfig {
@@ -242,6 +249,9 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 	img.CopyTo(&b.ref)
 	b.hasRef = true
 	b.emptyRun, b.stuckRun = 0, 0
+	if err := b.share(); err != nil {
+		return err
+	}
 	// The reference as the Motion shrinks frames, for the change check.
 	m := NewMotion(b.cfg.Motion)
 	defer m.Close()
@@ -426,6 +436,20 @@ func (b *BackgroundReader) repair(img gocv.Mat, ks []int) {
 		return
 	}
 	b.stats.Repaired++
+	if err := b.share(); err != nil {
+		b.drop() // the other reader must not keep the spots as they were
+	}
+}
+
+// share hands the reference to cfg.Share.
+func (b *BackgroundReader) share() error {
+	if b.cfg.Share == nil {
+		return nil
+	}
+	if err := b.cfg.Share(b.ref); err != nil {
+		return fmt.Errorf("vision: background: sharing the reference: %w", err)
+	}
+	return nil
 }
 
 // dieBox is the die's Box, or a small box around its centre.
@@ -456,7 +480,7 @@ func (b *BackgroundReader) learn(img, small gocv.Mat, w float64) error {
 		return fmt.Errorf("vision: background: %w", err)
 	}
 	b.hasRef = true
-	return nil
+	return b.share()
 }
 
 // drop removes the reference.
@@ -464,6 +488,11 @@ func (b *BackgroundReader) drop() {
 	if !b.closed && b.det.HasBackground() {
 		none := gocv.NewMat()
 		b.det.SetBackground(none)
+		none.Close()
+	}
+	if b.hasRef && b.cfg.Share != nil {
+		none := gocv.NewMat()
+		_ = b.cfg.Share(none) // clearing: nothing to undo on failure
 		none.Close()
 	}
 	b.hasRef = false
@@ -476,6 +505,11 @@ func (b *BackgroundReader) drop() {
 func (b *BackgroundReader) Close() error {
 	if b.closed {
 		return nil
+	}
+	if b.hasRef && b.cfg.Share != nil {
+		none := gocv.NewMat()
+		_ = b.cfg.Share(none)
+		none.Close()
 	}
 	b.closed = true
 	if b.det != nil {

@@ -37,7 +37,11 @@ package vision
 //     taught cards (cards_learn_keys.go, cards_learn.go); keypoints agreeing
 //     on one homography give the card's outline, which must then match
 //     that card like any other outline (untaught cards stay unknown).
-//  5. With SearchWholeFrame (tablecam card: single pictures), the whole
+//  5. With a picture of the empty table ([CardReader.SetBackground], which
+//     the live pipeline's [BackgroundReader] hands on), steps 1–4 look only
+//     where the frame differs from it and the places no card was read in
+//     are searched for keypoints (cards_ref.go).
+//  6. With SearchWholeFrame (tablecam card: single pictures), the whole
 //     frame away from the cards read is searched for the keypoints of
 //     every taught card through a hashed index (cards_learn_frame.go):
 //     held-out, 100 / 500 taught cards, 81% / 77% right (cloth 63% / 44%),
@@ -192,6 +196,9 @@ type CardReader struct {
 	retry   []image.Rectangle
 	// stickered are the cards whose sticker was read (stickerCards).
 	stickered []cardStickered
+	ref       cardRef     // the empty table (cards_ref.go)
+	refUsed   bool        // this frame was compared with ref
+	size      image.Point // of the frames read
 	closed    bool
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
@@ -218,7 +225,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 		return nil, err
 	}
 	return &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
-		keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat()}, nil
+		keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}, nil
 }
 
 // Close releases the reader. Closing twice is harmless.
@@ -237,6 +244,7 @@ func (r *CardReader) Close() error {
 	r.grey.Close()
 	r.half.Close()
 	r.bgr.Close()
+	r.ref.close()
 	return nil
 }
 
@@ -292,24 +300,39 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// Stickers: the whole frame at half resolution, then at full
 	// resolution where a card or a marker-like square was seen but no
 	// marker read.
-	maxSide := 0.9 * short
-	r.scanner.forget()
-	r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
-	if err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
-	}
-	// Card outlines at half resolution.
-	hw, hh := (w+1)/2, (h+1)/2
+	// With a reference of the empty table, only where the frame differs
+	// from it (cards_ref.go).
+	r.size = image.Pt(w, h)
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
 	}
-	gocv.Resize(colour, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+	if r.refUsed, err = r.refPlaces(colour, minW); err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
+	maxSide := 0.9 * short
+	r.scanner.forget()
+	if r.refUsed {
+		err = r.scanHalfIn(g, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide)
+	} else {
+		r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
+	}
+	if err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
+	// Card outlines at half resolution.
 	cv, err := cardColourOf(colour)
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	outlines, err := r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
+	var outlines []cardQuadCandidate
+	if r.refUsed {
+		outlines, err = r.findOutlinesIn(colour, cv, minW, maxW)
+	} else {
+		hw, hh := (w+1)/2, (h+1)/2
+		gocv.Resize(colour, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+		outlines, err = r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
@@ -644,6 +667,10 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 		return ls, nil
 	}
 	for i, o := range outlines {
+		if r.refUsed && i < len(r.ref.pre) {
+			ls[i] = r.ref.pre[i] // read with the reference already
+			continue
+		}
 		if r.stickerIn(o.q) {
 			continue
 		}

@@ -37,6 +37,53 @@ import (
 
 func cardsEvalFull() bool { return os.Getenv("TABLECAM_EVAL_FULL") != "" }
 
+// cardsEvalRefs are the readings measured: without a reference of the
+// empty table, with one, or both (TABLECAM_EVAL_REF=no, yes; unset: no in
+// the full run, both in the short one).
+func cardsEvalRefs() []bool {
+	switch os.Getenv("TABLECAM_EVAL_REF") {
+	case "yes":
+		return []bool{true}
+	case "no":
+		return []bool{false}
+	}
+	if cardsEvalFull() {
+		return []bool{false}
+	}
+	return []bool{false, true}
+}
+
+// cardsRefName names a reading with or without the reference.
+func cardsRefName(ref bool) string {
+	if ref {
+		return "with the empty table"
+	}
+	return "no reference"
+}
+
+// cardsRead reads the frame m of scene s with r; with ref, r first gets
+// the scene's empty table (RenderCardSceneEmpty: another exposure of the
+// same table) as its reference, as the live pipeline gives it. cpu is the
+// reading's own CPU time (a live reader gets the reference once, not every
+// frame).
+func cardsRead(r *vision.CardReader, s synth.CardScene, m gocv.Mat, ref bool) (got []vision.CardReading, cpu time.Duration, err error) {
+	bg := gocv.NewMat()
+	if ref {
+		bg.Close()
+		bg, err = synth.RenderCardSceneEmpty(s)
+	}
+	defer bg.Close()
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := r.SetBackground(bg); err != nil {
+		return nil, 0, err
+	}
+	c0 := cardsCPU()
+	got, err = r.ReadCards(m)
+	return got, cardsCPU() - c0, err
+}
+
 // Seed bases. Train: teaching photos and calibration scenes. Eval: scenes
 // that are measured.
 const (
@@ -295,6 +342,12 @@ func cardsMarkerConds() []cardsCond {
 // in held-out scenes per condition: rotation is random in every scene.
 // TABLECAM_EVAL_COND=text runs only the conditions whose name holds text.
 func TestCardsEvalMarkers(t *testing.T) {
+	for _, ref := range cardsEvalRefs() {
+		t.Run(cardsRefName(ref), func(t *testing.T) { cardsEvalMarkers(t, ref) })
+	}
+}
+
+func cardsEvalMarkers(t *testing.T, ref bool) {
 	scenes := 3
 	if cardsEvalFull() {
 		scenes = 60
@@ -346,9 +399,8 @@ func TestCardsEvalMarkers(t *testing.T) {
 				t.Fatal(err)
 			}
 			frames++
-			c0 := cardsCPU()
-			got, err := r.ReadCards(m)
-			cpu += cardsCPU() - c0
+			got, dt, err := cardsRead(r, s, m, ref)
+			cpu += dt
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -377,7 +429,7 @@ func TestCardsEvalMarkers(t *testing.T) {
 	cardsCheckSeeds(t, nil, evalSeeds)
 	fmt.Fprintf(tw, "all\t%d\t%.2f%%\t%d\t%d\t%d\t\t\t\n", total.cards, 100*total.rate(), total.wrong, total.missed+total.unknown, total.extra)
 	tw.Flush()
-	t.Logf("stickered cards, 4 per 1280×720 frame, %d frames per condition:\n%s", scenes, b.String())
+	t.Logf("stickered cards, 4 per 1280×720 frame, %d frames per condition, %s:\n%s", scenes, cardsRefName(ref), b.String())
 	if total.rate() < 0.97 {
 		t.Errorf("%.1f%% of all markers read", 100*total.rate())
 	}
@@ -602,7 +654,7 @@ func cardsLearnedConds() []cardsCond {
 
 // cardsEvalLearned measures n taught cards on held-out scenes per
 // condition and the false identification of untaught cards.
-func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int) {
+func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
 	// TABLECAM_EVAL_WHOLE_FRAME=1 measures the reading of single pictures
 	// (tablecam card): SearchWholeFrame.
@@ -634,9 +686,8 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int) {
 				continue
 			}
 			frames++
-			c0 := cardsCPU()
-			got, err := r.ReadCards(m)
-			cpu += cardsCPU() - c0
+			got, dt, err := cardsRead(r, s, m, ref)
+			cpu += dt
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -665,7 +716,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int) {
 			m.Close()
 			continue
 		}
-		got, err := r.ReadCards(m)
+		got, _, err := cardsRead(r, s, m, ref)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -680,9 +731,9 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int) {
 	}
 	cardsCheckSeeds(t, teachSeeds, evalSeeds)
 	fidRate := float64(falseIDs) / float64(max(1, fs.cards))
-	t.Logf("%d taught cards (3 teaching photos each), whole-frame search %v, %d frames per condition, 1–4 cards a frame:\n%s"+
+	t.Logf("%d taught cards (3 teaching photos each), whole-frame search %v, %s, %d frames per condition, 1–4 cards a frame:\n%s"+
 		"untaught cards: %d in %d frames, %d read as a taught card (false-ID %.3f%%), %d outlined and reported unknown",
-		n, whole, scenes, b.String(), fs.cards, untaughtScenes, falseIDs, 100*fidRate, fs.right)
+		n, whole, cardsRefName(ref), scenes, b.String(), fs.cards, untaughtScenes, falseIDs, 100*fidRate, fs.right)
 	if total.wrong > total.cards/50 {
 		t.Errorf("%d of %d taught cards read as another card", total.wrong, total.cards)
 	}
@@ -703,12 +754,16 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int) {
 // TestCardsEvalLearned measures taught cards (100; 500 with
 // TABLECAM_EVAL_FULL) on held-out scenes.
 func TestCardsEvalLearned(t *testing.T) {
-	if !cardsEvalFull() {
-		cardsEvalLearned(t, 16, 2, 16)
-		return
+	for _, ref := range cardsEvalRefs() {
+		t.Run(cardsRefName(ref), func(t *testing.T) {
+			if !cardsEvalFull() {
+				cardsEvalLearned(t, 16, 2, 16, ref)
+				return
+			}
+			t.Run("100", func(t *testing.T) { cardsEvalLearned(t, 100, 40, 1000, ref) })
+			t.Run("500", func(t *testing.T) { cardsEvalLearned(t, 500, 25, 500, ref) })
+		})
 	}
-	t.Run("100", func(t *testing.T) { cardsEvalLearned(t, 100, 40, 1000) })
-	t.Run("500", func(t *testing.T) { cardsEvalLearned(t, 500, 25, 500) })
 }
 
 // BenchmarkReadCards720p reads one 1280×720 frame with four cards — two
@@ -721,37 +776,71 @@ func BenchmarkReadCards720p(b *testing.B) { cardsBenchRead(b, false) }
 // tablecam card does (SearchWholeFrame).
 func BenchmarkReadCards720pWholeFrame(b *testing.B) { cardsBenchRead(b, true) }
 
+// BenchmarkReadCards720pRef is BenchmarkReadCards720p on each table
+// without ("no-ref") and with ("ref") the reader holding the empty table
+// (as the live pipeline gives it), the two interleaved per table.
+func BenchmarkReadCards720pRef(b *testing.B) {
+	ix, _ := cardsTeachAll(b, 100, 2)
+	for _, bg := range synth.Backgrounds() {
+		for _, ref := range []bool{false, true} {
+			name := string(bg) + "/no-ref"
+			if ref {
+				name = string(bg) + "/ref"
+			}
+			b.Run(name, func(b *testing.B) { cardsBenchTable(b, ix, bg, false, ref) })
+		}
+	}
+}
+
 func cardsBenchRead(b *testing.B, whole bool) {
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
-		b.Run(string(bg), func(b *testing.B) {
-			r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer r.Close()
-			cards := []synth.CardSpec{
-				{Art: 3}, {Art: 42},
-				{Art: cardsUntaughtEval + 1, Sticker: true, Marker: 2, Width: 110},
-				{Art: cardsUntaughtEval + 2, Sticker: true, Marker: 17, Width: 110},
-			}
-			s := synth.RandomCardScene(cardsEvalSeed+77, cards)
-			s.Background = bg
-			s.Lighting = synth.Lighting{}
-			m, _, err := synth.RenderCardScene(s)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer m.Close()
-			c0 := cardsCPU()
-			for b.Loop() {
-				if _, err := r.ReadCards(m); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(cardsCPU()-c0)/1e6/float64(b.N), "cpu-ms/op")
-		})
+		b.Run(string(bg), func(b *testing.B) { cardsBenchTable(b, ix, bg, whole, false) })
 	}
+}
+
+// cardsBenchTable reads the benchmark's frame on table bg, with the empty
+// table as the reader's reference when ref.
+func cardsBenchTable(b *testing.B, ix *vision.CardIndex, bg synth.Background, whole, ref bool) {
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	cards := []synth.CardSpec{
+		{Art: 3}, {Art: 42},
+		{Art: cardsUntaughtEval + 1, Sticker: true, Marker: 2, Width: 110},
+		{Art: cardsUntaughtEval + 2, Sticker: true, Marker: 17, Width: 110},
+	}
+	s := synth.RandomCardScene(cardsEvalSeed+77, cards)
+	s.Background = bg
+	s.Lighting = synth.Lighting{}
+	m, _, err := synth.RenderCardScene(s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer m.Close()
+	if ref {
+		e, err := synth.RenderCardSceneEmpty(s)
+		if err == nil {
+			err = r.SetBackground(e)
+		}
+		e.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The first reading builds what the reader keeps (the keypoint hash).
+	if _, err := r.ReadCards(m); err != nil {
+		b.Fatal(err)
+	}
+	c0 := cardsCPU()
+	for b.Loop() {
+		if _, err := r.ReadCards(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cardsCPU()-c0)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // cardsPHash is a plain 64-bit DCT perceptual hash of a BGR image: 32×32

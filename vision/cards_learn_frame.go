@@ -185,16 +185,30 @@ func (r *CardReader) frameKeys() *cardFrameKeys {
 // then matches them.
 func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, minW, maxW float64) ([]CardReading, error) {
 	ix := r.opts.Index
-	if !r.opts.SearchWholeFrame || ix == nil || ix.Len() == 0 {
+	if ix == nil || ix.Len() == 0 {
 		return out, nil
+	}
+	if !r.opts.SearchWholeFrame {
+		// With a reference: where the frame changed (cards_ref.go).
+		return r.searchChangedKeys(img, grey, gr, out, minW, maxW)
 	}
 	f := r.frameKeys()
 	if len(f.hash.desc) == 0 {
 		return out, nil
 	}
 	f.maskRead(grey, out)
-	k := f.keyer
-	if err := k.detectMasked(grey, f.mask, cardFrameFeatures); err != nil {
+	return r.searchFrameKeys(img, grey, gr, out, f.keyer, image.Rect(0, 0, img.Cols(), img.Rows()), minW, maxW)
+}
+
+// searchFrameKeys is readFrameKeys' search with keyer k in place (frame
+// pixels) where r.frame's mask is not zero.
+func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, k *cardKeyer, place image.Rectangle, minW, maxW float64) ([]CardReading, error) {
+	f := r.frame
+	pg, pm := grey.Region(place), f.mask.Region(place)
+	err := k.detectMasked(pg, pm, cardFrameFeatures)
+	pg.Close()
+	pm.Close()
+	if err != nil {
 		return nil, err
 	}
 	for c := range f.votes {
@@ -227,7 +241,7 @@ func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardRe
 			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
 			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
 		}
-		found, ok := k.homography(hc.keys, bounds, 1, 1)
+		found, ok := k.homography(hc.keys, place, 1, 1)
 		if !ok || cardReadAt(out, cardQuadCentre(found.q)) {
 			continue
 		}

@@ -111,3 +111,63 @@ func TestCardsNoLeak(t *testing.T) {
 	rw.Close()
 	cardsCheckNoLeak(t, start)
 }
+
+// Reading against the empty table (and its errors, a frame of another
+// size, references of every input type) leaves no Mat alive.
+func TestCardsRefNoLeak(t *testing.T) {
+	ix, _ := cardsTeachAll(t, 3, 2)
+	warm, _ := vision.NewCardReader(vision.CardReaderOptions{})
+	warm.Close()
+	start := gocv.MatProfile.Count()
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range int64(8) {
+		cards := []synth.CardSpec{{Art: seed % 3}, {Art: cardsUntaughtEval + seed, Sticker: true, Marker: int(seed)}, {Art: cardsUntaughtEval + 100 + seed}}
+		s := synth.RandomCardScene(cardsCalibSeed+seed, cards)
+		m, _, err := synth.RenderCardScene(s)
+		if err != nil {
+			m.Close()
+			continue
+		}
+		e, err := synth.RenderCardSceneEmpty(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := e
+		conv := gocv.NewMat()
+		switch seed % 3 {
+		case 1:
+			gocv.CvtColor(e, &conv, gocv.ColorBGRToGray)
+			ref = conv
+		case 2:
+			gocv.CvtColor(e, &conv, gocv.ColorBGRToBGRA)
+			ref = conv
+		}
+		if _, err := r.ReadCards(m); err != nil { // the frames' size again
+			t.Fatal(err)
+		}
+		if err := r.SetBackground(ref); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.ReadCards(m); err != nil {
+			t.Fatal(err)
+		}
+		// A frame of another size (the reference dropped), then a
+		// reference of the wrong size (refused).
+		region := m.Region(image.Rect(10, 10, 900, 700))
+		if _, err := r.ReadCards(region); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.SetBackground(e); err == nil {
+			t.Fatal("a 1280×720 reference for 890×690 frames was taken")
+		}
+		region.Close()
+		conv.Close()
+		e.Close()
+		m.Close()
+	}
+	r.Close()
+	cardsCheckNoLeak(t, start)
+}

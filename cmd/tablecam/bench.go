@@ -81,7 +81,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 			rep, err := perf.Run(ctx, perf.Options{
 				Video: video, Settles: rec.Settles, Rolls: rec.Rolls, Loops: loops, Unpaced: unpaced,
 				NewDice: func() (vision.DiceReader, func(), error) {
-					r := newBackgroundReader(det)
+					r := newBackgroundReader(det, cr)
 					return r.Read, func() { r.Close() }, nil
 				},
 				NewCards: func() live.CardReader {

@@ -156,7 +156,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 			}
 		}()
 	}
-	reader := newBackgroundReader(det)
+	reader := newBackgroundReader(det, cr)
 	defer reader.Close()
 	stats, err := live.Run(ctx, live.Options{
 		Source: src, Dice: reader.Read, Cards: cards, Session: s, Announce: ann,
@@ -175,7 +175,12 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 }
 
 // newBackgroundReader reads dice with det and learns the empty table by
-// itself (see vision.BackgroundReader).
-func newBackgroundReader(det *vision.DiceDetector) *vision.BackgroundReader {
-	return vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+// itself (see vision.BackgroundReader); the card reader cr (nil: none)
+// gets the same empty table.
+func newBackgroundReader(det *vision.DiceDetector, cr *vision.CardReader) *vision.BackgroundReader {
+	cfg := vision.BackgroundConfig{}
+	if cr != nil {
+		cfg.Share = cr.SetBackground
+	}
+	return vision.NewBackgroundReader(det, cfg)
 }

@@ -62,7 +62,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview,
 		Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
 		Dice: func() (vision.DiceReader, func(), error) {
-			r := newBackgroundReader(det)
+			r := newBackgroundReader(det, cr)
 			return r.Read, func() { r.Close() }, nil
 		},
 		Cards: func() (live.CardReader, func(), error) {

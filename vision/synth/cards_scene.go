@@ -287,6 +287,37 @@ func RenderCardScene(spec CardScene) (gocv.Mat, []CardTruth, error) {
 	return frame, truth, nil
 }
 
+// RenderCardSceneEmpty draws the table of spec as the camera saw it
+// before the cards arrived: the same table, camera and light (glare
+// included), without cards, shadows or hands, as another exposure (its
+// own sensor noise and an exposure up to 3% off). It is the reference of
+// the empty table a live reader learns. The caller closes the Mat.
+func RenderCardSceneEmpty(spec CardScene) (gocv.Mat, error) {
+	s, base, err := spec.normalized()
+	if err != nil {
+		return gocv.NewMat(), err
+	}
+	st, err := newStage(&models.Content{}, base)
+	if err != nil {
+		return gocv.NewMat(), err
+	}
+	defer st.close()
+	poses, err := layoutCards(st, s)
+	if err != nil {
+		return gocv.NewMat(), err
+	}
+	placeCardGlare(st, s, poses)
+	frame := st.table
+	st.table = gocv.NewMat()
+	r := rngFor(s.Seed, saltEmptyNoise^0xca4d)
+	frame.MultiplyFloat(float32(0.97 + 0.06*r.Float64()))
+	if err := st.finish(&frame, r); err != nil {
+		frame.Close()
+		return gocv.NewMat(), err
+	}
+	return frame, nil
+}
+
 // layoutCards resolves and places every card, clear of the others.
 func layoutCards(st *stage, s CardScene) ([]*cardPose, error) {
 	lay := rngFor(s.Seed, saltCardPose)

@@ -1,0 +1,766 @@
+package vision
+
+// Reading cards against the empty table ([CardReader.SetBackground]): the
+// live pipeline learns a reference picture of the empty table (see
+// [BackgroundReader]); what differs from it is where cards (and hands)
+// are. With a reference, one frame:
+//
+//   - The frame and the reference are compared at a quarter of the
+//     resolution (the largest difference of the three colour channels,
+//     after taking out the frame's overall change in exposure); the
+//     changed pixels, closed and opened, make blobs.
+//   - The half-resolution sticker search and the outline finder run only
+//     in the places of the card-sized blobs (with a margin), not over the
+//     whole frame: on a textured table most of their cost.
+//   - Each blob's smallest enclosing rectangle, re-fitted to the edges
+//     near it, is one more outline proposal where the edges gave none
+//     (busy tables hide a card's edges; its difference to the table they
+//     do not). A blob that is a card and the hand holding it makes no card
+//     shaped rectangle; its place is still searched.
+//   - Blobs that no card read covers are searched for the keypoints of
+//     every taught card (the frame search of cards_learn_frame.go, in
+//     those places only).
+//
+// When the frame differs from the reference almost everywhere (the light
+// changed, the camera moved) or has another size, the reference is not
+// used and the frame is read as without one.
+//
+// Pixels darker than the table by about one factor in every channel are
+// shadows, not changes; blobs whose changed pixels fill their
+// quadrilateral are clean (a card alone) and give their card's outline
+// themselves; what is left of a blob once the cards read are taken out is
+// searched for keypoints unless it is small or mostly skin-coloured (the
+// hand holding a card).
+//
+// Measured on held-out synthetic scenes, the reference the same table as
+// another exposure (synth.RenderCardSceneEmpty; TABLECAM_EVAL_FULL=1
+// TABLECAM_EVAL_REF=yes, see cards_eval_test.go): taught cards read right
+// end to end 85.2% among 100 (69.1% without the reference) and 81.9% among
+// 500 (68.5%); cards without any outline near them 1.1% (15%); untaught
+// cards taken for a taught one 0.08% and 0.16% (2 of 1226; without: 0.04%,
+// 0.08%). Stickers 99.86% (99.88%).
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"slices"
+
+	"gocv.io/x/gocv"
+)
+
+// Reference comparison settings.
+const (
+	// cardRefShrink is the factor the frame and the reference are shrunk
+	// by for the comparison.
+	cardRefShrink = 4
+	// cardRefLevel is the largest channel difference (shrunk frame) at
+	// which a pixel counts as changed.
+	cardRefLevel = 20
+	// cardRefMaxShare is the share of the frame that may differ from the
+	// reference for it to be used.
+	cardRefMaxShare = 0.5
+	// cardRefMinBlob is the smallest blob that is searched, as a share of
+	// the smallest card's area (a card partly out of the frame).
+	cardRefMinBlob = 0.25
+	// cardRefMargin is the margin around a blob's box searched, as a share
+	// of its longer side (at least cardRefMinMargin px).
+	cardRefMargin    = 0.1
+	cardRefMinMargin = 20
+	// cardRefKeyPlaces is the most blobs searched for keypoints a frame,
+	// cardRefKeyFeatures the keypoints taken in each.
+	cardRefKeyPlaces   = 3
+	cardRefKeyFeatures = 1500
+	// cardRefFree is the least share of a blob that no card read covers
+	// for the blob to be searched for keypoints (a card read and the hand
+	// holding it leave less).
+	cardRefFree = 0.4
+	// cardRefStickerReach is how far from a sticker read (in marker
+	// sides) its card may reach: a sticker in a corner of a card 6 sides
+	// long.
+	cardRefStickerReach = 6
+	// cardRefSkin is the share of skin-coloured pixels in what is left of
+	// a blob (cards read taken out) above which it is a hand, not searched.
+	cardRefSkin = 0.6
+	// A shadow darkens the table's channels by about one factor: at least
+	// cardRefShadowMin, the factors less than cardRefShadowSpread apart.
+	cardRefShadowMin    = 0.3
+	cardRefShadowSpread = 0.12
+	// cardRefClean is the least share of its quadrilateral a blob fills
+	// for the blob to be a card alone, whose outline the blob gives (the
+	// outline finder does not search it).
+	cardRefClean = 0.8
+	// cardRefAspect is a card's length over its width (63 × 88 mm).
+	cardRefAspect = 1.4
+)
+
+// cardRef is a card reader's reference of the empty table and its
+// buffers.
+type cardRef struct {
+	small       gocv.Mat // the reference shrunk (BGR)
+	cur, mask   gocv.Mat // the frame shrunk, its changed pixels
+	conv        gocv.Mat // a BGRA or grey reference converted
+	kernel      gocv.Mat
+	keyer       *cardKeyer // the keypoint search in blobs, made when first needed
+	up          gocv.Mat   // a place of mask at full resolution
+	col, half   gocv.Mat   // a place of the frame (continuous) and its half
+	size        image.Point
+	has         bool
+	blobs       []cardRefBlob
+	places      []image.Rectangle // searched for stickers
+	edgePlaces  []image.Rectangle // searched for outlines: blobs not clean
+	pre         []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
+	hist        [3][511]int32
+	failed      []cardQuadCandidate // sticker candidates of all places
+	markerBlobs []image.Rectangle
+}
+
+// cardRefBlob is one changed region: its box (full resolution), its
+// changed area (full-resolution pixels) and its smallest enclosing
+// rectangle (full resolution).
+type cardRefBlob struct {
+	box  image.Rectangle
+	area float64
+	rect [4]Point2f
+	// quad is the quadrilateral around it (when hasQuad); clean when the
+	// blob fills it (a card alone: no hand, no other card touching it).
+	quad           [4]Point2f
+	hasQuad, clean bool
+}
+
+func newCardRef() cardRef {
+	return cardRef{small: gocv.NewMat(), cur: gocv.NewMat(), mask: gocv.NewMat(), conv: gocv.NewMat(),
+		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5)), col: gocv.NewMat(), half: gocv.NewMat(), up: gocv.NewMat()}
+}
+
+func (c *cardRef) close() {
+	for _, m := range []*gocv.Mat{&c.small, &c.cur, &c.mask, &c.conv, &c.kernel, &c.col, &c.half, &c.up} {
+		m.Close()
+	}
+	if c.keyer != nil {
+		c.keyer.close()
+	}
+}
+
+// SetBackground gives the reader a picture of the empty table (8-bit BGR,
+// BGRA or grey, the size of the frames; the reader keeps its own copy):
+// cards are then looked for where the frame differs from it (see
+// cards_ref.go), which finds cards whose edges a busy table hides and
+// costs less. An empty Mat removes the reference; without one the reader
+// reads as before. A reference of another size than the frames read so far
+// is an error; frames of another size than the reference are read without
+// it (and drop it).
+func (r *CardReader) SetBackground(img gocv.Mat) error {
+	if r.closed {
+		return errors.New("vision: card reader: SetBackground after Close")
+	}
+	if img.Empty() {
+		r.ref.has = false
+		return nil
+	}
+	w, h := img.Cols(), img.Rows()
+	if w < 32 || h < 32 {
+		return fmt.Errorf("vision: card reader: reference of %d×%d pixels is too small", w, h)
+	}
+	if r.size != (image.Point{}) && r.size != image.Pt(w, h) {
+		return fmt.Errorf("vision: card reader: reference of %d×%d pixels, frames of %d×%d", w, h, r.size.X, r.size.Y)
+	}
+	src := img
+	switch img.Type() {
+	case gocv.MatTypeCV8UC3:
+	case gocv.MatTypeCV8UC4:
+		gocv.CvtColor(img, &r.ref.conv, gocv.ColorBGRAToBGR)
+		src = r.ref.conv
+	case gocv.MatTypeCV8UC1:
+		gocv.CvtColor(img, &r.ref.conv, gocv.ColorGrayToBGR)
+		src = r.ref.conv
+	default:
+		return fmt.Errorf("vision: card reader: reference type %v, want 8-bit BGR, BGRA or grey", img.Type())
+	}
+	cardRefShrinkTo(src, &r.ref.small)
+	r.ref.size, r.ref.has = image.Pt(w, h), true
+	return nil
+}
+
+// HasBackground reports whether the reader has a reference of the empty
+// table.
+func (r *CardReader) HasBackground() bool { return r.ref.has }
+
+// cardRefShrinkTo shrinks src by cardRefShrink into dst.
+func cardRefShrinkTo(src gocv.Mat, dst *gocv.Mat) {
+	w, h := (src.Cols()+cardRefShrink-1)/cardRefShrink, (src.Rows()+cardRefShrink-1)/cardRefShrink
+	gocv.Resize(src, dst, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
+}
+
+// refPlaces compares colour (continuous BGR, the frame) with the reference
+// and fills r.ref.blobs and r.ref.places (the places searched, merged,
+// even-aligned). It reports false when there is no usable reference.
+func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
+	c := &r.ref
+	w, h := colour.Cols(), colour.Rows()
+	if !c.has {
+		return false, nil
+	}
+	if c.size != image.Pt(w, h) {
+		c.has = false // the camera's resolution changed
+		return false, nil
+	}
+	cardRefShrinkTo(colour, &c.cur)
+	ok, err := c.changed()
+	if err != nil || !ok {
+		return false, err
+	}
+	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphClose, c.kernel)
+	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphOpen, c.kernel)
+	c.findBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
+	c.places = c.places[:0]
+	for _, b := range c.blobs {
+		c.places = append(c.places, r.refPlace(b.box))
+	}
+	c.places = cardRefMerge(c.places)
+	return true, nil
+}
+
+// cardRefMerge merges the places that overlap where their box covers
+// little more than the two: places far apart are searched apart even when
+// their margins meet (a pixel may then be searched twice).
+func cardRefMerge(ps []image.Rectangle) []image.Rectangle {
+	area := func(r image.Rectangle) int { return r.Dx() * r.Dy() }
+	for merged := true; merged; {
+		merged = false
+		for i := 0; i < len(ps) && !merged; i++ {
+			for j := i + 1; j < len(ps); j++ {
+				if !ps[i].Overlaps(ps[j]) {
+					continue
+				}
+				u := ps[i].Union(ps[j])
+				if 4*area(u) > 5*(area(ps[i])+area(ps[j])-area(ps[i].Intersect(ps[j]))) {
+					continue
+				}
+				ps[i] = u
+				ps = append(ps[:j], ps[j+1:]...)
+				merged = true
+				break
+			}
+		}
+	}
+	return ps
+}
+
+// changed fills c.mask with the pixels of c.cur that differ from c.small
+// by cardRefLevel in a channel, after taking out each channel's median
+// difference (the exposure); false when more than cardRefMaxShare differ.
+func (c *cardRef) changed() (bool, error) {
+	if c.cur.Cols() != c.small.Cols() || c.cur.Rows() != c.small.Rows() || c.cur.Type() != gocv.MatTypeCV8UC3 || c.small.Type() != gocv.MatTypeCV8UC3 {
+		return false, errors.New("vision: card reference: sizes differ")
+	}
+	if c.mask.Cols() != c.cur.Cols() || c.mask.Rows() != c.cur.Rows() || c.mask.Type() != gocv.MatTypeCV8U {
+		c.mask.Close()
+		c.mask = gocv.NewMatWithSize(c.cur.Rows(), c.cur.Cols(), gocv.MatTypeCV8U)
+	}
+	cur, err := c.cur.DataPtrUint8()
+	if err != nil {
+		return false, fmt.Errorf("card reference: %w", err)
+	}
+	ref, err := c.small.DataPtrUint8()
+	if err != nil {
+		return false, fmt.Errorf("card reference: %w", err)
+	}
+	out, err := c.mask.DataPtrUint8()
+	if err != nil {
+		return false, fmt.Errorf("card reference: %w", err)
+	}
+	n := len(out)
+	if len(cur) < 3*n || len(ref) < 3*n {
+		return false, errors.New("vision: card reference: short buffer")
+	}
+	for k := range c.hist {
+		clear(c.hist[k][:])
+	}
+	for i := range 3 * n {
+		c.hist[i%3][int(cur[i])-int(ref[i])+255]++
+	}
+	var off [3]int
+	for k := range 3 {
+		sum := int32(0)
+		for v, m := range c.hist[k] {
+			if sum += m; int(sum) > n/2 {
+				off[k] = v - 255
+				break
+			}
+		}
+	}
+	changed := 0
+	for i := range n {
+		d := 0
+		for k := range 3 {
+			v := int(cur[3*i+k]) - int(ref[3*i+k]) - off[k]
+			d = max(d, v, -v)
+		}
+		out[i] = 0
+		if d >= cardRefLevel && !cardRefShadow(cur[3*i:3*i+3], ref[3*i:3*i+3], off) {
+			out[i] = 255
+			changed++
+		}
+	}
+	return float64(changed) <= cardRefMaxShare*float64(n), nil
+}
+
+// cardRefShadow reports whether the pixel cur is the table's ref in a
+// shadow: every channel darker by about the same factor (exposure offset
+// off taken out).
+func cardRefShadow(cur, ref []byte, off [3]int) bool {
+	lo, hi := 2.0, 0.0
+	for k := range 3 {
+		c, r := float64(int(cur[k])-off[k]), float64(ref[k])
+		if c >= r-4 || r < 12 {
+			return false
+		}
+		f := (c + 4) / (r + 4)
+		lo, hi = min(lo, f), max(hi, f)
+	}
+	return lo > cardRefShadowMin && hi-lo < cardRefShadowSpread
+}
+
+// findBlobs fills c.blobs with the changed regions of c.mask of at least
+// minArea full-resolution pixels.
+func (c *cardRef) findBlobs(minArea float64) {
+	c.blobs = c.blobs[:0]
+	pv := gocv.FindContours(c.mask, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	defer pv.Close()
+	const s = cardRefShrink
+	for i := range pv.Size() {
+		ct := pv.At(i)
+		area := gocv.ContourArea(ct) * s * s
+		if area < minArea {
+			continue
+		}
+		hull := cardConvexHull(ct.ToPoints())
+		box := gocv.BoundingRect(ct)
+		b := cardRefBlob{box: image.Rect(box.Min.X*s, box.Min.Y*s, box.Max.X*s, box.Max.Y*s), area: area, rect: cardMinRect(hull, s)}
+		b.quad, b.hasQuad = cardHullQuad(hull, s)
+		b.clean = b.hasQuad && area >= cardRefClean*cardQuadArea(b.quad)
+		c.blobs = append(c.blobs, b)
+	}
+}
+
+// cardMinRect returns the smallest rectangle around the convex polygon
+// hull (pixels of a picture shrunk by s), clockwise, in full-resolution
+// pixels.
+func cardMinRect(hull []image.Point, s float64) [4]Point2f {
+	var out [4]Point2f
+	if len(hull) < 3 {
+		return out
+	}
+	best := math.Inf(1)
+	for i := range hull {
+		a, b := hull[i], hull[(i+1)%len(hull)]
+		dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+		l := math.Hypot(dx, dy)
+		if l == 0 {
+			continue
+		}
+		ux, uy := dx/l, dy/l
+		lo, hi, lo2, hi2 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+		for _, p := range hull {
+			u := float64(p.X)*ux + float64(p.Y)*uy
+			v := -float64(p.X)*uy + float64(p.Y)*ux
+			lo, hi, lo2, hi2 = min(lo, u), max(hi, u), min(lo2, v), max(hi2, v)
+		}
+		// A pixel covers ±0.5 around its centre.
+		lo, hi, lo2, hi2 = lo-0.5, hi+0.5, lo2-0.5, hi2+0.5
+		if area := (hi - lo) * (hi2 - lo2); area < best {
+			best = area
+			for k, uv := range [4][2]float64{{lo, lo2}, {hi, lo2}, {hi, hi2}, {lo, hi2}} {
+				x := uv[0]*ux - uv[1]*uy
+				y := uv[0]*uy + uv[1]*ux
+				out[k] = Point2f{float32((x+0.5)*s - 0.5), float32((y+0.5)*s - 0.5)}
+			}
+		}
+	}
+	if q, ok := cardQuadOK(out, 0, math.Inf(1)); ok {
+		out = q.q // clockwise
+	}
+	return out
+}
+
+// cardHullQuad returns the quadrilateral around the convex polygon hull
+// (pixels of a picture shrunk by s) that the fewest pixels outside it
+// make: edges are dropped one by one, the one whose neighbours' meeting
+// point adds the least area first. Corners in full-resolution pixels,
+// clockwise; false when the hull is not four-sided enough.
+func cardHullQuad(hull []image.Point, s float64) ([4]Point2f, bool) {
+	var out [4]Point2f
+	if len(hull) < 4 {
+		return out, false
+	}
+	// Pixel centres to the pixels' outer edges: each vertex moves half a
+	// pixel away from the hull's centre along both axes.
+	var cx, cy float64
+	for _, p := range hull {
+		cx += float64(p.X)
+		cy += float64(p.Y)
+	}
+	cx, cy = cx/float64(len(hull)), cy/float64(len(hull))
+	pts := make([][2]float64, len(hull))
+	for i, p := range hull {
+		x, y := float64(p.X), float64(p.Y)
+		x += math.Copysign(0.5, x-cx)
+		y += math.Copysign(0.5, y-cy)
+		pts[i] = [2]float64{x, y}
+	}
+	for len(pts) > 4 {
+		best, bi := math.Inf(1), -1
+		var bp [2]float64
+		n := len(pts)
+		for i := range n {
+			// Edge (i, i+1) goes: edges (i-1, i) and (i+1, i+2) meet.
+			a, b, c, d := pts[(i+n-1)%n], pts[i], pts[(i+1)%n], pts[(i+2)%n]
+			p, ok := cardLineMeet(a, b, c, d)
+			// The meeting point lies beyond b and before c.
+			if !ok || (p[0]-b[0])*(b[0]-a[0])+(p[1]-b[1])*(b[1]-a[1]) < 0 || (p[0]-c[0])*(c[0]-d[0])+(p[1]-c[1])*(c[1]-d[1]) < 0 {
+				continue
+			}
+			// The triangle b, p, c added.
+			area := math.Abs((p[0]-b[0])*(c[1]-b[1])-(p[1]-b[1])*(c[0]-b[0])) / 2
+			if area < best {
+				best, bi, bp = area, i, p
+			}
+		}
+		if bi < 0 {
+			return out, false
+		}
+		pts[bi] = bp
+		pts = slices.Delete(pts, (bi+1)%n, (bi+1)%n+1)
+	}
+	for k, p := range pts {
+		out[k] = Point2f{float32((p[0]+0.5)*s - 0.5), float32((p[1]+0.5)*s - 0.5)}
+	}
+	q, ok := cardQuadOK(out, 0, math.Inf(1))
+	return q.q, ok
+}
+
+// scanHalfIn is the half-resolution sticker search in the reference's
+// places only; the scanner's failed candidates and blobs are those of all
+// places.
+func (r *CardReader) scanHalfIn(g cardGrey, minSide, maxSide float64) error {
+	c := &r.ref
+	r.reads = r.reads[:0]
+	c.failed, c.markerBlobs = c.failed[:0], c.markerBlobs[:0]
+	var err error
+	for _, p := range c.places {
+		r.reads, err = r.scanner.scan(r.grey, g, p, cardPassHalf, minSide, min(maxSide, float64(max(p.Dx(), p.Dy()))), r.reads)
+		if err != nil {
+			return err
+		}
+		c.failed = append(c.failed, r.scanner.failed...)
+		c.markerBlobs = append(c.markerBlobs, r.scanner.blobs...)
+	}
+	r.scanner.failed = append(r.scanner.failed[:0], c.failed...)
+	r.scanner.blobs = append(r.scanner.blobs[:0], c.markerBlobs...)
+	return nil
+}
+
+// findOutlinesIn finds the card outlines of the frame colour (continuous
+// BGR; gr its view) with the reference: a clean blob's quadrilateral,
+// re-fitted to the edges near it, is its card's outline when it holds a
+// sticker or matches a taught card (its reading is kept in r.ref.pre);
+// the outline finder runs in the places of the other blobs (and of clean
+// ones that matched nothing), and each card-shaped blob's rectangle is
+// added where no outline covers it.
+func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW float64) ([]cardQuadCandidate, error) {
+	c := &r.ref
+	var sure []cardQuadCandidate
+	c.pre = c.pre[:0]
+	for i := range c.blobs {
+		b := &c.blobs[i]
+		if !b.clean {
+			continue
+		}
+		q, ok := r.blobOutline(gr, b.quad, b.rect, minW, maxW)
+		if !ok {
+			b.clean = false
+			continue
+		}
+		if r.stickerIn(q.q) {
+			sure = append(sure, q)
+			c.pre = append(c.pre, cardLearnedRead{})
+			continue
+		}
+		rd, ok, m, err := r.readLearned(colour, q)
+		if err != nil {
+			return nil, err
+		}
+		if rd.ID == CardUnknown {
+			b.clean = false // the outline finder looks again
+			continue
+		}
+		sure = append(sure, q)
+		c.pre = append(c.pre, cardLearnedRead{rd: rd, ok: ok, done: true, m: m})
+	}
+	c.edgePlaces = c.edgePlaces[:0]
+	for _, b := range c.blobs {
+		if !b.clean {
+			c.edgePlaces = append(c.edgePlaces, r.refPlace(b.box))
+		}
+	}
+	c.edgePlaces = cardRefMerge(c.edgePlaces)
+	out, err := r.findOutlinesAt(colour, c.edgePlaces, minW, maxW)
+	if err != nil {
+		return nil, err
+	}
+	// The sure outlines first, their readings in r.ref.pre by index.
+	out = append(sure, out...)
+	for _, b := range c.blobs {
+		if b.clean {
+			continue
+		}
+		q, ok := r.blobOutline(gr, b.rect, b.rect, minW, maxW)
+		if !ok {
+			continue
+		}
+		covered := false
+		for _, o := range out {
+			if cardPointInQuad(cardQuadCentre(q.q), o.q) && cardPointInQuad(cardQuadCentre(o.q), q.q) && o.area > 0.6*q.area {
+				covered = true
+				break
+			}
+		}
+		if !covered {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// findOutlinesAt runs the outline finder in places of colour; an outline
+// found in two places is kept once.
+func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, minW, maxW float64) ([]cardQuadCandidate, error) {
+	c := &r.ref
+	var out []cardQuadCandidate
+	for _, p := range places {
+		hw, hh := (p.Dx()+1)/2, (p.Dy()+1)/2
+		if hw < 16 || hh < 16 {
+			continue
+		}
+		reg := colour.Region(p)
+		reg.CopyTo(&c.col)
+		reg.Close()
+		gocv.Resize(c.col, &c.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
+		pv, err := cardColourOf(c.col)
+		if err != nil {
+			return nil, err
+		}
+		found, err := r.finder.find(c.half, float64(hw)/float64(p.Dx()), pv, minW, maxW)
+		if err != nil {
+			return nil, err
+		}
+		dx, dy := float32(p.Min.X), float32(p.Min.Y)
+		for _, o := range found {
+			o.q = cardShiftQuad(o.q, dx, dy)
+			o.alts = slices.Clone(o.alts)
+			for k := range o.alts {
+				o.alts[k] = cardShiftQuad(o.alts[k], dx, dy)
+			}
+			out = append(out, o)
+		}
+	}
+	cardSortByScore(out)
+	kept := out[:0]
+	for _, o := range out {
+		dup := false
+		for i := range kept {
+			if cardQuadsOverlap(o.q, kept[i].q) && cardPointInQuad(cardQuadCentre(o.q), kept[i].q) {
+				dup = true
+				if len(kept[i].alts) < cardMaxAlts && cardQuadAltDistance(o.q, kept[i]) > 1.5 {
+					kept[i].alts = append(kept[i].alts, o.q)
+				}
+				break
+			}
+		}
+		if !dup {
+			kept = append(kept, o)
+		}
+	}
+	return kept, nil
+}
+
+// blobOutline returns the outline q (a blob's quadrilateral) re-fitted to
+// the edges of gr near it when it can be (q and alt become its
+// alternatives), else q as it is; false when q is no card's shape.
+func (r *CardReader) blobOutline(gr cardGrey, q, alt [4]Point2f, minW, maxW float64) (cardQuadCandidate, bool) {
+	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
+	if !ok || !cardPlausible(c.q, minW, maxW) {
+		return c, false
+	}
+	rq, strength, ok := r.finder.refine(gr, c.q)
+	if !ok {
+		return c, true
+	}
+	rc, ok := cardQuadOK(rq, minW, maxW*CardAspectMax)
+	if !ok || !cardPlausible(rc.q, minW, maxW) {
+		return c, true
+	}
+	rc.refined, rc.score = true, min(1, strength/40)
+	rc.alts = [][4]Point2f{c.q}
+	if alt != q {
+		rc.alts = append(rc.alts, alt)
+	}
+	return rc, true
+}
+
+// refPlace is the place searched around a blob's box: a margin added,
+// corners even (a place's half-resolution copy is then the frame's).
+func (r *CardReader) refPlace(box image.Rectangle) image.Rectangle {
+	w, h := r.ref.size.X, r.ref.size.Y
+	m := max(cardRefMinMargin, int(cardRefMargin*float64(max(box.Dx(), box.Dy()))))
+	p := box.Inset(-m).Intersect(image.Rect(0, 0, w, h))
+	p.Min.X, p.Min.Y = p.Min.X&^1, p.Min.Y&^1
+	p.Max.X, p.Max.Y = min(w, (p.Max.X+1)&^1), min(h, (p.Max.Y+1)&^1)
+	return p
+}
+
+// cardShiftQuad moves q by (dx, dy).
+func cardShiftQuad(q [4]Point2f, dx, dy float32) [4]Point2f {
+	for k := range q {
+		q[k].X += dx
+		q[k].Y += dy
+	}
+	return q
+}
+
+// searchChangedKeys searches the blobs that no card read in out covers
+// for the keypoints of every taught card (at most cardRefKeyPlaces of
+// them, the largest first), when the frame was compared with a reference.
+func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+	if !r.refUsed || len(r.ref.blobs) == 0 {
+		return out, nil
+	}
+	f := r.frameKeys()
+	if len(f.hash.desc) == 0 {
+		return out, nil
+	}
+	if r.ref.keyer == nil {
+		r.ref.keyer = newCardKeyerWith(cardRefKeyFeatures, cardFrameLevels)
+	}
+	cardArea := minW * minW * cardRefAspect
+	bounds := image.Rect(0, 0, img.Cols(), img.Rows())
+	order := make([]int, 0, len(r.ref.blobs))
+	for i, b := range r.ref.blobs {
+		if b.area >= 0.5*cardArea {
+			order = append(order, i)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return int(r.ref.blobs[b].area - r.ref.blobs[a].area) })
+	searched := 0
+	for _, i := range order {
+		if searched >= cardRefKeyPlaces {
+			break
+		}
+		b := r.ref.blobs[i]
+		if free, skin := r.blobFree(b, out); free < 0.5*cardArea || free < cardRefFree*b.area || skin > cardRefSkin*free {
+			continue // read already; what is left is a hand, a shadow
+		}
+		searched++
+		m := max(cardRefMinMargin, int(cardRefMargin*float64(max(b.box.Dx(), b.box.Dy()))))
+		place := b.box.Inset(-m).Intersect(bounds)
+		// Keypoints only on what changed and is not read yet.
+		f.maskRead(grey, out)
+		if err := r.ref.maskChanged(f.mask, place); err != nil {
+			return nil, err
+		}
+		var err error
+		if out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, minW, maxW); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// cardRefHoldsRead reports whether a card read in out (not unknown) lies
+// in blob b: the rest of the blob is the hand holding it, its shadow (or a
+// second card touching it, which is not searched).
+func cardRefHoldsRead(b cardRefBlob, out []CardReading) bool {
+	for _, rd := range out {
+		if rd.ID == CardUnknown {
+			continue
+		}
+		c := cardQuadCentre(rd.Corners)
+		if image.Pt(int(c.X), int(c.Y)).In(b.box) {
+			return true
+		}
+	}
+	return false
+}
+
+// blobFree is the changed area of blob b (full-resolution pixels) that no
+// card read in out covers (nor a sticker read's card, within
+// cardRefStickerReach of its marker), and how much of it is skin-coloured
+// or a shadow of a warm table (red over green over blue, clearly).
+func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin float64) {
+	mask, err := r.ref.mask.DataPtrUint8()
+	if err != nil {
+		return 0, 0
+	}
+	cur, err := r.ref.cur.DataPtrUint8()
+	if err != nil {
+		return 0, 0
+	}
+	const s = cardRefShrink
+	w := r.ref.mask.Cols()
+	sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, r.ref.mask.Rows()))
+	nf, ns := 0, 0
+	for y := sb.Min.Y; y < sb.Max.Y; y++ {
+		for x := sb.Min.X; x < sb.Max.X; x++ {
+			if mask[y*w+x] == 0 {
+				continue
+			}
+			p := Point2f{float32(x*s + s/2), float32(y*s + s/2)}
+			if cardReadAt(out, p) || r.nearSticker(p) {
+				continue
+			}
+			nf++
+			if px := cur[3*(y*w+x):]; int(px[2]) > int(px[1])+4 && int(px[1]) >= int(px[0]) && int(px[2]) > int(px[0])+20 {
+				ns++
+			}
+		}
+	}
+	return float64(nf * s * s), float64(ns * s * s)
+}
+
+// nearSticker reports whether p lies within cardRefStickerReach marker sides
+// of a sticker read in this frame: on its card, whose outline may not
+// have been found.
+func (r *CardReader) nearSticker(p Point2f) bool {
+	for _, m := range r.reads {
+		if cardDist(p, m.marker.Center) < cardRefStickerReach*m.marker.Side {
+			return true
+		}
+	}
+	return false
+}
+
+// maskChanged clears the pixels of place in mask (full resolution) that
+// did not change.
+func (c *cardRef) maskChanged(mask gocv.Mat, place image.Rectangle) error {
+	const s = cardRefShrink
+	sp := image.Rect(place.Min.X/s, place.Min.Y/s, (place.Max.X+s-1)/s, (place.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, c.mask.Cols(), c.mask.Rows()))
+	if sp.Empty() {
+		return nil
+	}
+	sm := c.mask.Region(sp)
+	gocv.Resize(sm, &c.up, image.Pt(sp.Dx()*s, sp.Dy()*s), 0, 0, gocv.InterpolationNearestNeighbor)
+	sm.Close()
+	// c.up covers sp at full resolution, from (sp.Min·s); place lies in it.
+	in := place.Sub(sp.Min.Mul(s)).Intersect(image.Rect(0, 0, c.up.Cols(), c.up.Rows()))
+	up := c.up.Region(in)
+	defer up.Close()
+	dst := mask.Region(in.Add(sp.Min.Mul(s)))
+	defer dst.Close()
+	if up.Cols() != dst.Cols() || up.Rows() != dst.Rows() {
+		return errors.New("vision: card reference: mask places differ")
+	}
+	gocv.BitwiseAnd(dst, up, &dst)
+	return nil
+}

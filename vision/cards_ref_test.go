@@ -1,0 +1,193 @@
+package vision_test
+
+import (
+	"image"
+	"slices"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision"
+	"tablecam/vision/synth"
+)
+
+// cardsRefScene renders a training scene of taught cards and its empty
+// table.
+func cardsRefScene(t *testing.T, seed int64, n int, bg synth.Background) (synth.CardScene, gocv.Mat, gocv.Mat, []synth.CardTruth) {
+	t.Helper()
+	s := cardsLearnedScene(seed, n, true, 0)
+	if bg != "" {
+		s.Background = bg
+	}
+	m, truth, err := synth.RenderCardScene(s)
+	if err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	e, err := synth.RenderCardSceneEmpty(s)
+	if err != nil {
+		m.Close()
+		e.Close()
+		t.Fatal(err)
+	}
+	return s, m, e, truth
+}
+
+func TestCardReaderSetBackground(t *testing.T) {
+	ix, _ := cardsTeachAll(t, 4, 2)
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	_, m, e, _ := cardsRefScene(t, cardsCalibSeed+80_000, 4, synth.BackgroundWood)
+	defer m.Close()
+	defer e.Close()
+
+	tiny := gocv.NewMatWithSize(16, 16, gocv.MatTypeCV8UC3)
+	defer tiny.Close()
+	float := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV32F)
+	defer float.Close()
+	for name, bad := range map[string]gocv.Mat{"16×16": tiny, "float": float} {
+		if err := r.SetBackground(bad); err == nil || r.HasBackground() {
+			t.Errorf("SetBackground(%s): err %v, has %v; want an error and no reference", name, err, r.HasBackground())
+		}
+	}
+	// No reference: the readings are the plain reader's, also after a
+	// reference was set and removed.
+	plain, err := r.ReadCards(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetBackground(e); err != nil || !r.HasBackground() {
+		t.Fatalf("SetBackground(empty table): %v, has %v", err, r.HasBackground())
+	}
+	none := gocv.NewMat()
+	defer none.Close()
+	if err := r.SetBackground(none); err != nil || r.HasBackground() {
+		t.Fatalf("SetBackground(empty Mat): %v, has %v; want the reference removed", err, r.HasBackground())
+	}
+	again, err := r.ReadCards(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(plain, again, func(a, b vision.CardReading) bool { return a.ID == b.ID && a.Box == b.Box && a.Corners == b.Corners }) {
+		t.Errorf("readings without a reference changed after one was removed:\n%v\n%v", plain, again)
+	}
+	// A reference of another size than the frames read is refused.
+	small := gocv.NewMat()
+	defer small.Close()
+	gocv.Resize(e, &small, image.Pt(640, 360), 0, 0, gocv.InterpolationArea)
+	if err := r.SetBackground(small); err == nil || r.HasBackground() {
+		t.Errorf("a 640×360 reference for 1280×720 frames: err %v, has %v; want an error", err, r.HasBackground())
+	}
+	// Grey and BGRA references are taken; a frame of another size is read
+	// without the reference, which is dropped.
+	for _, code := range []gocv.ColorConversionCode{gocv.ColorBGRToGray, gocv.ColorBGRToBGRA} {
+		c := gocv.NewMat()
+		gocv.CvtColor(e, &c, code)
+		err := r.SetBackground(c)
+		c.Close()
+		if err != nil || !r.HasBackground() {
+			t.Fatalf("SetBackground(%v): %v", code, err)
+		}
+	}
+	crop := m.Region(image.Rect(0, 0, 960, 720))
+	defer crop.Close()
+	if _, err := r.ReadCards(crop); err != nil {
+		t.Fatal(err)
+	}
+	if r.HasBackground() {
+		t.Error("a 1280×720 reference kept for a 960×720 frame")
+	}
+}
+
+// On busy tables (cloth, playmat; training scenes) the empty table finds
+// taught cards the plain reader misses, and reads none wrong.
+func TestCardReaderReferenceOnBusyTables(t *testing.T) {
+	const n = 16
+	ix, _ := cardsTeachAll(t, n, 3)
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	want := func(tr synth.CardTruth) string { return cardsID(tr.Art) }
+	var plain, ref cardsScore
+	rescued := 0
+	for k := range int64(12) {
+		bg := []synth.Background{synth.BackgroundCloth, synth.BackgroundPlaymat}[k%2]
+		s := cardsLearnedScene(cardsCalibSeed+81_000+k, n, true, 0)
+		s.Background = bg
+		m, truth, err := synth.RenderCardScene(s)
+		if err != nil {
+			m.Close()
+			t.Fatal(err)
+		}
+		got0, _, err := cardsRead(r, s, m, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got1, _, err := cardsRead(r, s, m, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Close()
+		for _, tr := range truth {
+			one := []synth.CardTruth{tr}
+			a, b := cardsMatch(got0, one, want), cardsMatch(got1, one, want)
+			plain.add(a)
+			ref.add(b)
+			if a.right == 0 && b.right == 1 {
+				rescued++
+			}
+		}
+	}
+	t.Logf("busy tables, %d taught cards: plain %d of %d right, with the empty table %d (%d found only with it), wrong %d / %d",
+		plain.cards, plain.right, plain.cards, ref.right, rescued, plain.wrong, ref.wrong)
+	if rescued < 3 || ref.right < plain.right+3 {
+		t.Errorf("the empty table rescued %d cards (%d right, plain %d); want at least 3 more", rescued, ref.right, plain.right)
+	}
+	if ref.wrong > 0 {
+		t.Errorf("with the empty table %d cards read as another card", ref.wrong)
+	}
+}
+
+// The BackgroundReader hands the empty table it learns to the card reader
+// and takes it back when it drops it or is closed.
+func TestBackgroundReaderSharesTheReference(t *testing.T) {
+	c, profs := diceDefaultProfiles(t, "vats")
+	det, err := vision.NewDiceDetector(c, profs, vision.DiceConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer det.Close()
+	cr, err := vision.NewCardReader(vision.CardReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cr.Close()
+	var sizes []image.Point
+	b := vision.NewBackgroundReader(det, vision.BackgroundConfig{LearnFrames: 2, RefreshFrames: 3, Share: func(ref gocv.Mat) error {
+		sizes = append(sizes, image.Pt(ref.Cols(), ref.Rows()))
+		return cr.SetBackground(ref)
+	}})
+	sc := synth.Scene{Seed: synth.TrainSeedMin + 3_900_000, Noise: 2, Background: synth.BackgroundWood}
+	empty, err := synth.RenderEmpty(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	bgFeed(t, b, empty, b.Config().LearnFrames+1)
+	if !b.HasBackground() || !cr.HasBackground() || len(sizes) != 1 || sizes[0] != image.Pt(empty.Cols(), empty.Rows()) {
+		t.Fatalf("after learning: background %v, card reader %v, shared %v", b.HasBackground(), cr.HasBackground(), sizes)
+	}
+	bgFeed(t, b, empty, b.Config().RefreshFrames)
+	if b.Stats().Refreshed != 1 || len(sizes) != 2 {
+		t.Errorf("a refresh shared %v (stats %+v)", sizes, b.Stats())
+	}
+	b.Close()
+	if cr.HasBackground() || len(sizes) != 3 || sizes[2] != (image.Point{}) {
+		t.Errorf("after Close: card reader has a reference %v, shared %v", cr.HasBackground(), sizes)
+	}
+}
