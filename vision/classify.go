@@ -789,45 +789,7 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 		return Die{}, false
 	}
 	if bm.confidence() < refineBelow && bm.score >= 0.4 {
-		// A second look: fit the quadrilateral to each of the three best
-		// faces in turn; the faces compete with their best fits.
-		// ps's per-face scores must be br's (another set's reader may
-		// have matched the patch since).
-		if _, ok := ps.recall(br); !ok {
-			br.match(ps)
-		}
-		var topBuf [3]int
-		best := topFaces(topBuf[:0], ps.best[:len(br.faces)], 3)
-		var fits [3]struct {
-			rect  dieRect
-			score float64
-		}
-		for i, f := range best {
-			fits[i].rect, fits[i].score = br.refineFor(im, rect, f, ps)
-		}
-		wi := 0
-		for i := range best {
-			if fits[i].score > fits[wi].score {
-				wi = i
-			}
-		}
-		second := -2.0
-		for i := range best {
-			if i != wi {
-				second = math.Max(second, fits[i].score)
-			}
-		}
-		extractPatch(im, fits[wi].rect.corners(), br.margin, true, &ps.patch)
-		ps.queryFeatures()
-		m := br.match(ps)
-		if m.face == best[wi] {
-			// The refitted face must also win a fair margin over the other
-			// faces' own best fits.
-			m.margin = math.Min(m.margin, fits[wi].score-second)
-			rect, bm = fits[wi].rect, m
-		} else {
-			bm.margin = 0
-		}
+		rect, bm = d.refit(im, rect, br, bm, ps)
 	}
 	if bm.score < minDieScore {
 		return Die{}, false
@@ -835,53 +797,12 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	conf := bm.confidence()
 	face := bm.face
 	if br.pips {
-		n, pconf := countPips(&ps.patch)
-		switch {
-		case n == 1 && br.values[face] == n && pconf >= 0.5 && !d.lonePip(im, rect, &ps.patch):
-			// Both agree, but the pip has others like it around: a part
-			// of a face (one pip of it reads as a one).
-			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
-		case n == 2 && br.values[face] == n && pconf >= 0.5 && !d.hasRef && d.partOfFace(im, rect, &ps.patch):
-			// Without a reference: two pips of a larger face.
-			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
-		case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
-			conf = math.Max(conf, math.Min(pconf, 1))
-		case n >= 1 && n <= 6 && br.values[face] == n:
-			// The count agrees but the pips do not sit where a d6 puts
-			// them: a part of a face, or a side taken for the top.
-			conf = math.Min(conf, pconf)
-		case n >= 1 && n <= 6:
-			// The two readings disagree: trust neither.
-			for i, v := range br.values {
-				if v == n && pconf > 0.9 && conf < 0.2 {
-					face = i
-				}
-			}
-			conf = math.Min(conf, 0.5) * 0.5
-		default:
-			// No count: a d6 is read by its pips too, so this reading is
-			// not sure.
-			conf = math.Min(conf*0.5, 0.9*br.threshold)
-		}
+		face, conf = d.pipConfidence(im, rect, br, face, conf, &ps.patch)
 	}
 	if br.num != nil {
 		face, conf, rect = br.readNumeral(im, rect, face)
-	} else if br.margin != facePatchMargin && conf >= br.threshold {
-		// Numerals: the reading must not change when the face is taken a
-		// little smaller, larger or shifted (a face found too large or
-		// cut shows part of a numeral, which may look like another).
-		q := &d.ps2
-		for _, v := range [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}, {1, 0.08, 0.08}, {1, -0.08, -0.08}} {
-			r := rect
-			r.HU, r.HV = rect.HU*v.k, rect.HV*v.k
-			r.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
-			extractPatch(im, r.corners(), br.margin, true, &q.patch)
-			q.queryFeatures()
-			if m := br.match(q); m.face != face {
-				conf = math.Min(conf, 0.5*br.threshold)
-				break
-			}
-		}
+	} else if br.margin != facePatchMargin && conf >= br.threshold && !d.steady(im, rect, br, face) {
+		conf = math.Min(conf, 0.5*br.threshold)
 	}
 	if !br.pips && br.margin == facePatchMargin && conf >= br.threshold {
 		if br.doubtful(ps, face, &d.turned) {
@@ -898,6 +819,105 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
 	return br.die(face, conf, rect, bm.rot, cand), true
+}
+
+// refit is readDieOnce's second look at a reading bm of set br on rect
+// that is not confident (ps holds its patch): the quadrilateral is fitted
+// to each of the three best faces in turn, and the faces compete with
+// their best fits. It returns the winner's rectangle and match; a winner
+// that does not read as itself there comes back with no margin.
+func (d *DiceDetector) refit(im dieImage, rect dieRect, br *faceReader, bm faceMatch, ps *patchScratch) (dieRect, faceMatch) {
+	// ps's per-face scores must be br's (another set's reader may have
+	// matched the patch since).
+	if _, ok := ps.recall(br); !ok {
+		br.match(ps)
+	}
+	var topBuf [3]int
+	best := topFaces(topBuf[:0], ps.best[:len(br.faces)], 3)
+	var fits [3]struct {
+		rect  dieRect
+		score float64
+	}
+	for i, f := range best {
+		fits[i].rect, fits[i].score = br.refineFor(im, rect, f, ps)
+	}
+	wi := 0
+	for i := range best {
+		if fits[i].score > fits[wi].score {
+			wi = i
+		}
+	}
+	second := -2.0
+	for i := range best {
+		if i != wi {
+			second = math.Max(second, fits[i].score)
+		}
+	}
+	extractPatch(im, fits[wi].rect.corners(), br.margin, true, &ps.patch)
+	ps.queryFeatures()
+	m := br.match(ps)
+	if m.face != best[wi] {
+		bm.margin = 0
+		return rect, bm
+	}
+	// The refitted face must also win a fair margin over the other faces'
+	// own best fits.
+	m.margin = math.Min(m.margin, fits[wi].score-second)
+	return fits[wi].rect, m
+}
+
+// pipConfidence weighs a d6 reading (face of set br with confidence conf
+// on rect, patch p) against the count of its pips and returns the face
+// and confidence.
+func (d *DiceDetector) pipConfidence(im dieImage, rect dieRect, br *faceReader, face int, conf float64, p *facePatch) (int, float64) {
+	n, pconf := countPips(p)
+	switch {
+	case n == 1 && br.values[face] == n && pconf >= 0.5 && !d.lonePip(im, rect, p):
+		// Both agree, but the pip has others like it around: a part
+		// of a face (one pip of it reads as a one).
+		conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
+	case n == 2 && br.values[face] == n && pconf >= 0.5 && !d.hasRef && d.partOfFace(im, rect, p):
+		// Without a reference: two pips of a larger face.
+		conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
+	case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
+		conf = math.Max(conf, math.Min(pconf, 1))
+	case n >= 1 && n <= 6 && br.values[face] == n:
+		// The count agrees but the pips do not sit where a d6 puts
+		// them: a part of a face, or a side taken for the top.
+		conf = math.Min(conf, pconf)
+	case n >= 1 && n <= 6:
+		// The two readings disagree: trust neither.
+		for i, v := range br.values {
+			if v == n && pconf > 0.9 && conf < 0.2 {
+				face = i
+			}
+		}
+		conf = math.Min(conf, 0.5) * 0.5
+	default:
+		// No count: a d6 is read by its pips too, so this reading is
+		// not sure.
+		conf = math.Min(conf*0.5, 0.9*br.threshold)
+	}
+	return face, conf
+}
+
+// steady reports whether face, read by set br's templates with a numeral
+// margin, is still read when the face rect is taken a little smaller,
+// larger or shifted (a face found too large or cut shows part of a
+// numeral, which may look like another).
+func (d *DiceDetector) steady(im dieImage, rect dieRect, br *faceReader, face int) bool {
+	q := &d.ps2
+	for _, v := range [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}, {1, 0.08, 0.08}, {1, -0.08, -0.08}} {
+		r := rect
+		r.HU, r.HV = rect.HU*v.k, rect.HV*v.k
+		r.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
+		extractPatch(im, r.corners(), br.margin, true, &q.patch)
+		q.queryFeatures()
+		if m := br.match(q); m.face != face {
+			return false
+		}
+	}
+	return true
 }
 
 // readBlank reads a candidate whose face shows no art. Without a reference
