@@ -812,6 +812,12 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if !sure {
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
+	if !rect.squareEnough() {
+		// A die's top is about square: a face read on an oblong (a
+		// second look's fit to a part of a face, or to a pattern of the
+		// table) is not sure.
+		conf = math.Min(conf, 0.5*br.threshold)
+	}
 	if need := d.noRefEdges(br, face); !d.hasRef && need > 0 && edgedSides(im, rect, need) < need {
 		// Without a reference frame a part of the table of a die's colour
 		// can look like a face; a die's top is bounded by straight edges.
@@ -861,9 +867,50 @@ func (d *DiceDetector) refit(im dieImage, rect dieRect, br *faceReader, bm faceM
 		return rect, bm
 	}
 	// The refitted face must also win a fair margin over the other faces'
-	// own best fits.
+	// own best fits, and must not have cut off a part of the face.
 	m.margin = math.Min(m.margin, fits[wi].score-second)
+	if cutsFace(im, rect, fits[wi].rect, ps.patch.median()) {
+		m.margin = 0
+	}
 	return fits[wi].rect, m
+}
+
+// cutsFace reports whether the second look's fit to, moving a side of the
+// face from in by a tenth of its side or more, left out a strip of the
+// face's own body colour (body, BGR): a second look may cut off a lit side
+// of the die or its shadow, not a part of its top (a 2h-hurt's lightning
+// cut off reads as a 2h).
+func cutsFace(im dieImage, from, to dieRect, body [3]byte) bool {
+	side := 2 * math.Sqrt(to.HU*to.HV)
+	tol := math.Max(10, 0.1*float64(max(body[0], body[1], body[2])))
+	u, v := to.U, to.v()
+	off := from.C.sub(to.C)
+	for _, sd := range [4]struct {
+		n, t           diePt
+		h, hFrom, half float64
+	}{
+		{u, v, to.HU, from.HU, to.HV}, {u.scale(-1), v, to.HU, from.HU, to.HV},
+		{v, u, to.HV, from.HV, to.HU}, {v.scale(-1), u, to.HV, from.HV, to.HU},
+	} {
+		cut := off.dot(sd.n) + sd.hFrom - sd.h
+		if cut < 0.1*side {
+			continue
+		}
+		const ns = 12
+		same := 0
+		for i := range ns {
+			t := (float64(i)/(ns-1)*1.2 - 0.6) * sd.half
+			b, g, r := im.sample(to.C.add(sd.n.scale(sd.h + cut/2)).add(sd.t.scale(t)))
+			dist := math.Max(math.Abs(float64(b)-float64(body[0])), math.Max(math.Abs(float64(g)-float64(body[1])), math.Abs(float64(r)-float64(body[2]))))
+			if dist <= tol {
+				same++
+			}
+		}
+		if same >= ns*6/10 {
+			return true
+		}
+	}
+	return false
 }
 
 // pipConfidence weighs a d6 reading (face of set br with confidence conf
@@ -872,9 +919,9 @@ func (d *DiceDetector) refit(im dieImage, rect dieRect, br *faceReader, bm faceM
 func (d *DiceDetector) pipConfidence(im dieImage, rect dieRect, br *faceReader, face int, conf float64, p *facePatch) (int, float64) {
 	n, pconf := countPips(p)
 	switch {
-	case n == 1 && br.values[face] == n && pconf >= 0.5 && !d.lonePip(im, rect, p):
+	case n == 1 && br.values[face] == n && !d.lonePip(im, rect, p):
 		// Both agree, but the pip has others like it around: a part
-		// of a face (one pip of it reads as a one).
+		// of a face (one pip of it reads as a one), however clean.
 		conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
 	case n == 2 && br.values[face] == n && pconf >= 0.5 && !d.hasRef && d.partOfFace(im, rect, p):
 		// Without a reference: two pips of a larger face.
@@ -941,6 +988,10 @@ func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, ca
 		return Die{}, false
 	}
 	conf := clamp01((flatContrast - contrast) / (0.5 * flatContrast))
+	if !rect.squareEnough() {
+		// An oblong flat patch: a part of a face (see readDieOnce).
+		conf = math.Min(conf, 0.5*br.threshold)
+	}
 	return br.die(br.flatFace, conf, rect, 0, cand), true
 }
 

@@ -285,7 +285,7 @@ func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 	if err != nil {
 		return rd, fmt.Errorf("vision: dice: %w", err)
 	}
-	lim := topLimits{minSide: d.cfg.MinSide * float64(im.w), maxSide: d.cfg.MaxSide * float64(im.w)}
+	lim := d.limits(im.w)
 	cands, occluded, err := d.find(img, im, d.bodies, lim, false)
 	if err != nil {
 		return rd, err
@@ -1206,6 +1206,20 @@ type topFinder struct {
 // topLimits are the accepted top face sides in frame pixels.
 type topLimits struct{ minSide, maxSide float64 }
 
+// limits returns the top face sides accepted in frames w pixels wide.
+func (d *dieFinder) limits(w int) topLimits {
+	return topLimits{minSide: d.cfg.MinSide * float64(w), maxSide: d.cfg.MaxSide * float64(w)}
+}
+
+// maxTopAspect is how much longer than wide a die's top face may look
+// (a tilted camera, a side not quite cut off): more is a part of a face,
+// two dice or a stretch of the table.
+const maxTopAspect = 1.35
+
+// squareEnough reports whether r is no longer than maxTopAspect times its
+// width.
+func (r dieRect) squareEnough() bool { return math.Max(r.HU, r.HV) < maxTopAspect*math.Min(r.HU, r.HV) }
+
 // growInts returns b with length n, cleared.
 func growInts(b []int, n int) []int {
 	if cap(b) < n {
@@ -1369,7 +1383,7 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 			side := math.Sqrt(4 * r.HU * r.HV)
 			// A top with a lit side may be larger than a die: the side is
 			// cut off later.
-			ok := side >= lim.minSide && side <= 1.25*lim.maxSide && math.Max(r.HU, r.HV) < 1.35*math.Min(r.HU, r.HV) &&
+			ok := side >= lim.minSide && side <= 1.25*lim.maxSide && r.squareEnough() &&
 				side >= 0.55*2*math.Min(sr.HU, sr.HV) // not a piece of a larger face
 			for k := range out {
 				// A second top in the same silhouette that is darker than
