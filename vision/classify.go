@@ -812,10 +812,11 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if !sure {
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
-	if !rect.squareEnough() {
-		// A die's top is about square: a face read on an oblong (a
+	if br.num == nil && !rect.squareEnough() {
+		// A cube's top is about square: a face read on an oblong (a
 		// second look's fit to a part of a face, or to a pattern of the
-		// table) is not sure.
+		// table) is not sure. (A d10's face is a kite: its numeral is
+		// checked on its own, see readNumeral.)
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
 	if need := d.noRefEdges(br, face); !d.hasRef && need > 0 && edgedSides(im, rect, need) < need {
