@@ -920,9 +920,10 @@ func cutsFace(im dieImage, from, to dieRect, body [3]byte) bool {
 func (d *DiceDetector) pipConfidence(im dieImage, rect dieRect, br *faceReader, face int, conf float64, p *facePatch) (int, float64) {
 	n, pconf := countPips(p)
 	switch {
-	case n == 1 && br.values[face] == n && !d.lonePip(im, rect, p):
+	case n == 1 && br.values[face] == n && (pconf >= 0.5 || math.Min(conf, pconf) >= br.threshold) && !d.lonePip(im, rect, p):
 		// Both agree, but the pip has others like it around: a part
-		// of a face (one pip of it reads as a one), however clean.
+		// of a face (one pip of it reads as a one), however clean its
+		// count (a reading unsure anyway is not looked at again).
 		conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
 	case n == 2 && br.values[face] == n && pconf >= 0.5 && !d.hasRef && d.partOfFace(im, rect, p):
 		// Without a reference: two pips of a larger face.

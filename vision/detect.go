@@ -757,7 +757,8 @@ type dieGroup struct {
 // diffMask fills s.mask from the work-resolution frame and reference (same
 // size; Mats small and ref, pixels si and ri): fgChanged where they differ
 // by more than the noise, fgDie where the change is not a darkening that
-// keeps the colour (a shadow).
+// keeps the colour (a shadow). In a noisy frame (dim light) both are
+// compared as 3×3 means.
 func (s *segScratch) diffMask(small, ref gocv.Mat, si, ri dieImage) error {
 	n := si.w * si.h
 	s.resize(n)
