@@ -1063,16 +1063,23 @@ func (r *faceReader) matchesBody(p *facePatch) bool {
 
 // median returns the patch's median colour (BGR).
 func (p *facePatch) median() [3]byte {
-	var ch [3][]byte
-	for i := 0; i < facePatchSize*facePatchSize; i++ {
-		for c := 0; c < 3; c++ {
-			ch[c] = append(ch[c], p[3*i+c])
-		}
+	const n = facePatchSize * facePatchSize
+	var hist [3][256]int
+	for i := 0; i < n; i++ {
+		hist[0][p[3*i]]++
+		hist[1][p[3*i+1]]++
+		hist[2][p[3*i+2]]++
 	}
 	var m [3]byte
-	for c := range ch {
-		slices.Sort(ch[c])
-		m[c] = ch[c][len(ch[c])/2]
+	for c := range hist {
+		// The value sorting would put at n/2.
+		acc := 0
+		for v, k := range hist[c] {
+			if acc += k; acc > n/2 {
+				m[c] = byte(v)
+				break
+			}
+		}
 	}
 	return m
 }
