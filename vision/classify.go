@@ -789,45 +789,7 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 		return Die{}, false
 	}
 	if bm.confidence() < refineBelow && bm.score >= 0.4 {
-		// A second look: fit the quadrilateral to each of the three best
-		// faces in turn; the faces compete with their best fits.
-		// ps's per-face scores must be br's (another set's reader may
-		// have matched the patch since).
-		if _, ok := ps.recall(br); !ok {
-			br.match(ps)
-		}
-		var topBuf [3]int
-		best := topFaces(topBuf[:0], ps.best[:len(br.faces)], 3)
-		var fits [3]struct {
-			rect  dieRect
-			score float64
-		}
-		for i, f := range best {
-			fits[i].rect, fits[i].score = br.refineFor(im, rect, f, ps)
-		}
-		wi := 0
-		for i := range best {
-			if fits[i].score > fits[wi].score {
-				wi = i
-			}
-		}
-		second := -2.0
-		for i := range best {
-			if i != wi {
-				second = math.Max(second, fits[i].score)
-			}
-		}
-		extractPatch(im, fits[wi].rect.corners(), br.margin, true, &ps.patch)
-		ps.queryFeatures()
-		m := br.match(ps)
-		if m.face == best[wi] {
-			// The refitted face must also win a fair margin over the other
-			// faces' own best fits.
-			m.margin = math.Min(m.margin, fits[wi].score-second)
-			rect, bm = fits[wi].rect, m
-		} else {
-			bm.margin = 0
-		}
+		rect, bm = d.refit(im, rect, br, bm, ps)
 	}
 	if bm.score < minDieScore {
 		return Die{}, false
@@ -835,53 +797,12 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	conf := bm.confidence()
 	face := bm.face
 	if br.pips {
-		n, pconf := countPips(&ps.patch)
-		switch {
-		case n == 1 && br.values[face] == n && pconf >= 0.5 && !d.lonePip(im, rect, &ps.patch):
-			// Both agree, but the pip has others like it around: a part
-			// of a face (one pip of it reads as a one).
-			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
-		case n == 2 && br.values[face] == n && pconf >= 0.5 && !d.hasRef && d.partOfFace(im, rect, &ps.patch):
-			// Without a reference: two pips of a larger face.
-			conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
-		case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
-			conf = math.Max(conf, math.Min(pconf, 1))
-		case n >= 1 && n <= 6 && br.values[face] == n:
-			// The count agrees but the pips do not sit where a d6 puts
-			// them: a part of a face, or a side taken for the top.
-			conf = math.Min(conf, pconf)
-		case n >= 1 && n <= 6:
-			// The two readings disagree: trust neither.
-			for i, v := range br.values {
-				if v == n && pconf > 0.9 && conf < 0.2 {
-					face = i
-				}
-			}
-			conf = math.Min(conf, 0.5) * 0.5
-		default:
-			// No count: a d6 is read by its pips too, so this reading is
-			// not sure.
-			conf = math.Min(conf*0.5, 0.9*br.threshold)
-		}
+		face, conf = d.pipConfidence(im, rect, br, face, conf, &ps.patch)
 	}
 	if br.num != nil {
 		face, conf, rect = br.readNumeral(im, rect, face)
-	} else if br.margin != facePatchMargin && conf >= br.threshold {
-		// Numerals: the reading must not change when the face is taken a
-		// little smaller, larger or shifted (a face found too large or
-		// cut shows part of a numeral, which may look like another).
-		q := &d.ps2
-		for _, v := range [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}, {1, 0.08, 0.08}, {1, -0.08, -0.08}} {
-			r := rect
-			r.HU, r.HV = rect.HU*v.k, rect.HV*v.k
-			r.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
-			extractPatch(im, r.corners(), br.margin, true, &q.patch)
-			q.queryFeatures()
-			if m := br.match(q); m.face != face {
-				conf = math.Min(conf, 0.5*br.threshold)
-				break
-			}
-		}
+	} else if br.margin != facePatchMargin && conf >= br.threshold && !d.steady(im, rect, br, face) {
+		conf = math.Min(conf, 0.5*br.threshold)
 	}
 	if !br.pips && br.margin == facePatchMargin && conf >= br.threshold {
 		if br.doubtful(ps, face, &d.turned) {
@@ -891,6 +812,13 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 	if !sure {
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
+	if br.num == nil && !rect.squareEnough() {
+		// A cube's top is about square: a face read on an oblong (a
+		// second look's fit to a part of a face, or to a pattern of the
+		// table) is not sure. (A d10's face is a kite: its numeral is
+		// checked on its own, see readNumeral.)
+		conf = math.Min(conf, 0.5*br.threshold)
+	}
 	if need := d.noRefEdges(br, face); !d.hasRef && need > 0 && edgedSides(im, rect, need) < need {
 		// Without a reference frame a part of the table of a die's colour
 		// can look like a face; a die's top is bounded by straight edges.
@@ -898,6 +826,147 @@ func (d *DiceDetector) readDieOnce(im dieImage, cand dieCandidate) (Die, bool) {
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
 	return br.die(face, conf, rect, bm.rot, cand), true
+}
+
+// refit is readDieOnce's second look at a reading bm of set br on rect
+// that is not confident (ps holds its patch): the quadrilateral is fitted
+// to each of the three best faces in turn, and the faces compete with
+// their best fits. It returns the winner's rectangle and match; a winner
+// that does not read as itself there comes back with no margin.
+func (d *DiceDetector) refit(im dieImage, rect dieRect, br *faceReader, bm faceMatch, ps *patchScratch) (dieRect, faceMatch) {
+	// ps's per-face scores must be br's (another set's reader may have
+	// matched the patch since).
+	if _, ok := ps.recall(br); !ok {
+		br.match(ps)
+	}
+	var topBuf [3]int
+	best := topFaces(topBuf[:0], ps.best[:len(br.faces)], 3)
+	var fits [3]struct {
+		rect  dieRect
+		score float64
+	}
+	for i, f := range best {
+		fits[i].rect, fits[i].score = br.refineFor(im, rect, f, ps)
+	}
+	wi := 0
+	for i := range best {
+		if fits[i].score > fits[wi].score {
+			wi = i
+		}
+	}
+	second := -2.0
+	for i := range best {
+		if i != wi {
+			second = math.Max(second, fits[i].score)
+		}
+	}
+	extractPatch(im, fits[wi].rect.corners(), br.margin, true, &ps.patch)
+	ps.queryFeatures()
+	m := br.match(ps)
+	if m.face != best[wi] {
+		bm.margin = 0
+		return rect, bm
+	}
+	// The refitted face must also win a fair margin over the other faces'
+	// own best fits, and must not have cut off a part of the face.
+	m.margin = math.Min(m.margin, fits[wi].score-second)
+	if cutsFace(im, rect, fits[wi].rect, ps.patch.median()) {
+		m.margin = 0
+	}
+	return fits[wi].rect, m
+}
+
+// cutsFace reports whether the second look's fit to, moving a side of the
+// face from in by a tenth of its side or more, left out a strip of the
+// face's own body colour (body, BGR): a second look may cut off a lit side
+// of the die or its shadow, not a part of its top (a 2h-hurt's lightning
+// cut off reads as a 2h).
+func cutsFace(im dieImage, from, to dieRect, body [3]byte) bool {
+	side := 2 * math.Sqrt(to.HU*to.HV)
+	tol := math.Max(10, 0.1*float64(max(body[0], body[1], body[2])))
+	u, v := to.U, to.v()
+	off := from.C.sub(to.C)
+	for _, sd := range [4]struct {
+		n, t           diePt
+		h, hFrom, half float64
+	}{
+		{u, v, to.HU, from.HU, to.HV}, {u.scale(-1), v, to.HU, from.HU, to.HV},
+		{v, u, to.HV, from.HV, to.HU}, {v.scale(-1), u, to.HV, from.HV, to.HU},
+	} {
+		cut := off.dot(sd.n) + sd.hFrom - sd.h
+		if cut < 0.1*side {
+			continue
+		}
+		const ns = 12
+		same := 0
+		for i := range ns {
+			t := (float64(i)/(ns-1)*1.2 - 0.6) * sd.half
+			b, g, r := im.sample(to.C.add(sd.n.scale(sd.h + cut/2)).add(sd.t.scale(t)))
+			dist := math.Max(math.Abs(float64(b)-float64(body[0])), math.Max(math.Abs(float64(g)-float64(body[1])), math.Abs(float64(r)-float64(body[2]))))
+			if dist <= tol {
+				same++
+			}
+		}
+		if same >= ns*6/10 {
+			return true
+		}
+	}
+	return false
+}
+
+// pipConfidence weighs a d6 reading (face of set br with confidence conf
+// on rect, patch p) against the count of its pips and returns the face
+// and confidence.
+func (d *DiceDetector) pipConfidence(im dieImage, rect dieRect, br *faceReader, face int, conf float64, p *facePatch) (int, float64) {
+	n, pconf := countPips(p)
+	switch {
+	case n == 1 && br.values[face] == n && (pconf >= 0.5 || math.Min(conf, pconf) >= br.threshold) && !d.lonePip(im, rect, p):
+		// Both agree, but the pip has others like it around: a part
+		// of a face (one pip of it reads as a one), however clean its
+		// count (a reading unsure anyway is not looked at again).
+		conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
+	case n == 2 && br.values[face] == n && pconf >= 0.5 && !d.hasRef && d.partOfFace(im, rect, p):
+		// Without a reference: two pips of a larger face.
+		conf = math.Min(math.Max(conf, pconf), 0.9*br.threshold)
+	case n >= 1 && n <= 6 && br.values[face] == n && pconf >= 0.5:
+		conf = math.Max(conf, math.Min(pconf, 1))
+	case n >= 1 && n <= 6 && br.values[face] == n:
+		// The count agrees but the pips do not sit where a d6 puts
+		// them: a part of a face, or a side taken for the top.
+		conf = math.Min(conf, pconf)
+	case n >= 1 && n <= 6:
+		// The two readings disagree: trust neither.
+		for i, v := range br.values {
+			if v == n && pconf > 0.9 && conf < 0.2 {
+				face = i
+			}
+		}
+		conf = math.Min(conf, 0.5) * 0.5
+	default:
+		// No count: a d6 is read by its pips too, so this reading is
+		// not sure.
+		conf = math.Min(conf*0.5, 0.9*br.threshold)
+	}
+	return face, conf
+}
+
+// steady reports whether face, read by set br's templates with a numeral
+// margin, is still read when the face rect is taken a little smaller,
+// larger or shifted (a face found too large or cut shows part of a
+// numeral, which may look like another).
+func (d *DiceDetector) steady(im dieImage, rect dieRect, br *faceReader, face int) bool {
+	q := &d.ps2
+	for _, v := range [...]struct{ k, du, dv float64 }{{0.88, 0, 0}, {1.12, 0, 0}, {1, 0.08, 0.08}, {1, -0.08, -0.08}} {
+		r := rect
+		r.HU, r.HV = rect.HU*v.k, rect.HV*v.k
+		r.C = rect.C.add(rect.U.scale(v.du * 2 * rect.HU)).add(rect.v().scale(v.dv * 2 * rect.HV))
+		extractPatch(im, r.corners(), br.margin, true, &q.patch)
+		q.queryFeatures()
+		if m := br.match(q); m.face != face {
+			return false
+		}
+	}
+	return true
 }
 
 // readBlank reads a candidate whose face shows no art. Without a reference
@@ -921,6 +990,10 @@ func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, ca
 		return Die{}, false
 	}
 	conf := clamp01((flatContrast - contrast) / (0.5 * flatContrast))
+	if !rect.squareEnough() {
+		// An oblong flat patch: a part of a face (see readDieOnce).
+		conf = math.Min(conf, 0.5*br.threshold)
+	}
 	return br.die(br.flatFace, conf, rect, 0, cand), true
 }
 
@@ -990,16 +1063,23 @@ func (r *faceReader) matchesBody(p *facePatch) bool {
 
 // median returns the patch's median colour (BGR).
 func (p *facePatch) median() [3]byte {
-	var ch [3][]byte
-	for i := 0; i < facePatchSize*facePatchSize; i++ {
-		for c := 0; c < 3; c++ {
-			ch[c] = append(ch[c], p[3*i+c])
-		}
+	const n = facePatchSize * facePatchSize
+	var hist [3][256]int
+	for i := 0; i < n; i++ {
+		hist[0][p[3*i]]++
+		hist[1][p[3*i+1]]++
+		hist[2][p[3*i+2]]++
 	}
 	var m [3]byte
-	for c := range ch {
-		slices.Sort(ch[c])
-		m[c] = ch[c][len(ch[c])/2]
+	for c := range hist {
+		// The value sorting would put at n/2.
+		acc := 0
+		for v, k := range hist[c] {
+			if acc += k; acc > n/2 {
+				m[c] = byte(v)
+				break
+			}
+		}
 	}
 	return m
 }

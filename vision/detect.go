@@ -285,7 +285,7 @@ func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 	if err != nil {
 		return rd, fmt.Errorf("vision: dice: %w", err)
 	}
-	lim := topLimits{minSide: d.cfg.MinSide * float64(im.w), maxSide: d.cfg.MaxSide * float64(im.w)}
+	lim := d.limits(im.w)
 	cands, occluded, err := d.find(img, im, d.bodies, lim, false)
 	if err != nil {
 		return rd, err
@@ -715,8 +715,9 @@ const (
 type segScratch struct {
 	mat, grp, labels, stats, cents gocv.Mat
 	kernel                         gocv.Mat
-	diff, changed                  gocv.Mat // diffMask's
-	mask                           []byte   // fg bits per work pixel
+	diff, changed                  gocv.Mat    // diffMask's
+	smoothed                       [2]gocv.Mat // diffMask's frame and reference, 3×3 means
+	mask                           []byte      // fg bits per work pixel
 	lab                            []uint16
 	noisy                          bool // sensor noise high (dim light)
 	lut                            []bool
@@ -726,13 +727,13 @@ type segScratch struct {
 func newSegScratch() *segScratch {
 	return &segScratch{
 		mat: gocv.NewMat(), grp: gocv.NewMat(), labels: gocv.NewMat(), stats: gocv.NewMat(), cents: gocv.NewMat(),
-		diff: gocv.NewMat(), changed: gocv.NewMat(),
+		diff: gocv.NewMat(), changed: gocv.NewMat(), smoothed: [2]gocv.Mat{gocv.NewMat(), gocv.NewMat()},
 		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)),
 	}
 }
 
 func (s *segScratch) close() {
-	for _, m := range []*gocv.Mat{&s.mat, &s.grp, &s.labels, &s.stats, &s.cents, &s.kernel, &s.diff, &s.changed} {
+	for _, m := range []*gocv.Mat{&s.mat, &s.grp, &s.labels, &s.stats, &s.cents, &s.kernel, &s.diff, &s.changed, &s.smoothed[0], &s.smoothed[1]} {
 		m.Close()
 	}
 }
@@ -756,40 +757,37 @@ type dieGroup struct {
 // diffMask fills s.mask from the work-resolution frame and reference (same
 // size; Mats small and ref, pixels si and ri): fgChanged where they differ
 // by more than the noise, fgDie where the change is not a darkening that
-// keeps the colour (a shadow).
+// keeps the colour (a shadow). In a noisy frame (dim light) both are
+// compared as 3×3 means.
 func (s *segScratch) diffMask(small, ref gocv.Mat, si, ri dieImage) error {
 	n := si.w * si.h
 	s.resize(n)
 	// The channels' differences, and where one of them reaches the
 	// threshold, by OpenCV (vectorised): most of the frame is table.
-	gocv.AbsDiff(small, ref, &s.diff)
-	d, err := s.diff.DataPtrUint8()
+	med, err := s.absDiff(small, ref, n)
 	if err != nil {
-		return fmt.Errorf("difference to the reference: %w", err)
+		return err
 	}
-	if len(d) < 3*n {
-		return fmt.Errorf("difference to the reference: %d bytes, want %d", len(d), 3*n)
-	}
-	d = d[:3*n]
-	// Noise: the largest channel difference at the 20th percentile (most
-	// pixels are table even in a crop around one die), sampled.
-	var hist [256]int
-	total := 0
-	for i := 0; i < n; i += 7 {
-		hist[max(d[3*i], d[3*i+1], d[3*i+2])]++
-		total++
-	}
-	p20 := 0
-	for acc := 0; p20 < 255; p20++ {
-		if acc += hist[p20]; 5*acc >= total {
-			break
+	s.noisy = med >= 4
+	if s.noisy {
+		// Sensor noise (dim light) drowns a die that differs little from
+		// the table (a dim green die on green felt): its silhouette comes
+		// out in pieces and its top as a fragment. Averaged over 3×3 work
+		// pixels the noise drops to a third and the threshold with it;
+		// a die is many such blocks wide.
+		gocv.Blur(small, &s.smoothed[0], image.Pt(3, 3))
+		gocv.Blur(ref, &s.smoothed[1], image.Pt(3, 3))
+		if med, err = s.absDiff(s.smoothed[0], s.smoothed[1], n); err != nil {
+			return err
+		}
+		if si, err = viewBGR(s.smoothed[0]); err != nil {
+			return fmt.Errorf("smoothed frame: %w", err)
+		}
+		if ri, err = viewBGR(s.smoothed[1]); err != nil {
+			return fmt.Errorf("smoothed reference: %w", err)
 		}
 	}
-	// For Gaussian noise of σ the 20th percentile of the largest of three
-	// channel differences is about 0.65 of its median (1.26 σ·√2).
-	med := (p20*3 + 1) / 2
 	thr := max(14, 3*med+8)
-	s.noisy = med >= 4
 	// Channels that differ by thr or more are set to 255; a pixel with any
 	// of them set is grey (at least 29) after the conversion to grey, else
 	// black.
@@ -818,6 +816,38 @@ func (s *segScratch) diffMask(small, ref gocv.Mat, si, ri dieImage) error {
 		}
 	}
 	return nil
+}
+
+// absDiff sets s.diff to the channels' absolute differences of small and
+// ref (n pixels) and returns the noise level: for Gaussian noise of σ,
+// about the median of the largest channel difference.
+func (s *segScratch) absDiff(small, ref gocv.Mat, n int) (int, error) {
+	gocv.AbsDiff(small, ref, &s.diff)
+	d, err := s.diff.DataPtrUint8()
+	if err != nil {
+		return 0, fmt.Errorf("difference to the reference: %w", err)
+	}
+	if len(d) < 3*n {
+		return 0, fmt.Errorf("difference to the reference: %d bytes, want %d", len(d), 3*n)
+	}
+	d = d[:3*n]
+	// Noise: the largest channel difference at the 20th percentile (most
+	// pixels are table even in a crop around one die), sampled.
+	var hist [256]int
+	total := 0
+	for i := 0; i < n; i += 7 {
+		hist[max(d[3*i], d[3*i+1], d[3*i+2])]++
+		total++
+	}
+	p20 := 0
+	for acc := 0; p20 < 255; p20++ {
+		if acc += hist[p20]; 5*acc >= total {
+			break
+		}
+	}
+	// For Gaussian noise of σ the 20th percentile of the largest of three
+	// channel differences is about 0.65 of its median (1.26 σ·√2).
+	return (p20*3 + 1) / 2, nil
 }
 
 // markDiff fills s.mask (sized) from the work-resolution frame and an
@@ -1177,6 +1207,20 @@ type topFinder struct {
 // topLimits are the accepted top face sides in frame pixels.
 type topLimits struct{ minSide, maxSide float64 }
 
+// limits returns the top face sides accepted in frames w pixels wide.
+func (d *dieFinder) limits(w int) topLimits {
+	return topLimits{minSide: d.cfg.MinSide * float64(w), maxSide: d.cfg.MaxSide * float64(w)}
+}
+
+// maxTopAspect is how much longer than wide a die's top face may look
+// (a tilted camera, a side not quite cut off): more is a part of a face,
+// two dice or a stretch of the table.
+const maxTopAspect = 1.35
+
+// squareEnough reports whether r is no longer than maxTopAspect times its
+// width.
+func (r dieRect) squareEnough() bool { return math.Max(r.HU, r.HV) < maxTopAspect*math.Min(r.HU, r.HV) }
+
 // growInts returns b with length n, cleared.
 func growInts(b []int, n int) []int {
 	if cap(b) < n {
@@ -1340,7 +1384,7 @@ func (tf *topFinder) find(im dieImage, sf *silFinder, roi image.Rectangle, lim t
 			side := math.Sqrt(4 * r.HU * r.HV)
 			// A top with a lit side may be larger than a die: the side is
 			// cut off later.
-			ok := side >= lim.minSide && side <= 1.25*lim.maxSide && math.Max(r.HU, r.HV) < 1.35*math.Min(r.HU, r.HV) &&
+			ok := side >= lim.minSide && side <= 1.25*lim.maxSide && r.squareEnough() &&
 				side >= 0.55*2*math.Min(sr.HU, sr.HV) // not a piece of a larger face
 			for k := range out {
 				// A second top in the same silhouette that is darker than

@@ -33,14 +33,13 @@ import (
 // those sets instead of the row's set alone; a die read as another set's
 // face counts as wrong. At N=100 with the reference, no vats or assist die
 // is read as the other set's face by vats,assist (every condition) or
-// vats,assist,d6 (normal, dim, tilt25, JPEG 60, touching); the one wrong
-// reading left is the one-set reader's assist JPEG 60 die.
+// vats,assist,d6 (normal, dim, tilt25, JPEG 60, touching).
 // TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1% wrong-but-confident on every
-// row. At N=100 one row still holds a single wrong reading (assist JPEG 60:
-// 1 die of 300, 1 of 1,200 at N=400 = 0.083%; V.A.T.S., d6 and d10 have
-// none on any row), and one die decides a row at that size, so it is not
-// the default. The d10 rows run only with TABLECAM_EVAL_SCENES (the default
-// run checks d10 in TestD10NumeralsHeldOut).
+// row. At N=100 no row holds a wrong-but-confident reading (every set and
+// condition with the reference; normal, blur, JPEG 60 and touching without
+// it), but one die decides a row at that size, so it is not the default.
+// The d10 rows run only with TABLECAM_EVAL_SCENES (the default run checks
+// d10 in TestD10NumeralsHeldOut).
 //
 //	TABLECAM_EVAL_SCENES=300 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
 //	TABLECAM_EVAL_SETS=d10 TABLECAM_EVAL_SCENES=30 go test -run TestDiceAccuracy -v -timeout 60m ./vision/

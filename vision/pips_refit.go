@@ -137,7 +137,9 @@ func (d *DiceDetector) readDie(im dieImage, cand dieCandidate) (Die, bool) {
 	var p facePatch
 	extractPatch(im, cand.rect.corners(), facePatchMargin, true, &p)
 	rect, found := d.pipRefit(im, cand.rect, &p)
-	if !found {
+	if side := 2 * math.Sqrt(rect.HU*rect.HV); !found || side < d.limits(im.w).minSide || side > 1.1*d.limits(im.w).maxSide {
+		// No face, or none of a die's size (as the finder takes them):
+		// pips that large or that far apart are a pattern of the table.
 		return die, ok
 	}
 	if d2, ok2 := d.readDieOnce(im, dieCandidate{rect: rect, again: cand.again}); ok2 && !d2.Uncertain && pipSet(d2.Set) {
