@@ -568,7 +568,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	if r.trace != nil {
 		r.trace(cardQuadBox(cardGrowQuad(bestQ, grow)), best)
 	}
-	if ix.accepts(best) {
+	accepted := ix.accepts(best)
+	if accepted && r.refUsed {
+		var err error
+		if accepted, err = r.refConfirms(cardGrowQuad(bestQ, grow), best); err != nil {
+			return rd, false, best, err
+		}
+	}
+	if accepted {
 		rd.ID = best.id
 		rd.Confidence = 0.5 + 0.5*max(0, min(1, (thr-best.dist)/thr))
 		// The card's top-left corner first.

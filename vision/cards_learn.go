@@ -92,8 +92,7 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, 
 		places++
 		box := cardQuadBox(ms.o.q)
 		reach := int(math.Ceil(cardKeyReach * float64(max(box.Dx(), box.Dy()))))
-		width := math.Min(cardDist(ms.o.q[0], ms.o.q[1])+cardDist(ms.o.q[2], ms.o.q[3]), cardDist(ms.o.q[1], ms.o.q[2])+cardDist(ms.o.q[3], ms.o.q[0])) / 2
-		found, err := r.keyer.locate(r.grey, box.Inset(-reach), width, keys)
+		found, err := r.keyer.locate(r.grey, box.Inset(-reach), cardQuadWidth(ms.o.q), keys)
 		if err != nil {
 			return nil, err
 		}
@@ -168,6 +167,12 @@ func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f, want string, relax
 	}
 	rd.Box = cardQuadBox(rd.Corners)
 	return rd, true, nil
+}
+
+// cardQuadWidth is the mean length of the shorter pair of q's opposite
+// sides.
+func cardQuadWidth(q [4]Point2f) float64 {
+	return math.Min(cardDist(q[0], q[1])+cardDist(q[2], q[3]), cardDist(q[1], q[2])+cardDist(q[3], q[0])) / 2
 }
 
 // cardReadAt reports whether p lies on a card already read (not unknown).

@@ -175,3 +175,65 @@ func TestCardKeyHash(t *testing.T) {
 		t.Errorf("of %d keypoints with 10 bits changed: %d found, %d taken for another; %d of %d random descriptors matched", n, found, wrong, falseHits, n)
 	}
 }
+
+// TestCardRefConfirms: with the reference, a match that is not clear
+// stands only where its card's keypoints are found; a clear one stands
+// as it is.
+func TestCardRefConfirms(t *testing.T) {
+	k := newCardKeyer()
+	defer k.close()
+	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	teach := func(seed uint64) *cardKeys {
+		face := cardTestFace(t, seed, 300, 420)
+		defer face.Close()
+		ks, err := k.teach(face, whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ks
+	}
+	ix := &CardIndex{entries: []cardEntry{{id: "shown", keys: teach(3)}, {id: "other", keys: teach(4)}}}
+	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// The frame: clutter, and card "shown" 120 px wide, turned.
+	frame := cardTestFace(t, 9, 1280, 720)
+	defer frame.Close()
+	face := cardTestFace(t, 3, 300, 420)
+	defer face.Close()
+	at := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
+	var src, dst [4][2]float64
+	for i, p := range whole {
+		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
+	}
+	h, ok := cardHomography(src, dst)
+	if !ok {
+		t.Fatal("homography")
+	}
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i := range 9 {
+		hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(1280, 720), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	gocv.CvtColor(frame, &r.grey, gocv.ColorBGRToGray)
+	away := cardShiftQuad(at, 450, 0)
+	for _, c := range []struct {
+		name string
+		q    [4]Point2f
+		m    cardMatch
+		want bool
+	}{
+		{"its card's keypoints there", at, cardMatch{id: "shown", dist: 0.3, second: 1}, true},
+		{"another card's keypoints", at, cardMatch{id: "other", dist: 0.3, second: 1}, false},
+		{"its keypoints elsewhere", away, cardMatch{id: "shown", dist: 0.3, second: 1}, false},
+		{"a clear match", away, cardMatch{id: "other", dist: 0.1, second: 1}, true},
+	} {
+		got, err := r.refConfirms(c.q, c.m)
+		if err != nil || got != c.want {
+			t.Errorf("%s: confirmed %v (%v), want %v", c.name, got, err, c.want)
+		}
+	}
+}
