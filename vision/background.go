@@ -80,8 +80,11 @@ type BackgroundConfig struct {
 	// refreshed, repaired or set; the Mat is valid during the call only),
 	// and an empty Mat when it is dropped and when the reader is closed:
 	// [CardReader.SetBackground] fits, for the card reader to read against
-	// the same empty table. Its error is returned by the Read or
-	// SetBackground that changed the reference (not on a drop).
+	// the same empty table. When it fails, Share is handed an empty Mat
+	// (the other reader must not read against an older table) and the
+	// failure is counted in [BackgroundStats].ShareFailed; SetBackground
+	// returns the error, but Read does not fail for it: the dice keep
+	// their reference.
 	Share func(ref gocv.Mat) error
 }
 
@@ -121,6 +124,9 @@ type BackgroundStats struct {
 	// moved in them (see StrictLearn); Repaired counts spots of the
 	// reference replaced after such a die was taken away.
 	StaticLearned, Repaired int
+	// ShareFailed counts the references that BackgroundConfig.Share
+	// refused.
+	ShareFailed int
 	// LearnedAt is the index (counting frames read, from 0) of the frame
 	// last taken as a new reference, -1 when none was.
 	LearnedAt int
@@ -249,9 +255,6 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 	img.CopyTo(&b.ref)
 	b.hasRef = true
 	b.emptyRun, b.stuckRun = 0, 0
-	if err := b.share(); err != nil {
-		return err
-	}
 	// The reference as the Motion shrinks frames, for the change check.
 	m := NewMotion(b.cfg.Motion)
 	defer m.Close()
@@ -260,7 +263,7 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 		return fmt.Errorf("vision: background: %w", err)
 	}
 	m.prev.CopyTo(&b.refSmall)
-	return nil
+	return b.share()
 }
 
 // Reset drops the reference and forgets the stillness and the motion seen
@@ -436,20 +439,32 @@ func (b *BackgroundReader) repair(img gocv.Mat, ks []int) {
 		return
 	}
 	b.stats.Repaired++
-	if err := b.share(); err != nil {
-		b.drop() // the other reader must not keep the spots as they were
-	}
+	_ = b.share() // counted; the dice keep the repaired reference
 }
 
-// share hands the reference to cfg.Share.
+// share hands the reference to cfg.Share. When Share refuses it, the
+// other reader's copy is cleared and the failure counted (see
+// [BackgroundConfig].Share).
 func (b *BackgroundReader) share() error {
 	if b.cfg.Share == nil {
 		return nil
 	}
 	if err := b.cfg.Share(b.ref); err != nil {
+		b.stats.ShareFailed++
+		b.unshare()
 		return fmt.Errorf("vision: background: sharing the reference: %w", err)
 	}
 	return nil
+}
+
+// unshare hands cfg.Share an empty Mat: the other reader has no reference.
+func (b *BackgroundReader) unshare() {
+	if b.cfg.Share == nil {
+		return
+	}
+	none := gocv.NewMat()
+	_ = b.cfg.Share(none) // clearing: nothing to undo on failure
+	none.Close()
 }
 
 // dieBox is the die's Box, or a small box around its centre.
@@ -480,7 +495,8 @@ func (b *BackgroundReader) learn(img, small gocv.Mat, w float64) error {
 		return fmt.Errorf("vision: background: %w", err)
 	}
 	b.hasRef = true
-	return b.share()
+	_ = b.share() // counted; the dice keep their reference
+	return nil
 }
 
 // drop removes the reference.
@@ -490,10 +506,8 @@ func (b *BackgroundReader) drop() {
 		b.det.SetBackground(none)
 		none.Close()
 	}
-	if b.hasRef && b.cfg.Share != nil {
-		none := gocv.NewMat()
-		_ = b.cfg.Share(none) // clearing: nothing to undo on failure
-		none.Close()
+	if b.hasRef {
+		b.unshare()
 	}
 	b.hasRef = false
 	b.emptyRun, b.stuckRun, b.ghostRun = 0, 0, 0
@@ -506,10 +520,8 @@ func (b *BackgroundReader) Close() error {
 	if b.closed {
 		return nil
 	}
-	if b.hasRef && b.cfg.Share != nil {
-		none := gocv.NewMat()
-		_ = b.cfg.Share(none)
-		none.Close()
+	if b.hasRef {
+		b.unshare()
 	}
 	b.closed = true
 	if b.det != nil {
