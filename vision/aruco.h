@@ -114,7 +114,7 @@ long tc_aruco_live_objects(void);
 long long tc_aruco_malloc_in_use(void);
 
 // tc_dot_i8 returns the sum of a[i]·b[i] over n int8 pairs (|sum| below
-// 2^31: n up to 2^17).
+// 2^31: n below 2^17).
 int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n);
 
 #ifdef __cplusplus

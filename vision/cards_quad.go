@@ -133,15 +133,11 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 			break
 		}
 		refits++
-		rq, strength, ok := f.refine(gr, c.q)
+		rc, strength, ok := f.refined(gr, c.q, minW, maxW)
 		if ok {
-			rc, ok2 := cardQuadOK(rq, minW, maxW*CardAspectMax)
-			ok = ok2 && cardPlausible(rc.q, minW, maxW)
-			if ok {
-				rc.score = c.score * min(1, strength/40)
-				rc.refined = true
-				c = rc
-			}
+			rc.score = c.score * min(1, strength/40)
+			rc.refined = true
+			c = rc
 		}
 		switch {
 		case !ok && taken < 0:
@@ -852,6 +848,18 @@ const (
 	cardOuterReach    = 0.075
 	cardOuterReachMax = 15
 )
+
+// refined is q re-fitted to the edges of g (refine) as a candidate, with
+// the mean edge strength; false when it cannot be or the re-fitted quad is
+// no card's shape (cardQuadOK, cardPlausible).
+func (f *cardSideFitter) refined(g cardGrey, q [4]Point2f, minW, maxW float64) (cardQuadCandidate, float64, bool) {
+	rq, strength, ok := f.refine(g, q)
+	if !ok {
+		return cardQuadCandidate{}, 0, false
+	}
+	rc, ok := cardQuadOK(rq, minW, maxW*CardAspectMax)
+	return rc, strength, ok && cardPlausible(rc.q, minW, maxW)
+}
 
 // refine re-fits each side of q to the strongest edge within a few pixels
 // of it in g (a card: 4% of the side, 3 to 8 px) and returns the

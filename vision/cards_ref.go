@@ -47,6 +47,7 @@ package vision
 // the taught cards read). Stickers 99.86% (99.88%).
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"image"
@@ -607,12 +608,8 @@ func (r *CardReader) blobOutline(gr cardGrey, q, alt [4]Point2f, minW, maxW floa
 	if !ok || !cardPlausible(c.q, minW, maxW) {
 		return c, false
 	}
-	rq, strength, ok := r.finder.refine(gr, c.q)
+	rc, strength, ok := r.finder.refined(gr, c.q, minW, maxW)
 	if !ok {
-		return c, true
-	}
-	rc, ok := cardQuadOK(rq, minW, maxW*CardAspectMax)
-	if !ok || !cardPlausible(rc.q, minW, maxW) {
 		return c, true
 	}
 	rc.refined, rc.score = true, min(1, strength/40)
@@ -694,7 +691,7 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return int(r.ref.blobs[b].area - r.ref.blobs[a].area) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.ref.blobs[b].area, r.ref.blobs[a].area) })
 	searched := 0
 	for _, i := range order {
 		if searched >= cardRefKeyPlaces {
@@ -718,22 +715,6 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 		}
 	}
 	return out, nil
-}
-
-// cardRefHoldsRead reports whether a card read in out (not unknown) lies
-// in blob b: the rest of the blob is the hand holding it, its shadow (or a
-// second card touching it, which is not searched).
-func cardRefHoldsRead(b cardRefBlob, out []CardReading) bool {
-	for _, rd := range out {
-		if rd.ID == CardUnknown {
-			continue
-		}
-		c := cardQuadCentre(rd.Corners)
-		if image.Pt(int(c.X), int(c.Y)).In(b.box) {
-			return true
-		}
-	}
-	return false
 }
 
 // blobFree is the changed area of blob b (full-resolution pixels) that no
