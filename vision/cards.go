@@ -199,6 +199,7 @@ type CardReader struct {
 	retry   []image.Rectangle
 	// stickered are the cards whose sticker was read (stickerCards).
 	stickered []cardStickered
+	onCard    []bool      // stickerReadings': out[i] has its card's outline
 	ref       cardRef     // the empty table (cards_ref.go)
 	refUsed   bool        // this frame was compared with ref
 	size      image.Point // of the frames read
@@ -352,12 +353,41 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	r.stickered = r.stickerCards(outlines, r.stickered[:0])
 	blobs := r.stickerPlaces(outlines, learned, w, h)
+	if err := r.scanStickerPlaces(g, blobs, maxSide, w, h); err != nil {
+		return nil, err
+	}
+	out, used := r.stickerReadings(outlines, w, h)
+	out = r.dropStrayStickers(out, r.onCard)
+	out, missed, err := r.readOutlines(colour, outlines, used, learned, out)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = r.readByKeys(colour, cv, out, missed, minW, maxW); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(out, func(a, b CardReading) int {
+		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
+		// Rows of cards: centres less than half a card apart are one row.
+		if d := ay - by; d < -a.Box.Dy()/2 || d > a.Box.Dy()/2 {
+			return d
+		}
+		return a.Box.Min.X - b.Box.Min.X
+	})
+	return out, nil
+}
+
+// scanStickerPlaces searches the places stickerPlaces chose (blobs: where
+// its blobs lie in r.rois) for stickers at full resolution, then the small
+// places that read nothing and the failed candidates with the retry
+// thresholds; reads are added to r.reads.
+func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64, w, h int) error {
 	r.retry = r.retry[:0]
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
 		before := len(r.reads)
+		var err error
 		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 		if err != nil {
-			return nil, fmt.Errorf("vision: read cards: %w", err)
+			return fmt.Errorf("vision: read cards: %w", err)
 		}
 		// Small places that read nothing (a candidate that did not
 		// decode at half resolution, a card's outline) and the
@@ -384,18 +414,25 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		}
 		for _, pass := range cardPassRetry {
 			n := len(r.reads)
+			var err error
 			r.reads, err = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 			if err != nil {
-				return nil, fmt.Errorf("vision: read cards: %w", err)
+				return fmt.Errorf("vision: read cards: %w", err)
 			}
 			if len(r.reads) > n {
 				break
 			}
 		}
 	}
+	return nil
+}
 
+// stickerReadings turns r.reads into readings, each boxed by its card's
+// outline where one fits (r.onCard[i]: out[i] has it); used marks the
+// outlines taken by a sticker, its card or its quiet zone.
+func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]CardReading, []bool) {
 	var out []CardReading
-	var onCard []bool // out[i] has its card's outline
+	r.onCard = r.onCard[:0]
 	used := make([]bool, len(outlines))
 	dict := r.markers.Dict().String()
 	for _, m := range r.reads {
@@ -430,25 +467,9 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		}
 		rd.Box = rd.Box.Intersect(image.Rect(0, 0, w, h))
 		out = append(out, rd)
-		onCard = append(onCard, best >= 0)
+		r.onCard = append(r.onCard, best >= 0)
 	}
-	out = r.dropStrayStickers(out, onCard)
-	out, missed, err := r.readOutlines(colour, outlines, used, learned, out)
-	if err != nil {
-		return nil, err
-	}
-	if out, err = r.readByKeys(colour, cv, out, missed, minW, maxW); err != nil {
-		return nil, err
-	}
-	slices.SortStableFunc(out, func(a, b CardReading) int {
-		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
-		// Rows of cards: centres less than half a card apart are one row.
-		if d := ay - by; d < -a.Box.Dy()/2 || d > a.Box.Dy()/2 {
-			return d
-		}
-		return a.Box.Min.X - b.Box.Min.X
-	})
-	return out, nil
+	return out, used
 }
 
 // stickerPlaces puts in r.rois the places searched for stickers at full
