@@ -653,11 +653,16 @@ func (r *CardReader) refConfirms(q [4]Point2f, m cardMatch) (bool, error) {
 // corners even (a place's half-resolution copy is then the frame's).
 func (r *CardReader) refPlace(box image.Rectangle) image.Rectangle {
 	w, h := r.ref.size.X, r.ref.size.Y
-	m := max(cardRefMinMargin, int(cardRefMargin*float64(max(box.Dx(), box.Dy()))))
-	p := box.Inset(-m).Intersect(image.Rect(0, 0, w, h))
+	p := cardRefAround(box, image.Rect(0, 0, w, h))
 	p.Min.X, p.Min.Y = p.Min.X&^1, p.Min.Y&^1
 	p.Max.X, p.Max.Y = min(w, (p.Max.X+1)&^1), min(h, (p.Max.Y+1)&^1)
 	return p
+}
+
+// cardRefAround is box with the search margin added, within bounds.
+func cardRefAround(box, bounds image.Rectangle) image.Rectangle {
+	m := max(cardRefMinMargin, int(cardRefMargin*float64(max(box.Dx(), box.Dy()))))
+	return box.Inset(-m).Intersect(bounds)
 }
 
 // cardShiftQuad moves q by (dx, dy).
@@ -702,8 +707,7 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 			continue // read already; what is left is a hand, a shadow
 		}
 		searched++
-		m := max(cardRefMinMargin, int(cardRefMargin*float64(max(b.box.Dx(), b.box.Dy()))))
-		place := b.box.Inset(-m).Intersect(bounds)
+		place := cardRefAround(b.box, bounds)
 		// Keypoints only on what changed and is not read yet.
 		f.maskRead(grey, out)
 		if err := r.ref.maskChanged(f.mask, place); err != nil {
