@@ -202,6 +202,7 @@ type CardReader struct {
 	onCard    []bool      // stickerReadings': out[i] has its card's outline
 	ref       cardRef     // the empty table (cards_ref.go)
 	refUsed   bool        // this frame was compared with ref
+	fits      int         // outlines fitted to their card this frame (fitToCard)
 	size      image.Point // of the frames read
 	closed    bool
 	// trace, when set, sees every outline's best match (tests).
@@ -310,6 +311,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// With a reference of the empty table, only where the frame differs
 	// from it (cards_ref.go).
 	r.size = image.Pt(w, h)
+	r.fits = 0
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
@@ -590,6 +592,16 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		}
 		if ix.accepts(best) {
 			break // no need to look further
+		}
+	}
+	if !ix.accepts(best) && best.id != "" && best.dist < cardKeyMissDist && best.dist < cardKeyMissRatio*best.second && r.fits < cardFitFrame {
+		r.fits++
+		fq, fm, ok, err := r.fitToCard(img, cardGrowQuad(bestQ, grow), best)
+		if err != nil {
+			return rd, false, best, err
+		}
+		if ok && fm.dist < best.dist {
+			best, bestQ, grow = fm, fq, 0
 		}
 	}
 	if r.trace != nil {

@@ -76,3 +76,19 @@ func (ix *CardIndex) AddCanonicalForTest(id string, canon gocv.Mat) error {
 	ix.entries = append(ix.entries, cardEntry{id: id, desc: ds[0]})
 	return nil
 }
+
+// FitOutlineForTest matches the outline q of img with r's taught cards and
+// fits it to the nearest one (fitToCard): the fitted outline, the card
+// nearest then, and that card's distance before and after.
+func (r *CardReader) FitOutlineForTest(img gocv.Mat, q [4]Point2f) (fq [4]Point2f, id string, before, after float64, err error) {
+	if err := r.desc.rectify(img, q, 0); err != nil {
+		return q, "", 0, 0, err
+	}
+	var d [4]cardDesc
+	if err := r.desc.describe(&d); err != nil {
+		return q, "", 0, 0, err
+	}
+	m := r.opts.Index.match(&d)
+	fq, fm, _, err := r.fitToCard(img, q, m)
+	return fq, fm.id, m.dist, fm.dist, err
+}

@@ -98,6 +98,10 @@ const (
 	// for the blob to be a card alone, whose outline the blob gives (the
 	// outline finder does not search it).
 	cardRefClean = 0.8
+	// cardRefPartClean is cardRefClean for a blob's part with the skin
+	// taken out (a thumb over the card takes a bite out of it, and so do
+	// skin-coloured parts of its art at its edge).
+	cardRefPartClean = 0.6
 	// cardRefAspect is a card's length over its width (63 × 88 mm).
 	cardRefAspect = 1.4
 	// cardRefSureRatio: an outline of a frame read with the reference
@@ -122,6 +126,14 @@ type cardRef struct {
 	size        image.Point
 	has         bool
 	blobs       []cardRefBlob
+	parts       []cardRefBlob     // clean parts of blobs that are not, their skin taken out
+	part        gocv.Mat          // a blob's place of mask, skin taken out
+	partRaw     gocv.Mat          // c.part before the opening
+	skin        gocv.Mat          // c.part's skin-coloured pixels
+	labels      gocv.Mat          // their connected parts
+	rim         []bool            // by label: the part reaches the blob's rim
+	kernel3     gocv.Mat          // 3×3: the hand's rim
+	partKernel  gocv.Mat          // closes a part's gaps
 	places      []image.Rectangle // searched for stickers
 	edgePlaces  []image.Rectangle // searched for outlines: blobs not clean
 	pre         []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
@@ -145,11 +157,12 @@ type cardRefBlob struct {
 
 func newCardRef() cardRef {
 	return cardRef{small: gocv.NewMat(), cur: gocv.NewMat(), mask: gocv.NewMat(), conv: gocv.NewMat(),
-		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5)), col: gocv.NewMat(), half: gocv.NewMat(), up: gocv.NewMat()}
+		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5)), col: gocv.NewMat(), half: gocv.NewMat(), up: gocv.NewMat(),
+		part: gocv.NewMat(), partRaw: gocv.NewMat(), skin: gocv.NewMat(), labels: gocv.NewMat(), kernel3: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)), partKernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(9, 9))}
 }
 
 func (c *cardRef) close() {
-	for _, m := range []*gocv.Mat{&c.small, &c.cur, &c.mask, &c.conv, &c.kernel, &c.col, &c.half, &c.up} {
+	for _, m := range []*gocv.Mat{&c.small, &c.cur, &c.mask, &c.conv, &c.kernel, &c.col, &c.half, &c.up, &c.part, &c.partRaw, &c.skin, &c.labels, &c.kernel3, &c.partKernel} {
 		m.Close()
 	}
 	if c.keyer != nil {
@@ -228,6 +241,9 @@ func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphClose, c.kernel)
 	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphOpen, c.kernel)
 	c.findBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
+	if err := c.findParts(minW * minW * cardRefAspect); err != nil {
+		return false, err
+	}
 	c.places = c.places[:0]
 	for _, b := range c.blobs {
 		c.places = append(c.places, r.refPlace(b.box))
@@ -350,13 +366,181 @@ func (c *cardRef) findBlobs(minArea float64) {
 		if area < minArea {
 			continue
 		}
-		hull := cardConvexHull(ct.ToPoints())
-		box := gocv.BoundingRect(ct)
-		b := cardRefBlob{box: image.Rect(box.Min.X*s, box.Min.Y*s, box.Max.X*s, box.Max.Y*s), area: area, rect: cardMinRect(hull, s)}
-		b.quad, b.hasQuad = cardHullQuad(hull, s)
-		b.clean = b.hasQuad && area >= cardRefClean*cardQuadArea(b.quad)
-		c.blobs = append(c.blobs, b)
+		c.blobs = append(c.blobs, cardRefBlobOf(cardConvexHull(ct.ToPoints()), gocv.BoundingRect(ct), area))
 	}
+}
+
+// cardRefBlobOf is the blob of the convex hull hull, bounding box box
+// (pixels of the shrunk picture) and area (full-resolution pixels).
+func cardRefBlobOf(hull []image.Point, box image.Rectangle, area float64) cardRefBlob {
+	const s = cardRefShrink
+	b := cardRefBlob{box: image.Rectangle{Min: box.Min.Mul(s), Max: box.Max.Mul(s)}, area: area, rect: cardMinRect(hull, s)}
+	b.quad, b.hasQuad = cardHullQuad(hull, s)
+	b.clean = b.hasQuad && area >= cardRefClean*cardQuadArea(b.quad)
+	return b
+}
+
+// cardSkin reports whether the BGR pixel px is skin-coloured (or a warm
+// table's shadow): red over green over blue, clearly.
+func cardSkin(px []byte) bool {
+	return int(px[2]) > int(px[1])+4 && int(px[1]) >= int(px[0]) && int(px[2]) > int(px[0])+20
+}
+
+// findParts fills c.parts with the clean parts of the blobs that are not
+// clean once their skin-coloured pixels are taken out and the rest opened:
+// a card and the thumb over its edge or the hand holding it make one blob
+// that is no card's shape, the card alone is one. Parts at least minArea
+// full-resolution pixels, not on a clean blob or another part.
+func (c *cardRef) findParts(minArea float64) error {
+	c.parts = c.parts[:0]
+	const s = cardRefShrink
+	w := c.mask.Cols()
+	cur, err := c.cur.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("card reference parts: %w", err)
+	}
+	for _, b := range c.blobs {
+		if b.clean {
+			continue
+		}
+		sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
+		reg := c.mask.Region(sb)
+		reg.CopyTo(&c.part)
+		reg.Close()
+		skin, err := c.takeHand(cur[3*(sb.Min.Y*w+sb.Min.X):], w)
+		if err != nil {
+			return err
+		}
+		if skin == 0 {
+			continue // the blob is not a hand and a card
+		}
+		// Opened (a hand's rim cut off), and also closed first (a card
+		// like the table in places leaves gaps).
+		c.part.CopyTo(&c.partRaw)
+		gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
+		c.addParts(sb.Min, minArea)
+		gocv.MorphologyEx(c.partRaw, &c.part, gocv.MorphClose, c.partKernel)
+		gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
+		c.addParts(sb.Min, minArea)
+	}
+	return nil
+}
+
+// takeHand clears the pixels of c.part (a blob's place of the mask) that
+// are skin-coloured in cur (the shrunk frame from the place's top-left
+// pixel on, w pixels a row) and connected to the blob's rim: the hand
+// reaching in and the thumb over the card's edge, not skin-coloured art
+// inside the card. It returns how many it cleared.
+func (c *cardRef) takeHand(cur []byte, w int) (int, error) {
+	pw, ph := c.part.Cols(), c.part.Rows()
+	p, err := c.part.DataPtrUint8()
+	if err != nil {
+		return 0, fmt.Errorf("card reference parts: %w", err)
+	}
+	if c.skin.Cols() != pw || c.skin.Rows() != ph {
+		c.skin.Close()
+		c.skin = gocv.NewMatWithSize(ph, pw, gocv.MatTypeCV8U)
+	}
+	sk, err := c.skin.DataPtrUint8()
+	if err != nil {
+		return 0, fmt.Errorf("card reference parts: %w", err)
+	}
+	any := false
+	for y := range ph {
+		for x := range pw {
+			i := y*pw + x
+			sk[i] = 0
+			if p[i] != 0 && cardSkin(cur[3*(y*w+x):]) {
+				sk[i] = 255
+				any = true
+			}
+		}
+	}
+	if !any {
+		return 0, nil
+	}
+	// 16-bit labels: a place of the shrunk frame has fewer pixels.
+	n := gocv.ConnectedComponentsWithParams(c.skin, &c.labels, 8, gocv.MatTypeCV16U, gocv.CCL_DEFAULT)
+	lb, err := c.labels.DataPtrUint16()
+	if err != nil {
+		return 0, fmt.Errorf("card reference parts: %w", err)
+	}
+	c.rim = slices.Grow(c.rim[:0], n)[:n]
+	clear(c.rim)
+	for y := range ph {
+		for x := range pw {
+			i := y*pw + x
+			if lb[i] == 0 || c.rim[lb[i]] {
+				continue
+			}
+			if x == 0 || y == 0 || x == pw-1 || y == ph-1 || p[i-1] == 0 || p[i+1] == 0 || p[i-pw] == 0 || p[i+pw] == 0 {
+				c.rim[lb[i]] = true
+			}
+		}
+	}
+	// The hand's rim too: pixels of hand and table mixed, no skin colour.
+	cleared := 0
+	for i, l := range lb[:pw*ph] {
+		sk[i] = 0
+		if l != 0 && c.rim[l] {
+			sk[i] = 255
+			cleared++
+		}
+	}
+	gocv.Dilate(c.skin, &c.skin, c.kernel3)
+	if sk, err = c.skin.DataPtrUint8(); err != nil {
+		return 0, fmt.Errorf("card reference parts: %w", err)
+	}
+	for i, v := range sk[:pw*ph] {
+		if v != 0 {
+			p[i] = 0
+		}
+	}
+	return cleared, nil
+}
+
+// addParts adds the clean blobs of c.part (whose top-left pixel is at at
+// in the shrunk picture) to c.parts.
+func (c *cardRef) addParts(at image.Point, minArea float64) {
+	const s = cardRefShrink
+	pv := gocv.FindContours(c.part, gocv.RetrievalExternal, gocv.ChainApproxSimple)
+	defer pv.Close()
+	for i := range pv.Size() {
+		ct := pv.At(i)
+		area := gocv.ContourArea(ct) * s * s
+		if area < minArea {
+			continue
+		}
+		pts := ct.ToPoints()
+		for k := range pts {
+			pts[k] = pts[k].Add(at)
+		}
+		b := cardRefBlobOf(cardConvexHull(pts), gocv.BoundingRect(ct).Add(at), area)
+		b.clean = b.hasQuad && area >= cardRefPartClean*cardQuadArea(b.quad)
+		if !b.clean || c.hasPart(b.quad) {
+			continue
+		}
+		c.parts = append(c.parts, b)
+	}
+}
+
+// hasPart reports whether the quadrilateral q of a part lies in a clean
+// blob's quadrilateral or is one of c.parts (give or take a tenth of its
+// size).
+func (c *cardRef) hasPart(q [4]Point2f) bool {
+	p := cardQuadCentre(q)
+	for _, b := range c.blobs {
+		if b.clean && cardPointInQuad(p, b.quad) {
+			return true
+		}
+	}
+	tol := 0.1 * cardQuadWidth(q)
+	for _, b := range c.parts {
+		if cardQuadAltDistance(q, cardQuadCandidate{q: b.quad}) < tol {
+			return true
+		}
+	}
+	return false
 }
 
 // cardMinRect returns the smallest rectangle around the convex polygon
@@ -492,26 +676,16 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		if !b.clean {
 			continue
 		}
-		q, ok := r.blobOutline(gr, b.quad, b.rect, minW, maxW)
-		if !ok {
-			b.clean = false
-			continue
-		}
-		if r.stickerIn(q.q) {
-			sure = append(sure, q)
-			c.pre = append(c.pre, cardLearnedRead{})
-			continue
-		}
-		rd, ok, m, err := r.readLearned(colour, q)
-		if err != nil {
+		var err error
+		if sure, b.clean, err = r.blobCard(colour, gr, b, false, sure, minW, maxW); err != nil {
 			return nil, err
 		}
-		if rd.ID == CardUnknown {
-			b.clean = false // the outline finder looks again
-			continue
+	}
+	for i := range c.parts {
+		var err error
+		if sure, _, err = r.blobCard(colour, gr, &c.parts[i], true, sure, minW, maxW); err != nil {
+			return nil, err
 		}
-		sure = append(sure, q)
-		c.pre = append(c.pre, cardLearnedRead{rd: rd, ok: ok, done: true, m: m})
 	}
 	c.edgePlaces = c.edgePlaces[:0]
 	for _, b := range c.blobs {
@@ -546,6 +720,37 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		}
 	}
 	return out, nil
+}
+
+// blobCard appends to sure the outline of the clean blob b, re-fitted to
+// the edges of gr, when it holds a sticker or matches a taught card (its
+// reading added to r.ref.pre), and reports whether it did.
+func (r *CardReader) blobCard(colour gocv.Mat, gr cardGrey, b *cardRefBlob, part bool, sure []cardQuadCandidate, minW, maxW float64) ([]cardQuadCandidate, bool, error) {
+	c := &r.ref
+	q, ok := r.blobOutline(gr, b.quad, b.rect, minW, maxW)
+	if !ok {
+		return sure, false, nil
+	}
+	if r.stickerIn(q.q) {
+		c.pre = append(c.pre, cardLearnedRead{})
+		return append(sure, q), true, nil
+	}
+	rd, ok, m, err := r.readLearned(colour, q)
+	if err != nil {
+		return sure, false, err
+	}
+	if rd.ID == CardUnknown {
+		if part && m.id != "" && m.dist < cardKeyMissDist && m.dist < cardKeyMissRatio*m.second {
+			// Near a taught card: its keypoints are searched for
+			// (readByKeys); not reported as unknown itself (the outline
+			// finder's outline of the card and hand may be).
+			c.pre = append(c.pre, cardLearnedRead{rd: rd, done: true, m: m})
+			return append(sure, q), false, nil
+		}
+		return sure, false, nil // the outline finder looks again
+	}
+	c.pre = append(c.pre, cardLearnedRead{rd: rd, ok: ok, done: true, m: m})
+	return append(sure, q), true, nil
 }
 
 // findOutlinesAt runs the outline finder in places of colour; an outline

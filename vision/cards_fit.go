@@ -1,0 +1,122 @@
+package vision
+
+import (
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// Fitting an outline to its nearest taught card: an outline found a few
+// pixels off on a side or two (a thumb over an edge, an inner frame, a
+// faint border) matches its card too poorly to be taken for it. When the
+// nearest taught card is near (the band the keypoint search uses too), the
+// outline's sides are moved in and out, one at a time, while that card
+// comes nearer, and the outline is then matched again with every taught
+// card: the usual threshold and ratio decide (and, with the reference, its
+// confirmation), so an untaught card stays unknown.
+const (
+	cardFitStep   = 0.04 // the first move, of the card's width
+	cardFitHalves = 3    // the move is halved this often when nothing helps
+	cardFitEvals  = 40   // outlines compared at most per fit
+	cardFitFrame  = 3    // fits a frame
+)
+
+// fitToCard moves the sides of outline q (its match m) towards m's card
+// and returns the outline and its match with all taught cards; false when
+// the card came no nearer.
+func (r *CardReader) fitToCard(img gocv.Mat, q [4]Point2f, m cardMatch) ([4]Point2f, cardMatch, bool, error) {
+	ix := r.opts.Index
+	dist := func(q [4]Point2f) (float64, error) {
+		if err := r.desc.rectify(img, q, 0); err != nil {
+			return math.Inf(1), nil
+		}
+		var d [4]cardDesc
+		if err := r.desc.describe(&d); err != nil {
+			return 0, err
+		}
+		best := math.Inf(1)
+		for i := range ix.entries {
+			if e := &ix.entries[i]; e.id == m.id {
+				best = min(best, cardDistance(&d[m.rot], &e.desc))
+			}
+		}
+		return best, nil
+	}
+	best, err := dist(q)
+	if err != nil {
+		return q, m, false, err
+	}
+	start := best
+	step := cardFitStep * cardQuadWidth(q)
+	evals := 1
+	for halves := 0; halves <= cardFitHalves && evals < cardFitEvals; {
+		moved := false
+		for k := range 4 {
+			for _, sgn := range [2]float64{1, -1} {
+				if evals >= cardFitEvals {
+					break
+				}
+				q2, ok := cardShiftSide(q, k, sgn*step)
+				if !ok {
+					continue
+				}
+				evals++
+				d, err := dist(q2)
+				if err != nil {
+					return q, m, false, err
+				}
+				if d < best {
+					q, best, moved = q2, d, true
+					break
+				}
+			}
+		}
+		if !moved {
+			step /= 2
+			halves++
+		}
+	}
+	if best >= start {
+		return q, m, false, nil
+	}
+	if err := r.desc.rectify(img, q, 0); err != nil {
+		return q, m, false, nil
+	}
+	var d [4]cardDesc
+	if err := r.desc.describe(&d); err != nil {
+		return q, m, false, err
+	}
+	return q, ix.match(&d), true, nil
+}
+
+// cardShiftSide moves side k of q (from q[k] to q[k+1]) outwards by t
+// pixels (inwards when negative), its ends sliding along the neighbouring
+// sides; false when the result is no convex quadrilateral.
+func cardShiftSide(q [4]Point2f, k int, t float64) ([4]Point2f, bool) {
+	pt := func(p Point2f) [2]float64 { return [2]float64{float64(p.X), float64(p.Y)} }
+	a, b := pt(q[k]), pt(q[(k+1)%4])
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		return q, false
+	}
+	nx, ny := dy/l, -dx/l
+	c := cardQuadCentre(q)
+	if (a[0]-float64(c.X))*nx+(a[1]-float64(c.Y))*ny < 0 {
+		nx, ny = -nx, -ny
+	}
+	a2 := [2]float64{a[0] + t*nx, a[1] + t*ny}
+	b2 := [2]float64{b[0] + t*nx, b[1] + t*ny}
+	pa, ok1 := cardLineMeet(pt(q[(k+3)%4]), a, a2, b2)
+	pb, ok2 := cardLineMeet(pt(q[(k+2)%4]), b, a2, b2)
+	if !ok1 || !ok2 {
+		return q, false
+	}
+	out := q
+	out[k] = Point2f{float32(pa[0]), float32(pa[1])}
+	out[(k+1)%4] = Point2f{float32(pb[0]), float32(pb[1])}
+	if !cardClockwise(out) || cardQuadArea(out) < 1 {
+		return q, false
+	}
+	return out, true
+}

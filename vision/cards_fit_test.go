@@ -1,0 +1,54 @@
+package vision_test
+
+import (
+	"math"
+	"testing"
+
+	"tablecam/vision"
+	"tablecam/vision/synth"
+)
+
+// An outline found off on one side (its bottom a tenth of the card's
+// length too high: a thumb over the edge, an inner frame) is fitted back to
+// its card: the card comes nearer and the outline nearer to the card's.
+func TestCardReaderFitsOutlineToCard(t *testing.T) {
+	ix, _ := cardsTeachAll(t, 8, 2)
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	off := func(a, b []vision.Point2f) float64 {
+		d := 0.0
+		for k := range a {
+			d = max(d, math.Hypot(float64(a[k].X-b[k].X), float64(a[k].Y-b[k].Y)))
+		}
+		return d
+	}
+	for k := range int64(4) {
+		s := synth.RandomCardScene(synth.TrainSeedMin+987_000+k, []synth.CardSpec{{Art: k, Width: 160}})
+		s.Lighting = synth.Lighting{}
+		m, truth, err := synth.RenderCardScene(s)
+		if err != nil {
+			m.Close()
+			t.Fatal(err)
+		}
+		c := truth[0].Corners
+		q := c
+		for _, i := range [2][2]int{{3, 0}, {2, 1}} { // bottom corners 10% up
+			q[i[0]].X += 0.1 * (c[i[1]].X - c[i[0]].X)
+			q[i[0]].Y += 0.1 * (c[i[1]].Y - c[i[0]].Y)
+		}
+		fq, id, before, after, err := r.FitOutlineForTest(m, q)
+		m.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id != cardsID(k) || after >= before {
+			t.Errorf("seed %d: fitted to %s, distance %.3f → %.3f; want %s and nearer", s.Seed, id, before, after, cardsID(k))
+		}
+		if o, f := off(q[:], c[:]), off(fq[:], c[:]); f >= o {
+			t.Errorf("seed %d: outline %.1f px off before the fit, %.1f after; want nearer", s.Seed, o, f)
+		}
+	}
+}

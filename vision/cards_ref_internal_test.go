@@ -1,0 +1,92 @@
+package vision
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// cardsHandScene draws a grey table (ref), and on it (frame) a light card
+// with dark art and an orange square in its middle, turned by angle
+// degrees, and, when hand, a skin-coloured hand beyond its top edge with
+// the thumb over that edge. It returns the card's corners.
+func cardsHandScene(frame, ref *gocv.Mat, angle float64, hand bool) [4]Point2f {
+	*ref = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 120, 115, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	*frame = ref.Clone()
+	c := [2]float64{640, 400}
+	a := angle * math.Pi / 180
+	at := func(u, v float64) image.Point { // card coordinates, centre 0
+		return image.Pt(int(math.Round(c[0]+u*math.Cos(a)-v*math.Sin(a))), int(math.Round(c[1]+u*math.Sin(a)+v*math.Cos(a))))
+	}
+	poly := func(col color.RGBA, uv ...[2]float64) {
+		pts := make([]image.Point, len(uv))
+		for i, p := range uv {
+			pts[i] = at(p[0], p[1])
+		}
+		pv := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+		defer pv.Close()
+		gocv.FillPoly(frame, pv, col)
+	}
+	const w, h = 90.0, 126.0 // half sizes
+	var q [4]Point2f
+	for k, p := range [4][2]float64{{-w, -h}, {w, -h}, {w, h}, {-w, h}} {
+		pt := at(p[0], p[1])
+		q[k] = Point2f{float32(pt.X), float32(pt.Y)}
+	}
+	poly(color.RGBA{235, 230, 220, 0}, [2]float64{-w, -h}, [2]float64{w, -h}, [2]float64{w, h}, [2]float64{-w, h})
+	poly(color.RGBA{40, 50, 90, 0}, [2]float64{-w + 12, -h + 30}, [2]float64{w - 12, -h + 30}, [2]float64{w - 12, 20}, [2]float64{-w + 12, 20})
+	poly(color.RGBA{225, 140, 90, 0}, [2]float64{-30, -40}, [2]float64{30, -40}, [2]float64{30, 10}, [2]float64{-30, 10})
+	if hand {
+		skin := color.RGBA{200, 140, 110, 0}
+		poly(skin, [2]float64{10, -h - 170}, [2]float64{90, -h - 120}, [2]float64{70, -h - 10}, [2]float64{-20, -h - 10}, [2]float64{-40, -h - 100})
+		poly(skin, [2]float64{-15, -h - 20}, [2]float64{15, -h - 20}, [2]float64{15, -h + 45}, [2]float64{-15, -h + 45})
+	}
+	return q
+}
+
+// A card held with the thumb over its edge and the hand behind it makes one
+// changed blob with the hand, no card's shape; with the skin-coloured
+// pixels that reach the blob's rim taken out (not the orange art inside
+// the card), what is left is the card: a part whose quadrilateral is the
+// card's outline. A card alone makes a clean blob and no part.
+func TestCardRefHandTakenOut(t *testing.T) {
+	r, err := NewCardReader(CardReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, angle := range []float64{0, 20, -35} {
+		for _, hand := range []bool{true, false} {
+			var frame, ref gocv.Mat
+			q := cardsHandScene(&frame, &ref, angle, hand)
+			if err := r.SetBackground(ref); err != nil {
+				t.Fatal(err)
+			}
+			ok, err := r.refPlaces(frame, 40)
+			frame.Close()
+			ref.Close()
+			if err != nil || !ok {
+				t.Fatalf("refPlaces: %v %v", ok, err)
+			}
+			if len(r.ref.blobs) != 1 || r.ref.blobs[0].clean == hand {
+				t.Fatalf("angle %v, hand %v: %d blobs (want one, clean without the hand)", angle, hand, len(r.ref.blobs))
+			}
+			if !hand {
+				if len(r.ref.parts) != 0 {
+					t.Errorf("angle %v, no hand: %d parts, want none", angle, len(r.ref.parts))
+				}
+				continue
+			}
+			best := math.Inf(1)
+			for _, p := range r.ref.parts {
+				best = min(best, cardQuadAltDistance(p.quad, cardQuadCandidate{q: q}))
+			}
+			if best > 12 {
+				t.Errorf("angle %v: no part within 12 px of the card %v (nearest %.1f px; parts %v)", angle, q, best, r.ref.parts)
+			}
+		}
+	}
+}
