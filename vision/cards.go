@@ -203,6 +203,7 @@ type CardReader struct {
 	ref       cardRef     // the empty table (cards_ref.go)
 	refUsed   bool        // this frame was compared with ref
 	fits      int         // outlines fitted to their card this frame (fitToCard)
+	fitCanvas gocv.Mat    // fitToCard's place around an outline
 	size      image.Point // of the frames read
 	closed    bool
 	// trace, when set, sees every outline's best match (tests).
@@ -230,7 +231,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 		return nil, err
 	}
 	return &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
-		keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}, nil
+		keyer: newCardKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}, nil
 }
 
 // Close releases the reader. Closing twice is harmless.
@@ -243,6 +244,7 @@ func (r *CardReader) Close() error {
 	r.finder.close()
 	r.desc.close()
 	r.keyer.close()
+	r.fitCanvas.Close()
 	if r.frame != nil {
 		r.frame.close()
 	}

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"math"
 
 	"gocv.io/x/gocv"
@@ -18,7 +19,8 @@ const (
 	cardFitStep   = 0.04 // the first move, of the card's width
 	cardFitHalves = 3    // the move is halved this often when nothing helps
 	cardFitEvals  = 40   // outlines compared at most per fit
-	cardFitFrame  = 3    // fits a frame
+	cardFitFrame  = 2    // fits a frame
+	cardFitMargin = 16   // canvas pixels around the outline (cardCanon wide)
 )
 
 // fitToCard moves the sides of outline q (its match m) towards m's card
@@ -26,18 +28,41 @@ const (
 // the card came no nearer.
 func (r *CardReader) fitToCard(img gocv.Mat, q [4]Point2f, m cardMatch) ([4]Point2f, cardMatch, bool, error) {
 	ix := r.opts.Index
+	// The card upright: its top-left corner first.
+	up := q
+	for k := range 4 {
+		up[k] = q[(k+4-m.rot)%4]
+	}
+	q = up
+	// The place around the outline is warped once, to a canvas on which
+	// the outline is cardCanon pixels wide; each outline tried is warped
+	// from there.
+	const c, lo = cardCanon + 2*cardFitMargin, cardFitMargin
+	var src [4][2]float64
+	for k, p := range q {
+		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	toCanvas, ok := cardHomography(src, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon))
+	if !ok || !cardWarpQuad(img, &r.fitCanvas, r.desc.hm, q, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon), image.Pt(c, c)) {
+		return q, m, false, nil
+	}
+	var d cardDesc
 	dist := func(q [4]Point2f) (float64, error) {
-		if err := r.desc.rectify(img, q, 0); err != nil {
+		var cq [4]Point2f
+		for k, p := range q {
+			x, y := toCanvas.apply(float64(p.X), float64(p.Y))
+			cq[k] = Point2f{float32(x), float32(y)}
+		}
+		if !cardWarpQuad(r.fitCanvas, &r.desc.canon, r.desc.hm, cq, cardPixelRect(0, 0, cardCanon, cardCanon), image.Pt(cardCanon, cardCanon)) {
 			return math.Inf(1), nil
 		}
-		var d [4]cardDesc
-		if err := r.desc.describe(&d); err != nil {
+		if err := r.desc.describeUpright(&d); err != nil {
 			return 0, err
 		}
 		best := math.Inf(1)
 		for i := range ix.entries {
 			if e := &ix.entries[i]; e.id == m.id {
-				best = min(best, cardDistance(&d[m.rot], &e.desc))
+				best = min(best, cardDistance(&d, &e.desc))
 			}
 		}
 		return best, nil
@@ -76,17 +101,22 @@ func (r *CardReader) fitToCard(img gocv.Mat, q [4]Point2f, m cardMatch) ([4]Poin
 			halves++
 		}
 	}
+	// Back in the order given.
+	for k := range 4 {
+		up[(k+4-m.rot)%4] = q[k]
+	}
+	q = up
 	if best >= start {
 		return q, m, false, nil
 	}
 	if err := r.desc.rectify(img, q, 0); err != nil {
 		return q, m, false, nil
 	}
-	var d [4]cardDesc
-	if err := r.desc.describe(&d); err != nil {
+	var ds [4]cardDesc
+	if err := r.desc.describe(&ds); err != nil {
 		return q, m, false, err
 	}
-	return q, ix.match(&d), true, nil
+	return q, ix.match(&ds), true, nil
 }
 
 // cardShiftSide moves side k of q (from q[k] to q[k+1]) outwards by t

@@ -136,7 +136,17 @@ func (d *cardDescriber) rectify(img gocv.Mat, q [4]Point2f, grow float64) error 
 
 // describe computes the descriptors of d.canon in its four rotations:
 // out[r] is the card turned r×90° clockwise.
-func (d *cardDescriber) describe(out *[4]cardDesc) error {
+func (d *cardDescriber) describe(out *[4]cardDesc) error { return d.describeTurns(out[:], true) }
+
+// describeUpright computes the descriptor of d.canon as it is, without its
+// hash (the comparison with one taught card, fitToCard).
+func (d *cardDescriber) describeUpright(out *cardDesc) error {
+	return d.describeTurns(unsafe.Slice(out, 1), false)
+}
+
+// describeTurns computes the descriptors of d.canon turned r×90°
+// clockwise into out[r], with their hashes when hash.
+func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 	px, err := d.canon.DataPtrUint8()
 	if err != nil || len(px) < 3*cardCanon*cardCanon {
 		return errors.New("vision: canonical card not continuous")
@@ -171,6 +181,9 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 	}
 	g := &d.greyScratch
 	for y := range cardHashN {
+		if !hash {
+			break // the hash's grey is not needed
+		}
 		for x := range cardHashN {
 			var s float64
 			for dy := range blk {
@@ -211,18 +224,20 @@ func (d *cardDescriber) describe(out *[4]cardDesc) error {
 		fineNorm += float64(fine0[i]) * float64(fine0[i])
 	}
 	fineNorm = max(math.Sqrt(fineNorm), norm*q)
-	for r := range 4 {
-		rg := &d.grey32[r]
-		base, sy, sx := cardRotStrides(r, cardHashN)
-		for y := range cardHashN {
-			for x := range cardHashN {
-				rg[y*cardHashN+x] = g[base+y*sy+x*sx]
-			}
-		}
+	for r := range out {
 		o := &out[r]
-		o.hash = d.dctHash(rg)
+		if hash {
+			rg := &d.grey32[r]
+			base, sy, sx := cardRotStrides(r, cardHashN)
+			for y := range cardHashN {
+				for x := range cardHashN {
+					rg[y*cardHashN+x] = g[base+y*sy+x*sx]
+				}
+			}
+			o.hash = d.dctHash(rg)
+		}
 		o.fineNorm = float32(fineNorm)
-		base, sy, sx = cardRotStrides(r, cardFineN)
+		base, sy, sx := cardRotStrides(r, cardFineN)
 		for y := range cardFineN {
 			for x := range cardFineN {
 				o.fine[y*cardFineN+x] = fine0[base+y*sy+x*sx]
