@@ -322,7 +322,12 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
 	maxSide := 0.9 * short
-	r.scanner.forget()
+	cv, err := cardColourOf(colour)
+	if err != nil {
+		return nil, fmt.Errorf("vision: read cards: %w", err)
+	}
+	r.scanner.forget(cv)
+	defer r.scanner.forget(cardGrey{}) // the view is img's or r.bgr's, for this call only
 	if r.refUsed {
 		err = r.scanHalfIn(g, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide)
 	} else {
@@ -332,10 +337,6 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
 	// Card outlines at half resolution.
-	cv, err := cardColourOf(colour)
-	if err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
-	}
 	var outlines []cardQuadCandidate
 	if r.refUsed {
 		outlines, err = r.findOutlinesIn(colour, cv, minW, maxW)
@@ -439,7 +440,7 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 	r.onCard = r.onCard[:0]
 	used := make([]bool, len(outlines))
 	dict := r.markers.Dict().String()
-	for _, m := range r.reads {
+	for k, m := range r.reads {
 		id := m.marker.ID
 		rd := CardReading{ID: CardUnknown, Marker: &id, Dictionary: dict, Method: CardMethodMarker,
 			Confidence: m.conf, Corners: m.marker.Corners, Box: cardQuadBox(m.marker.Corners)}
@@ -447,10 +448,12 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 			rd.ID, rd.Kind = e.Content, e.Kind
 		}
 		// The card the sticker is on: the smallest re-fitted outline
-		// that fits it (cardStickerFits); else the box is the marker's.
+		// that fits it (cardStickerFits) and holds no other sticker of
+		// its size (a card carries one: such an outline spans two cards);
+		// else the box is the marker's.
 		best := -1
 		for i, o := range outlines {
-			if !o.refined || !cardStickerFits(m.marker, o.q) {
+			if !o.refined || !cardStickerFits(m.marker, o.q) || r.holdsOtherSticker(k, o.q) {
 				continue
 			}
 			if best < 0 || o.area < outlines[best].area {
@@ -474,6 +477,20 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 		r.onCard = append(r.onCard, best >= 0)
 	}
 	return out, used
+}
+
+// holdsOtherSticker reports whether q holds the centre of a marker read
+// other than r.reads[k] and of about its size (within
+// cardStickerSizeRatio).
+func (r *CardReader) holdsOtherSticker(k int, q [4]Point2f) bool {
+	mk := r.reads[k].marker
+	for j, o := range r.reads {
+		ratio := o.marker.Side / max(1, mk.Side)
+		if j != k && ratio <= cardStickerSizeRatio && ratio >= 1/cardStickerSizeRatio && cardPointInQuad(o.marker.Center, q) {
+			return true
+		}
+	}
+	return false
 }
 
 // stickerPlaces puts in r.rois the places searched for stickers at full

@@ -246,6 +246,16 @@ func cardHomography(src, dst [4][2]float64) (cardH, bool) {
 	return h, true
 }
 
+// cardModuleH maps module space, where the marker's black square of M
+// modules spans [0, M]², to the image, where its corners are q.
+func cardModuleH(q [4]Point2f, M float64) (cardH, bool) {
+	var dst [4][2]float64
+	for i, p := range q {
+		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	return cardHomography([4][2]float64{{0, 0}, {M, 0}, {M, M}, {0, M}}, dst)
+}
+
 // cardMarkerRead is a decoded marker.
 type cardMarkerRead struct {
 	marker Marker
@@ -289,12 +299,7 @@ type cardDecodeScratch struct {
 func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScratch) (vals []float64, spread float64, ok bool) {
 	M := cb.bits + 2
 	mf := float64(M)
-	// Module space: the black square spans [0, M]²; its corners map to q.
-	var dst [4][2]float64
-	for i, p := range q {
-		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
-	}
-	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
+	h, ok := cardModuleH(q, mf)
 	if !ok {
 		return nil, 0, false
 	}
@@ -650,6 +655,15 @@ type cardMarkerScanner struct {
 	// since forget (this frame): another threshold often outlines a
 	// square exactly as before, and reading it again fails again.
 	unread map[cardQuadKey]struct{}
+	// colour is the colour view of the picture (since forget), for the
+	// ink check (inked); without one (cn 0) the check is skipped.
+	colour cardGrey
+	// weak holds the reads of the scan under way with little confidence
+	// (cardWeakConf), confirmed at its end; confirming is set while
+	// confirmWeak looks again, again holds what one look read.
+	weak       []cardMarkerRead
+	confirming bool
+	again      []cardMarkerRead
 }
 
 // cardQuadKey is a quad's corners, bit for bit.
@@ -663,9 +677,13 @@ func cardKeyOf(q [4]Point2f) cardQuadKey {
 	return k
 }
 
-// forget starts a new picture: candidates that failed on the last one
-// are read again.
-func (s *cardMarkerScanner) forget() { clear(s.unread) }
+// forget starts a new picture, whose colour view is colour (cardColourOf;
+// cardGrey{} for none): candidates that failed on the last one are read
+// again.
+func (s *cardMarkerScanner) forget(colour cardGrey) {
+	clear(s.unread)
+	s.colour = colour
+}
 
 // cardScanPass is how one scan thresholds the image.
 type cardScanPass struct {
@@ -728,6 +746,9 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 	s.failed = s.failed[:0]
 	s.blobs = s.blobs[:0]
 	s.cands = s.cands[:0]
+	if !s.confirming {
+		s.weak = s.weak[:0]
+	}
 	r = r.Intersect(image.Rect(0, 0, g.w, g.h))
 	if r.Dx() < 8 || r.Dy() < 8 {
 		return out, nil
@@ -774,17 +795,23 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 		switch {
 		case c.cut:
 			m, ok = s.readCut(grey, g, c)
+			ok = ok && s.inked(m)
 		default:
 			// The same corners on the same picture read the same.
 			key := cardKeyOf(c.q)
 			if _, seen := s.unread[key]; seen {
 				break
 			}
-			if m, ok = s.read(grey, g, c.q); !ok {
+			if m, ok = s.read(grey, g, c.q); ok {
+				ok = s.inked(m)
+			}
+			if !ok {
 				s.unread[key] = struct{}{}
 			}
 		}
 		switch {
+		case ok && m.conf < cardWeakConf && !s.confirming:
+			s.weak = append(s.weak, m)
 		case ok:
 			out = cardAddMarker(out, m)
 		case !c.cut:
@@ -792,6 +819,62 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 			// candidate, which is kept.)
 			s.failed = append(s.failed, c)
 		}
+	}
+	if len(s.weak) > 0 && !s.confirming {
+		return s.confirmWeak(grey, g, pass, minSide, maxSide, out)
+	}
+	return out, nil
+}
+
+// cardWeakConf is the confidence under which a read is looked at again
+// (confirmWeak).
+const cardWeakConf = 0.6
+
+// cardConfirmPasses are the looks confirmWeak takes, in order (but the
+// pass that made the read).
+var cardConfirmPasses = [...]cardScanPass{cardPassFull, cardPassRetry[0], cardPassRetry[1], cardPassRetry[2]}
+
+// confirmWeak looks again at the place of every weak read of the scan just
+// made (s.weak), at full resolution with the other thresholds, and adds to
+// out the best read of the place (cardReadBetter) of the first look that
+// reads one there, or the weak read if none does. A candidate outlined a
+// little off (two corners a module out, at half resolution) can read as
+// another id with little confidence where a better outline of the same
+// sticker reads right. The scan's failed candidates, blobs and candidates
+// are kept.
+func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g cardGrey, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
+	weak := slices.Clone(s.weak)
+	failed, blobs, cands := slices.Clone(s.failed), slices.Clone(s.blobs), slices.Clone(s.cands)
+	s.confirming = true
+	defer func() {
+		s.confirming = false
+		s.failed, s.blobs, s.cands = failed, blobs, cands
+	}()
+	for _, m := range weak {
+		best := m
+		box := cardQuadBox(m.marker.Corners).Inset(-int(math.Ceil(0.6*m.marker.Side)) - 2)
+		for _, p := range cardConfirmPasses {
+			if p == pass {
+				continue
+			}
+			var err error
+			if s.again, err = s.scan(grey, g, box, p, minSide, maxSide, s.again[:0]); err != nil {
+				return out, err
+			}
+			found := false
+			for _, o := range s.again {
+				if cardDist(o.marker.Center, m.marker.Center) < 0.5*max(o.marker.Side, m.marker.Side) {
+					found = true
+					if cardReadBetter(o, best) {
+						best = o
+					}
+				}
+			}
+			if found {
+				break
+			}
+		}
+		out = cardAddMarker(out, best)
 	}
 	return out, nil
 }
@@ -805,11 +888,7 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) (ok, washed bool) {
 	M := cb.bits + 2
 	mf := float64(M)
-	var dst [4][2]float64
-	for i, p := range q {
-		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
-	}
-	h, ok := cardHomography([4][2]float64{{0, 0}, {mf, 0}, {mf, mf}, {0, mf}}, dst)
+	h, ok := cardModuleH(q, mf)
 	if !ok {
 		return false, false
 	}
@@ -1012,13 +1091,19 @@ func cardAddMarker(list []cardMarkerRead, m cardMarkerRead) []cardMarkerRead {
 	for i, o := range list {
 		d := math.Hypot(float64(o.marker.Center.X-m.marker.Center.X), float64(o.marker.Center.Y-m.marker.Center.Y))
 		if d < 0.5*max(o.marker.Side, m.marker.Side) {
-			if m.cost < o.cost || (m.cost == o.cost && m.conf > o.conf) {
+			if cardReadBetter(m, o) {
 				list[i] = m
 			}
 			return list
 		}
 	}
 	return append(list, m)
+}
+
+// cardReadBetter reports whether read a of a place beats read b: a lower
+// cost, then a higher confidence.
+func cardReadBetter(a, b cardMarkerRead) bool {
+	return a.cost < b.cost || (a.cost == b.cost && a.conf > b.conf)
 }
 
 // cardStickered is a card whose sticker was read: its outline and the

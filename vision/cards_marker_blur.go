@@ -13,8 +13,9 @@ package vision
 // c·white 4-neighbours (border cells black, quiet zone white), fitted by
 // least squares over the data and border cells for each code; the code
 // whose fit leaves the least residual is read, when its fit is good, its
-// own bit clearly matters (b) and every other id fits much worse (the gap
-// in residual against the residual's own noise level).
+// own bit clearly matters (b), every other id fits much worse (the gap
+// in residual against the residual's own noise level) and no cell lies far
+// off the fit (a module of the other colour: a flipped bit, not blur).
 
 import (
 	"math"
@@ -39,6 +40,9 @@ const (
 	// id and any other, in units of the noise variance.
 	cardBlurNoiseFloor = 0.04
 	cardBlurMinGap     = 35.0
+	// cardBlurMaxCell is the largest distance of any one cell from the
+	// fit (contrast units).
+	cardBlurMaxCell = 0.6
 )
 
 // cardBlurCell is one equation of the blurred fit: a data or border cell,
@@ -146,9 +150,30 @@ func (cb *cardCodebook) decodeBlurred(g cardGrey, q [4]Point2f, lim cardDecodeLi
 	if rms > cardBlurMaxRMS || bestFit[1] < cardBlurMinOwn || bestFit[2] < -0.05 || bestFit[2] > cardBlurMaxSpill || gap < cardBlurMinGap {
 		return cardMarkerRead{}, false
 	}
+	// Blur spreads every module into its neighbours alike; one cell far
+	// off the fit is a module of another colour (a flipped bit, a grid a
+	// module off), which the fit must not correct.
+	if cb.blurWorst(u, cb.codes[bestIdx], bestFit) > cardBlurMaxCell {
+		return cardMarkerRead{}, false
+	}
 	conf := min(1, gap/(3*cardBlurMinGap)) * (1 - rms/cardBlurMaxRMS*0.5)
 	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
 	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: rms / cardBlurMaxRMS, margin: gap, conf: max(0, min(1, conf))}, true
+}
+
+// blurWorst is the largest distance of a cell's brightness u (contrast
+// units, in the order of cb.blur) from the blurred fit of code.
+func (cb *cardCodebook) blurWorst(u []float64, code uint64, fit [3]float64) float64 {
+	worst := 0.0
+	for e, cell := range cb.blur {
+		s := cell.white + float64(bits.OnesCount64(code&cell.nb))
+		own := 0.0
+		if cell.own >= 0 && code>>cell.own&1 == 1 {
+			own = 1
+		}
+		worst = max(worst, math.Abs(u[e]-(fit[0]+fit[1]*own+fit[2]*s)))
+	}
+	return worst
 }
 
 // cardSolve3 solves the 3×3 normal equations a·x = b of a least-squares

@@ -150,7 +150,7 @@ func TestCardScanSkipsUnread(t *testing.T) {
 		var out []result
 		for _, p := range passes {
 			if forgetEach {
-				s.forget()
+				s.forget(cardGrey{})
 			}
 			reads, err := s.scan(canvas, g, all, p, 15, 150, nil)
 			if err != nil {
