@@ -199,13 +199,16 @@ type CardReader struct {
 	retry   []image.Rectangle
 	// stickered are the cards whose sticker was read (stickerCards).
 	stickered []cardStickered
-	onCard    []bool      // stickerReadings': out[i] has its card's outline
-	ref       cardRef     // the empty table (cards_ref.go)
-	refUsed   bool        // this frame was compared with ref
-	fits      int         // outlines fitted to their card this frame (fitToCard)
-	fitCanvas gocv.Mat    // fitToCard's place around an outline
-	size      image.Point // of the frames read
-	closed    bool
+	onCard    []bool  // stickerReadings': out[i] has its card's outline
+	ref       cardRef // the empty table (cards_ref.go)
+	refUsed   bool    // this frame was compared with ref
+	fits      int     // outlines fitted to their card this frame (fitToCard)
+	// fitFailed are the outlines fitted in vain this frame, fitLast in the
+	// last one.
+	fitFailed, fitLast []cardFitTried
+	fitCanvas          gocv.Mat    // fitToCard's place around an outline
+	size               image.Point // of the frames read
+	closed             bool
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
 }
@@ -314,6 +317,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// from it (cards_ref.go).
 	r.size = image.Pt(w, h)
 	r.fits = 0
+	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
@@ -613,14 +617,10 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			break // no need to look further
 		}
 	}
-	if !ix.accepts(best) && best.id != "" && best.dist < cardKeyMissDist && best.dist < cardKeyMissRatio*best.second && r.fits < cardFitFrame {
-		r.fits++
-		fq, fm, ok, err := r.fitToCard(img, cardGrowQuad(bestQ, grow), best)
-		if err != nil {
+	if !ix.accepts(best) {
+		var err error
+		if bestQ, grow, best, err = r.fitOutline(img, bestQ, grow, best); err != nil {
 			return rd, false, best, err
-		}
-		if ok && fm.dist < best.dist {
-			best, bestQ, grow = fm, fq, 0
 		}
 	}
 	if r.trace != nil {

@@ -23,6 +23,46 @@ const (
 	cardFitMargin = 16   // canvas pixels around the outline (cardCanon wide)
 )
 
+// cardFitTried is an outline whose fit to card id did not make it taken
+// for that card.
+type cardFitTried struct {
+	q  [4]Point2f
+	id string
+}
+
+// cardFitSame is how far (pixels, any corner) an outline may lie from one
+// fitted in vain in the last frame to be that one again: a card lying
+// still is not fitted again every frame.
+const cardFitSame = 1.5
+
+// fitOutline fits the outline q grown by grow (its match m, not taken) to
+// its nearest card when that is near and the frame's fits are not spent,
+// and returns the outline, its growth and its match then.
+func (r *CardReader) fitOutline(img gocv.Mat, q [4]Point2f, grow float64, m cardMatch) ([4]Point2f, float64, cardMatch, error) {
+	if m.id == "" || m.dist >= cardKeyMissDist || m.dist >= cardKeyMissRatio*m.second || r.fits >= cardFitFrame {
+		return q, grow, m, nil
+	}
+	gq, id := cardGrowQuad(q, grow), m.id
+	for _, f := range r.fitLast {
+		if f.id == m.id && cardQuadAltDistance(gq, cardQuadCandidate{q: f.q}) <= cardFitSame {
+			r.fitFailed = append(r.fitFailed, f)
+			return q, grow, m, nil
+		}
+	}
+	r.fits++
+	fq, fm, ok, err := r.fitToCard(img, gq, m)
+	if err != nil {
+		return q, grow, m, err
+	}
+	if ok && fm.dist < m.dist {
+		q, grow, m = fq, 0, fm
+	}
+	if !r.opts.Index.accepts(m) {
+		r.fitFailed = append(r.fitFailed, cardFitTried{q: gq, id: id})
+	}
+	return q, grow, m, nil
+}
+
 // fitToCard moves the sides of outline q (its match m) towards m's card
 // and returns the outline and its match with all taught cards; false when
 // the card came no nearer.

@@ -1,0 +1,58 @@
+package vision
+
+import (
+	"image"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// An outline fitted in vain is not fitted again in the next frame where
+// it lies in the same place (a card lying still), but is where it moved.
+func TestCardFitNotRepeated(t *testing.T) {
+	ix := NewCardIndex()
+	for i, id := range []string{"a", "b"} {
+		card := gocv.NewMatWithSize(280, 200, gocv.MatTypeCV8UC3)
+		gocv.RandU(&card, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
+		gocv.GaussianBlur(card, &card, image.Pt(0, 0), float64(3+4*i), float64(3+4*i), gocv.BorderReflect)
+		err := ix.Teach(id, card)
+		card.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	frame := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
+	defer frame.Close()
+	gocv.RandU(&frame, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
+	q := [4]Point2f{{200, 100}, {340, 110}, {330, 300}, {190, 290}}
+	m := cardMatch{id: "b", dist: 0.5, second: 1.2} // near, not taken
+	fits := func(q [4]Point2f) int {
+		r.fits = 0
+		r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
+		if _, _, _, err := r.fitOutline(frame, q, 0, m); err != nil {
+			t.Fatal(err)
+		}
+		return r.fits
+	}
+	if n := fits(q); n != 1 {
+		t.Fatalf("first frame: %d fits, want 1", n)
+	}
+	if n := fits(q); n != 0 {
+		t.Errorf("the same outline in the next frame: %d fits, want 0", n)
+	}
+	if n := fits(q); n != 0 {
+		t.Errorf("the same outline a frame later: %d fits, want 0 (still remembered)", n)
+	}
+	moved := q
+	for k := range moved {
+		moved[k].X += 6
+	}
+	if n := fits(moved); n != 1 {
+		t.Errorf("the outline moved by 6 px: %d fits, want 1", n)
+	}
+}
