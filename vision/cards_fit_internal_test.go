@@ -7,9 +7,10 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// An outline fitted in vain is not fitted again in the next frame where
-// it lies in the same place (a card lying still), but is where it moved.
-func TestCardFitNotRepeated(t *testing.T) {
+// cardFitSetup returns a reader with two taught cards (noise), a frame of
+// noise, an outline on it and a match with one of them that is near and
+// not taken.
+func cardFitSetup(t testing.TB) (*CardReader, gocv.Mat, [4]Point2f, cardMatch) {
 	ix := NewCardIndex()
 	for i, id := range []string{"a", "b"} {
 		card := gocv.NewMatWithSize(280, 200, gocv.MatTypeCV8UC3)
@@ -25,12 +26,31 @@ func TestCardFitNotRepeated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
 	frame := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
-	defer frame.Close()
 	gocv.RandU(&frame, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
 	q := [4]Point2f{{200, 100}, {340, 110}, {330, 300}, {190, 290}}
-	m := cardMatch{id: "b", dist: 0.5, second: 1.2} // near, not taken
+	return r, frame, q, cardMatch{id: "b", dist: 0.5, second: 1.2}
+}
+
+// BenchmarkCardFitOutline is the cost of one fit (fitToCard) of an outline
+// about 140 × 190 px to a card it is not: all its tries.
+func BenchmarkCardFitOutline(b *testing.B) {
+	r, frame, q, m := cardFitSetup(b)
+	defer r.Close()
+	defer frame.Close()
+	for b.Loop() {
+		if _, _, _, err := r.fitToCard(frame, q, m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// An outline fitted in vain is not fitted again in the next frame where
+// it lies in the same place (a card lying still), but is where it moved.
+func TestCardFitNotRepeated(t *testing.T) {
+	r, frame, q, m := cardFitSetup(t)
+	defer r.Close()
+	defer frame.Close()
 	fits := func(q [4]Point2f) int {
 		r.fits = 0
 		r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
