@@ -102,6 +102,10 @@ const (
 	// taken out (a thumb over the card takes a bite out of it, and so do
 	// skin-coloured parts of its art at its edge).
 	cardRefPartClean = 0.6
+	// cardRefPartsRead is the share of a blob's changed area (the hand
+	// taken out) that its parts read as cards must cover for its place not
+	// to be searched for outlines too.
+	cardRefPartsRead = 0.8
 	// cardRefAspect is a card's length over its width (63 × 88 mm).
 	cardRefAspect = 1.4
 	// cardRefSureRatio: an outline of a frame read with the reference
@@ -153,6 +157,10 @@ type cardRefBlob struct {
 	// blob fills it (a card alone: no hand, no other card touching it).
 	quad           [4]Point2f
 	hasQuad, clean bool
+	// rest is a blob's changed area once the hand is taken out, read the
+	// area of its parts read as cards; parent is a part's blob.
+	rest, read float64
+	parent     int
 }
 
 func newCardRef() cardRef {
@@ -399,7 +407,8 @@ func (c *cardRef) findParts(minArea float64) error {
 	if err != nil {
 		return fmt.Errorf("card reference parts: %w", err)
 	}
-	for _, b := range c.blobs {
+	for bi := range c.blobs {
+		b := &c.blobs[bi]
 		if b.clean {
 			continue
 		}
@@ -414,14 +423,15 @@ func (c *cardRef) findParts(minArea float64) error {
 		if skin == 0 {
 			continue // the blob is not a hand and a card
 		}
+		b.rest = b.area - float64(skin*s*s)
 		// Opened (a hand's rim cut off), and also closed first (a card
 		// like the table in places leaves gaps).
 		c.part.CopyTo(&c.partRaw)
 		gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
-		c.addParts(sb.Min, minArea)
+		c.addParts(sb.Min, bi, minArea)
 		gocv.MorphologyEx(c.partRaw, &c.part, gocv.MorphClose, c.partKernel)
 		gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
-		c.addParts(sb.Min, minArea)
+		c.addParts(sb.Min, bi, minArea)
 	}
 	return nil
 }
@@ -500,8 +510,8 @@ func (c *cardRef) takeHand(cur []byte, w int) (int, error) {
 }
 
 // addParts adds the clean blobs of c.part (whose top-left pixel is at at
-// in the shrunk picture) to c.parts.
-func (c *cardRef) addParts(at image.Point, minArea float64) {
+// in the shrunk picture; a place of blob parent) to c.parts.
+func (c *cardRef) addParts(at image.Point, parent int, minArea float64) {
 	const s = cardRefShrink
 	pv := gocv.FindContours(c.part, gocv.RetrievalExternal, gocv.ChainApproxSimple)
 	defer pv.Close()
@@ -520,6 +530,7 @@ func (c *cardRef) addParts(at image.Point, minArea float64) {
 		if !b.clean || c.hasPart(b.quad) {
 			continue
 		}
+		b.parent = parent
 		c.parts = append(c.parts, b)
 	}
 }
@@ -681,15 +692,13 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 			return nil, err
 		}
 	}
-	for i := range c.parts {
-		var err error
-		if sure, _, err = r.blobCard(colour, gr, &c.parts[i], true, sure, minW, maxW); err != nil {
-			return nil, err
-		}
+	if err := r.readParts(colour, gr, &sure, minW, maxW); err != nil {
+		return nil, err
 	}
 	c.edgePlaces = c.edgePlaces[:0]
 	for _, b := range c.blobs {
-		if !b.clean {
+		// Not a blob whose parts read as cards cover what is not the hand.
+		if !b.clean && (b.rest == 0 || b.read < cardRefPartsRead*b.rest) {
 			c.edgePlaces = append(c.edgePlaces, r.refPlace(b.box))
 		}
 	}
@@ -700,7 +709,8 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 	}
 	// The sure outlines first, their readings in r.ref.pre by index.
 	out = append(sure, out...)
-	for _, b := range c.blobs {
+	for bi := range c.blobs {
+		b := &c.blobs[bi]
 		if b.clean {
 			continue
 		}
@@ -720,6 +730,37 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		}
 	}
 	return out, nil
+}
+
+// readParts reads the blobs' parts (blobCard) and adds the area of those
+// read as cards to their blob's (once where two of a blob's parts are one
+// card).
+func (r *CardReader) readParts(colour gocv.Mat, gr cardGrey, sure *[]cardQuadCandidate, minW, maxW float64) error {
+	c := &r.ref
+	for i := range c.parts {
+		p := &c.parts[i]
+		n := len(*sure)
+		var read bool
+		var err error
+		if *sure, read, err = r.blobCard(colour, gr, p, true, *sure, minW, maxW); err != nil {
+			return err
+		}
+		if !read {
+			continue
+		}
+		q := (*sure)[n].q
+		again := false
+		for j := range i {
+			if o := &c.parts[j]; o.parent == p.parent && o.read > 0 && cardPointInQuad(cardQuadCentre(q), o.quad) {
+				again = true
+			}
+		}
+		if !again {
+			p.read = cardQuadArea(q)
+			c.blobs[p.parent].read += p.read
+		}
+	}
+	return nil
 }
 
 // blobCard appends to sure the outline of the clean blob b, re-fitted to
