@@ -564,6 +564,10 @@ const (
 	cardStickerSizeRatio = 2.0
 )
 
+// cardTryFar is the distance to the nearest card from which an outline
+// is not tried grown or shrunk.
+const cardTryFar = 1.0
+
 // cardGrowTries are the last growths of an outline tried.
 var cardGrowTries = [...]float64{-0.035, 0.035}
 
@@ -602,7 +606,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			grow float64
 		}{o.q, g})
 	}
-	for _, tr := range tries {
+	first := -1.0 // the outline's own distance
+	for ti, tr := range tries {
+		// The outline grown or shrunk a little is not tried where the
+		// outline itself is far from any card (on training scenes these
+		// tries never made a card read from there).
+		if ti > 0 && tr.q == o.q && first >= cardTryFar {
+			continue
+		}
 		if err := r.desc.rectify(img, tr.q, tr.grow); err != nil {
 			continue
 		}
@@ -610,7 +621,11 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		if err := r.desc.describe(&d); err != nil {
 			return rd, false, best, err
 		}
-		if m := ix.match(&d); m.dist < best.dist {
+		m := ix.match(&d)
+		if ti == 0 {
+			first = m.dist
+		}
+		if m.dist < best.dist {
 			best, grow, bestQ = m, tr.grow, tr.q
 		}
 		if ix.accepts(best) {
