@@ -16,7 +16,12 @@ package vision
 //     near it, is one more outline proposal where the edges gave none
 //     (busy tables hide a card's edges; its difference to the table they
 //     do not). A blob that is a card and the hand holding it makes no card
-//     shaped rectangle; its place is still searched.
+//     shaped rectangle: its skin-coloured pixels that reach its rim (the
+//     hand and the thumb over the card's edge, not skin-coloured art inside
+//     the card) are taken out, and what is left, opened (and also closed
+//     first), gives parts whose quadrilaterals are proposals like a clean
+//     blob's (findParts). The blob's place is still searched by the outline
+//     finder unless its parts read as cards cover what is not the hand.
 //   - Blobs that no card read covers are searched for the keypoints of
 //     every taught card (the frame search of cards_learn_frame.go, in
 //     those places only).
