@@ -76,3 +76,16 @@ func (ix *CardIndex) AddCanonicalForTest(id string, canon gocv.Mat) error {
 	ix.entries = append(ix.entries, cardEntry{id: id, desc: ds[0]})
 	return nil
 }
+
+// TraceConfirmForTest makes r report every verification of a match at
+// its outline's pose (with the reference): the outline's box, the match
+// and the best taught example's keypoints found.
+func (r *CardReader) TraceConfirmForTest(f func(box image.Rectangle, id string, dist, second float64, inliers, pairs, found, taught int)) {
+	if f == nil {
+		r.ref.confirmTrace = nil
+		return
+	}
+	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
+		f(cardQuadBox(q), m.id, m.dist, m.second, v.inliers, v.pairs, v.found, v.taught)
+	}
+}
