@@ -106,19 +106,21 @@ const (
 	// is taken for its card as it is; other matches stand when at least
 	// cardRefMinFound of their card's taught keypoints, and
 	// cardRefMinShare of them, are found at the pose (refConfirms;
-	// training scenes, 100 taught: matches of other cards find at most
-	// 7%, of their own card most find 15% or more).
+	// training scenes, 100 and 500 taught: matches of other cards find at
+	// most 7% and 15%, 97.6% of those of their own card 18% or more).
 	cardRefSureRatio = 0.2
 	cardRefMinFound  = 12
-	cardRefMinShare  = 0.15
+	cardRefMinShare  = 0.18
 	// Matches beyond the match decision's threshold or ratio but within
 	// cardRefBandDist and cardRefBandRatio stand when at least
 	// cardRefBandFound keypoints, cardRefBandShare of the taught ones, are
-	// found at the pose (matches of other cards there find up to 16%).
+	// found at the pose (matches of other cards there find up to 16% and
+	// 30%, a card of the same family with the same two icons; of their
+	// own card half find 40% or more).
 	cardRefBandDist  = 0.55
 	cardRefBandRatio = 0.5
-	cardRefBandFound = 20
-	cardRefBandShare = 0.25
+	cardRefBandFound = 30
+	cardRefBandShare = 0.4
 )
 
 // cardRef is a card reader's reference of the empty table and its
@@ -646,7 +648,7 @@ func (r *CardReader) blobOutline(gr cardGrey, q, alt [4]Point2f, minW, maxW floa
 // identifications 13 of 3658 untaught cards without a confirmation, 5
 // without the reference); their keypoints do not agree, but for what a
 // card shares with its family (frame, title bar, icons): a card of the
-// same family finds up to 16% of them (training scenes, 100 taught).
+// same family finds up to 30% of them (training scenes, 500 taught).
 func (r *CardReader) refConfirms(q [4]Point2f, m cardMatch) (bool, error) {
 	ix := r.opts.Index
 	accepted := ix.accepts(m)
