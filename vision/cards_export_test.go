@@ -78,14 +78,17 @@ func (ix *CardIndex) AddCanonicalForTest(id string, canon gocv.Mat) error {
 }
 
 // TraceConfirmForTest makes r report every verification of a match at
-// its outline's pose (with the reference): the outline's box, the match
-// and the best taught example's keypoints found.
-func (r *CardReader) TraceConfirmForTest(f func(box image.Rectangle, id string, dist, second float64, inliers, pairs, found, taught int)) {
+// its outline's pose (with the reference): the outline's box, the matched
+// card, whether the match decision accepted it, the best taught example's
+// keypoints found there and its number of keypoints, and whether the
+// match stands.
+func (r *CardReader) TraceConfirmForTest(f func(box image.Rectangle, id string, accepted bool, found, taught int, stands bool)) {
 	if f == nil {
 		r.ref.confirmTrace = nil
 		return
 	}
 	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
-		f(cardQuadBox(q), m.id, m.dist, m.second, v.inliers, v.pairs, v.found, v.taught)
+		accepted := r.opts.Index.accepts(m)
+		f(cardQuadBox(q), m.id, accepted, v.found, v.taught, cardRefVerified(accepted, v))
 	}
 }

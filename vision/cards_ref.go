@@ -674,11 +674,18 @@ func (r *CardReader) refConfirms(q [4]Point2f, m cardMatch) (bool, error) {
 	if r.ref.confirmTrace != nil {
 		r.ref.confirmTrace(q, m, v)
 	}
+	return cardRefVerified(accepted, v), nil
+}
+
+// cardRefVerified reports whether v, the verification at its pose of a
+// match accepted by the match decision or not (within cardRefBand), is
+// enough for the match to stand.
+func cardRefVerified(accepted bool, v cardVerified) bool {
 	n, share := v.found, float64(v.found)/float64(max(1, v.taught))
 	if accepted {
-		return n >= cardRefMinFound && share >= cardRefMinShare, nil
+		return n >= cardRefMinFound && share >= cardRefMinShare
 	}
-	return n >= cardRefBandFound && share >= cardRefBandShare, nil
+	return n >= cardRefBandFound && share >= cardRefBandShare
 }
 
 // cardRefBand reports whether m, not accepted by the match decision, is
