@@ -520,13 +520,20 @@ func (k *cardKeyer) cellOf(x, y float64) int {
 // (x, y) whose descriptor is nearest to d, and its distance (257: none).
 func (k *cardKeyer) closest(d *[4]uint64, x, y, r float64) (int, int) {
 	best, bi := 257, -1
-	for gy := math.Floor((y - r) / cardVerifyCell); gy <= math.Floor((y+r)/cardVerifyCell); gy++ {
-		for gx := math.Floor((x - r) / cardVerifyCell); gx <= math.Floor((x+r)/cardVerifyCell); gx++ {
-			c := k.cellOf(gx*cardVerifyCell, gy*cardVerifyCell)
-			if c < 0 {
-				continue
-			}
-			for i := k.cellHead[c]; i >= 0; i = k.cellNext[i] {
+	rows := len(k.cellHead) / max(1, k.cellCols)
+	// The cells around (x, y), within the grid (none for a point far
+	// off or not a number).
+	cell := func(v float64, n int) int {
+		return int(max(-1, min(float64(n), math.Floor(v/cardVerifyCell))))
+	}
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return bi, best
+	}
+	x0, x1 := max(0, cell(x-r, k.cellCols)), min(k.cellCols-1, cell(x+r, k.cellCols))
+	y0, y1 := max(0, cell(y-r, rows)), min(rows-1, cell(y+r, rows))
+	for gy := y0; gy <= y1; gy++ {
+		for gx := x0; gx <= x1; gx++ {
+			for i := k.cellHead[gy*k.cellCols+gx]; i >= 0; i = k.cellNext[i] {
 				q := k.qpts[i]
 				if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 					continue

@@ -305,9 +305,14 @@ func TestCardKeysVerifyAt(t *testing.T) {
 			t.Fatal(err)
 		}
 		share := float64(v.found) / float64(max(1, v.taught))
-		t.Logf("%s: %d/%d pairs %d found %d", c.name, v.inliers, v.taught, v.pairs, v.found)
 		if got := v.found >= cardRefBandFound && share >= cardRefBandShare; got != c.found {
-			t.Errorf("%s: %d of %d taught keypoints found (%d pairs), want found %v", c.name, v.inliers, v.taught, v.pairs, c.found)
+			t.Errorf("%s: %d of %d taught keypoints found (%d pairs, %d inliers), want found %v", c.name, v.found, v.taught, v.pairs, v.inliers, c.found)
+		}
+	}
+	// A pose that puts keypoints nowhere (a degenerate fit) finds none.
+	for _, p := range [][2]float64{{math.Inf(1), 50}, {50, math.Inf(-1)}, {math.NaN(), 50}, {-1e9, 1e9}} {
+		if i, d := k.closest(&ks.desc[0], p[0], p[1], cardVerifyReach); i >= 0 || d <= 256 {
+			t.Errorf("closest to %v: keypoint %d at %d bits", p, i, d)
 		}
 	}
 }
