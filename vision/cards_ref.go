@@ -41,11 +41,13 @@ package vision
 // Measured on held-out synthetic scenes, the reference the same table as
 // another exposure (synth.RenderCardSceneEmpty; TABLECAM_EVAL_FULL=1
 // TABLECAM_EVAL_REF=yes, see cards_eval_test.go): taught cards read right
-// end to end 84.1% among 100 (69.1% without the reference) and 80.6% among
-// 500 (68.5%); cards without any outline near them 1.2% (15%); untaught
-// cards taken for a taught one 0% and 0.08% (1 of 1226; without: 0.04%,
-// 0.08%; 0.08% and 0.16% before refConfirms, which cost about 1 point of
-// the taught cards read). Stickers 99.86% (99.88%).
+// end to end 85.8% among 100 (69.1% without the reference) and 81.7% among
+// 500 (68.5%); cards without any outline near them 1.1% (15%); untaught
+// cards taken for a taught one 0% and 0% (0 of 2441 and of 1226; without:
+// 0.04%, 0.08%; 0.08% and 0.16% before refConfirms). refConfirms'
+// verification at the pose took these from 84.1% and 80.6% (and 0.08% of
+// untaught cards among 500), its from-scratch keypoint search before it.
+// Stickers 99.86% (99.88%).
 
 import (
 	"cmp"
