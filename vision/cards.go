@@ -642,7 +642,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		r.trace(cardQuadBox(cardGrowQuad(bestQ, grow)), best)
 	}
 	accepted := ix.accepts(best)
-	if accepted && r.refUsed {
+	if r.refUsed && (accepted || cardRefBand(best)) {
 		var err error
 		if accepted, err = r.refConfirms(cardGrowQuad(bestQ, grow), best); err != nil {
 			return rd, false, best, err

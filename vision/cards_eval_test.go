@@ -607,6 +607,83 @@ func TestCardsCalibrate(t *testing.T) {
 	}
 }
 
+// TestCardsConfirmCalibrate reads training scenes with the empty table as
+// the reference and logs, for the matches the reader verifies at their
+// pose (refConfirms), the share of their card's taught keypoints found
+// there: for right matches (a taught card under its own id) and the
+// others, accepted by the match decision and a little beyond it. It fails
+// when the confirmation lets one of the others stand. The full run
+// (TABLECAM_EVAL_FULL, 500 taught cards, 300 scenes of them and 1500 of
+// untaught cards) is what the confirmation's shares come from.
+func TestCardsConfirmCalibrate(t *testing.T) {
+	n, scenes, untaught := 16, 24, 48
+	if cardsEvalFull() {
+		n, scenes, untaught = 500, 300, 1500
+	}
+	ix, teachSeeds := cardsTeachAll(t, n, 3)
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// shares[accepted][right] are the shares found (%).
+	var shares [2][2][]int
+	var seeds []int64
+	stood := 0
+	for k := range int64(scenes + untaught) {
+		seed, taught := cardsCalibSeed+k, k < int64(scenes)
+		if !taught {
+			seed = cardsCalibSeed + 100_000 + k
+		}
+		seeds = append(seeds, seed)
+		s := cardsLearnedScene(seed, n, taught, cardsUntaughtCalib)
+		m, truth, err := synth.RenderCardScene(s)
+		if err != nil {
+			m.Close()
+			continue
+		}
+		r.TraceConfirmForTest(func(box image.Rectangle, id string, accepted bool, found, taughtKeys int, stands bool) {
+			tr := cardsTraceTruth(box, truth)
+			right := taught && tr != nil && id == cardsID(tr.Art)
+			a, p := 0, 0
+			if accepted {
+				a = 1
+			}
+			if right {
+				p = 1
+			}
+			shares[a][p] = append(shares[a][p], 100*found/max(1, taughtKeys))
+			if stands && !right {
+				stood++
+				t.Logf("scene %d: %s stands on another card (%d of %d keypoints found)", seed, id, found, taughtKeys)
+			}
+		})
+		_, _, err = cardsRead(r, s, m, true)
+		r.TraceConfirmForTest(nil)
+		m.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cardsCheckSeeds(t, append(teachSeeds, seeds...), nil)
+	pct := func(v []int, q float64) int {
+		if len(v) == 0 {
+			return -1
+		}
+		return v[int(q*float64(len(v)-1))]
+	}
+	for a, name := range []string{"beyond the match decision", "accepted, not clear"} {
+		right, other := shares[a][1], shares[a][0]
+		sort.Ints(right)
+		sort.Ints(other)
+		t.Logf("%s: %d right matches find %d%% (2%%), %d%% (10%%), %d%% (median) of their keypoints; %d others at most %d%%",
+			name, len(right), pct(right, 0.02), pct(right, 0.1), pct(right, 0.5), len(other), pct(other, 1))
+	}
+	if stood > 0 {
+		t.Errorf("%d matches on another card stood", stood)
+	}
+}
+
 // cardsLearnedConds are the conditions of the taught-card evaluation.
 func cardsLearnedConds() []cardsCond {
 	cs := []cardsCond{{"mix (random scenes)", func(s *synth.CardScene) {}}}

@@ -92,3 +92,19 @@ func (r *CardReader) FitOutlineForTest(img gocv.Mat, q [4]Point2f) (fq [4]Point2
 	fq, fm, _, err := r.fitToCard(img, q, m)
 	return fq, fm.id, m.dist, fm.dist, err
 }
+
+// TraceConfirmForTest makes r report every verification of a match at
+// its outline's pose (with the reference): the outline's box, the matched
+// card, whether the match decision accepted it, the best taught example's
+// keypoints found there and its number of keypoints, and whether the
+// match stands.
+func (r *CardReader) TraceConfirmForTest(f func(box image.Rectangle, id string, accepted bool, found, taught int, stands bool)) {
+	if f == nil {
+		r.ref.confirmTrace = nil
+		return
+	}
+	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
+		accepted := r.opts.Index.accepts(m)
+		f(cardQuadBox(q), m.id, accepted, v.found, v.taught, cardRefVerified(accepted, v))
+	}
+}

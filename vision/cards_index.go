@@ -10,9 +10,11 @@ package vision
 // off still correlate) and an 8×8 layout of two opponent colours (the
 // decision). A card is taken for the
 // nearest taught card only when it is close enough and clearly closer than
-// to any other taught card; otherwise it is "unknown". Each card also
-// keeps the ORB keypoints of its first example, rectified upright
-// (cards_learn_keys.go): they find the card where its outline was missed.
+// to any other taught card; otherwise it is "unknown". Each example also
+// keeps the ORB keypoints of its card, rectified upright
+// (cards_learn_keys.go): those of a card's first example find the card
+// where its outline was missed; all of them confirm a match at its pose
+// (with the reference of the empty table, refConfirms).
 //
 // Measured before the smoothing (TestCardsMethodComparison, true
 // outlines, one teaching photo per card): top-1 99.5% among 100 cards and 98.0% among 500 in 0.36 and
@@ -557,6 +559,17 @@ func (ix *CardIndex) keysOf(id string, out []*cardKeys) []*cardKeys {
 	return out
 }
 
+// keysAll appends the keypoints of every example of card id to out (the
+// verification of one card at its pose: its best example counts).
+func (ix *CardIndex) keysAll(id string, out []*cardKeys) []*cardKeys {
+	for i := range ix.entries {
+		if e := &ix.entries[i]; e.id == id && e.keys != nil && len(e.keys.desc) > 0 {
+			out = append(out, e.keys)
+		}
+	}
+	return out
+}
+
 // cardImageExts are the picture files TeachCards reads.
 var cardImageExts = []string{".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -785,12 +798,9 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		for j := range 4 {
 			turned[j] = q[(j+4-rot)%4]
 		}
-		// One set of keypoints per card (keysOf): the first example's.
-		// Without keypoints (a degenerate outline) the example still
+		// Each example's keypoints (keysOf gives the first one's, keysAll
+		// all). Without keypoints (a degenerate outline) the example still
 		// serves the outline matcher.
-		if len(ix.keysOf(id, nil)) > 0 {
-			continue
-		}
 		if keys, err := t.keyer.teach(imgs[which[k]], turned); err == nil {
 			ix.entries[len(ix.entries)-2].keys = keys
 		}

@@ -59,6 +59,9 @@ type cardKeyer struct {
 	matchQ, matchOwn []int
 	matchT           []int32
 	near             []int // guide's keypoints of the place on the card
+	// verifyAt's grid of the keypoints taken (grid).
+	cellHead, cellNext []int32
+	cellCols           int
 }
 
 // newCardKeyer returns the keyer of the place search (cardKeyPlace
@@ -253,7 +256,10 @@ func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float
 
 // fitPairs fits a homography to k.srcPts → k.dstPts with RANSAC and
 // returns it and its number of inliers.
-func (k *cardKeyer) fitPairs() (cardH, int, bool) {
+func (k *cardKeyer) fitPairs() (cardH, int, bool) { return k.fitPairsWith(3) }
+
+// fitPairsWith is fitPairs with pairs within reproj px of the fit inliers.
+func (k *cardKeyer) fitPairsWith(reproj float64) (cardH, int, bool) {
 	src := gocv.NewMatWithSize(len(k.srcPts), 1, gocv.MatTypeCV32FC2)
 	defer src.Close()
 	dst := gocv.NewMatWithSize(len(k.dstPts), 1, gocv.MatTypeCV32FC2)
@@ -266,7 +272,7 @@ func (k *cardKeyer) fitPairs() (cardH, int, bool) {
 	}
 	mask := gocv.NewMat()
 	defer mask.Close()
-	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodRANSAC, 3, &mask, 500, 0.995)
+	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodRANSAC, reproj, &mask, 500, 0.995)
 	defer h.Close()
 	if h.Empty() || mask.Empty() || h.Rows() != 3 || h.Cols() != 3 {
 		return cardH{}, 0, false
@@ -378,4 +384,165 @@ func cardReadKeys(r io.Reader) (*cardKeys, error) {
 		}
 	}
 	return ks, nil
+}
+
+// Verification at a known pose (refConfirms): an outline and its match's
+// turn say where each taught keypoint of the card should be. The frame is
+// rectified there upright, as the card was taught (with a margin: ORB
+// takes no keypoint within its border of 15 px), its keypoints taken; a
+// taught keypoint is found when one of them lies within cardVerifyReach px
+// (of the upright card) of it and within cardVerifyDist bits of its
+// descriptor; a homography is fitted to the pairs (RANSAC, cardVerifyFit
+// px: an outline found a few pixels off), and the taught keypoints found
+// again where it puts them, within cardVerifyFine px and cardVerifyFineDist
+// bits, are counted.
+const (
+	cardVerifyMargin   = 16
+	cardVerifyReach    = 6
+	cardVerifyDist     = 64
+	cardVerifyFit      = 2.5
+	cardVerifyFine     = 2.5
+	cardVerifyFineDist = 40
+)
+
+// cardVerified is what verifyAt found of one taught example: the pairs
+// found, how many of them agree on one homography, and how many taught
+// keypoints are found again where it puts them.
+type cardVerified struct {
+	pairs, inliers int
+	found          int // taught keypoints found again where the fit puts them
+	taught         int // the example's keypoints
+}
+
+// verifyAt looks for the taught examples keys of one card where the card
+// with corners (frame grey's pixels, clockwise, the card's top-left corner
+// first as taught) puts them, and returns the best example's (most
+// keypoints found again).
+func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys) (cardVerified, error) {
+	var best cardVerified
+	size := image.Point{}
+	for _, ks := range keys {
+		if len(ks.desc) == 0 {
+			continue
+		}
+		// Rectified once per upright size (examples of one card share it
+		// but for a card taught lying).
+		if sz := image.Pt(ks.w, ks.h); sz != size {
+			m := float64(cardVerifyMargin)
+			dst := cardPixelRect(m, m, m+float64(ks.w), m+float64(ks.h))
+			out := image.Pt(ks.w+2*cardVerifyMargin, ks.h+2*cardVerifyMargin)
+			if !cardWarpQuad(grey, &k.warp, k.hm, corners, dst, out) {
+				return best, nil
+			}
+			if err := k.detect(k.warp, cardKeyPlace); err != nil {
+				return best, err
+			}
+			k.grid(out)
+			size = sz
+		}
+		v := k.verifyKeys(ks)
+		if v.found > best.found || v.found == best.found && v.inliers > best.inliers {
+			best = v
+		}
+	}
+	return best, nil
+}
+
+// verifyKeys pairs the taught keypoints of ks with the keypoints taken
+// (k.qpts, upright with the margin, gridded) and counts the pairs, the
+// inliers of the homography fitted to them and the taught keypoints found
+// again where it puts them.
+func (k *cardKeyer) verifyKeys(ks *cardKeys) cardVerified {
+	const m = cardVerifyMargin
+	v := cardVerified{taught: len(ks.desc)}
+	k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
+	for j, tp := range ks.pts {
+		x, y := tp.X+m, tp.Y+m
+		if bi, d := k.closest(&ks.desc[j], float64(x), float64(y), cardVerifyReach); d <= cardVerifyDist {
+			k.srcPts = append(k.srcPts, gocv.Point2f{X: x, Y: y})
+			k.dstPts = append(k.dstPts, gocv.Point2f{X: k.qpts[bi].X, Y: k.qpts[bi].Y})
+		}
+	}
+	v.pairs = len(k.srcPts)
+	if v.pairs < 4 {
+		return v
+	}
+	hm, inl, ok := k.fitPairsWith(cardVerifyFit)
+	if !ok {
+		return v
+	}
+	v.inliers = inl
+	// Again where the fit puts them, closer and more alike.
+	for j, tp := range ks.pts {
+		x, y := hm.apply(float64(tp.X+m), float64(tp.Y+m))
+		if _, d := k.closest(&ks.desc[j], x, y, cardVerifyFine); d <= cardVerifyFineDist {
+			v.found++
+		}
+	}
+	return v
+}
+
+// cardVerifyCell is the side of the grid cells (px) verifyAt sorts the
+// keypoints taken into: at least the reach of a pairing.
+const cardVerifyCell = 8
+
+// grid sorts k.qpts into cells of cardVerifyCell px of a picture of size
+// sz (k.cellHead: each cell's first keypoint, k.cellNext the next one;
+// -1 ends).
+func (k *cardKeyer) grid(sz image.Point) {
+	k.cellCols = (sz.X + cardVerifyCell - 1) / cardVerifyCell
+	rows := (sz.Y + cardVerifyCell - 1) / cardVerifyCell
+	k.cellHead = slices.Grow(k.cellHead[:0], k.cellCols*rows)[:k.cellCols*rows]
+	for i := range k.cellHead {
+		k.cellHead[i] = -1
+	}
+	k.cellNext = slices.Grow(k.cellNext[:0], len(k.qpts))[:len(k.qpts)]
+	for i, q := range k.qpts {
+		c := k.cellOf(float64(q.X), float64(q.Y))
+		if c < 0 {
+			k.cellNext[i] = -1
+			continue
+		}
+		k.cellNext[i], k.cellHead[c] = k.cellHead[c], int32(i)
+	}
+}
+
+// cellOf is the grid cell of (x, y), -1 outside.
+func (k *cardKeyer) cellOf(x, y float64) int {
+	cx, cy := int(math.Floor(x/cardVerifyCell)), int(math.Floor(y/cardVerifyCell))
+	if cx < 0 || cy < 0 || cx >= k.cellCols || cy*k.cellCols+cx >= len(k.cellHead) {
+		return -1
+	}
+	return cy*k.cellCols + cx
+}
+
+// closest returns the keypoint taken (k.qpts, gridded) within r px of
+// (x, y) whose descriptor is nearest to d, and its distance (257: none).
+func (k *cardKeyer) closest(d *[4]uint64, x, y, r float64) (int, int) {
+	best, bi := 257, -1
+	rows := len(k.cellHead) / max(1, k.cellCols)
+	// The cells around (x, y), within the grid (none for a point far
+	// off or not a number).
+	cell := func(v float64, n int) int {
+		return int(max(-1, min(float64(n), math.Floor(v/cardVerifyCell))))
+	}
+	if math.IsNaN(x) || math.IsNaN(y) {
+		return bi, best
+	}
+	x0, x1 := max(0, cell(x-r, k.cellCols)), min(k.cellCols-1, cell(x+r, k.cellCols))
+	y0, y1 := max(0, cell(y-r, rows)), min(rows-1, cell(y+r, rows))
+	for gy := y0; gy <= y1; gy++ {
+		for gx := x0; gx <= x1; gx++ {
+			for i := k.cellHead[gy*k.cellCols+gx]; i >= 0; i = k.cellNext[i] {
+				q := k.qpts[i]
+				if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
+					continue
+				}
+				if h := cardHamming(d, &k.qdesc[i]); h < best {
+					best, bi = h, int(i)
+				}
+			}
+		}
+	}
+	return bi, best
 }

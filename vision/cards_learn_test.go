@@ -177,8 +177,10 @@ func TestCardKeyHash(t *testing.T) {
 }
 
 // TestCardRefConfirms: with the reference, a match that is not clear
-// stands only where its card's keypoints are found; a clear one stands
-// as it is.
+// stands only where its card's keypoints are found at the pose the
+// outline and the match's turn give (by its best example); a clear one
+// stands as it is; one a little beyond the match decision stands when its
+// card's keypoints are found there.
 func TestCardRefConfirms(t *testing.T) {
 	k := newCardKeyer()
 	defer k.close()
@@ -192,7 +194,9 @@ func TestCardRefConfirms(t *testing.T) {
 		}
 		return ks
 	}
-	ix := &CardIndex{entries: []cardEntry{{id: "shown", keys: teach(3)}, {id: "other", keys: teach(4)}}}
+	// "shown" has two examples, its first one off (another face): its
+	// best example counts.
+	ix := &CardIndex{entries: []cardEntry{{id: "shown", keys: teach(5)}, {id: "other", keys: teach(4)}, {id: "shown", keys: teach(3)}}}
 	r, err := NewCardReader(CardReaderOptions{Index: ix})
 	if err != nil {
 		t.Fatal(err)
@@ -229,11 +233,86 @@ func TestCardRefConfirms(t *testing.T) {
 		{"its card's keypoints there", at, cardMatch{id: "shown", dist: 0.3, second: 1}, true},
 		{"another card's keypoints", at, cardMatch{id: "other", dist: 0.3, second: 1}, false},
 		{"its keypoints elsewhere", away, cardMatch{id: "shown", dist: 0.3, second: 1}, false},
+		{"its card turned", at, cardMatch{id: "shown", dist: 0.3, second: 1, rot: 1}, false},
+		{"its card upside down", at, cardMatch{id: "shown", dist: 0.3, second: 1, rot: 2}, false},
 		{"a clear match", away, cardMatch{id: "other", dist: 0.1, second: 1}, true},
+		{"near, its card's keypoints there", at, cardMatch{id: "shown", dist: 0.5, second: 1.2}, true},
+		{"near, another card's keypoints", at, cardMatch{id: "other", dist: 0.5, second: 1.2}, false},
+		{"too far", at, cardMatch{id: "shown", dist: 0.7, second: 1.5}, false},
 	} {
 		got, err := r.refConfirms(c.q, c.m)
 		if err != nil || got != c.want {
 			t.Errorf("%s: confirmed %v (%v), want %v", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestCardKeysVerifyAt: the verification at a known pose finds most of a
+// card's taught keypoints where the card is, and few of another card's, or
+// of the card itself at a pose off by a turn or by a quarter of its width.
+func TestCardKeysVerifyAt(t *testing.T) {
+	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	k := newCardKeyer()
+	defer k.close()
+	face := cardTestFace(t, 3, 300, 420)
+	defer face.Close()
+	ks, err := k.teach(face, whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := cardTestFace(t, 4, 300, 420)
+	defer other.Close()
+	ko, err := k.teach(other, whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The card 150 px wide, turned and in perspective, on clutter.
+	frame := cardTestFace(t, 9, 800, 600)
+	defer frame.Close()
+	at := [4]Point2f{{300, 150}, {440, 200}, {400, 410}, {250, 360}}
+	var src, dst [4][2]float64
+	for i, p := range whole {
+		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
+	}
+	h, ok := cardHomography(src, dst)
+	if !ok {
+		t.Fatal("homography")
+	}
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i := range 9 {
+		hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(800, 600), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	grey := gocv.NewMat()
+	defer grey.Close()
+	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
+	turned := [4]Point2f{at[1], at[2], at[3], at[0]}
+	for _, c := range []struct {
+		name    string
+		corners [4]Point2f
+		keys    []*cardKeys
+		found   bool
+	}{
+		{"the card at its pose", at, []*cardKeys{ks}, true},
+		{"its best example", at, []*cardKeys{ko, ks}, true},
+		{"another card", at, []*cardKeys{ko}, false},
+		{"the card turned", turned, []*cardKeys{ks}, false},
+		{"the card a quarter off", cardShiftQuad(at, 40, 0), []*cardKeys{ks}, false},
+	} {
+		v, err := k.verifyAt(grey, c.corners, c.keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		share := float64(v.found) / float64(max(1, v.taught))
+		if got := v.found >= cardRefBandFound && share >= cardRefBandShare; got != c.found {
+			t.Errorf("%s: %d of %d taught keypoints found (%d pairs, %d inliers), want found %v", c.name, v.found, v.taught, v.pairs, v.inliers, c.found)
+		}
+	}
+	// A pose that puts keypoints nowhere (a degenerate fit) finds none.
+	for _, p := range [][2]float64{{math.Inf(1), 50}, {50, math.Inf(-1)}, {math.NaN(), 50}, {-1e9, 1e9}} {
+		if i, d := k.closest(&ks.desc[0], p[0], p[1], cardVerifyReach); i >= 0 || d <= 256 {
+			t.Errorf("closest to %v: keypoint %d at %d bits", p, i, d)
 		}
 	}
 }
