@@ -76,3 +76,22 @@ func TestCardFitNotRepeated(t *testing.T) {
 		t.Errorf("the outline moved by 6 px: %d fits, want 1", n)
 	}
 }
+
+// An unknown outline around a card read and the hand holding it covers
+// most of that card's box; one beside the card does not.
+func TestCardMostlyOver(t *testing.T) {
+	read := []CardReading{{ID: "a", Box: image.Rect(100, 100, 200, 240)}}
+	for _, c := range []struct {
+		box  image.Rectangle
+		want bool
+	}{
+		{image.Rect(60, 20, 210, 250), true},   // the card and the hand above it
+		{image.Rect(150, 100, 300, 240), true}, // half of it
+		{image.Rect(170, 90, 320, 250), false}, // a card beside it, overlapping a little
+		{image.Rect(300, 100, 400, 240), false},
+	} {
+		if got := cardMostlyOver(read, c.box); got != c.want {
+			t.Errorf("%v over %v: %v, want %v", c.box, read[0].Box, got, c.want)
+		}
+	}
+}

@@ -44,12 +44,25 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 	if out, err = r.readFrameKeys(img, r.grey, gr, out, minW, maxW); err != nil {
 		return nil, err
 	}
-	// An "unknown" outline that a card found by keypoints covers was that
-	// card, seen a little off: one reading per card.
+	// An "unknown" outline that a card read covers, or that covers most of
+	// one (the card with the hand holding it), was that card, seen a
+	// little off: one reading per card.
 	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
 	return slices.DeleteFunc(out, func(rd CardReading) bool {
-		return rd.ID == CardUnknown && rd.Method == CardMethodLearned && cardReadAt(known, cardQuadCentre(rd.Corners))
+		return rd.ID == CardUnknown && rd.Method == CardMethodLearned && (cardReadAt(known, cardQuadCentre(rd.Corners)) || cardMostlyOver(known, rd.Box))
 	}), nil
+}
+
+// cardMostlyOver reports whether box covers most of the box of a card read
+// in out.
+func cardMostlyOver(out []CardReading, box image.Rectangle) bool {
+	for _, rd := range out {
+		in := box.Intersect(rd.Box)
+		if a := rd.Box.Dx() * rd.Box.Dy(); a > 0 && 2*in.Dx()*in.Dy() >= a {
+			return true
+		}
+	}
+	return false
 }
 
 // searchMissed is readByKeys' search around the missed outlines.
