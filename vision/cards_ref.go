@@ -49,10 +49,10 @@ package vision
 // end to end 88.0% among 100 (69.7% without the reference) and 85.3% among
 // 500 (68.9%); cards without any outline near them 1.0% (15%); untaught
 // cards taken for a taught one 0% and 0% (0 of 2441 and of 1226; without:
-// 0.04%, 0.08%). Of the 84.1% and 80.6% before, the blob parts and the
-// fitting of outlines to their card (cards_fit.go) gave about 2.7 and 3.7
-// points, refConfirms' verification at the pose (before: a from-scratch
-// keypoint search) about 1.4 and 1.1. Stickers 99.88% (99.88%), 0 wrong.
+// 0.04%, 0.08%). From 84.1% and 80.6% before, each alone: the blob parts
+// and the fitting of outlines to their card (cards_fit.go) to 86.8% and
+// 84.4%; refConfirms' verification at the pose (before: a from-scratch
+// keypoint search) to 85.8% and 81.7%. Stickers 99.88% (99.88%), 0 wrong.
 
 import (
 	"cmp"
