@@ -182,18 +182,17 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 		}
 	}
 	g := &d.greyScratch
-	for y := range cardHashN {
-		if !hash {
-			break // the hash's grey is not needed
-		}
-		for x := range cardHashN {
-			var s float64
-			for dy := range blk {
-				for dx := range blk {
-					s += g64[(y*blk+dy)*cardCanon+x*blk+dx]
+	if hash {
+		for y := range cardHashN {
+			for x := range cardHashN {
+				var s float64
+				for dy := range blk {
+					for dx := range blk {
+						s += g64[(y*blk+dy)*cardCanon+x*blk+dx]
+					}
 				}
+				g[y*cardHashN+x] = s / (blk * blk)
 			}
-			g[y*cardHashN+x] = s / (blk * blk)
 		}
 	}
 	for i := range ch {

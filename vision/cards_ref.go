@@ -471,10 +471,7 @@ func (c *cardRef) takeHand(cur []byte, w int) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("card reference parts: %w", err)
 	}
-	if c.skin.Cols() != pw || c.skin.Rows() != ph {
-		c.skin.Close()
-		c.skin = gocv.NewMatWithSize(ph, pw, gocv.MatTypeCV8U)
-	}
+	c.part.CopyTo(&c.skin) // its size and type; every pixel is set below
 	sk, err := c.skin.DataPtrUint8()
 	if err != nil {
 		return 0, fmt.Errorf("card reference parts: %w", err)
@@ -1046,7 +1043,7 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 				continue
 			}
 			nf++
-			if px := cur[3*(y*w+x):]; int(px[2]) > int(px[1])+4 && int(px[1]) >= int(px[0]) && int(px[2]) > int(px[0])+20 {
+			if cardSkin(cur[3*(y*w+x):]) {
 				ns++
 			}
 		}
