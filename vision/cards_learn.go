@@ -44,13 +44,29 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 	if out, err = r.readFrameKeys(img, r.grey, gr, out, minW, maxW); err != nil {
 		return nil, err
 	}
-	// An "unknown" outline that a card read covers, or that covers most of
-	// one (the card with the hand holding it), was that card, seen a
-	// little off: one reading per card.
+	return r.dropStrayUnknown(out), nil
+}
+
+// dropStrayUnknown drops the "unknown" readings of outlines that are no
+// card of their own:
+//   - an outline that a card read covers (its centre, or its box's), or
+//     that covers most of one (the card with the hand holding it), was
+//     that card seen a little off: one reading per card;
+//   - with the reference, an outline less than cardRefUnknownChanged of
+//     which differs from the empty table is mostly table: a card's shadow,
+//     the pattern next to a card.
+func (r *CardReader) dropStrayUnknown(out []CardReading) []CardReading {
 	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
 	return slices.DeleteFunc(out, func(rd CardReading) bool {
-		return rd.ID == CardUnknown && rd.Method == CardMethodLearned && (cardReadAt(known, cardQuadCentre(rd.Corners)) || cardMostlyOver(known, rd.Box))
-	}), nil
+		if rd.ID != CardUnknown || rd.Method != CardMethodLearned {
+			return false
+		}
+		if r.refUsed && r.ref.changedIn(rd.Corners) < cardRefUnknownChanged {
+			return true
+		}
+		mid := rd.Box.Min.Add(rd.Box.Max).Div(2)
+		return cardReadAt(known, cardQuadCentre(rd.Corners)) || cardReadAt(known, Point2f{float32(mid.X), float32(mid.Y)}) || cardMostlyOver(known, rd.Box)
+	})
 }
 
 // cardMostlyOver reports whether box covers most of the box of a card read

@@ -26,7 +26,7 @@ const (
 	cardFrameFeatures = 3000 // keypoints taken in the frame
 	cardFrameLevels   = 7    // their pyramid levels (1.3 apart: cards from about 1 to 4.8 times the taught size)
 	cardFrameTables   = 8    // hash tables
-	cardFrameBits     = 16   // descriptor bits a table hashes
+	cardFrameBits     = 12   // descriptor bits a table hashes (16 found a card's keypoints seen at a tilt too seldom)
 	cardFrameTries    = 4    // cards located per frame, most keypoints first
 )
 
@@ -39,8 +39,8 @@ type cardKeyHash struct {
 	n     int // ix.Len() when built
 	cards []cardHashCard
 	desc  [][4]uint64
-	card  []int32 // desc[i] is a keypoint of cards[card[i]]
-	pt    []int32 // … its keypoint pt[i]
+	card  []int32   // desc[i] is a keypoint of cards[card[i]]
+	pt    []Point2f // … at pt[i] in the upright card
 	bits  [cardFrameTables][cardFrameBits]uint8
 	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
 	items [cardFrameTables][]int32
@@ -53,21 +53,27 @@ type cardHashCard struct {
 	keys *cardKeys
 }
 
-// newCardKeyHash files the keypoints of every card of ix (one set per
-// card, see keysOf).
+// newCardKeyHash files the keypoints of every example of every card of ix
+// (those taught the other way round than its first left out: their points
+// are in a turned card).
 func newCardKeyHash(ix *CardIndex) *cardKeyHash {
 	h := &cardKeyHash{ix: ix, n: ix.Len()}
 	for _, id := range ix.Cards() {
-		ks := ix.keysOf(id, nil)
+		ks := ix.keysAll(id, nil)
 		if len(ks) == 0 {
 			continue
 		}
 		c := int32(len(h.cards))
 		h.cards = append(h.cards, cardHashCard{id: id, keys: ks[0]})
-		for i, d := range ks[0].desc {
-			h.desc = append(h.desc, d)
-			h.card = append(h.card, c)
-			h.pt = append(h.pt, int32(i))
+		for _, k := range ks {
+			if k.w != ks[0].w || k.h != ks[0].h {
+				continue // taught the other way round: its points do not fit
+			}
+			for i, d := range k.desc {
+				h.desc = append(h.desc, d)
+				h.card = append(h.card, c)
+				h.pt = append(h.pt, k.pts[i])
+			}
 		}
 	}
 	// The bits of each table: spread over the descriptor, a different
@@ -116,8 +122,9 @@ func (h *cardKeyHash) key(t int, d *[4]uint64) uint32 {
 
 // nearest returns the taught keypoint nearest to d among those sharing a
 // bucket with it (its index in h.desc), or -1 unless it is within
-// cardKeyMaxDist and clearly nearer than the second nearest (the ratio
-// test of the place search).
+// cardKeyMaxDist and clearly nearer than the nearest of another card (the
+// ratio test of the place search; another example of the same card is no
+// rival).
 func (h *cardKeyHash) nearest(d *[4]uint64) int {
 	h.query++
 	if h.query == 0 {
@@ -133,9 +140,13 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 			}
 			h.stamp[i] = h.query
 			dd := cardHamming(d, &h.desc[i])
-			if dd < best {
-				second, best, bi = best, dd, int(i)
-			} else if dd < second {
+			switch {
+			case dd < best:
+				if bi < 0 || h.card[i] != h.card[bi] {
+					second = best
+				}
+				best, bi = dd, int(i)
+			case dd < second && (bi < 0 || h.card[i] != h.card[bi]):
 				second = dd
 			}
 		}
@@ -153,7 +164,7 @@ type cardFrameKeys struct {
 	hash   *cardKeyHash
 	mask   gocv.Mat
 	votes  [][]int32 // per card of hash: the query keypoints and …
-	taught [][]int32 // … their taught keypoints
+	taught [][]int32 // … their taught keypoints (indexes of hash.desc)
 }
 
 func newCardFrameKeys() *cardFrameKeys {
@@ -218,7 +229,7 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 		if i := f.hash.nearest(&k.qdesc[qi]); i >= 0 {
 			c := f.hash.card[i]
 			f.votes[c] = append(f.votes[c], int32(qi))
-			f.taught[c] = append(f.taught[c], f.hash.pt[i])
+			f.taught[c] = append(f.taught[c], int32(i))
 		}
 	}
 	// The cards with the most keypoints first.
@@ -237,7 +248,7 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 		hc := f.hash.cards[c]
 		k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
 		for j, qi := range f.votes[c] {
-			tp, qp := hc.keys.pts[f.taught[c][j]], k.qpts[qi]
+			tp, qp := f.hash.pt[f.taught[c][j]], k.qpts[qi]
 			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
 			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -173,6 +174,54 @@ func TestCardKeyHash(t *testing.T) {
 	n := len(h.desc)
 	if found < n*3/5 || wrong > n/50 || falseHits > n/100 {
 		t.Errorf("of %d keypoints with 10 bits changed: %d found, %d taken for another; %d of %d random descriptors matched", n, found, wrong, falseHits, n)
+	}
+}
+
+// TestCardKeyHashExamples: every example of a card is hashed, and a
+// keypoint of a card taught twice (the same look in both examples) is found
+// for its card: its nearest other example is the same card, not a second
+// card that makes the match ambiguous.
+func TestCardKeyHashExamples(t *testing.T) {
+	k := newCardKeyer()
+	defer k.close()
+	ix := NewCardIndex()
+	var d cardDesc
+	d.fineNorm = 1
+	one := 0
+	for i := range 12 {
+		face := cardTestFace(t, uint64(40+i), 300, 420)
+		ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+		face.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := "card-" + string(rune('a'+i))
+		twin := &cardKeys{w: ks.w, h: ks.h, pts: slices.Clone(ks.pts), desc: slices.Clone(ks.desc)}
+		ix.entries = append(ix.entries, cardEntry{id: id, desc: d, keys: ks}, cardEntry{id: id, desc: d, keys: twin})
+		one += len(ks.desc)
+	}
+	h := newCardKeyHash(ix)
+	if len(h.cards) != 12 || len(h.desc) != 2*one {
+		t.Fatalf("hashed %d cards, %d keypoints; want 12 and both examples' %d", len(h.cards), len(h.desc), 2*one)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	found, wrong := 0, 0
+	for i := range h.desc {
+		q := h.desc[i]
+		for range 10 {
+			b := rng.IntN(256)
+			q[b/64] ^= 1 << (b % 64)
+		}
+		switch j := h.nearest(&q); {
+		case j < 0:
+		case h.card[j] == h.card[i] && h.pt[j] == h.pt[i]:
+			found++
+		default:
+			wrong++
+		}
+	}
+	if n := len(h.desc); found < n*3/5 || wrong > n/50 {
+		t.Errorf("of %d keypoints with 10 bits changed: %d found, %d taken for another", n, found, wrong)
 	}
 }
 

@@ -114,6 +114,11 @@ const (
 	// taken out) that its parts read as cards must cover for its place not
 	// to be searched for outlines too.
 	cardRefPartsRead = 0.8
+	// cardRefUnknownChanged is the least share of an outline matching no
+	// taught card that must differ from the reference for the outline to
+	// be reported as an unknown card (less: a shadow, the table's pattern
+	// next to a card).
+	cardRefUnknownChanged = 0.5
 	// cardRefAspect is a card's length over its width (63 × 88 mm).
 	cardRefAspect = 1.4
 	// cardRefSureRatio: an outline of a frame read with the reference
@@ -367,6 +372,35 @@ func (c *cardRef) changed() (bool, error) {
 		}
 	}
 	return float64(changed) <= cardRefMaxShare*float64(n), nil
+}
+
+// changedIn is the share of the quadrilateral q (full-resolution pixels)
+// that differs from the reference, sampled on the shrunk mask.
+func (c *cardRef) changedIn(q [4]Point2f) float64 {
+	mask, err := c.mask.DataPtrUint8()
+	if err != nil {
+		return 1
+	}
+	const s = cardRefShrink
+	w := c.mask.Cols()
+	box := cardQuadBox(q)
+	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
+	in, changed := 0, 0
+	for y := sb.Min.Y; y < sb.Max.Y; y++ {
+		for x := sb.Min.X; x < sb.Max.X; x++ {
+			if !cardPointInQuad(Point2f{float32(x*s + s/2), float32(y*s + s/2)}, q) {
+				continue
+			}
+			in++
+			if mask[y*w+x] != 0 {
+				changed++
+			}
+		}
+	}
+	if in == 0 {
+		return 1
+	}
+	return float64(changed) / float64(in)
 }
 
 // cardRefShadow reports whether the pixel cur is the table's ref in a
@@ -998,7 +1032,7 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 			break
 		}
 		b := r.ref.blobs[i]
-		if free, skin := r.blobFree(b, out); free < 0.5*cardArea || free < cardRefFree*b.area || skin > cardRefSkin*free {
+		if free, skin := r.blobFree(b, out); free < 0.5*cardArea || free < cardRefFree*b.area || free-skin < 0.5*cardArea {
 			continue // read already; what is left is a hand, a shadow
 		}
 		searched++

@@ -90,3 +90,65 @@ func TestCardRefHandTakenOut(t *testing.T) {
 		}
 	}
 }
+
+// With the reference, an "unknown" outline that is mostly the table (a
+// card's shadow next to it) is no card and is dropped; one over a card
+// matching no taught card stays, and so does a card read; an unknown
+// outline on a card read is that card seen off and is dropped.
+func TestCardStrayUnknownDropped(t *testing.T) {
+	ref := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 120, 115, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	defer ref.Close()
+	frame := ref.Clone()
+	defer frame.Close()
+	fill := func(r image.Rectangle, c color.RGBA) {
+		reg := frame.Region(r)
+		defer reg.Close()
+		reg.SetTo(gocv.NewScalar(float64(c.B), float64(c.G), float64(c.R), 0))
+	}
+	// The shadow: the table darker by the same factor in every channel.
+	fill(image.Rect(560, 240, 760, 480), color.RGBA{69, 72, 66, 0})
+	card, read := image.Rect(400, 200, 580, 452), image.Rect(900, 200, 1080, 452)
+	for _, c := range []image.Rectangle{card, read} {
+		fill(c, color.RGBA{235, 230, 220, 0})
+		fill(image.Rect(c.Min.X+12, c.Min.Y+30, c.Max.X-12, c.Min.Y+140), color.RGBA{40, 50, 90, 0})
+	}
+	r, err := NewCardReader(CardReaderOptions{Index: NewCardIndex()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.SetBackground(ref); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ReadCards(frame); err != nil {
+		t.Fatal(err)
+	}
+	if !r.refUsed {
+		t.Fatal("the reference was not used")
+	}
+	quad := func(b image.Rectangle) [4]Point2f {
+		x0, y0, x1, y1 := float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y)
+		return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+	}
+	reading := func(id string, b image.Rectangle) CardReading {
+		return CardReading{ID: id, Method: CardMethodLearned, Box: b, Corners: quad(b)}
+	}
+	shadow := image.Rect(600, 250, 755, 475)
+	onRead := image.Rect(950, 260, 1100, 420) // its centre on the card read
+	out := []CardReading{
+		reading(CardUnknown, card),
+		reading(CardUnknown, shadow),
+		reading("goal-1", read),
+		reading(CardUnknown, onRead),
+	}
+	if c := r.ref.changedIn(quad(shadow)); c > 0.1 {
+		t.Errorf("shadow: %.2f of it changed, want about 0", c)
+	}
+	if c := r.ref.changedIn(quad(card)); c < 0.9 {
+		t.Errorf("card: %.2f of it changed, want about 1", c)
+	}
+	got := r.dropStrayUnknown(out)
+	if len(got) != 2 || got[0].Box != card || got[1].ID != "goal-1" {
+		t.Errorf("kept %+v, want the unknown card and goal-1", got)
+	}
+}
