@@ -364,10 +364,10 @@ const cardChromaWeight = 0.012
 
 // CardIndexVersion is the version of the saved index format and of the
 // descriptor; Load refuses other versions (teach the cards again).
-const CardIndexVersion = 3
+const CardIndexVersion = 4
 
 // cardDescriptorName names the descriptor in saved indexes.
-const cardDescriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8+orb96x134"
+const cardDescriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8+orb96x134+views4t1.41"
 
 // Defaults of the match decision: a card is taken for the nearest taught
 // card when its distance is at most DefaultCardThreshold and at most
@@ -400,6 +400,9 @@ type cardEntry struct {
 	id   string
 	desc cardDesc
 	keys *cardKeys // the example's keypoints (nil on its grown entry)
+	// views are the keypoints of the example seen tilted (teachViews),
+	// at their places in the upright card: the whole-frame search's.
+	views *cardKeys
 }
 
 // Cards returns the taught card ids, sorted.
@@ -564,6 +567,17 @@ func (ix *CardIndex) keysAll(id string, out []*cardKeys) []*cardKeys {
 	for i := range ix.entries {
 		if e := &ix.entries[i]; e.id == id && e.keys != nil && len(e.keys.desc) > 0 {
 			out = append(out, e.keys)
+		}
+	}
+	return out
+}
+
+// viewsAll appends the tilted views' keypoints of every example of card
+// id to out.
+func (ix *CardIndex) viewsAll(id string, out []*cardKeys) []*cardKeys {
+	for i := range ix.entries {
+		if e := &ix.entries[i]; e.id == id && e.views != nil && len(e.views.desc) > 0 {
+			out = append(out, e.views)
 		}
 	}
 	return out
@@ -802,6 +816,9 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		// serves the outline matcher.
 		if keys, err := t.keyer.teach(imgs[which[k]], turned); err == nil {
 			ix.entries[len(ix.entries)-2].keys = keys
+			if views, err := t.keyer.teachViews(imgs[which[k]], turned, keys.w, keys.h); err == nil {
+				ix.entries[len(ix.entries)-2].views = views
+			}
 		}
 	}
 	return len(per), errs
@@ -910,6 +927,7 @@ func (ix *CardIndex) Save(dir string) error {
 		binary.Write(&buf, le, e.desc.fine[:])
 		binary.Write(&buf, le, e.desc.chroma[:])
 		cardWriteKeys(&buf, e.keys)
+		cardWriteKeys(&buf, e.views)
 	}
 	// Data first, manifest last: a manifest always describes its data.
 	if err := cardWriteFile(filepath.Join(dir, cardIndexData), buf.Bytes()); err != nil {
@@ -1009,6 +1027,9 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 			}
 		}
 		if e.keys, err = cardReadKeys(r); err != nil {
+			return nil, bad(err.Error())
+		}
+		if e.views, err = cardReadKeys(r); err != nil {
 			return nil, bad(err.Error())
 		}
 		ix.entries = append(ix.entries, e)

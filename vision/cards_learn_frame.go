@@ -26,8 +26,13 @@ const (
 	cardFrameFeatures = 3000 // keypoints taken in the frame
 	cardFrameLevels   = 7    // their pyramid levels (1.3 apart: cards from about 1 to 4.8 times the taught size)
 	cardFrameTables   = 8    // hash tables
-	cardFrameBits     = 12   // descriptor bits a table hashes (16 found a card's keypoints seen at a tilt too seldom)
+	cardFrameBits     = 16   // descriptor bits a table hashes
 	cardFrameTries    = 4    // cards located per frame, most keypoints first
+	// cardFrameBucketMax is the most keypoints a bucket may hold to be
+	// compared: ORB's bits are not independent, and plain patches of many
+	// cards crowd a few buckets (100 cards taught: up to 10,000 keypoints
+	// in one, 99% of buckets hold at most about 50).
+	cardFrameBucketMax = 200
 )
 
 // cardKeyHash finds the nearest taught keypoints of all taught cards: each
@@ -65,7 +70,7 @@ func newCardKeyHash(ix *CardIndex) *cardKeyHash {
 		}
 		c := int32(len(h.cards))
 		h.cards = append(h.cards, cardHashCard{id: id, keys: ks[0]})
-		for _, k := range ks {
+		for _, k := range ix.viewsAll(id, ks) {
 			if k.w != ks[0].w || k.h != ks[0].h {
 				continue // taught the other way round: its points do not fit
 			}
@@ -134,6 +139,9 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 	best, second, bi := cardKeyMaxDist+1, 257, -1
 	for t := range cardFrameTables {
 		k := h.key(t, d)
+		if h.start[t][k+1]-h.start[t][k] > cardFrameBucketMax {
+			continue // a crowded bucket: a plain patch's bits, many cards have it
+		}
 		for _, i := range h.items[t][h.start[t][k]:h.start[t][k+1]] {
 			if h.stamp[i] == h.query {
 				continue

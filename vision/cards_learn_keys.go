@@ -143,6 +143,64 @@ func (k *cardKeyer) teach(img gocv.Mat, q [4]Point2f) (*cardKeys, error) {
 	return out, nil
 }
 
+// Tilted views of a taught example (teachViews): the card squashed by
+// 1/cardViewTilt (a camera tilted by 45°) along each of cardViewDirs
+// directions, cardViewKeys keypoints taken in each.
+const (
+	cardViewTilt = 1.41
+	cardViewDirs = 4
+	cardViewKeys = 150
+)
+
+// teachViews returns the keypoints of the card with outline q in img seen
+// tilted: ORB's descriptors are not affine invariant, and a card seen at a
+// tilt is squashed along one direction (the views of affine-SIFT). Their
+// places are in the upright w × h card, as teach's.
+func (k *cardKeyer) teachViews(img gocv.Mat, q [4]Point2f, w, h int) (*cardKeys, error) {
+	out := &cardKeys{w: w, h: h}
+	rect := cardPixelRect(0, 0, float64(w), float64(h))
+	for v := range cardViewDirs {
+		phi := math.Pi * float64(v) / cardViewDirs
+		c, s := math.Cos(phi), math.Sin(phi)
+		// A = R(φ)ᵀ · diag(1/t, 1) · R(φ): squash along direction φ.
+		a := [4]float64{
+			c*c/cardViewTilt + s*s, c*s/cardViewTilt - c*s,
+			c*s/cardViewTilt - c*s, s*s/cardViewTilt + c*c,
+		}
+		var dst [4][2]float64
+		minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+		for i, p := range rect {
+			x, y := a[0]*p[0]+a[1]*p[1], a[2]*p[0]+a[3]*p[1]
+			dst[i] = [2]float64{x, y}
+			minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
+		}
+		for i := range dst {
+			dst[i][0] -= minX
+			dst[i][1] -= minY
+		}
+		sz := image.Pt(int(math.Ceil(maxX-minX)), int(math.Ceil(maxY-minY)))
+		if !cardWarpQuad(img, &k.warp, k.hm, q, dst, sz) {
+			return nil, errors.New("vision: card keypoints: degenerate outline")
+		}
+		gocv.CvtColor(k.warp, &k.grey, gocv.ColorBGRToGray)
+		if err := k.detect(k.grey, cardViewKeys); err != nil {
+			return nil, err
+		}
+		// Back to the upright card: A⁻¹ (A is symmetric).
+		det := a[0]*a[3] - a[1]*a[2]
+		for i, p := range k.qpts {
+			x, y := float64(p.X)+minX, float64(p.Y)+minY
+			u, vv := (a[3]*x-a[1]*y)/det, (-a[2]*x+a[0]*y)/det
+			if u < -1 || vv < -1 || u > float64(w) || vv > float64(h) {
+				continue
+			}
+			out.pts = append(out.pts, Point2f{float32(u), float32(vv)})
+			out.desc = append(out.desc, k.qdesc[i])
+		}
+	}
+	return out, nil
+}
+
 // cardHamming is the Hamming distance of two ORB descriptors.
 func cardHamming(a, b *[4]uint64) int {
 	return bits.OnesCount64(a[0]^b[0]) + bits.OnesCount64(a[1]^b[1]) + bits.OnesCount64(a[2]^b[2]) + bits.OnesCount64(a[3]^b[3])

@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
@@ -95,6 +96,87 @@ func TestCardKeysLocate(t *testing.T) {
 	}
 }
 
+// TestCardKeyViews: a card seen by a camera tilted 45° (squashed to 0.7
+// along one direction) finds its card in the hashed index clearly more
+// often with the tilted views' keypoints than with the upright ones alone,
+// and other cards' keypoints not more often.
+func TestCardKeyViews(t *testing.T) {
+	k := newCardKeyer()
+	defer k.close()
+	upright := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	with, without := NewCardIndex(), NewCardIndex()
+	var d cardDesc
+	d.fineNorm = 1
+	faces := make([]gocv.Mat, 12)
+	for i := range faces {
+		faces[i] = cardTestFace(t, uint64(60+i), 300, 420)
+		defer faces[i].Close()
+		ks, err := k.teach(faces[i], upright)
+		if err != nil {
+			t.Fatal(err)
+		}
+		views, err := k.teachViews(faces[i], upright, ks.w, ks.h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(views.desc) < cardViewDirs*cardViewKeys/2 {
+			t.Fatalf("card %d: %d view keypoints", i, len(views.desc))
+		}
+		id := fmt.Sprintf("card-%02d", i)
+		with.entries = append(with.entries, cardEntry{id: id, desc: d, keys: ks, views: views})
+		without.entries = append(without.entries, cardEntry{id: id, desc: d, keys: ks})
+	}
+	hw, hu := newCardKeyHash(with), newCardKeyHash(without)
+	// Each card seen tilted along a direction between the views' (22.5° off
+	// the nearest), turned, the size it is taught at (96 px wide).
+	votes := func(h *cardKeyHash, i int, seen gocv.Mat) (own, other int) {
+		grey := gocv.NewMat()
+		defer grey.Close()
+		gocv.CvtColor(seen, &grey, gocv.ColorBGRToGray)
+		if err := k.detect(grey, cardKeyPlace); err != nil {
+			t.Fatal(err)
+		}
+		for qi := range k.qdesc {
+			switch j := h.nearest(&k.qdesc[qi]); {
+			case j < 0:
+			case h.cards[h.card[j]].id == fmt.Sprintf("card-%02d", i):
+				own++
+			default:
+				other++
+			}
+		}
+		return own, other
+	}
+	ownW, ownU, otherW, otherU := 0, 0, 0, 0
+	for i, f := range faces {
+		phi := math.Pi/8 + float64(i)*math.Pi/6
+		c, s := math.Cos(phi), math.Sin(phi)
+		const tilt, scale = 0.7, 96.0 / 300
+		a := [4]float64{scale * (c*c*tilt + s*s), scale * (c*s*tilt - c*s), scale * (c*s*tilt - c*s), scale * (s*s*tilt + c*c)}
+		var dst [4][2]float64
+		for j, p := range upright {
+			x, y := float64(p.X)+0.5, float64(p.Y)+0.5
+			dst[j] = [2]float64{200 + a[0]*x + a[1]*y, 200 + a[2]*x + a[3]*y}
+		}
+		seen := gocv.NewMat()
+		hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+		if !cardWarpQuad(f, &seen, hm, upright, dst, image.Pt(600, 600)) {
+			t.Fatal("warp")
+		}
+		hm.Close()
+		ow, xw := votes(hw, i, seen)
+		ou, xu := votes(hu, i, seen)
+		seen.Close()
+		ownW, ownU, otherW, otherU = ownW+ow, ownU+ou, otherW+xw, otherU+xu
+	}
+	// Other cards' keypoints (spread over 11 cards; a card's own gather on
+	// it) are not found more often for the views.
+	if ownW < 3*ownU/2 || 10*otherW > 11*otherU {
+		t.Errorf("tilted cards: %d keypoints of their own card found with the views, %d without; of other cards %d and %d", ownW, ownU, otherW, otherU)
+	}
+	t.Logf("tilted cards: %d keypoints of their own card found with the views, %d without; of other cards %d and %d", ownW, ownU, otherW, otherU)
+}
+
 // TestCardKeysSaved: an index's keypoints survive Save and LoadCardIndex.
 func TestCardKeysSaved(t *testing.T) {
 	face := cardTestFace(t, 5, 300, 420)
@@ -105,10 +187,14 @@ func TestCardKeysSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	views, err := k.teachViews(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}, ks.w, ks.h)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ix := NewCardIndex()
 	var d cardDesc
 	d.fineNorm = 1
-	ix.entries = []cardEntry{{id: "goal-1", desc: d, keys: ks}, {id: "goal-1", desc: d}}
+	ix.entries = []cardEntry{{id: "goal-1", desc: d, keys: ks, views: views}, {id: "goal-1", desc: d}}
 	dir := filepath.Join(t.TempDir(), "cards")
 	if err := ix.Save(dir); err != nil {
 		t.Fatal(err)
@@ -117,7 +203,7 @@ func TestCardKeysSaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(back.entries) != 2 || back.entries[1].keys != nil || !reflect.DeepEqual(back.entries[0].keys, ks) {
+	if len(back.entries) != 2 || back.entries[1].keys != nil || !reflect.DeepEqual(back.entries[0].keys, ks) || !reflect.DeepEqual(back.entries[0].views, views) {
 		t.Errorf("keypoints not kept: %d entries", len(back.entries))
 	}
 	if got := back.keysOf("goal-1", nil); len(got) != 1 {
