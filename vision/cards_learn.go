@@ -187,7 +187,16 @@ func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f, want string, relax
 	m := ix.match(&d)
 	sure := m.id == want && m.dist <= ix.threshold() && m.dist <= relax*m.second
 	if !ix.accepts(m) && !sure {
-		return CardReading{}, false, nil
+		// With the reference, a card its keypoints found whose face comes
+		// near it stands when its keypoints are found at the pose as a
+		// near miss's must (whatever the next card's distance: the
+		// keypoints chose the card).
+		if !r.refUsed || m.id != want || m.dist > cardRefBandDist {
+			return CardReading{}, false, nil
+		}
+		if ok, err := r.confirmAt(q, m, false); !ok || err != nil {
+			return CardReading{}, false, err
+		}
 	}
 	thr := ix.threshold()
 	rd := CardReading{ID: m.id, Method: CardMethodLearned, Confidence: 0.5 + 0.5*math.Max(0, math.Min(1, (thr-m.dist)/thr))}

@@ -451,3 +451,100 @@ func TestCardKeysVerifyAt(t *testing.T) {
 		}
 	}
 }
+
+// TestCardKeyFoundConfirmedAtPose: with the reference, a card its keypoints
+// found (want) whose face comes near it but not within the match decision
+// stands when its keypoints are found at the pose; not for another card
+// than the keypoints chose, nor without the reference.
+func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
+	ix := NewCardIndex()
+	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	k := newCardKeyer()
+	defer k.close()
+	dr := newCardDescriber()
+	defer dr.close()
+	for _, c := range []struct {
+		id   string
+		seed uint64
+	}{{"shown", 3}, {"other", 4}} {
+		face := cardTestFace(t, c.seed, 300, 420)
+		err := dr.rectify(face, whole, 0)
+		var ds [4]cardDesc
+		if err == nil {
+			err = dr.describe(&ds)
+		}
+		var ks *cardKeys
+		if err == nil {
+			ks, err = k.teach(face, whole)
+		}
+		face.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ix.entries = append(ix.entries, cardEntry{id: c.id, desc: ds[0], keys: ks})
+	}
+	table := cardTestFace(t, 9, 1280, 720)
+	defer table.Close()
+	frame := table.Clone()
+	defer frame.Close()
+	face := cardTestFace(t, 3, 300, 420)
+	defer face.Close()
+	at := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
+	var src, dst [4][2]float64
+	for i, p := range whole {
+		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
+	}
+	h, ok := cardHomography(src, dst)
+	if !ok {
+		t.Fatal("homography")
+	}
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i := range 9 {
+		hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(1280, 720), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	for _, ref := range []bool{true, false} {
+		r, err := NewCardReader(CardReaderOptions{Index: ix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ref {
+			if err := r.SetBackground(table); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := r.ReadCards(frame); err != nil {
+			t.Fatal(err)
+		}
+		if r.refUsed != ref {
+			t.Fatalf("reference used %v, want %v", r.refUsed, ref)
+		}
+		// The face matches its card well; a strict threshold makes it a
+		// near miss.
+		if err := r.desc.rectify(frame, at, 0); err != nil {
+			t.Fatal(err)
+		}
+		var desc [4]cardDesc
+		if err := r.desc.describe(&desc); err != nil {
+			t.Fatal(err)
+		}
+		m := ix.match(&desc)
+		d := m.dist
+		if m.id != "shown" || d > cardRefBandDist/2 {
+			t.Fatalf("the face matches %s at %.3f", m.id, d)
+		}
+		ix.Threshold = d / 2
+		for _, want := range []string{"shown", "other"} {
+			rd, ok, err := r.matchOutline(frame, at, want, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exp := ref && want == "shown"; ok != exp || ok && rd.ID != "shown" {
+				t.Errorf("reference %v, keypoints chose %s (face %.3f away): read %v %q, want %v", ref, want, d, ok, rd.ID, exp)
+			}
+		}
+		ix.Threshold = 0
+		r.Close()
+	}
+}

@@ -942,7 +942,14 @@ func (r *CardReader) refConfirms(q [4]Point2f, m cardMatch) (bool, error) {
 	if !accepted && !cardRefBand(m) {
 		return false, nil
 	}
-	keys := ix.keysAll(m.id, nil)
+	return r.confirmAt(q, m, accepted)
+}
+
+// confirmAt verifies the match m of outline q at its pose: accepted, the
+// match decision took it; otherwise it is a near miss, which needs more of
+// its card's keypoints found there.
+func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, error) {
+	keys := r.opts.Index.keysAll(m.id, nil)
 	if len(keys) == 0 {
 		return accepted, nil // taught without keypoints: the match decides
 	}
