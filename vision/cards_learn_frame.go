@@ -28,11 +28,13 @@ const (
 	cardFrameTables   = 8    // hash tables
 	cardFrameBits     = 16   // descriptor bits a table hashes
 	cardFrameTries    = 4    // cards located per frame, most keypoints first
-	// cardFrameBucketMax is the most keypoints a bucket may hold to be
-	// compared: ORB's bits are not independent, and plain patches of many
-	// cards crowd a few buckets (100 cards taught: up to 10,000 keypoints
-	// in one, 99% of buckets hold at most about 50).
-	cardFrameBucketMax = 200
+	// A bucket is compared only when it holds at most cardFrameBucketShare
+	// of the hashed keypoints (at least cardFrameBucketMin): ORB's bits
+	// are not independent, and plain patches of many cards crowd a few
+	// buckets (100 cards taught, 215,000 keypoints: up to 10,000 in one,
+	// 99% of buckets hold at most about 50).
+	cardFrameBucketShare = 0.001
+	cardFrameBucketMin   = 64
 )
 
 // cardKeyHash finds the nearest taught keypoints of all taught cards: each
@@ -50,7 +52,9 @@ type cardKeyHash struct {
 	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
 	items [cardFrameTables][]int32
 	stamp []uint32 // last query that compared desc[i]
-	query uint32
+	// crowded is the size of a bucket not compared.
+	crowded int32
+	query   uint32
 }
 
 type cardHashCard struct {
@@ -113,6 +117,7 @@ func newCardKeyHash(ix *CardIndex) *cardKeyHash {
 		}
 	}
 	h.stamp = make([]uint32, len(h.desc))
+	h.crowded = int32(max(cardFrameBucketMin, cardFrameBucketShare*float64(len(h.desc))))
 	return h
 }
 
@@ -139,7 +144,7 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 	best, second, bi := cardKeyMaxDist+1, 257, -1
 	for t := range cardFrameTables {
 		k := h.key(t, d)
-		if h.start[t][k+1]-h.start[t][k] > cardFrameBucketMax {
+		if h.start[t][k+1]-h.start[t][k] > h.crowded {
 			continue // a crowded bucket: a plain patch's bits, many cards have it
 		}
 		for _, i := range h.items[t][h.start[t][k]:h.start[t][k+1]] {
