@@ -598,6 +598,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			grow float64
 		}{a, 0})
 	}
+	// A squarish outline may be part of a card (its art panel, the card
+	// cut by a thumb across it): the outline extended to a whole card.
+	for _, e := range cardExtensions(o.q) {
+		tries = append(tries, struct {
+			q    [4]Point2f
+			grow float64
+		}{e, 0})
+	}
 	// Last, the outline a little smaller and larger (an edge found a few
 	// pixels off on a side or two).
 	for _, g := range cardGrowTries {
@@ -667,6 +675,53 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	}
 	rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
 	return rd, true, best, nil
+}
+
+// An outline whose long sides are less than cardExtendAspect times its
+// short ones is tried extended to a card's proportions (cardRefAspect):
+// its long sides to that of its short ones, or its short sides to that of
+// its long ones (a part across the card's width), at one end, the other, or
+// both.
+const cardExtendAspect = 1.25
+
+// cardExtensions returns the outline q extended to a whole card
+// (cardExtendAspect), none if q is in a card's proportions.
+func cardExtensions(q [4]Point2f) [][4]Point2f {
+	a := (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2 // sides 01 and 23
+	b := (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2 // sides 12 and 30
+	if a <= 0 || b <= 0 || max(a, b) >= cardExtendAspect*min(a, b) {
+		return nil
+	}
+	var out [][4]Point2f
+	// Sides 12 and 30 (length b) grow to cardRefAspect·a, or sides 01
+	// and 23 (length a) to cardRefAspect·b.
+	for _, c := range []struct {
+		along bool // grow along sides 12 and 30
+		f     float64
+	}{{true, cardRefAspect*a/b - 1}, {false, cardRefAspect*b/a - 1}} {
+		for _, at := range []float64{0, 0.5, 1} { // the share added before the outline's start
+			out = append(out, cardExtend(q, c.along, c.f, at))
+		}
+	}
+	return out
+}
+
+// cardExtend lengthens outline q by f of its sides 12 and 30 (along) or 01
+// and 23, the share at of it before their start, the rest after their end.
+func cardExtend(q [4]Point2f, along bool, f, at float64) [4]Point2f {
+	// Rotate the corners so that the sides grown are 0→3 and 1→2.
+	r := q
+	if !along {
+		r = [4]Point2f{q[1], q[2], q[3], q[0]}
+	}
+	lerp := func(p, d Point2f, t float64) Point2f {
+		return Point2f{p.X + float32(t)*(d.X-p.X), p.Y + float32(t)*(d.Y-p.Y)}
+	}
+	e := [4]Point2f{lerp(r[0], r[3], -f*at), lerp(r[1], r[2], -f*at), lerp(r[2], r[1], -f*(1-at)), lerp(r[3], r[0], -f*(1-at))}
+	if !along {
+		e = [4]Point2f{e[3], e[0], e[1], e[2]}
+	}
+	return e
 }
 
 // dropStrayStickers keeps one sticker per card among the marker readings

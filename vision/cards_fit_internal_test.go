@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"math"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -93,5 +94,45 @@ func TestCardMostlyOver(t *testing.T) {
 		if got := cardMostlyOver(read, c.box); got != c.want {
 			t.Errorf("%v over %v: %v, want %v", c.box, read[0].Box, got, c.want)
 		}
+	}
+}
+
+// TestCardExtensions: a squarish outline that is part of a card (its upper
+// 60% across its whole width, or its left 75% of a card lying on its long
+// side) is tried as the whole card; an outline in a card's proportions is
+// not extended.
+func TestCardExtensions(t *testing.T) {
+	// A card 100 × 140, turned 30°, top-left corner first.
+	c, s := float32(math.Cos(math.Pi/6)), float32(math.Sin(math.Pi/6))
+	at := func(u, v float32) Point2f { return Point2f{500 + u*c - v*s, 300 + u*s + v*c} }
+	card := [4]Point2f{at(0, 0), at(100, 0), at(100, 140), at(0, 140)}
+	lying := [4]Point2f{at(0, 0), at(140, 0), at(140, 100), at(0, 100)}
+	near := func(a, b [4]Point2f) bool {
+		for k := range 4 {
+			if cardDist(a[k], b[k]) > 1 {
+				return false
+			}
+		}
+		return true
+	}
+	for _, tc := range []struct {
+		name       string
+		part, want [4]Point2f
+	}{
+		{"upper part", [4]Point2f{at(0, 0), at(100, 0), at(100, 84), at(0, 84)}, card},
+		{"lower part", [4]Point2f{at(0, 56), at(100, 56), at(100, 140), at(0, 140)}, card},
+		{"middle", [4]Point2f{at(0, 28), at(100, 28), at(100, 112), at(0, 112)}, card},
+		{"left of a lying card", [4]Point2f{at(0, 0), at(105, 0), at(105, 100), at(0, 100)}, lying},
+	} {
+		found := false
+		for _, e := range cardExtensions(tc.part) {
+			found = found || near(e, tc.want)
+		}
+		if !found {
+			t.Errorf("%s: %v extended to %v, want %v among them", tc.name, tc.part, cardExtensions(tc.part), tc.want)
+		}
+	}
+	if e := cardExtensions(card); len(e) != 0 {
+		t.Errorf("a whole card extended: %v", e)
 	}
 }
