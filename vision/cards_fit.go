@@ -19,7 +19,7 @@ const (
 	cardFitStep   = 0.04 // the first move, of the card's width
 	cardFitHalves = 3    // the move is halved this often when nothing helps
 	cardFitEvals  = 16   // outlines compared at most per fit (training: as many read as with 24 or 40, within noise)
-	cardFitFrame  = 2    // fits a frame
+	cardFitFrame  = 4    // fits a frame
 	cardFitMargin = 16   // canvas pixels around the outline (cardCanon wide)
 )
 

@@ -44,10 +44,10 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 	if out, err = r.readFrameKeys(img, r.grey, gr, out, minW, maxW); err != nil {
 		return nil, err
 	}
-	return r.dropStrayUnknown(out), nil
+	return r.dropStrayReadings(out), nil
 }
 
-// dropStrayUnknown drops the "unknown" readings of outlines that are no
+// dropStrayReadings drops the "unknown" readings of outlines that are no
 // card of their own:
 //   - an outline that a card read covers (its centre, or its box's), or
 //     that covers most of one (the card with the hand holding it), was
@@ -55,11 +55,17 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 //   - with the reference, an outline less than cardRefUnknownChanged of
 //     which differs from the empty table is mostly table: a card's shadow,
 //     the pattern next to a card.
-func (r *CardReader) dropStrayUnknown(out []CardReading) []CardReading {
+//
+// Of two readings of one card where they overlap (two outlines of it,
+// both matched), the less confident one goes too.
+func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
 	return slices.DeleteFunc(out, func(rd CardReading) bool {
-		if rd.ID != CardUnknown || rd.Method != CardMethodLearned {
+		if rd.Method != CardMethodLearned {
 			return false
+		}
+		if rd.ID != CardUnknown {
+			return cardReadTwice(known, rd)
 		}
 		if r.refUsed && r.ref.changedIn(rd.Corners) < cardRefUnknownChanged {
 			return true
@@ -67,6 +73,25 @@ func (r *CardReader) dropStrayUnknown(out []CardReading) []CardReading {
 		mid := rd.Box.Min.Add(rd.Box.Max).Div(2)
 		return cardReadAt(known, cardQuadCentre(rd.Corners)) || cardReadAt(known, Point2f{float32(mid.X), float32(mid.Y)}) || cardMostlyOver(known, rd.Box)
 	})
+}
+
+// cardReadTwice reports whether the card read rd was read with more
+// confidence by another reading of known whose outline holds rd's centre
+// or whose centre rd's outline holds.
+func cardReadTwice(known []CardReading, rd CardReading) bool {
+	c := cardQuadCentre(rd.Corners)
+	for _, k := range known {
+		if k.ID != rd.ID || k.Corners == rd.Corners {
+			continue
+		}
+		if !cardPointInQuad(c, k.Corners) && !cardPointInQuad(cardQuadCentre(k.Corners), rd.Corners) {
+			continue
+		}
+		if k.Confidence > rd.Confidence {
+			return true
+		}
+	}
+	return false
 }
 
 // cardMostlyOver reports whether box covers most of the box of a card read

@@ -94,7 +94,8 @@ func TestCardRefHandTakenOut(t *testing.T) {
 // With the reference, an "unknown" outline that is mostly the table (a
 // card's shadow next to it) is no card and is dropped; one over a card
 // matching no taught card stays, and so does a card read; an unknown
-// outline on a card read is that card seen off and is dropped.
+// outline on a card read is that card seen off and is dropped, and so is
+// the less sure of two readings of one card over each other.
 func TestCardStrayUnknownDropped(t *testing.T) {
 	ref := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 120, 115, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer ref.Close()
@@ -135,10 +136,13 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 	}
 	shadow := image.Rect(600, 250, 755, 475)
 	onRead := image.Rect(950, 260, 1100, 420) // its centre on the card read
+	sure, twice := reading("goal-1", read), reading("goal-1", image.Rect(880, 190, 1090, 470))
+	sure.Confidence, twice.Confidence = 0.9, 0.6
 	out := []CardReading{
 		reading(CardUnknown, card),
 		reading(CardUnknown, shadow),
-		reading("goal-1", read),
+		twice,
+		sure,
 		reading(CardUnknown, onRead),
 	}
 	if c := r.ref.changedIn(quad(shadow)); c > 0.1 {
@@ -147,8 +151,8 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 	if c := r.ref.changedIn(quad(card)); c < 0.9 {
 		t.Errorf("card: %.2f of it changed, want about 1", c)
 	}
-	got := r.dropStrayUnknown(out)
-	if len(got) != 2 || got[0].Box != card || got[1].ID != "goal-1" {
-		t.Errorf("kept %+v, want the unknown card and goal-1", got)
+	got := r.dropStrayReadings(out)
+	if len(got) != 2 || got[0].Box != card || got[1].ID != "goal-1" || got[1].Confidence != 0.9 {
+		t.Errorf("kept %+v, want the unknown card and goal-1 read surely", got)
 	}
 }
