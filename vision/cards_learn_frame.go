@@ -16,6 +16,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 	"slices"
 
 	"gocv.io/x/gocv"
@@ -44,6 +45,7 @@ type cardKeyHash struct {
 	bits  [cardFrameTables][cardFrameBits]uint8
 	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
 	items [cardFrameTables][]int32
+	tdesc [cardFrameTables][][4]uint64 // tdesc[t][p] is desc[items[t][p]]: a bucket's descriptors side by side
 	stamp []uint32 // last query that compared desc[i]
 	query uint32
 }
@@ -100,6 +102,10 @@ func newCardKeyHash(ix *CardIndex) *cardKeyHash {
 			h.items[t][fill[k]] = int32(i)
 			fill[k]++
 		}
+		h.tdesc[t] = make([][4]uint64, len(h.desc))
+		for p, i := range h.items[t] {
+			h.tdesc[t][p] = h.desc[i]
+		}
 	}
 	h.stamp = make([]uint32, len(h.desc))
 	return h
@@ -125,17 +131,28 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 		h.query = 1
 	}
 	best, second, bi := cardKeyMaxDist+1, 257, -1
+	d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
 	for t := range cardFrameTables {
 		k := h.key(t, d)
-		for _, i := range h.items[t][h.start[t][k]:h.start[t][k+1]] {
+		lo, hi := h.start[t][k], h.start[t][k+1]
+		items, ds := h.items[t][lo:hi], h.tdesc[t][lo:hi]
+		for j := range ds {
+			e := &ds[j]
+			dd := bits.OnesCount64(d0^e[0]) + bits.OnesCount64(d1^e[1]) + bits.OnesCount64(d2^e[2]) + bits.OnesCount64(d3^e[3])
+			// A keypoint as far as the second nearest changes neither
+			// (and stays so when met again in another table: second
+			// only falls): only nearer ones are stamped.
+			if dd >= second {
+				continue
+			}
+			i := items[j]
 			if h.stamp[i] == h.query {
 				continue
 			}
 			h.stamp[i] = h.query
-			dd := cardHamming(d, &h.desc[i])
 			if dd < best {
 				second, best, bi = best, dd, int(i)
-			} else if dd < second {
+			} else {
 				second = dd
 			}
 		}
