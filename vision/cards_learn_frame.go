@@ -46,7 +46,7 @@ type cardKeyHash struct {
 	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
 	items [cardFrameTables][]int32
 	tdesc [cardFrameTables][][4]uint64 // tdesc[t][p] is desc[items[t][p]]: a bucket's descriptors side by side
-	stamp []uint32 // last query that compared desc[i]
+	stamp []uint32                     // last query that stamped desc[i] (nearest)
 	query uint32
 }
 
