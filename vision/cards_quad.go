@@ -489,16 +489,24 @@ func (l *cardSegLine) finish() {
 
 // covered returns the length of the line's intervals below t.
 func (l *cardSegLine) covered(t float64) float64 {
-	// First interval ending after t.
-	k, _ := slices.BinarySearchFunc(l.ivals, t, func(iv [2]float64, t float64) int {
-		switch {
-		case iv[1] < t:
-			return -1
-		case iv[1] > t:
-			return 1
+	// First interval ending at or after t: a line has few, a scan finds
+	// it sooner than a binary search.
+	k := 0
+	if len(l.ivals) <= 16 {
+		for k < len(l.ivals) && l.ivals[k][1] < t {
+			k++
 		}
-		return 0
-	})
+	} else {
+		k, _ = slices.BinarySearchFunc(l.ivals, t, func(iv [2]float64, t float64) int {
+			switch {
+			case iv[1] < t:
+				return -1
+			case iv[1] > t:
+				return 1
+			}
+			return 0
+		})
+	}
 	c := l.prefix[k]
 	if k < len(l.ivals) && t > l.ivals[k][0] {
 		c += t - l.ivals[k][0]
