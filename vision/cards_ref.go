@@ -168,6 +168,9 @@ type cardRef struct {
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
 	confirmTrace func(q [4]Point2f, m cardMatch, v cardVerified)
+	// stillNow are the blobs searched in vain for keypoints this frame,
+	// stillLast in the last one (cards_ref_still.go).
+	stillNow, stillLast []cardRefStill
 }
 
 // cardRefBlob is one changed region: its box (full resolution), its
@@ -239,6 +242,7 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 	}
 	cardRefShrinkTo(src, &r.ref.small)
 	r.ref.size, r.ref.has = image.Pt(w, h), true
+	r.ref.stillNow = r.ref.stillNow[:0] // searched against another reference
 	return nil
 }
 
@@ -973,6 +977,7 @@ func cardShiftQuad(q [4]Point2f, dx, dy float32) [4]Point2f {
 // for the keypoints of every taught card (at most cardRefKeyPlaces of
 // them, the largest first), when the frame was compared with a reference.
 func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+	r.ref.stillFrame()
 	if !r.refUsed || len(r.ref.blobs) == 0 {
 		return out, nil
 	}
@@ -998,19 +1003,27 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 			break
 		}
 		b := r.ref.blobs[i]
-		if free, skin := r.blobFree(b, out); free < 0.5*cardArea || free < cardRefFree*b.area || skin > cardRefSkin*free {
+		free, skin := r.blobFree(b, out)
+		if free < 0.5*cardArea || free < cardRefFree*b.area || skin > cardRefSkin*free {
 			continue // read already; what is left is a hand, a shadow
 		}
 		searched++
+		if r.ref.stillMissed(b.box, free) {
+			continue // searched in vain and lying still
+		}
 		place := cardRefAround(b.box, bounds)
 		// Keypoints only on what changed and is not read yet.
 		f.maskRead(grey, out)
 		if err := r.ref.maskChanged(f.mask, place); err != nil {
 			return nil, err
 		}
+		n := len(out)
 		var err error
 		if out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, minW, maxW); err != nil {
 			return nil, err
+		}
+		if len(out) == n {
+			r.ref.stillKeep(b.box, free)
 		}
 	}
 	return out, nil
