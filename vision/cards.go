@@ -211,6 +211,9 @@ type CardReader struct {
 	closed             bool
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
+	// readNow are the outlines read in vain this frame, readLast in the
+	// last one (cards_still.go).
+	readNow, readLast []cardReadStill
 }
 
 // NewCardReader returns a reader with opts.
@@ -318,6 +321,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	r.size = image.Pt(w, h)
 	r.fits = 0
 	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
+	r.readLast, r.readNow = r.readNow, r.readLast[:0]
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
@@ -582,6 +586,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		rd.Confidence = 1
 		return rd, true, cardMatch{}, nil
 	}
+	if s, ok := r.readStill(img, o); ok {
+		if r.trace != nil {
+			r.trace(s.box, s.m)
+		}
+		rd = s.rd
+		rd.Box, rd.Corners = cardQuadBox(o.q), o.q
+		return rd, s.ok, s.m, nil
+	}
 	thr := ix.threshold()
 	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
 	grow := 0.0
@@ -632,14 +644,19 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			break // no need to look further
 		}
 	}
+	// An outline near a card but not fitted, the frame's fits spent, is
+	// not kept as read in vain (it is fitted in a later frame).
+	unfitted := false
 	if !ix.accepts(best) {
+		unfitted = r.fits >= cardFitFrame
 		var err error
 		if bestQ, grow, best, err = r.fitOutline(img, bestQ, grow, best); err != nil {
 			return rd, false, best, err
 		}
 	}
+	traced := cardQuadBox(cardGrowQuad(bestQ, grow))
 	if r.trace != nil {
-		r.trace(cardQuadBox(cardGrowQuad(bestQ, grow)), best)
+		r.trace(traced, best)
 	}
 	accepted := ix.accepts(best)
 	if r.refUsed && (accepted || cardRefBand(best)) {
@@ -662,11 +679,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		}
 		return rd, true, best, nil
 	}
-	if r.opts.HideUnknown || !cardLikely(o) {
-		return rd, false, best, nil
+	ok := !r.opts.HideUnknown && cardLikely(o)
+	if ok {
+		rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
 	}
-	rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
-	return rd, true, best, nil
+	if !unfitted {
+		r.keepRead(img, o, rd, ok, best, traced)
+	}
+	return rd, ok, best, nil
 }
 
 // dropStrayStickers keeps one sticker per card among the marker readings

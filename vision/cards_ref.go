@@ -217,6 +217,7 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 	if r.closed {
 		return errors.New("vision: card reader: SetBackground after Close")
 	}
+	r.ref.stillNow, r.readNow = r.ref.stillNow[:0], r.readNow[:0] // searched and read against another reference (cards_ref_still.go, cards_still.go)
 	if img.Empty() {
 		r.ref.has = false
 		return nil
@@ -242,7 +243,6 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 	}
 	cardRefShrinkTo(src, &r.ref.small)
 	r.ref.size, r.ref.has = image.Pt(w, h), true
-	r.ref.stillNow = r.ref.stillNow[:0] // searched against another reference
 	return nil
 }
 

@@ -1,0 +1,135 @@
+package vision
+
+// An outline read in vain is not read again while it lies still: an
+// untaught card, a piece of the table that looks like a card, a taught
+// card its outline misses, are compared with the taught cards in every
+// frame (each outline several times: its alternatives, grown, fitted),
+// and a card lying still that matched nothing in one frame matches
+// nothing in the next (the same pixels but for the camera's noise). An
+// outline is the same when it and each of its alternatives lie within
+// cardFitSame pixels of the last frame's, and the picture sampled on a
+// grid inside it differs from the last frame's by at most cardStillRead
+// on average (a card put in its place, a hand over it, the light
+// changing: it is read again). Like the fits of cards_fit.go, on a live
+// feed as on a repeated frame. Outlines taken for a taught card are read
+// again in every frame.
+
+import (
+	"image"
+
+	"gocv.io/x/gocv"
+)
+
+// cardStillRead is the mean difference (grey levels, of the three
+// channels) of the picture inside an outline below which it lies still;
+// cardStillGrid the grid's points on a side.
+const (
+	cardStillRead = 4.0
+	cardStillGrid = 8
+)
+
+// cardReadStill is an outline read in vain: the outline and its
+// alternatives, its reading and the picture sampled inside it.
+type cardReadStill struct {
+	q    [4]Point2f
+	alts [][4]Point2f
+	rd   CardReading
+	ok   bool
+	m    cardMatch
+	ref  bool            // read with the reference (refConfirms)
+	box  image.Rectangle // the outline whose match r.trace saw
+	px   [3 * cardStillGrid * cardStillGrid]float32
+}
+
+// readStill returns the reading of outline o of img kept from the last
+// frame when o was read in vain there and lies still (it is then kept for
+// the next frame).
+func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill, bool) {
+	if len(r.readLast) == 0 {
+		return cardReadStill{}, false
+	}
+	g, err := cardColourOf(img)
+	if err != nil {
+		return cardReadStill{}, false
+	}
+	var px [3 * cardStillGrid * cardStillGrid]float32
+	sampled := false
+	for _, s := range r.readLast {
+		if s.ref != r.refUsed || !cardStillQuad(s.q, o.q) || len(s.alts) != len(o.alts) {
+			continue
+		}
+		same := true
+		for k := range s.alts {
+			same = same && cardStillQuad(s.alts[k], o.alts[k])
+		}
+		if !same {
+			continue
+		}
+		if !sampled {
+			cardStillSample(g, o.q, &px)
+			sampled = true
+		}
+		sum := 0.0
+		for i := range px {
+			d := float64(px[i] - s.px[i])
+			sum += max(d, -d)
+		}
+		if sum <= cardStillRead*float64(len(px)) {
+			r.readNow = append(r.readNow, s)
+			return s, true
+		}
+	}
+	return cardReadStill{}, false
+}
+
+// keepRead notes that outline o of img was read in vain (rd, ok, m: its
+// reading; box: the outline whose match r.trace saw) in this frame.
+func (r *CardReader) keepRead(img gocv.Mat, o cardQuadCandidate, rd CardReading, ok bool, m cardMatch, box image.Rectangle) {
+	g, err := cardColourOf(img)
+	if err != nil {
+		return
+	}
+	s := cardReadStill{q: o.q, alts: append([][4]Point2f(nil), o.alts...), rd: rd, ok: ok, m: m, ref: r.refUsed, box: box}
+	cardStillSample(g, o.q, &s.px)
+	r.readNow = append(r.readNow, s)
+}
+
+// cardStillSample samples g (BGR) at a grid of points inside the outline q
+// (each the mean of 3×3 samples) into px.
+func cardStillSample(g cardGrey, q [4]Point2f, px *[3 * cardStillGrid * cardStillGrid]float32) {
+	lerp := func(a, b Point2f, t float64) (float64, float64) {
+		return float64(a.X) + t*float64(b.X-a.X), float64(a.Y) + t*float64(b.Y-a.Y)
+	}
+	i := 0
+	for v := range cardStillGrid {
+		tv := 0.1 + 0.8*(float64(v)+0.5)/cardStillGrid
+		lx, ly := lerp(q[0], q[3], tv)
+		rx, ry := lerp(q[1], q[2], tv)
+		for u := range cardStillGrid {
+			tu := 0.1 + 0.8*(float64(u)+0.5)/cardStillGrid
+			// The mean of 3×3 samples a pixel apart: an outline a pixel
+			// off samples about the same.
+			x, y := lx+tu*(rx-lx), ly+tu*(ry-ly)
+			var c [3]float64
+			for dy := -1.0; dy <= 1; dy++ {
+				for dx := -1.0; dx <= 1; dx++ {
+					v := g.at3(x+dx, y+dy)
+					c[0], c[1], c[2] = c[0]+v[0], c[1]+v[1], c[2]+v[2]
+				}
+			}
+			px[i], px[i+1], px[i+2] = float32(c[0]/9), float32(c[1]/9), float32(c[2]/9)
+			i += 3
+		}
+	}
+}
+
+// cardStillQuad reports whether every corner of b lies within cardFitSame
+// pixels of a's.
+func cardStillQuad(a, b [4]Point2f) bool {
+	for k := range 4 {
+		if cardDist(a[k], b[k]) > cardFitSame {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,117 @@
+package vision
+
+import (
+	"image"
+	"math/rand"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestCardReadStill: an outline read in vain is not read again in the next
+// frame while it and the picture inside it lie still (camera noise), and
+// is read again when it moved, when the picture inside it changed, after
+// a frame in which it was not read, and after a new reference.
+func TestCardReadStill(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	// One taught card: a random face, the outline below shows another.
+	ix := NewCardIndex()
+	d := newCardDescriber()
+	defer d.close()
+	d.canon = gocv.NewMatWithSize(cardCanon, cardCanon, gocv.MatTypeCV8UC3)
+	cp, err := d.canon.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cp {
+		cp[i] = uint8(rng.Intn(256))
+	}
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		t.Fatal(err)
+	}
+	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0]})
+	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+
+	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	px, err := img.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range px {
+		px[i] = uint8(60 + rng.Intn(120))
+	}
+	// Card art is smooth at the scale of a pixel's move.
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
+	if px, err = img.DataPtrUint8(); err != nil {
+		t.Fatal(err)
+	}
+	orig := append([]byte(nil), px...)
+	o := cardQuadCandidate{q: [4]Point2f{{400, 200}, {560, 210}, {550, 430}, {390, 420}}, refined: true}
+	// read reads o in a new frame; the reading kept from the last frame
+	// is marked, so that a reading taken from it shows.
+	const mark = 0.123
+	read := func(o cardQuadCandidate) float64 {
+		t.Helper()
+		r.readLast, r.readNow = r.readNow, r.readLast[:0]
+		for i := range r.readLast {
+			r.readLast[i].rd.Confidence = mark
+		}
+		rd, _, _, err := r.readLearned(img, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rd.ID != CardUnknown {
+			t.Fatalf("read as %q", rd.ID)
+		}
+		return rd.Confidence
+	}
+	if read(o) == mark {
+		t.Fatal("the first reading is a kept one")
+	}
+	if read(o) != mark {
+		t.Error("an outline read in vain on the same frame is read again")
+	}
+	for i := range px {
+		px[i] = uint8(int(orig[i]) + rng.Intn(5) - 2)
+	}
+	moved := o
+	moved.q[2].X++
+	if read(moved) != mark {
+		t.Error("an outline read in vain on a noisy frame, a pixel off, is read again")
+	}
+	moved.q[2].X += 3
+	if read(moved) == mark {
+		t.Error("an outline that moved is not read again")
+	}
+	copy(px, orig)
+	for y := 250; y < 380; y++ {
+		for x := 420; x < 530; x++ {
+			px[3*(y*1280+x)+1] = 250
+		}
+	}
+	read(o) // the picture changed: read again (kept again)
+	if read(o) != mark {
+		t.Error("an outline read in vain is read again on the same frame")
+	}
+	copy(px, orig)
+	if read(o) == mark {
+		t.Error("an outline whose picture changed is not read again")
+	}
+	r.readLast, r.readNow = r.readNow, r.readLast[:0] // a frame without it
+	if read(o) == mark {
+		t.Error("an outline not read in the last frame is not read again")
+	}
+	r.readLast, r.readNow = r.readNow, r.readLast[:0]
+	if err := r.SetBackground(img); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.readNow) != 0 {
+		t.Error("outlines read against the last reference are kept")
+	}
+}
