@@ -951,9 +951,16 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		// Samples every half pixel across the side; step s compares the
 		// samples a pixel apart around its offset.
 		steps = min(steps, len(grads))
-		for j := 0; j < steps+gap; j++ {
-			o := -reach - 0.5 + stp*float64(j)
-			vals[j] = g.sample(px+nx*o, py+ny*o)
+		if g.cn == 3 { // sample's BGR case, called directly: the most samples of a frame
+			for j := 0; j < steps+gap; j++ {
+				o := -reach - 0.5 + stp*float64(j)
+				vals[j] = g.at3(px+nx*o, py+ny*o)
+			}
+		} else {
+			for j := 0; j < steps+gap; j++ {
+				o := -reach - 0.5 + stp*float64(j)
+				vals[j] = g.sample(px+nx*o, py+ny*o)
+			}
 		}
 		for s := 0; s < steps; s++ {
 			a, b := &vals[s], &vals[s+gap]
