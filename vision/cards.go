@@ -212,8 +212,10 @@ type CardReader struct {
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
 	// readNow are the outlines read in vain this frame, readLast in the
-	// last one (cards_still.go).
-	readNow, readLast []cardReadStill
+	// last one; confirmNow and confirmLast the matches confirmed by
+	// keypoints (cards_still.go).
+	readNow, readLast       []cardReadStill
+	confirmNow, confirmLast []cardConfirmStill
 }
 
 // NewCardReader returns a reader with opts.
@@ -321,7 +323,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	r.size = image.Pt(w, h)
 	r.fits = 0
 	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
-	r.readLast, r.readNow = r.readNow, r.readLast[:0]
+	r.startStill()
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
@@ -661,7 +663,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	accepted := ix.accepts(best)
 	if r.refUsed && (accepted || cardRefBand(best)) {
 		var err error
-		if accepted, err = r.refConfirms(cardGrowQuad(bestQ, grow), best); err != nil {
+		if accepted, err = r.confirmStill(img, cardGrowQuad(bestQ, grow), best); err != nil {
 			return rd, false, best, err
 		}
 	}

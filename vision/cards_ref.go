@@ -217,7 +217,7 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 	if r.closed {
 		return errors.New("vision: card reader: SetBackground after Close")
 	}
-	r.ref.stillNow, r.readNow = r.ref.stillNow[:0], r.readNow[:0] // searched and read against another reference (cards_ref_still.go, cards_still.go)
+	r.forgetStill() // searched and read against another reference (cards_still.go)
 	if img.Empty() {
 		r.ref.has = false
 		return nil

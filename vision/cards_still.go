@@ -12,7 +12,9 @@ package vision
 // on average (a card put in its place, a hand over it, the light
 // changing: it is read again). Like the fits of cards_fit.go, on a live
 // feed as on a repeated frame. Outlines taken for a taught card are read
-// again in every frame.
+// again in every frame; only the confirmation of their match by keypoints
+// (refConfirms) is kept, for the same card in the same turn at the same
+// outline over the same picture.
 
 import (
 	"image"
@@ -69,12 +71,7 @@ func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill
 			cardStillSample(g, o.q, &px)
 			sampled = true
 		}
-		sum := 0.0
-		for i := range px {
-			d := float64(px[i] - s.px[i])
-			sum += max(d, -d)
-		}
-		if sum <= cardStillRead*float64(len(px)) {
+		if cardStillNear(&px, &s.px) {
 			r.readNow = append(r.readNow, s)
 			return s, true
 		}
@@ -132,4 +129,62 @@ func cardStillQuad(a, b [4]Point2f) bool {
 		}
 	}
 	return true
+}
+
+// cardConfirmStill is a confirmation of a match by keypoints
+// (refConfirms): the outline, the card and its turn, whether the match
+// decision took it, whether it stood, and the picture inside it.
+type cardConfirmStill struct {
+	q            [4]Point2f
+	id           string
+	rot          int
+	took, stands bool
+	px           [3 * cardStillGrid * cardStillGrid]float32
+}
+
+// confirmStill is refConfirms(q, m) for outline q of img, the last frame's
+// when it confirmed the same card and turn there, with the match decision
+// the same, and q and the picture inside it lie still.
+func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool, error) {
+	g, err := cardColourOf(img)
+	if err != nil || r.opts.Index.accepts(m) && m.dist <= cardRefSureRatio*m.second {
+		return r.refConfirms(q, m) // clear: no keypoints searched
+	}
+	s := cardConfirmStill{q: q, id: m.id, rot: m.rot, took: r.opts.Index.accepts(m)}
+	cardStillSample(g, q, &s.px)
+	for _, l := range r.confirmLast {
+		if l.id == s.id && l.rot == s.rot && l.took == s.took && cardStillQuad(l.q, q) && cardStillNear(&l.px, &s.px) {
+			r.confirmNow = append(r.confirmNow, l)
+			return l.stands, nil
+		}
+	}
+	if s.stands, err = r.refConfirms(q, m); err != nil {
+		return false, err
+	}
+	r.confirmNow = append(r.confirmNow, s)
+	return s.stands, nil
+}
+
+// startStill starts a frame: what was kept in the last one may be used in
+// this one.
+func (r *CardReader) startStill() {
+	r.readLast, r.readNow = r.readNow, r.readLast[:0]
+	r.confirmLast, r.confirmNow = r.confirmNow, r.confirmLast[:0]
+}
+
+// forgetStill forgets what was kept (a new reference).
+func (r *CardReader) forgetStill() {
+	r.readNow, r.confirmNow = r.readNow[:0], r.confirmNow[:0]
+	r.ref.stillNow = r.ref.stillNow[:0]
+}
+
+// cardStillNear reports whether the pictures a and b sampled inside an
+// outline differ by at most cardStillRead on average.
+func cardStillNear(a, b *[3 * cardStillGrid * cardStillGrid]float32) bool {
+	sum := 0.0
+	for i := range a {
+		d := float64(a[i] - b[i])
+		sum += max(d, -d)
+	}
+	return sum <= cardStillRead*float64(len(a))
 }
