@@ -216,6 +216,9 @@ type CardReader struct {
 	// keypoints (cards_still.go).
 	readNow, readLast       []cardReadStill
 	confirmNow, confirmLast []cardConfirmStill
+	// stickerNow and stickerLast are the places searched in vain for
+	// stickers at full resolution (cards_still.go).
+	stickerNow, stickerLast []cardStickerStill
 }
 
 // NewCardReader returns a reader with opts.
@@ -397,8 +400,14 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 // thresholds; reads are added to r.reads.
 func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64, w, h int) error {
 	r.retry = r.retry[:0]
+	var was []cardMarkerRead // the reads before a place's search
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
-		before := len(r.reads)
+		if gave, ok := r.stickerStill(g, roi, false); ok {
+			r.retry = append(r.retry, gave...) // searched in vain, still
+			continue
+		}
+		before, tried := len(r.reads), len(r.retry)
+		was = append(was[:0], r.reads...)
 		var err error
 		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 		if err != nil {
@@ -422,11 +431,18 @@ func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64
 			side := math.Sqrt(c.area)
 			r.retry = append(r.retry, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
 		}
+		if slices.Equal(was, r.reads) { // nothing read, nothing read better
+			r.keepSticker(g, roi, false, r.retry[tried:])
+		}
 	}
 	for _, roi := range cardMergeRects(r.retry, image.Rect(0, 0, w, h)) {
 		if roi.Dx()*roi.Dy() > 4*cardRetryArea {
 			continue
 		}
+		if _, ok := r.stickerStill(g, roi, true); ok {
+			continue
+		}
+		was = append(was[:0], r.reads...)
 		for _, pass := range cardPassRetry {
 			n := len(r.reads)
 			var err error
@@ -437,6 +453,9 @@ func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64
 			if len(r.reads) > n {
 				break
 			}
+		}
+		if slices.Equal(was, r.reads) {
+			r.keepSticker(g, roi, true, nil)
 		}
 	}
 	return nil

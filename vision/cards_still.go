@@ -8,7 +8,7 @@ package vision
 // nothing in the next (the same pixels but for the camera's noise). An
 // outline is the same when it and each of its alternatives lie within
 // cardFitSame pixels of the last frame's, and the picture sampled on a
-// grid inside it differs from the last frame's by at most cardStillRead
+// grid inside the last frame's outline differs from then by at most cardStillRead
 // on average (a card put in its place, a hand over it, the light
 // changing: it is read again). Like the fits of cards_fit.go, on a live
 // feed as on a repeated frame. Outlines taken for a taught card are read
@@ -55,7 +55,6 @@ func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill
 		return cardReadStill{}, false
 	}
 	var px [3 * cardStillGrid * cardStillGrid]float32
-	sampled := false
 	for _, s := range r.readLast {
 		if s.ref != r.refUsed || !cardStillQuad(s.q, o.q) || len(s.alts) != len(o.alts) {
 			continue
@@ -67,10 +66,7 @@ func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill
 		if !same {
 			continue
 		}
-		if !sampled {
-			cardStillSample(g, o.q, &px)
-			sampled = true
-		}
+		cardStillSample(g, s.q, &px) // the same points as then
 		if cardStillNear(&px, &s.px) {
 			r.readNow = append(r.readNow, s)
 			return s, true
@@ -151,13 +147,17 @@ func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool
 		return r.refConfirms(q, m) // clear: no keypoints searched
 	}
 	s := cardConfirmStill{q: q, id: m.id, rot: m.rot, took: r.opts.Index.accepts(m)}
-	cardStillSample(g, q, &s.px)
 	for _, l := range r.confirmLast {
-		if l.id == s.id && l.rot == s.rot && l.took == s.took && cardStillQuad(l.q, q) && cardStillNear(&l.px, &s.px) {
+		if l.id != s.id || l.rot != s.rot || l.took != s.took || !cardStillQuad(l.q, q) {
+			continue
+		}
+		cardStillSample(g, l.q, &s.px) // the same points as then
+		if cardStillNear(&l.px, &s.px) {
 			r.confirmNow = append(r.confirmNow, l)
 			return l.stands, nil
 		}
 	}
+	cardStillSample(g, q, &s.px)
 	if s.stands, err = r.refConfirms(q, m); err != nil {
 		return false, err
 	}
@@ -170,11 +170,12 @@ func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool
 func (r *CardReader) startStill() {
 	r.readLast, r.readNow = r.readNow, r.readLast[:0]
 	r.confirmLast, r.confirmNow = r.confirmNow, r.confirmLast[:0]
+	r.stickerLast, r.stickerNow = r.stickerNow, r.stickerLast[:0]
 }
 
 // forgetStill forgets what was kept (a new reference).
 func (r *CardReader) forgetStill() {
-	r.readNow, r.confirmNow = r.readNow[:0], r.confirmNow[:0]
+	r.readNow, r.confirmNow, r.stickerNow = r.readNow[:0], r.confirmNow[:0], r.stickerNow[:0]
 	r.ref.stillNow = r.ref.stillNow[:0]
 }
 
@@ -187,4 +188,76 @@ func cardStillNear(a, b *[3 * cardStillGrid * cardStillGrid]float32) bool {
 		sum += max(d, -d)
 	}
 	return sum <= cardStillRead*float64(len(a))
+}
+
+// A place searched in vain for stickers at full resolution is not
+// searched again while it lies still (scanStickerPlaces): on a table with
+// a printed pattern (a playmat) the dark blobs of a marker's size are many
+// and read nothing, frame after frame. A place is the same when it lies
+// within cardStillPlace pixels of the last frame's and the grey picture
+// sampled on a grid over it (2×2 means) differs by at most
+// cardStillPlaceDiff on average; a place searched in vain gives the same
+// places to retry as in the last frame.
+const (
+	cardStillPlace     = 2
+	cardStillPlaceDiff = 3.0
+	cardStillPlaceGrid = 16
+)
+
+// cardStickerStill is a place searched in vain for stickers: the place,
+// whether it was one retried, the places it gave to retry and the grey
+// picture sampled over it.
+type cardStickerStill struct {
+	roi   image.Rectangle
+	retry bool
+	gave  []image.Rectangle
+	px    [cardStillPlaceGrid * cardStillPlaceGrid]float32
+}
+
+// stickerStill returns the places to retry that roi (of the grey view g; a
+// retry place when retry) gave in the last frame when it was searched in
+// vain there and lies still (it is then kept for the next frame).
+func (r *CardReader) stickerStill(g cardGrey, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
+	var px [cardStillPlaceGrid * cardStillPlaceGrid]float32
+	for _, s := range r.stickerLast {
+		d := func(u, v int) bool { return max(u-v, v-u) <= cardStillPlace }
+		if s.retry != retry || !d(s.roi.Min.X, roi.Min.X) || !d(s.roi.Min.Y, roi.Min.Y) || !d(s.roi.Max.X, roi.Max.X) || !d(s.roi.Max.Y, roi.Max.Y) {
+			continue
+		}
+		// The same points as then: a place a pixel off samples the
+		// same picture.
+		cardStillPlaceSample(g, s.roi, &px)
+		sum := 0.0
+		for i := range px {
+			v := float64(px[i] - s.px[i])
+			sum += max(v, -v)
+		}
+		if sum <= cardStillPlaceDiff*float64(len(px)) {
+			r.stickerNow = append(r.stickerNow, s)
+			return s.gave, true
+		}
+	}
+	return nil, false
+}
+
+// keepSticker notes that roi (of the grey view g; a retry place when
+// retry) was searched in vain in this frame and gave the places to retry
+// gave.
+func (r *CardReader) keepSticker(g cardGrey, roi image.Rectangle, retry bool, gave []image.Rectangle) {
+	s := cardStickerStill{roi: roi, retry: retry, gave: append([]image.Rectangle(nil), gave...)}
+	cardStillPlaceSample(g, roi, &s.px)
+	r.stickerNow = append(r.stickerNow, s)
+}
+
+// cardStillPlaceSample samples the grey view g on a grid over roi, each
+// point the mean of 2×2 pixels, into px.
+func cardStillPlaceSample(g cardGrey, roi image.Rectangle, px *[cardStillPlaceGrid * cardStillPlaceGrid]float32) {
+	const n = cardStillPlaceGrid
+	for v := range n {
+		y := float64(roi.Min.Y) + (float64(v)+0.5)*float64(roi.Dy())/n - 0.5
+		for u := range n {
+			x := float64(roi.Min.X) + (float64(u)+0.5)*float64(roi.Dx())/n - 0.5
+			px[v*n+u] = float32(g.at(x, y)) // between four pixels: their mean
+		}
+	}
 }

@@ -176,3 +176,71 @@ func TestCardConfirmStill(t *testing.T) {
 		t.Error("a changed picture: the last frame's confirmation taken")
 	}
 }
+
+// TestCardStickerStill: a place searched in vain for stickers is not
+// searched again in the next frame while it and the picture over it lie
+// still (noise, a pixel's move), and gives the same places to retry; it
+// is when it moved, when the picture changed, and a retry place is not
+// taken for a first one.
+func TestCardStickerStill(t *testing.T) {
+	r, err := NewCardReader(CardReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	rng := rand.New(rand.NewSource(4))
+	grey := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8U)
+	defer grey.Close()
+	px, err := grey.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range px {
+		px[i] = uint8(rng.Intn(256))
+	}
+	gocv.GaussianBlur(grey, &grey, image.Pt(0, 0), 2, 2, gocv.BorderReplicate)
+	if px, err = grey.DataPtrUint8(); err != nil {
+		t.Fatal(err)
+	}
+	orig := append([]byte(nil), px...)
+	g, err := cardGreyOf(grey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roi, gave := image.Rect(300, 200, 380, 270), []image.Rectangle{image.Rect(310, 210, 340, 240)}
+	still := func(roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
+		t.Helper()
+		r.startStill()
+		return r.stickerStill(g, roi, retry)
+	}
+	if _, ok := still(roi, false); ok {
+		t.Fatal("a place never searched is skipped")
+	}
+	r.keepSticker(g, roi, false, gave)
+	if got, ok := still(roi, false); !ok || len(got) != 1 || got[0] != gave[0] {
+		t.Fatalf("a still place searched in vain: %v %v, want skipped, giving %v", got, ok, gave)
+	}
+	for i := range px {
+		px[i] = uint8(min(255, max(0, int(orig[i])+rng.Intn(5)-2)))
+	}
+	if _, ok := still(roi.Add(image.Pt(1, -1)), false); !ok {
+		t.Error("a place a pixel off on a noisy frame is searched again")
+	}
+	copy(px, orig)
+	for _, tc := range []struct {
+		name  string
+		roi   image.Rectangle
+		retry bool
+		paint bool
+	}{{"moved", roi.Add(image.Pt(3, 0)), false, false}, {"retried", roi, true, false}, {"changed", roi, false, true}} {
+		r.startStill()
+		r.keepSticker(g, roi, false, gave)
+		if tc.paint {
+			gocv.Rectangle(&grey, image.Rect(320, 220, 350, 250), color.RGBA{}, -1)
+		}
+		if _, ok := still(tc.roi, tc.retry); ok {
+			t.Errorf("%s: skipped", tc.name)
+		}
+		copy(px, orig)
+	}
+}
