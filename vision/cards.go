@@ -211,6 +211,14 @@ type CardReader struct {
 	closed             bool
 	// trace, when set, sees every outline's best match (tests).
 	trace func(box image.Rectangle, m cardMatch)
+	// readNow are the outlines read in vain this frame, readLast in the
+	// last one; confirmNow and confirmLast the matches confirmed by
+	// keypoints (cards_still.go).
+	readNow, readLast       []cardReadStill
+	confirmNow, confirmLast []cardConfirmStill
+	// stickerNow and stickerLast are the places searched in vain for
+	// stickers at full resolution (cards_still.go).
+	stickerNow, stickerLast []cardStickerStill
 }
 
 // NewCardReader returns a reader with opts.
@@ -318,6 +326,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	r.size = image.Pt(w, h)
 	r.fits = 0
 	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
+	r.startStill()
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
@@ -391,8 +400,14 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 // thresholds; reads are added to r.reads.
 func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64, w, h int) error {
 	r.retry = r.retry[:0]
+	var was []cardMarkerRead // the reads before a place's search
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
-		before := len(r.reads)
+		if gave, ok := r.stickerStill(g, roi, false); ok {
+			r.retry = append(r.retry, gave...) // searched in vain, still
+			continue
+		}
+		before, tried := len(r.reads), len(r.retry)
+		was = append(was[:0], r.reads...)
 		var err error
 		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 		if err != nil {
@@ -416,11 +431,18 @@ func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64
 			side := math.Sqrt(c.area)
 			r.retry = append(r.retry, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
 		}
+		if slices.Equal(was, r.reads) { // nothing read, nothing read better
+			r.keepSticker(g, roi, false, r.retry[tried:])
+		}
 	}
 	for _, roi := range cardMergeRects(r.retry, image.Rect(0, 0, w, h)) {
 		if roi.Dx()*roi.Dy() > 4*cardRetryArea {
 			continue
 		}
+		if _, ok := r.stickerStill(g, roi, true); ok {
+			continue
+		}
+		was = append(was[:0], r.reads...)
 		for _, pass := range cardPassRetry {
 			n := len(r.reads)
 			var err error
@@ -431,6 +453,9 @@ func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64
 			if len(r.reads) > n {
 				break
 			}
+		}
+		if slices.Equal(was, r.reads) {
+			r.keepSticker(g, roi, true, nil)
 		}
 	}
 	return nil
@@ -582,6 +607,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		rd.Confidence = 1
 		return rd, true, cardMatch{}, nil
 	}
+	if s, ok := r.readStill(img, o); ok {
+		if r.trace != nil {
+			r.trace(s.box, s.m)
+		}
+		rd = s.rd
+		rd.Box, rd.Corners = cardQuadBox(o.q), o.q
+		return rd, s.ok, s.m, nil
+	}
 	thr := ix.threshold()
 	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
 	grow := 0.0
@@ -640,19 +673,24 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			break // no need to look further
 		}
 	}
+	// An outline near a card but not fitted, the frame's fits spent, is
+	// not kept as read in vain (it is fitted in a later frame).
+	unfitted := false
 	if !ix.accepts(best) {
+		unfitted = r.fits >= cardFitFrame
 		var err error
 		if bestQ, grow, best, err = r.fitOutline(img, bestQ, grow, best); err != nil {
 			return rd, false, best, err
 		}
 	}
+	traced := cardQuadBox(cardGrowQuad(bestQ, grow))
 	if r.trace != nil {
-		r.trace(cardQuadBox(cardGrowQuad(bestQ, grow)), best)
+		r.trace(traced, best)
 	}
 	accepted := ix.accepts(best)
 	if r.refUsed && (accepted || cardRefBand(best)) {
 		var err error
-		if accepted, err = r.refConfirms(cardGrowQuad(bestQ, grow), best); err != nil {
+		if accepted, err = r.confirmStill(img, cardGrowQuad(bestQ, grow), best); err != nil {
 			return rd, false, best, err
 		}
 	}
@@ -670,11 +708,14 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		}
 		return rd, true, best, nil
 	}
-	if r.opts.HideUnknown || !cardLikely(o) {
-		return rd, false, best, nil
+	ok := !r.opts.HideUnknown && cardLikely(o)
+	if ok {
+		rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
 	}
-	rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
-	return rd, true, best, nil
+	if !unfitted {
+		r.keepRead(img, o, rd, ok, best, traced)
+	}
+	return rd, ok, best, nil
 }
 
 // An outline whose long sides are less than cardExtendAspect times its

@@ -154,16 +154,18 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 		return errors.New("vision: canonical card not continuous")
 	}
 	// Grey-world normalisation: each channel scaled to a mean of 128.
-	var sum [3]float64
-	for i := 0; i < len(px); i += 3 {
-		sum[0] += float64(px[i])
-		sum[1] += float64(px[i+1])
-		sum[2] += float64(px[i+2])
+	// Integer sums: exact, as the float sums of whole numbers below 2⁵³.
+	px = px[:3*cardCanon*cardCanon]
+	var sum [3]int
+	for i := 0; i+2 < len(px); i += 3 {
+		sum[0] += int(px[i])
+		sum[1] += int(px[i+1])
+		sum[2] += int(px[i+2])
 	}
 	np := float64(cardCanon * cardCanon)
 	var gain [3]float64
 	for c := range 3 {
-		gain[c] = 128 / max(4, sum[c]/np)
+		gain[c] = 128 / max(4, float64(sum[c])/np)
 	}
 	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
 	const blk = cardCanon / cardHashN
@@ -172,13 +174,19 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 	ch := &d.chromScratch
 	*ch = [cardChromD]float64{}
 	for y := range cardCanon {
-		for x := range cardCanon {
-			i := 3 * (y*cardCanon + x)
-			b, gg, r := float64(px[i])*gain[0], float64(px[i+1])*gain[1], float64(px[i+2])*gain[2]
-			g64[y*cardCanon+x] = (b + gg + r) / 3
-			ci := (y/cell*cardChromN + x/cell) * 2
-			ch[ci] += r - gg
-			ch[ci+1] += (r+gg)/2 - b
+		row := (*[3 * cardCanon]uint8)(px[3*y*cardCanon:])
+		grow := (*[cardCanon]float64)(g64[y*cardCanon:])
+		cc := (*[2 * cardChromN]float64)(ch[y/cell*2*cardChromN:])
+		// A cell's sums in registers, added in the same order.
+		for cx := range cardChromN {
+			c0, c1 := cc[2*cx], cc[2*cx+1]
+			for x := cx * cell; x < (cx+1)*cell; x++ {
+				b, gg, r := float64(row[3*x])*gain[0], float64(row[3*x+1])*gain[1], float64(row[3*x+2])*gain[2]
+				grow[x] = (b + gg + r) / 3
+				c0 += r - gg
+				c1 += (r+gg)/2 - b
+			}
+			cc[2*cx], cc[2*cx+1] = c0, c1
 		}
 	}
 	g := &d.greyScratch
@@ -238,13 +246,22 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 			o.hash = d.dctHash(rg)
 		}
 		o.fineNorm = float32(fineNorm)
-		base, sy, sx := cardRotStrides(r, cardFineN)
-		for y := range cardFineN {
-			for x := range cardFineN {
-				o.fine[y*cardFineN+x] = fine0[base+y*sy+x*sx]
+		switch r {
+		case 0:
+			o.fine = fine0
+		case 2:
+			for i := range fine0 {
+				o.fine[i] = fine0[cardFineD-1-i]
+			}
+		default:
+			base, sy, sx := cardRotStrides(r, cardFineN)
+			for y := range cardFineN {
+				for x := range cardFineN {
+					o.fine[y*cardFineN+x] = fine0[base+y*sy+x*sx]
+				}
 			}
 		}
-		base, sy, sx = cardRotStrides(r, cardChromN)
+		base, sy, sx := cardRotStrides(r, cardChromN)
 		for cy := range cardChromN {
 			for cx := range cardChromN {
 				s := 2 * (base + cy*sy + cx*sx)
@@ -513,7 +530,13 @@ func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
 		}
 	}
 	m := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
-	best := map[string]float64{}
+	// Each shortlisted card's best distance (a few: a slice, no map).
+	type cardBest struct {
+		id string
+		d  float64
+	}
+	var bestBuf [cardShortlist]cardBest
+	best := bestBuf[:0]
 	for _, c := range short[:n] {
 		e := &ix.entries[c.i]
 		for r := range 4 {
@@ -522,8 +545,12 @@ func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
 				continue
 			}
 			d := cardDistance(&q[r], &e.desc)
-			if old, ok := best[e.id]; !ok || d < old {
-				best[e.id] = d
+			k := slices.IndexFunc(best, func(b cardBest) bool { return b.id == e.id })
+			switch {
+			case k < 0:
+				best = append(best, cardBest{e.id, d})
+			case d < best[k].d:
+				best[k].d = d
 			}
 			if d < m.dist {
 				m.id, m.dist, m.rot = e.id, d, r
@@ -531,7 +558,8 @@ func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
 		}
 	}
 	var cd [cardKeyCands]float64
-	for id, d := range best {
+	for _, b := range best {
+		id, d := b.id, b.d
 		if id != m.id && d < m.second {
 			m.second = d
 		}
@@ -1103,15 +1131,29 @@ func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
 	const n = cardFineN
 	clamp := func(v int) int { return max(0, min(n-1, v)) }
 	div := float64(2*k + 1)
-	for y := range n {
-		row := g[y*n : (y+1)*n]
-		var s float64
+	// The rows' running sums, four rows side by side (four chains of
+	// additions instead of one); each row adds and divides in the same
+	// order as alone.
+	for y := 0; y < n; y += 4 {
+		r0, r1 := (*[n]float64)(g[y*n:]), (*[n]float64)(g[(y+1)*n:])
+		r2, r3 := (*[n]float64)(g[(y+2)*n:]), (*[n]float64)(g[(y+3)*n:])
+		t0, t1 := (*[n]float64)(tmp[y*n:]), (*[n]float64)(tmp[(y+1)*n:])
+		t2, t3 := (*[n]float64)(tmp[(y+2)*n:]), (*[n]float64)(tmp[(y+3)*n:])
+		var s0, s1, s2, s3 float64
 		for d := -k; d <= k; d++ {
-			s += row[clamp(d)]
+			c := clamp(d)
+			s0 += r0[c]
+			s1 += r1[c]
+			s2 += r2[c]
+			s3 += r3[c]
 		}
 		for x := range n {
-			tmp[y*n+x] = s / div
-			s += row[clamp(x+k+1)] - row[clamp(x-k)]
+			t0[x], t1[x], t2[x], t3[x] = s0/div, s1/div, s2/div, s3/div
+			in, gone := clamp(x+k+1), clamp(x-k)
+			s0 += r0[in] - r0[gone]
+			s1 += r1[in] - r1[gone]
+			s2 += r2[in] - r2[gone]
+			s3 += r3[in] - r3[gone]
 		}
 	}
 	// The columns' running sums side by side, a row at a time: each

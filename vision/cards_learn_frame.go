@@ -16,6 +16,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 	"slices"
 
 	"gocv.io/x/gocv"
@@ -54,7 +55,7 @@ type cardKeyHash struct {
 	bits  [cardFrameTables][cardFrameBits]uint8
 	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
 	items [cardFrameTables][]int32
-	stamp []uint32 // last query that compared desc[i]
+	stamp []uint32 // last query that stamped desc[i] (nearest)
 	// crowded is the size of a bucket not compared.
 	crowded int32
 	query   uint32
@@ -145,24 +146,34 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 		h.query = 1
 	}
 	best, second, bi := cardKeyMaxDist+1, 257, -1
+	d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
 	for t := range cardFrameTables {
 		k := h.key(t, d)
-		if h.start[t][k+1]-h.start[t][k] > h.crowded {
+		lo, hi := h.start[t][k], h.start[t][k+1]
+		if hi-lo > h.crowded {
 			continue // a crowded bucket: a plain patch's bits, many cards have it
 		}
-		for _, i := range h.items[t][h.start[t][k]:h.start[t][k+1]] {
+		for _, i := range h.items[t][lo:hi] {
+			e := &h.desc[i]
+			dd := bits.OnesCount64(d0^e[0]) + bits.OnesCount64(d1^e[1]) + bits.OnesCount64(d2^e[2]) + bits.OnesCount64(d3^e[3])
+			// A keypoint as far as the second nearest changes neither
+			// (and stays so when met again in another table: second
+			// only falls; second is never below best): only nearer ones
+			// are stamped.
+			if dd >= second {
+				continue
+			}
 			if h.stamp[i] == h.query {
 				continue
 			}
 			h.stamp[i] = h.query
-			dd := cardHamming(d, &h.desc[i])
 			switch {
 			case dd < best:
 				if bi < 0 || h.card[i] != h.card[bi] {
 					second = best
 				}
 				best, bi = dd, int(i)
-			case dd < second && (bi < 0 || h.card[i] != h.card[bi]):
+			case bi < 0 || h.card[i] != h.card[bi]:
 				second = dd
 			}
 		}

@@ -489,16 +489,24 @@ func (l *cardSegLine) finish() {
 
 // covered returns the length of the line's intervals below t.
 func (l *cardSegLine) covered(t float64) float64 {
-	// First interval ending after t.
-	k, _ := slices.BinarySearchFunc(l.ivals, t, func(iv [2]float64, t float64) int {
-		switch {
-		case iv[1] < t:
-			return -1
-		case iv[1] > t:
-			return 1
+	// First interval ending at or after t: a line has few, a scan finds
+	// it sooner than a binary search.
+	k := 0
+	if len(l.ivals) <= 16 {
+		for k < len(l.ivals) && l.ivals[k][1] < t {
+			k++
 		}
-		return 0
-	})
+	} else {
+		k, _ = slices.BinarySearchFunc(l.ivals, t, func(iv [2]float64, t float64) int {
+			switch {
+			case iv[1] < t:
+				return -1
+			case iv[1] > t:
+				return 1
+			}
+			return 0
+		})
+	}
 	c := l.prefix[k]
 	if k < len(l.ivals) && t > l.ivals[k][0] {
 		c += t - l.ivals[k][0]
@@ -943,9 +951,16 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		// Samples every half pixel across the side; step s compares the
 		// samples a pixel apart around its offset.
 		steps = min(steps, len(grads))
-		for j := 0; j < steps+gap; j++ {
-			o := -reach - 0.5 + stp*float64(j)
-			vals[j] = g.sample(px+nx*o, py+ny*o)
+		if g.cn == 3 { // sample's BGR case, called directly: the most samples of a frame
+			for j := 0; j < steps+gap; j++ {
+				o := -reach - 0.5 + stp*float64(j)
+				vals[j] = g.at3(px+nx*o, py+ny*o)
+			}
+		} else {
+			for j := 0; j < steps+gap; j++ {
+				o := -reach - 0.5 + stp*float64(j)
+				vals[j] = g.sample(px+nx*o, py+ny*o)
+			}
 		}
 		for s := 0; s < steps; s++ {
 			a, b := &vals[s], &vals[s+gap]

@@ -95,9 +95,6 @@ const (
 	// sides) its card may reach: a sticker in a corner of a card 6 sides
 	// long.
 	cardRefStickerReach = 6
-	// cardRefSkin is the share of skin-coloured pixels in what is left of
-	// a blob (cards read taken out) above which it is a hand, not searched.
-	cardRefSkin = 0.6
 	// A shadow darkens the table's channels by about one factor: at least
 	// cardRefShadowMin, the factors less than cardRefShadowSpread apart.
 	cardRefShadowMin    = 0.3
@@ -173,6 +170,9 @@ type cardRef struct {
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
 	confirmTrace func(q [4]Point2f, m cardMatch, v cardVerified)
+	// stillNow are the blobs searched in vain for keypoints this frame,
+	// stillLast in the last one (cards_ref_still.go).
+	stillNow, stillLast []cardRefStill
 }
 
 // cardRefBlob is one changed region: its box (full resolution), its
@@ -219,6 +219,7 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 	if r.closed {
 		return errors.New("vision: card reader: SetBackground after Close")
 	}
+	r.forgetStill() // searched and read against another reference (cards_still.go)
 	if img.Empty() {
 		r.ref.has = false
 		return nil
@@ -1014,6 +1015,7 @@ func cardShiftQuad(q [4]Point2f, dx, dy float32) [4]Point2f {
 // for the keypoints of every taught card (at most cardRefKeyPlaces of
 // them, the largest first), when the frame was compared with a reference.
 func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+	r.ref.stillFrame()
 	if !r.refUsed || len(r.ref.blobs) == 0 {
 		return out, nil
 	}
@@ -1039,19 +1041,30 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 			break
 		}
 		b := r.ref.blobs[i]
-		if free, skin := r.blobFree(b, out); free < 0.5*cardArea || free < cardRefFree*b.area || free-skin < 0.5*cardArea {
+		free, skin := r.blobFree(b, out)
+		// What is left but skin-coloured pixels must make half a card: a
+		// hand alone, a shadow is not searched; a card with warm art
+		// held by the hand is.
+		if free < 0.5*cardArea || free < cardRefFree*b.area || free-skin < 0.5*cardArea {
 			continue // read already; what is left is a hand, a shadow
 		}
 		searched++
+		if r.ref.stillMissed(b.box, free) {
+			continue // searched in vain and lying still
+		}
 		place := cardRefAround(b.box, bounds)
 		// Keypoints only on what changed and is not read yet.
 		f.maskRead(grey, out)
 		if err := r.ref.maskChanged(f.mask, place); err != nil {
 			return nil, err
 		}
+		n := len(out)
 		var err error
 		if out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, minW, maxW); err != nil {
 			return nil, err
+		}
+		if len(out) == n {
+			r.ref.stillKeep(b.box, free)
 		}
 	}
 	return out, nil

@@ -1,0 +1,263 @@
+package vision
+
+// An outline read in vain is not read again while it lies still: an
+// untaught card, a piece of the table that looks like a card, a taught
+// card its outline misses, are compared with the taught cards in every
+// frame (each outline several times: its alternatives, grown, fitted),
+// and a card lying still that matched nothing in one frame matches
+// nothing in the next (the same pixels but for the camera's noise). An
+// outline is the same when it and each of its alternatives lie within
+// cardFitSame pixels of the last frame's, and the picture sampled on a
+// grid inside the last frame's outline differs from then by at most cardStillRead
+// on average (a card put in its place, a hand over it, the light
+// changing: it is read again). Like the fits of cards_fit.go, on a live
+// feed as on a repeated frame. Outlines taken for a taught card are read
+// again in every frame; only the confirmation of their match by keypoints
+// (refConfirms) is kept, for the same card in the same turn at the same
+// outline over the same picture.
+
+import (
+	"image"
+
+	"gocv.io/x/gocv"
+)
+
+// cardStillRead is the mean difference (grey levels, of the three
+// channels) of the picture inside an outline below which it lies still;
+// cardStillGrid the grid's points on a side.
+const (
+	cardStillRead = 4.0
+	cardStillGrid = 8
+)
+
+// cardReadStill is an outline read in vain: the outline and its
+// alternatives, its reading and the picture sampled inside it.
+type cardReadStill struct {
+	q    [4]Point2f
+	alts [][4]Point2f
+	rd   CardReading
+	ok   bool
+	m    cardMatch
+	ref  bool            // read with the reference (refConfirms)
+	box  image.Rectangle // the outline whose match r.trace saw
+	px   [3 * cardStillGrid * cardStillGrid]float32
+}
+
+// readStill returns the reading of outline o of img kept from the last
+// frame when o was read in vain there and lies still (it is then kept for
+// the next frame).
+func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill, bool) {
+	if len(r.readLast) == 0 {
+		return cardReadStill{}, false
+	}
+	g, err := cardColourOf(img)
+	if err != nil {
+		return cardReadStill{}, false
+	}
+	var px [3 * cardStillGrid * cardStillGrid]float32
+	for _, s := range r.readLast {
+		if s.ref != r.refUsed || !cardStillQuad(s.q, o.q) || len(s.alts) != len(o.alts) {
+			continue
+		}
+		same := true
+		for k := range s.alts {
+			same = same && cardStillQuad(s.alts[k], o.alts[k])
+		}
+		if !same {
+			continue
+		}
+		cardStillSample(g, s.q, &px) // the same points as then
+		if cardStillNear(&px, &s.px) {
+			r.readNow = append(r.readNow, s)
+			return s, true
+		}
+	}
+	return cardReadStill{}, false
+}
+
+// keepRead notes that outline o of img was read in vain (rd, ok, m: its
+// reading; box: the outline whose match r.trace saw) in this frame.
+func (r *CardReader) keepRead(img gocv.Mat, o cardQuadCandidate, rd CardReading, ok bool, m cardMatch, box image.Rectangle) {
+	g, err := cardColourOf(img)
+	if err != nil {
+		return
+	}
+	s := cardReadStill{q: o.q, alts: append([][4]Point2f(nil), o.alts...), rd: rd, ok: ok, m: m, ref: r.refUsed, box: box}
+	cardStillSample(g, o.q, &s.px)
+	r.readNow = append(r.readNow, s)
+}
+
+// cardStillSample samples g (BGR) at a grid of points inside the outline q
+// (each the mean of 3×3 samples) into px.
+func cardStillSample(g cardGrey, q [4]Point2f, px *[3 * cardStillGrid * cardStillGrid]float32) {
+	lerp := func(a, b Point2f, t float64) (float64, float64) {
+		return float64(a.X) + t*float64(b.X-a.X), float64(a.Y) + t*float64(b.Y-a.Y)
+	}
+	i := 0
+	for v := range cardStillGrid {
+		tv := 0.1 + 0.8*(float64(v)+0.5)/cardStillGrid
+		lx, ly := lerp(q[0], q[3], tv)
+		rx, ry := lerp(q[1], q[2], tv)
+		for u := range cardStillGrid {
+			tu := 0.1 + 0.8*(float64(u)+0.5)/cardStillGrid
+			// The mean of 3×3 samples a pixel apart: an outline a pixel
+			// off samples about the same.
+			x, y := lx+tu*(rx-lx), ly+tu*(ry-ly)
+			var c [3]float64
+			for dy := -1.0; dy <= 1; dy++ {
+				for dx := -1.0; dx <= 1; dx++ {
+					v := g.at3(x+dx, y+dy)
+					c[0], c[1], c[2] = c[0]+v[0], c[1]+v[1], c[2]+v[2]
+				}
+			}
+			px[i], px[i+1], px[i+2] = float32(c[0]/9), float32(c[1]/9), float32(c[2]/9)
+			i += 3
+		}
+	}
+}
+
+// cardStillQuad reports whether every corner of b lies within cardFitSame
+// pixels of a's.
+func cardStillQuad(a, b [4]Point2f) bool {
+	for k := range 4 {
+		if cardDist(a[k], b[k]) > cardFitSame {
+			return false
+		}
+	}
+	return true
+}
+
+// cardConfirmStill is a confirmation of a match by keypoints
+// (refConfirms): the outline, the card and its turn, whether the match
+// decision took it, whether it stood, and the picture inside it.
+type cardConfirmStill struct {
+	q            [4]Point2f
+	id           string
+	rot          int
+	took, stands bool
+	px           [3 * cardStillGrid * cardStillGrid]float32
+}
+
+// confirmStill is refConfirms(q, m) for outline q of img, the last frame's
+// when it confirmed the same card and turn there, with the match decision
+// the same, and q and the picture inside it lie still.
+func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool, error) {
+	g, err := cardColourOf(img)
+	if err != nil || r.opts.Index.accepts(m) && m.dist <= cardRefSureRatio*m.second {
+		return r.refConfirms(q, m) // clear: no keypoints searched
+	}
+	s := cardConfirmStill{q: q, id: m.id, rot: m.rot, took: r.opts.Index.accepts(m)}
+	for _, l := range r.confirmLast {
+		if l.id != s.id || l.rot != s.rot || l.took != s.took || !cardStillQuad(l.q, q) {
+			continue
+		}
+		cardStillSample(g, l.q, &s.px) // the same points as then
+		if cardStillNear(&l.px, &s.px) {
+			r.confirmNow = append(r.confirmNow, l)
+			return l.stands, nil
+		}
+	}
+	cardStillSample(g, q, &s.px)
+	if s.stands, err = r.refConfirms(q, m); err != nil {
+		return false, err
+	}
+	r.confirmNow = append(r.confirmNow, s)
+	return s.stands, nil
+}
+
+// startStill starts a frame: what was kept in the last one may be used in
+// this one.
+func (r *CardReader) startStill() {
+	r.readLast, r.readNow = r.readNow, r.readLast[:0]
+	r.confirmLast, r.confirmNow = r.confirmNow, r.confirmLast[:0]
+	r.stickerLast, r.stickerNow = r.stickerNow, r.stickerLast[:0]
+}
+
+// forgetStill forgets what was kept (a new reference).
+func (r *CardReader) forgetStill() {
+	r.readNow, r.confirmNow, r.stickerNow = r.readNow[:0], r.confirmNow[:0], r.stickerNow[:0]
+	r.ref.stillNow = r.ref.stillNow[:0]
+}
+
+// cardStillNear reports whether the pictures a and b sampled inside an
+// outline differ by at most cardStillRead on average.
+func cardStillNear(a, b *[3 * cardStillGrid * cardStillGrid]float32) bool {
+	sum := 0.0
+	for i := range a {
+		d := float64(a[i] - b[i])
+		sum += max(d, -d)
+	}
+	return sum <= cardStillRead*float64(len(a))
+}
+
+// A place searched in vain for stickers at full resolution is not
+// searched again while it lies still (scanStickerPlaces): on a table with
+// a printed pattern (a playmat) the dark blobs of a marker's size are many
+// and read nothing, frame after frame. A place is the same when it lies
+// within cardStillPlace pixels of the last frame's and the grey picture
+// sampled on a grid over it (2×2 means) differs by at most
+// cardStillPlaceDiff on average; a place searched in vain gives the same
+// places to retry as in the last frame.
+const (
+	cardStillPlace     = 2
+	cardStillPlaceDiff = 3.0
+	cardStillPlaceGrid = 16
+)
+
+// cardStickerStill is a place searched in vain for stickers: the place,
+// whether it was one retried, the places it gave to retry and the grey
+// picture sampled over it.
+type cardStickerStill struct {
+	roi   image.Rectangle
+	retry bool
+	gave  []image.Rectangle
+	px    [cardStillPlaceGrid * cardStillPlaceGrid]float32
+}
+
+// stickerStill returns the places to retry that roi (of the grey view g; a
+// retry place when retry) gave in the last frame when it was searched in
+// vain there and lies still (it is then kept for the next frame).
+func (r *CardReader) stickerStill(g cardGrey, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
+	var px [cardStillPlaceGrid * cardStillPlaceGrid]float32
+	for _, s := range r.stickerLast {
+		d := func(u, v int) bool { return max(u-v, v-u) <= cardStillPlace }
+		if s.retry != retry || !d(s.roi.Min.X, roi.Min.X) || !d(s.roi.Min.Y, roi.Min.Y) || !d(s.roi.Max.X, roi.Max.X) || !d(s.roi.Max.Y, roi.Max.Y) {
+			continue
+		}
+		// The same points as then: a place a pixel off samples the
+		// same picture.
+		cardStillPlaceSample(g, s.roi, &px)
+		sum := 0.0
+		for i := range px {
+			v := float64(px[i] - s.px[i])
+			sum += max(v, -v)
+		}
+		if sum <= cardStillPlaceDiff*float64(len(px)) {
+			r.stickerNow = append(r.stickerNow, s)
+			return s.gave, true
+		}
+	}
+	return nil, false
+}
+
+// keepSticker notes that roi (of the grey view g; a retry place when
+// retry) was searched in vain in this frame and gave the places to retry
+// gave.
+func (r *CardReader) keepSticker(g cardGrey, roi image.Rectangle, retry bool, gave []image.Rectangle) {
+	s := cardStickerStill{roi: roi, retry: retry, gave: append([]image.Rectangle(nil), gave...)}
+	cardStillPlaceSample(g, roi, &s.px)
+	r.stickerNow = append(r.stickerNow, s)
+}
+
+// cardStillPlaceSample samples the grey view g on a grid over roi, each
+// point the mean of 2×2 pixels, into px.
+func cardStillPlaceSample(g cardGrey, roi image.Rectangle, px *[cardStillPlaceGrid * cardStillPlaceGrid]float32) {
+	const n = cardStillPlaceGrid
+	for v := range n {
+		y := float64(roi.Min.Y) + (float64(v)+0.5)*float64(roi.Dy())/n - 0.5
+		for u := range n {
+			x := float64(roi.Min.X) + (float64(u)+0.5)*float64(roi.Dx())/n - 0.5
+			px[v*n+u] = float32(g.at(x, y)) // between four pixels: their mean
+		}
+	}
+}
