@@ -619,34 +619,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
 	grow := 0.0
 	bestQ := o.q
-	// The outline as found, then as an inner frame grown to the whole
-	// card, then the other outlines seen for this card.
-	tries := []struct {
-		q    [4]Point2f
-		grow float64
-	}{{o.q, 0}, {o.q, cardGrowInner}}
-	for _, a := range o.alts {
-		tries = append(tries, struct {
-			q    [4]Point2f
-			grow float64
-		}{a, 0})
-	}
-	// A squarish outline may be part of a card (its art panel, the card
-	// cut by a thumb across it): the outline extended to a whole card.
-	for _, e := range cardExtensions(o.q) {
-		tries = append(tries, struct {
-			q    [4]Point2f
-			grow float64
-		}{e, 0})
-	}
-	// Last, the outline a little smaller and larger (an edge found a few
-	// pixels off on a side or two).
-	for _, g := range cardGrowTries {
-		tries = append(tries, struct {
-			q    [4]Point2f
-			grow float64
-		}{o.q, g})
-	}
+	tries := cardLearnTries(o)
 	first := -1.0 // the outline's own distance
 	for ti, tr := range tries {
 		// The outline grown or shrunk a little is not tried where the
@@ -716,6 +689,31 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		r.keepRead(img, o, rd, ok, best, traced)
 	}
 	return rd, ok, best, nil
+}
+
+// cardTry is an outline readLearned tries, grown by grow.
+type cardTry struct {
+	q    [4]Point2f
+	grow float64
+}
+
+// cardLearnTries are the outlines readLearned tries for outline o, in
+// order: o as found, then as an inner frame grown to the whole card, then
+// the other outlines seen for this card; a squarish o extended to a whole
+// card (its art panel, the card cut by a thumb across it); last, o a little
+// smaller and larger (an edge found a few pixels off on a side or two).
+func cardLearnTries(o cardQuadCandidate) []cardTry {
+	tries := []cardTry{{o.q, 0}, {o.q, cardGrowInner}}
+	for _, a := range o.alts {
+		tries = append(tries, cardTry{a, 0})
+	}
+	for _, e := range cardExtensions(o.q) {
+		tries = append(tries, cardTry{e, 0})
+	}
+	for _, g := range cardGrowTries {
+		tries = append(tries, cardTry{o.q, g})
+	}
+	return tries
 }
 
 // An outline whose long sides are less than cardExtendAspect times its
