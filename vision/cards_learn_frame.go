@@ -16,7 +16,6 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"math/bits"
 	"slices"
 
 	"gocv.io/x/gocv"
@@ -146,7 +145,6 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 		h.query = 1
 	}
 	best, second, bi := cardKeyMaxDist+1, 257, -1
-	d0, d1, d2, d3 := d[0], d[1], d[2], d[3]
 	for t := range cardFrameTables {
 		k := h.key(t, d)
 		lo, hi := h.start[t][k], h.start[t][k+1]
@@ -154,8 +152,7 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 			continue // a crowded bucket: a plain patch's bits, many cards have it
 		}
 		for _, i := range h.items[t][lo:hi] {
-			e := &h.desc[i]
-			dd := bits.OnesCount64(d0^e[0]) + bits.OnesCount64(d1^e[1]) + bits.OnesCount64(d2^e[2]) + bits.OnesCount64(d3^e[3])
+			dd := cardHamming(d, &h.desc[i])
 			// A keypoint as far as the second nearest changes neither
 			// (and stays so when met again in another table: second
 			// only falls; second is never below best): only nearer ones
