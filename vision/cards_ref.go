@@ -1049,8 +1049,9 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 			continue // read already; what is left is a hand, a shadow
 		}
 		searched++
-		if r.ref.stillMissed(b.box, free) {
-			continue // searched in vain and lying still
+		if found, ok := r.ref.stillSearched(b.box, free); ok {
+			out = append(out, found...) // searched in the last frame, lying still
+			continue
 		}
 		place := cardRefAround(b.box, bounds)
 		// Keypoints only on what changed and is not read yet.
@@ -1063,9 +1064,7 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 		if out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, minW, maxW); err != nil {
 			return nil, err
 		}
-		if len(out) == n {
-			r.ref.stillKeep(b.box, free)
-		}
+		r.ref.stillKeep(b.box, free, out[n:])
 	}
 	return out, nil
 }

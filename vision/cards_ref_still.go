@@ -1,10 +1,11 @@
 package vision
 
-// A blob searched in vain for keypoints is not searched again while it
-// lies still: the keypoint search of a blob that no card read covers
+// A blob searched for keypoints is not searched again while it lies
+// still: the keypoint search of a blob that no card read covers
 // (searchChangedKeys) costs more than the rest of a frame's reading of it,
-// and a card lying still that it did not find in one frame it does not
-// find in the next (the same pixels but for the camera's noise). A blob
+// and a card lying still that it found (or did not find) in one frame it
+// finds (or does not find) in the next (the same pixels but for the
+// camera's noise): its readings are taken again. A blob
 // is the same when its box moved at most cardStillMove pixels, the area
 // left to search (blobFree) changed by at most cardStillFree, and the
 // shrunk frame over its box differs from the one searched by at most
@@ -15,6 +16,7 @@ package vision
 import (
 	"image"
 	"math"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -25,40 +27,41 @@ const (
 	cardStillDiff = 2.5
 )
 
-// cardRefStill is a blob searched in vain: its box (full resolution), its
-// area left to search and the shrunk frame over its box.
+// cardRefStill is a blob searched: its box (full resolution), its area
+// left to search, the shrunk frame over its box and the cards found there.
 type cardRefStill struct {
-	box  image.Rectangle
-	free float64
-	pix  []byte
+	box   image.Rectangle
+	free  float64
+	pix   []byte
+	found []CardReading
 }
 
-// stillFrame starts a frame's keypoint search: the blobs searched in vain
-// in the last one are those that may be skipped in this one.
+// stillFrame starts a frame's keypoint search: the blobs searched in the
+// last one are those that may be skipped in this one.
 func (c *cardRef) stillFrame() {
 	c.stillLast, c.stillNow = c.stillNow, c.stillLast[:0]
 }
 
-// stillMissed reports whether the blob with box and area left to search
-// free was searched in vain in the last frame, and lies still (it is then
-// kept for the next frame).
-func (c *cardRef) stillMissed(box image.Rectangle, free float64) bool {
+// stillSearched reports whether the blob with box and area left to search
+// free was searched in the last frame and lies still, and the cards found
+// there then (it is kept for the next frame).
+func (c *cardRef) stillSearched(box image.Rectangle, free float64) ([]CardReading, bool) {
 	for _, s := range c.stillLast {
 		if !cardStillBox(s.box, box) || math.Abs(s.free-free) > cardStillFree*max(s.free, free) {
 			continue
 		}
 		if d, ok := c.stillDiff(s); ok && d <= cardStillDiff {
 			c.stillNow = append(c.stillNow, s)
-			return true
+			return s.found, true
 		}
 	}
-	return false
+	return nil, false
 }
 
 // stillKeep notes that the blob with box and area left to search free was
-// searched in vain in this frame.
-func (c *cardRef) stillKeep(box image.Rectangle, free float64) {
-	s := cardRefStill{box: box, free: free}
+// searched in this frame and found the cards found.
+func (c *cardRef) stillKeep(box image.Rectangle, free float64, found []CardReading) {
+	s := cardRefStill{box: box, free: free, found: slices.Clone(found)}
 	sb, ok := c.stillPlace(box)
 	if !ok {
 		return

@@ -8,8 +8,9 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// TestCardRefStill: a blob searched in vain is skipped in the next frame
-// while it lies still (noise, a shrunk pixel's move), and searched again
+// TestCardRefStill: a blob searched is skipped in the next frame while it
+// lies still (noise, a shrunk pixel's move), the cards found there then
+// taken again, and searched again
 // when it moved, when what is left of it to search changed, when what is
 // over it changed, when it was not searched in vain in between, and after
 // a new reference.
@@ -34,17 +35,19 @@ func TestCardRefStill(t *testing.T) {
 		copy(px, orig)
 	}
 	frame()
-	c.stillKeep(box, free)
+	shown := []CardReading{{ID: "goal-1", Method: CardMethodLearned, Box: image.Rect(420, 220, 600, 480)}}
+	c.stillKeep(box, free, shown)
+	shown[0].ID = "changed after" // kept as found, not shared
 
 	frame()
-	if !c.stillMissed(box, free) {
-		t.Fatal("the same blob on the same frame is searched again")
+	if found, ok := c.stillSearched(box, free); !ok || len(found) != 1 || found[0].ID != "goal-1" {
+		t.Fatalf("the same blob on the same frame: skipped %v, found %v; want skipped, goal-1 found again", ok, found)
 	}
 	frame() // kept while still: camera noise, a shrunk pixel's move
 	for i := range px {
 		px[i] = uint8(int(px[i]) + rng.Intn(5) - 2)
 	}
-	if !c.stillMissed(box.Add(image.Pt(cardRefShrink, -cardRefShrink)), 1.03*free) {
+	if !c.stillSearchedForTest(box.Add(image.Pt(cardRefShrink, -cardRefShrink)), 1.03*free) {
 		t.Fatal("a still blob on a noisy frame is searched again")
 	}
 	for _, tc := range []struct {
@@ -66,13 +69,13 @@ func TestCardRefStill(t *testing.T) {
 				}
 			}
 		}
-		if c.stillMissed(tc.box, tc.free) {
+		if c.stillSearchedForTest(tc.box, tc.free) {
 			t.Errorf("%s: skipped", tc.name)
 		}
 	}
 	// Searched again (not skipped, nothing kept): not skipped next.
 	frame()
-	if c.stillMissed(box, free) {
+	if c.stillSearchedForTest(box, free) {
 		t.Error("a blob not searched in vain in the last frame is skipped")
 	}
 
@@ -90,4 +93,10 @@ func TestCardRefStill(t *testing.T) {
 	if len(r.ref.stillNow) != 0 {
 		t.Error("blobs searched against the last reference are kept")
 	}
+}
+
+// stillSearchedForTest is stillSearched's skip alone.
+func (c *cardRef) stillSearchedForTest(box image.Rectangle, free float64) bool {
+	_, ok := c.stillSearched(box, free)
+	return ok
 }
