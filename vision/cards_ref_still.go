@@ -47,7 +47,7 @@ func (c *cardRef) stillFrame() {
 // there then (it is kept for the next frame).
 func (c *cardRef) stillSearched(box image.Rectangle, free float64) ([]CardReading, bool) {
 	for _, s := range c.stillLast {
-		if !cardStillBox(s.box, box) || math.Abs(s.free-free) > cardStillFree*max(s.free, free) {
+		if !cardStillBox(s.box, box, cardStillMove) || math.Abs(s.free-free) > cardStillFree*max(s.free, free) {
 			continue
 		}
 		if d, ok := c.stillDiff(s); ok && d <= cardStillDiff {
@@ -107,9 +107,9 @@ func (c *cardRef) stillPlace(box image.Rectangle) (image.Rectangle, bool) {
 	return sb, !sb.Empty() && c.cur.Type() == gocv.MatTypeCV8UC3
 }
 
-// cardStillBox reports whether boxes a and b are the same within
-// cardStillMove pixels on every side.
-func cardStillBox(a, b image.Rectangle) bool {
-	d := func(u, v int) bool { return max(u-v, v-u) <= cardStillMove }
+// cardStillBox reports whether boxes a and b are the same within n pixels
+// on every side.
+func cardStillBox(a, b image.Rectangle, n int) bool {
+	d := func(u, v int) bool { return max(u-v, v-u) <= n }
 	return d(a.Min.X, b.Min.X) && d(a.Min.Y, b.Min.Y) && d(a.Max.X, b.Max.X) && d(a.Max.Y, b.Max.Y)
 }

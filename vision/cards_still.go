@@ -182,12 +182,18 @@ func (r *CardReader) forgetStill() {
 // cardStillNear reports whether the pictures a and b sampled inside an
 // outline differ by at most cardStillRead on average.
 func cardStillNear(a, b *[3 * cardStillGrid * cardStillGrid]float32) bool {
+	return cardMeanDiff(a[:], b[:]) <= cardStillRead
+}
+
+// cardMeanDiff is the mean absolute difference of the samples a and b
+// (as many).
+func cardMeanDiff(a, b []float32) float64 {
 	sum := 0.0
 	for i := range a {
 		d := float64(a[i] - b[i])
 		sum += max(d, -d)
 	}
-	return sum <= cardStillRead*float64(len(a))
+	return sum / float64(max(1, len(a)))
 }
 
 // A place searched in vain for stickers at full resolution is not
@@ -220,19 +226,13 @@ type cardStickerStill struct {
 func (r *CardReader) stickerStill(g cardGrey, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
 	var px [cardStillPlaceGrid * cardStillPlaceGrid]float32
 	for _, s := range r.stickerLast {
-		d := func(u, v int) bool { return max(u-v, v-u) <= cardStillPlace }
-		if s.retry != retry || !d(s.roi.Min.X, roi.Min.X) || !d(s.roi.Min.Y, roi.Min.Y) || !d(s.roi.Max.X, roi.Max.X) || !d(s.roi.Max.Y, roi.Max.Y) {
+		if s.retry != retry || !cardStillBox(s.roi, roi, cardStillPlace) {
 			continue
 		}
 		// The same points as then: a place a pixel off samples the
 		// same picture.
 		cardStillPlaceSample(g, s.roi, &px)
-		sum := 0.0
-		for i := range px {
-			v := float64(px[i] - s.px[i])
-			sum += max(v, -v)
-		}
-		if sum <= cardStillPlaceDiff*float64(len(px)) {
+		if cardMeanDiff(px[:], s.px[:]) <= cardStillPlaceDiff {
 			r.stickerNow = append(r.stickerNow, s)
 			return s.gave, true
 		}
