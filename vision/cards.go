@@ -656,6 +656,17 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			return rd, false, best, err
 		}
 	}
+	if !ix.accepts(best) {
+		// A glare spot or a thumb over the card: compared without them.
+		mm, ok, err := r.matchOccluded(img, bestQ, grow)
+		if err != nil {
+			return rd, false, best, err
+		}
+		if ok && ix.accepts(mm) {
+			mm.cands = best.cands
+			best = mm
+		}
+	}
 	traced := cardQuadBox(cardGrowQuad(bestQ, grow))
 	if r.trace != nil {
 		r.trace(traced, best)

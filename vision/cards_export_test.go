@@ -74,7 +74,31 @@ func (ix *CardIndex) AddCanonicalForTest(id string, canon gocv.Mat) error {
 		return err
 	}
 	ix.entries = append(ix.entries, cardEntry{id: id, desc: ds[0]})
+	ix.entries[len(ix.entries)-1].setBlockEnergy()
 	return nil
+}
+
+// CardMatchOccludedForTest matches a canonical card image (cardCanon² BGR)
+// without its occluders (glare, a thumb): the nearest card, its distance,
+// the next card's, and how many blocks were masked (none compared when
+// outside cardMaskMin..cardMaskMax).
+func CardMatchOccludedForTest(ix *CardIndex, canon gocv.Mat) (string, float64, float64, int, error) {
+	d := newCardDescriber()
+	defer d.close()
+	canon.CopyTo(&d.canon)
+	var m cardMask
+	n, err := d.occluders(&m)
+	if err != nil || n < cardMaskMin || n > cardMaskMax {
+		return "", 0, 0, n, err
+	}
+	var ds [4]cardDesc
+	if err := d.describeTurns(ds[:], false, &m); err != nil {
+		return "", 0, 0, n, err
+	}
+	var ms [4]cardMask
+	cardMaskTurns(&m, &ms)
+	mm := ix.matchMasked(&ds, &ms)
+	return mm.id, mm.dist, mm.second, n, nil
 }
 
 // FitOutlineForTest matches the outline q of img with r's taught cards and
@@ -108,3 +132,6 @@ func (r *CardReader) TraceConfirmForTest(f func(box image.Rectangle, id string, 
 		f(cardQuadBox(q), m.id, accepted, v.found, v.taught, cardRefVerified(accepted, v))
 	}
 }
+
+// CardMaskRatioForTest is the ratio test of a masked comparison.
+const CardMaskRatioForTest = cardMaskRatio

@@ -83,6 +83,10 @@ type cardDescriber struct {
 	lowcut       [cardFineD]float64
 	smooth       [cardFineD]float64
 	tmp64        [cardFineD]float64
+	occ          [cardFineD]bool // occluders' pixels (glare, a thumb)
+	occTmp       [cardFineD]bool
+	occMorph     [cardFineD]bool
+	occQueue     []int32
 }
 
 func newCardDescriber() *cardDescriber {
@@ -138,17 +142,20 @@ func (d *cardDescriber) rectify(img gocv.Mat, q [4]Point2f, grow float64) error 
 
 // describe computes the descriptors of d.canon in its four rotations:
 // out[r] is the card turned r×90° clockwise.
-func (d *cardDescriber) describe(out *[4]cardDesc) error { return d.describeTurns(out[:], true) }
+func (d *cardDescriber) describe(out *[4]cardDesc) error { return d.describeTurns(out[:], true, nil) }
 
 // describeUpright computes the descriptor of d.canon as it is, without its
 // hash (the comparison with one taught card, fitToCard).
 func (d *cardDescriber) describeUpright(out *cardDesc) error {
-	return d.describeTurns(unsafe.Slice(out, 1), false)
+	return d.describeTurns(unsafe.Slice(out, 1), false, nil)
 }
 
 // describeTurns computes the descriptors of d.canon turned r×90°
-// clockwise into out[r], with their hashes when hash.
-func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
+// clockwise into out[r], with their hashes when hash. With mask (the
+// occluded blocks, d.occ their pixels: occluders), the occluded pixels
+// count for nothing: they take the mean grey of the rest before the low
+// cut, and the fine grey and colour of the masked blocks are 0.
+func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask) error {
 	px, err := d.canon.DataPtrUint8()
 	if err != nil || len(px) < 3*cardCanon*cardCanon {
 		return errors.New("vision: canonical card not continuous")
@@ -157,12 +164,25 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 	// Integer sums: exact, as the float sums of whole numbers below 2⁵³.
 	px = px[:3*cardCanon*cardCanon]
 	var sum [3]int
-	for i := 0; i+2 < len(px); i += 3 {
-		sum[0] += int(px[i])
-		sum[1] += int(px[i+1])
-		sum[2] += int(px[i+2])
-	}
 	np := float64(cardCanon * cardCanon)
+	if mask == nil {
+		for i := 0; i+2 < len(px); i += 3 {
+			sum[0] += int(px[i])
+			sum[1] += int(px[i+1])
+			sum[2] += int(px[i+2])
+		}
+	} else {
+		n := 0
+		for i, o := range d.occ {
+			if !o {
+				sum[0] += int(px[3*i])
+				sum[1] += int(px[3*i+1])
+				sum[2] += int(px[3*i+2])
+				n++
+			}
+		}
+		np = float64(max(1, n))
+	}
 	var gain [3]float64
 	for c := range 3 {
 		gain[c] = 128 / max(4, float64(sum[c])/np)
@@ -206,6 +226,9 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 	for i := range ch {
 		ch[i] /= cell * cell
 	}
+	if mask != nil {
+		d.fillOccluded()
+	}
 	// Fine grey: the full grey minus its broad blur (the light's gradient
 	// goes; shapes, figures and edges stay), scaled to ±127.
 	cardLowCut(g64, &d.lowcut, &d.tmp64)
@@ -218,13 +241,17 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 	if src != &d.lowcut {
 		d.lowcut = *src
 	}
+	kept := cardFineD
+	if mask != nil {
+		kept = d.clearMasked(mask)
+	}
 	var norm, peak float64
 	for _, v := range d.lowcut {
 		norm += v * v
 		peak = max(peak, math.Abs(v))
 	}
 	// A floor keeps a nearly blank card from blowing up noise.
-	norm = max(math.Sqrt(norm), 2*math.Sqrt(cardFineD))
+	norm = max(math.Sqrt(norm), 2*math.Sqrt(float64(kept)))
 	q := 127 / max(peak, 1e-9)
 	var fineNorm float64
 	var fine0 [cardFineD]int8
@@ -420,6 +447,9 @@ type cardEntry struct {
 	// views are the keypoints of the example seen tilted (teachViews),
 	// at their places in the upright card: the whole-frame search's.
 	views *cardKeys
+	// blockE is the energy of desc.fine per chroma cell (the masked
+	// comparison's, cardDistanceMasked).
+	blockE [cardChromN * cardChromN]float32
 }
 
 // Cards returns the taught card ids, sorted.
@@ -455,7 +485,11 @@ func (ix *CardIndex) ratio() float64 {
 
 // accepts reports whether m is taken for its card.
 func (ix *CardIndex) accepts(m cardMatch) bool {
-	return m.id != "" && m.dist <= ix.threshold() && m.dist <= ix.ratio()*m.second
+	ratio := ix.ratio()
+	if m.mask != nil {
+		ratio *= cardMaskRatio / DefaultCardRatio
+	}
+	return m.id != "" && m.dist <= ix.threshold() && m.dist <= ratio*m.second
 }
 
 // add stores an example of card id (its descriptors as found and as grown
@@ -477,6 +511,9 @@ func (ix *CardIndex) add(id string, d, grown *[4]cardDesc, firstRot int) int {
 		break
 	}
 	ix.entries = append(ix.entries, cardEntry{id: id, desc: d[rot]}, cardEntry{id: id, desc: grown[rot]})
+	for i := len(ix.entries) - 2; i < len(ix.entries); i++ {
+		ix.entries[i].setBlockEnergy()
+	}
 	return rot
 }
 
@@ -486,6 +523,9 @@ type cardMatch struct {
 	dist   float64 // to the best example
 	second float64 // best distance of any other card
 	rot    int     // the query turned rot×90° clockwise matches
+	// mask, when set, are the blocks left out of the comparison
+	// (matchMasked), in the taught card's frame.
+	mask *cardMask
 	// cands are the nearest taught cards, nearest first (for the
 	// keypoint search).
 	cands [cardKeyCands]string
@@ -1060,6 +1100,7 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 		if e.views, err = cardReadKeys(r); err != nil {
 			return nil, bad(err.Error())
 		}
+		e.setBlockEnergy()
 		ix.entries = append(ix.entries, e)
 	}
 	if _, err := r.ReadByte(); err != io.EOF {

@@ -475,8 +475,8 @@ type cardVerified struct {
 // verifyAt looks for the taught examples keys of one card where the card
 // with corners (frame grey's pixels, clockwise, the card's top-left corner
 // first as taught) puts them, and returns the best example's (most
-// keypoints found again).
-func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys) (cardVerified, error) {
+// keypoints found again); those in the blocks of skip are not counted.
+func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask) (cardVerified, error) {
 	var best cardVerified
 	size := image.Point{}
 	for _, ks := range keys {
@@ -498,7 +498,7 @@ func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys
 			k.grid(out)
 			size = sz
 		}
-		v := k.verifyKeys(ks)
+		v := k.verifyKeys(ks, skip)
 		if v.found > best.found || v.found == best.found && v.inliers > best.inliers {
 			best = v
 		}
@@ -509,10 +509,19 @@ func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys
 // verifyKeys pairs the taught keypoints of ks with the keypoints taken
 // (k.qpts, upright with the margin, gridded) and counts the pairs, the
 // inliers of the homography fitted to them and the taught keypoints found
-// again where it puts them.
-func (k *cardKeyer) verifyKeys(ks *cardKeys) cardVerified {
+// again where it puts them. Taught keypoints in the blocks of skip (when
+// set) are not counted: an occluder hides them.
+func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask) cardVerified {
 	const m = cardVerifyMargin
 	v := cardVerified{taught: len(ks.desc)}
+	if skip != nil {
+		v.taught = 0
+		for _, tp := range ks.pts {
+			if !cardMasked(skip, ks, tp) {
+				v.taught++
+			}
+		}
+	}
 	k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
 	for j, tp := range ks.pts {
 		x, y := tp.X+m, tp.Y+m
@@ -533,7 +542,7 @@ func (k *cardKeyer) verifyKeys(ks *cardKeys) cardVerified {
 	// Again where the fit puts them, closer and more alike.
 	for j, tp := range ks.pts {
 		x, y := hm.apply(float64(tp.X+m), float64(tp.Y+m))
-		if _, d := k.closest(&ks.desc[j], x, y, cardVerifyFine); d <= cardVerifyFineDist {
+		if _, d := k.closest(&ks.desc[j], x, y, cardVerifyFine); d <= cardVerifyFineDist && (skip == nil || !cardMasked(skip, ks, tp)) {
 			v.found++
 		}
 	}

@@ -959,7 +959,7 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 	for k := range 4 {
 		corners[k] = q[(k+4-m.rot)%4]
 	}
-	v, err := r.keyer.verifyAt(r.grey, corners, keys)
+	v, err := r.keyer.verifyAt(r.grey, corners, keys, m.mask)
 	if err != nil {
 		return false, err
 	}

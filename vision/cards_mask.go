@@ -1,0 +1,284 @@
+package vision
+
+import (
+	"errors"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// Occluders: a glare spot or a thumb over a taught card. The card's face
+// under them is far from its taught face (training scenes: most taught
+// cards lost with their true outline are lost so). Compared without the
+// blocks they cover — the same blocks left out of every taught card — the
+// card comes near its own face again, and other cards stay as far.
+
+// cardMask marks the blocks (the chroma cells, cardChromN² of 8×8 pixels
+// of the canonical card) an occluder covers.
+type cardMask [cardChromN * cardChromN]bool
+
+const (
+	// A glare pixel: every channel at least cardGlareMin, and the
+	// channels within cardGlareGrey of each other (white light).
+	cardGlareMin  = 200
+	cardGlareGrey = 40
+	// cardOccOpen: occluders thinner than 2·cardOccOpen+1 pixels go (a
+	// warm table's strip past the outline, white text); cardOccGrow: what
+	// is left grows by this, for the low cut's halo around it.
+	cardOccOpen = 2
+	cardOccGrow = 2
+	// A block is masked when cardMaskCover of its 64 pixels are occluded;
+	// the masked comparison is made with cardMaskMin to cardMaskMax
+	// masked blocks (fewer: nothing to mend; more: too little left).
+	cardMaskCover = 16
+	cardMaskMin   = 2
+	cardMaskMax   = 24
+)
+
+// cardMaskRatio is the ratio test of a masked comparison (for the default
+// ratio; scaled with CardIndex.Ratio). With fewer pixels compared, other
+// cards come nearer too. Calibrated on training scenes with glare or a
+// thumb on every other card, true outlines (TestCardsMaskCalibrate):
+// untaught cards compared masked come no nearer than a ratio of 0.56, 100
+// or 500 taught.
+const cardMaskRatio = 0.45
+
+// occluders finds the occluders of d.canon: their pixels into d.occ and
+// the blocks they cover into m; it returns how many blocks are masked.
+// Occluders are glare and skin-coloured things entering from the card's
+// edge (a thumb), thicker than a line.
+func (d *cardDescriber) occluders(m *cardMask) (int, error) {
+	px, err := d.canon.DataPtrUint8()
+	if err != nil || len(px) < 3*cardFineD {
+		return 0, errors.New("vision: canonical card not continuous")
+	}
+	raw := &d.occTmp
+	for i := range cardFineD {
+		b, g, r := px[3*i], px[3*i+1], px[3*i+2]
+		lo, hi := min(b, g, r), max(b, g, r)
+		raw[i] = lo >= cardGlareMin && hi-lo <= cardGlareGrey
+	}
+	// Skin-coloured pixels reached from the edge through skin.
+	q := d.occQueue[:0]
+	const n = cardCanon
+	push := func(i int) {
+		if !raw[i] && cardSkin(px[3*i:]) {
+			raw[i] = true
+			q = append(q, int32(i))
+		}
+	}
+	for k := range n {
+		push(k)
+		push((n-1)*n + k)
+		push(k * n)
+		push(k*n + n - 1)
+	}
+	for len(q) > 0 {
+		i := int(q[len(q)-1])
+		q = q[:len(q)-1]
+		x, y := i%n, i/n
+		if x > 0 {
+			push(i - 1)
+		}
+		if x < n-1 {
+			push(i + 1)
+		}
+		if y > 0 {
+			push(i - n)
+		}
+		if y < n-1 {
+			push(i + n)
+		}
+	}
+	d.occQueue = q
+	// Opened, then grown.
+	cardMorph(raw, &d.occ, &d.occMorph, cardOccOpen, false)
+	cardMorph(&d.occ, raw, &d.occMorph, cardOccOpen+cardOccGrow, true)
+	d.occ = *raw
+	count := 0
+	const cell = cardCanon / cardChromN
+	for b := range m {
+		bx, by := (b%cardChromN)*cell, (b/cardChromN)*cell
+		c := 0
+		for y := by; y < by+cell; y++ {
+			for _, o := range d.occ[y*n+bx : y*n+bx+cell] {
+				if o {
+					c++
+				}
+			}
+		}
+		m[b] = c >= cardMaskCover
+		if m[b] {
+			count++
+		}
+	}
+	return count, nil
+}
+
+// cardMorph dilates (grow) or erodes src by a square of radius k into
+// dst, tmp its scratch; outside the image counts as unset when dilating
+// and as set when eroding.
+func cardMorph(src, dst, tmp *[cardFineD]bool, k int, grow bool) {
+	const n = cardCanon
+	pass := func(src, dst *[cardFineD]bool, step, along int) {
+		for i := range cardFineD {
+			pos := (i / step) % n
+			if along == 0 {
+				pos = i % n
+			}
+			v := !grow
+			for d := -k; d <= k && v == !grow; d++ {
+				p := pos + d
+				if p < 0 || p >= n {
+					continue
+				}
+				if src[i+d*step] == grow {
+					v = grow
+				}
+			}
+			dst[i] = v
+		}
+	}
+	pass(src, tmp, 1, 0)
+	pass(tmp, dst, n, 1)
+}
+
+// fillOccluded gives the occluded pixels of the grey image the mean grey
+// of the rest, so that the low cut does not spread them.
+func (d *cardDescriber) fillOccluded() {
+	var s float64
+	c := 0
+	for i, o := range d.occ {
+		if !o {
+			s += d.grey64[i]
+			c++
+		}
+	}
+	mean := s / float64(max(1, c))
+	for i, o := range d.occ {
+		if o {
+			d.grey64[i] = mean
+		}
+	}
+}
+
+// clearMasked zeroes the fine grey image in the blocks of m and returns
+// how many pixels are left.
+func (d *cardDescriber) clearMasked(m *cardMask) int {
+	const cell = cardCanon / cardChromN
+	kept := cardFineD
+	for b, mk := range m {
+		if !mk {
+			continue
+		}
+		kept -= cell * cell
+		bx, by := (b%cardChromN)*cell, (b/cardChromN)*cell
+		for y := by; y < by+cell; y++ {
+			clear(d.lowcut[y*cardCanon+bx : y*cardCanon+bx+cell])
+		}
+	}
+	return kept
+}
+
+// setBlockEnergy computes e.blockE from e.desc.fine.
+func (e *cardEntry) setBlockEnergy() {
+	const cell = cardCanon / cardChromN
+	for b := range e.blockE {
+		bx, by := (b%cardChromN)*cell, (b/cardChromN)*cell
+		var s float32
+		for y := by; y < by+cell; y++ {
+			for _, v := range e.desc.fine[y*cardCanon+bx : y*cardCanon+bx+cell] {
+				s += float32(v) * float32(v)
+			}
+		}
+		e.blockE[b] = s
+	}
+}
+
+// cardMaskTurns turns m as describeTurns turns the chroma cells: out[r] is
+// m for the card turned r×90° clockwise.
+func cardMaskTurns(m *cardMask, out *[4]cardMask) {
+	for r := range 4 {
+		base, sy, sx := cardRotStrides(r, cardChromN)
+		for cy := range cardChromN {
+			for cx := range cardChromN {
+				out[r][cy*cardChromN+cx] = m[base+cy*sy+cx*sx]
+			}
+		}
+	}
+}
+
+// cardDistanceMasked is cardDistance without the blocks of m: q (described
+// with m) has them at 0; the taught card's norm and colours are taken
+// without them too.
+func cardDistanceMasked(q *cardDesc, m *cardMask, t *cardEntry) float64 {
+	dot := cardDot(q, &t.desc)
+	var te, cd float32
+	kept := 0
+	for b, mk := range m {
+		if mk {
+			continue
+		}
+		kept++
+		te += t.blockE[b]
+		cd += float32(math.Abs(float64(q.chroma[2*b] - t.desc.chroma[2*b])))
+		cd += float32(math.Abs(float64(q.chroma[2*b+1] - t.desc.chroma[2*b+1])))
+	}
+	tn := math.Sqrt(max(float64(te), 1))
+	return 1 - float64(dot)/(float64(q.fineNorm)*tn) + cardChromaWeight*float64(cd)/float64(2*max(1, kept))
+}
+
+// matchMasked is match for a card described with masks m (one per turn):
+// every taught example in every turn is compared (the hashes saw the
+// occluders).
+func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
+	res := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
+	best := make(map[string]float64, len(ix.entries)/2)
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		for r := range 4 {
+			d := cardDistanceMasked(&q[r], &m[r], e)
+			if b, ok := best[e.id]; !ok || d < b {
+				best[e.id] = d
+			}
+			if d < res.dist {
+				res.id, res.dist, res.rot = e.id, d, r
+			}
+		}
+	}
+	for id, d := range best {
+		if id != res.id && d < res.second {
+			res.second = d
+		}
+	}
+	res.mask = &m[res.rot]
+	return res
+}
+
+// matchOccluded matches outline q of img (grown by grow) without its
+// occluded blocks; ok is false when it has too few or too many of them.
+func (r *CardReader) matchOccluded(img gocv.Mat, q [4]Point2f, grow float64) (cardMatch, bool, error) {
+	if err := r.desc.rectify(img, q, grow); err != nil {
+		return cardMatch{}, false, nil
+	}
+	var m cardMask
+	n, err := r.desc.occluders(&m)
+	if err != nil || n < cardMaskMin || n > cardMaskMax {
+		return cardMatch{}, false, err
+	}
+	var d [4]cardDesc
+	if err := r.desc.describeTurns(d[:], false, &m); err != nil {
+		return cardMatch{}, false, err
+	}
+	var ms [4]cardMask
+	cardMaskTurns(&m, &ms)
+	return r.opts.Index.matchMasked(&d, &ms), true, nil
+}
+
+// cardMasked reports whether the taught keypoint p of ks lies in a block
+// of m.
+func cardMasked(m *cardMask, ks *cardKeys, p Point2f) bool {
+	bx := min(cardChromN-1, max(0, int(float64(p.X)*cardChromN/float64(max(1, ks.w)))))
+	by := min(cardChromN-1, max(0, int(float64(p.Y)*cardChromN/float64(max(1, ks.h)))))
+	return m[by*cardChromN+bx]
+}
