@@ -794,7 +794,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 			continue
 		}
 		var cs []cand
-		for _, q := range qs {
+		for _, q := range cardTeachDoubled(qs) {
 			var c cand
 			c.score, c.q = q.score, q.q
 			ok := true
@@ -890,6 +890,27 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		}
 	}
 	return len(per), errs
+}
+
+// cardTeachDoubled returns the outlines qs followed by each one doubled
+// across its width at either end: half a card, cut along its middle (a
+// dark card's art panel over its text panel, on a dark table), is in a
+// card's proportions too. The choice across pictures takes the doubled
+// outline where the card is whole in another picture.
+func cardTeachDoubled(qs []cardQuadCandidate) []cardQuadCandidate {
+	out := slices.Clone(qs)
+	for _, c := range qs {
+		a := (cardDist(c.q[0], c.q[1]) + cardDist(c.q[2], c.q[3])) / 2 // sides 01 and 23
+		b := (cardDist(c.q[1], c.q[2]) + cardDist(c.q[3], c.q[0])) / 2 // sides 12 and 30
+		for _, at := range []float64{0, 1} {
+			d := c
+			// The shorter sides doubled.
+			d.q = cardExtend(c.q, b < a, 1, at)
+			d.area = 2 * c.area
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // cardOutlines returns the candidate outlines of the one card in a teaching

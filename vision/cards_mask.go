@@ -32,14 +32,14 @@ const (
 	// masked blocks (fewer: nothing to mend; more: too little left).
 	cardMaskCover = 16
 	cardMaskMin   = 2
-	cardMaskMax   = 24
+	cardMaskMax   = 32
 )
 
 // cardMaskRatio is the ratio test of a masked comparison (for the default
 // ratio; scaled with CardIndex.Ratio). With fewer pixels compared, other
 // cards come nearer too. Calibrated on training scenes with glare or a
 // thumb on every other card, true outlines (TestCardsMaskCalibrate):
-// untaught cards compared masked come no nearer than a ratio of 0.56, 100
+// untaught cards compared masked come no nearer than a ratio of 0.55, 100
 // or 500 taught.
 const cardMaskRatio = 0.45
 
