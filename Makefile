@@ -27,7 +27,15 @@ MATPROFILE_PKGS ?= ./vision/... ./perf/
 # What `make demo` runs after building.
 DEMO_CMD ?= ./bin/tablecam play --demo
 
-.PHONY: deps build test demo bench
+# Real photos for vision/cards_real_test.go beyond gocv's (which are always in
+# the module cache): OpenCV's ArUco tutorial photos from Debian's opencv-doc.
+# That package is a 96 MB download, so `make test` does without it (those tests
+# skip); `make eval-real` fetches it once, keeps only these photos (about
+# 0.6 MB) in OPENCV_DOC_DIR and runs the real-photo tests verbosely.
+OPENCV_DOC_DIR ?= .cache/opencv-doc
+OPENCV_DOC_PHOTOS ?= singlemarkersoriginal.jpg screen_charuco.jpg diamondmarkers.png
+
+.PHONY: deps build test demo bench eval-real
 
 # Install the missing Debian packages (apt-get update only when something is missing).
 deps:
@@ -68,3 +76,15 @@ demo: build
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./...
+
+# Card and sticker reading on real photographs (tables with -v).
+eval-real: deps
+	@if [ ! -f "$(OPENCV_DOC_DIR)/singlemarkersoriginal.jpg" ]; then \
+	  tmp="$$(mktemp -d)"; chmod 755 "$$tmp"; trap 'rm -rf "$$tmp"' EXIT; \
+	  echo "eval-real: fetching Debian's opencv-doc (96 MB) for $(OPENCV_DOC_PHOTOS)"; \
+	  (cd "$$tmp" && { apt-get download opencv-doc || { apt-get update && apt-get download opencv-doc; }; }); \
+	  html=./usr/share/doc/opencv-doc/opencv4/html; \
+	  dpkg-deb --fsys-tarfile "$$tmp"/opencv-doc_*.deb | tar -x -C "$$tmp" $(addprefix $$html/,$(OPENCV_DOC_PHOTOS)); \
+	  mkdir -p "$(OPENCV_DOC_DIR)"; cp $(addprefix "$$tmp"/$$html/,$(OPENCV_DOC_PHOTOS)) "$(OPENCV_DOC_DIR)/"; \
+	fi
+	TABLECAM_EVAL_REAL=1 TABLECAM_OPENCV_DOC="$(abspath $(OPENCV_DOC_DIR))" $(GO) test -count=1 -run 'TestCardsReal' -v ./vision/
