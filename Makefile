@@ -27,7 +27,18 @@ MATPROFILE_PKGS ?= ./vision/... ./perf/
 # What `make demo` runs after building.
 DEMO_CMD ?= ./bin/tablecam play --demo
 
-.PHONY: deps build test demo bench
+# Real photos for vision/cards_real_test.go beyond gocv's (which are always in
+# the module cache): OpenCV's ArUco tutorial photos and its stereo calibration
+# photos (a chessboard held up in an office) from Debian's opencv-doc. That
+# package is a 96 MB download, so `make test` does without it (those tests
+# skip); `make eval-real` fetches it once, keeps only these photos (about
+# 1.3 MB) in OPENCV_DOC_DIR and runs the real-photo tests verbosely.
+OPENCV_DOC_DIR ?= .cache/opencv-doc
+OPENCV_DOC_PHOTOS ?= $(addprefix opencv4/html/,singlemarkersoriginal.jpg screen_charuco.jpg diamondmarkers.png) \
+	$(foreach n,01 02 03 04 05 06 07 08 09 11 12 13 14,examples/data/left$(n).jpg) \
+	$(foreach n,04 05 06 07 08 09 11 12 13 14,examples/data/right$(n).jpg)
+
+.PHONY: deps build test demo bench eval-real
 
 # Install the missing Debian packages (apt-get update only when something is missing).
 deps:
@@ -68,3 +79,15 @@ demo: build
 
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./...
+
+# Card and sticker reading on real photographs (tables with -v).
+eval-real: deps
+	@missing=""; for f in $(notdir $(OPENCV_DOC_PHOTOS)); do [ -f "$(OPENCV_DOC_DIR)/$$f" ] || missing=1; done; \
+	if [ -n "$$missing" ]; then \
+	  tmp="$$(mktemp -d)"; chmod 755 "$$tmp"; trap 'rm -rf "$$tmp"' EXIT; \
+	  echo "eval-real: fetching Debian's opencv-doc (96 MB) for $(words $(OPENCV_DOC_PHOTOS)) photos"; \
+	  (cd "$$tmp" && { apt-get download opencv-doc || { apt-get update && apt-get download opencv-doc; }; }); \
+	  dpkg-deb --fsys-tarfile "$$tmp"/opencv-doc_*.deb | tar -x -C "$$tmp" $(addprefix ./usr/share/doc/opencv-doc/,$(OPENCV_DOC_PHOTOS)); \
+	  mkdir -p "$(OPENCV_DOC_DIR)"; cp $(addprefix "$$tmp"/usr/share/doc/opencv-doc/,$(OPENCV_DOC_PHOTOS)) "$(OPENCV_DOC_DIR)/"; \
+	fi
+	TABLECAM_EVAL_REAL=1 TABLECAM_OPENCV_DOC="$(abspath $(OPENCV_DOC_DIR))" $(GO) test -count=1 -run 'TestCardsReal' -v ./vision/
