@@ -92,7 +92,7 @@ func CardMatchOccludedForTest(ix *CardIndex, canon gocv.Mat) (string, float64, f
 		return "", 0, 0, n, err
 	}
 	var ds [4]cardDesc
-	if err := d.describeTurns(ds[:], false, &m); err != nil {
+	if err := d.describeTurns(ds[:], true, &m); err != nil {
 		return "", 0, 0, n, err
 	}
 	var ms [4]cardMask

@@ -209,6 +209,9 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 			cc[2*cx], cc[2*cx+1] = c0, c1
 		}
 	}
+	if mask != nil {
+		d.fillOccluded()
+	}
 	g := &d.greyScratch
 	if hash {
 		for y := range cardHashN {
@@ -225,9 +228,6 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	}
 	for i := range ch {
 		ch[i] /= cell * cell
-	}
-	if mask != nil {
-		d.fillOccluded()
 	}
 	// Fine grey: the full grey minus its broad blur (the light's gradient
 	// goes; shapes, figures and edges stay), scaled to ±127.
@@ -541,34 +541,9 @@ const (
 
 // match finds the taught card nearest to the query (all four rotations).
 func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
-	type cand struct {
-		i   int
-		ham int
-	}
-	var short [cardShortlist]cand
-	n := 0
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		h := 64
-		for r := range 4 {
-			h = min(h, bits.OnesCount64(q[r].hash^e.desc.hash))
-		}
-		if n < cardShortlist {
-			short[n] = cand{i, h}
-			n++
-			for k := n - 1; k > 0 && short[k].ham < short[k-1].ham; k-- {
-				short[k], short[k-1] = short[k-1], short[k]
-			}
-			continue
-		}
-		if h >= short[n-1].ham {
-			continue
-		}
-		short[n-1] = cand{i, h}
-		for k := n - 1; k > 0 && short[k].ham < short[k-1].ham; k-- {
-			short[k], short[k-1] = short[k-1], short[k]
-		}
-	}
+	var buf [cardShortlist]cardCand
+	short := ix.shortlist(q, buf[:])
+	n := len(short)
 	m := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
 	// Each shortlisted card's best distance (a few: a slice, no map).
 	type cardBest struct {
@@ -614,6 +589,37 @@ func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
 		}
 	}
 	return m
+}
+
+// cardCand is an example on the hash shortlist: ix.entries[i], ham bits
+// from the query in its nearest turn.
+type cardCand struct {
+	i   int
+	ham int
+}
+
+// shortlist fills buf with the examples whose hashes are nearest to q's
+// in any turn, nearest first, and returns the part filled.
+func (ix *CardIndex) shortlist(q *[4]cardDesc, buf []cardCand) []cardCand {
+	short := buf[:0]
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		h := 64
+		for r := range 4 {
+			h = min(h, bits.OnesCount64(q[r].hash^e.desc.hash))
+		}
+		if len(short) < len(buf) {
+			short = append(short, cardCand{i, h})
+		} else if h >= short[len(short)-1].ham {
+			continue
+		} else {
+			short[len(short)-1] = cardCand{i, h}
+		}
+		for k := len(short) - 1; k > 0 && short[k].ham < short[k-1].ham; k-- {
+			short[k], short[k-1] = short[k-1], short[k]
+		}
+	}
+	return short
 }
 
 // keysOf appends the keypoints of card id to out (those of its first

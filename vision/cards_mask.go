@@ -3,6 +3,7 @@ package vision
 import (
 	"errors"
 	"math"
+	"math/bits"
 
 	"gocv.io/x/gocv"
 )
@@ -42,6 +43,7 @@ const (
 // untaught cards compared masked come no nearer than a ratio of 0.55, 100
 // or 500 taught.
 const cardMaskRatio = 0.45
+
 
 // occluders finds the occluders of d.canon: their pixels into d.occ and
 // the blocks they cover into m; it returns how many blocks are masked.
@@ -208,36 +210,58 @@ func cardMaskTurns(m *cardMask, out *[4]cardMask) {
 	}
 }
 
-// cardDistanceMasked is cardDistance without the blocks of m: q (described
-// with m) has them at 0; the taught card's norm and colours are taken
-// without them too.
-func cardDistanceMasked(q *cardDesc, m *cardMask, t *cardEntry) float64 {
+// cardDistanceMasked is cardDistance without the masked blocks: q
+// (described with the mask) has them at 0; the taught card's norm and
+// colours are taken over the blocks kept only (keep: their indexes).
+func cardDistanceMasked(q *cardDesc, keep []uint8, t *cardEntry) float64 {
 	dot := cardDot(q, &t.desc)
 	var te, cd float32
-	kept := 0
-	for b, mk := range m {
-		if mk {
-			continue
-		}
-		kept++
+	for _, b := range keep {
 		te += t.blockE[b]
-		cd += float32(math.Abs(float64(q.chroma[2*b] - t.desc.chroma[2*b])))
-		cd += float32(math.Abs(float64(q.chroma[2*b+1] - t.desc.chroma[2*b+1])))
+		c0 := q.chroma[2*b] - t.desc.chroma[2*b]
+		c1 := q.chroma[2*b+1] - t.desc.chroma[2*b+1]
+		cd += math.Float32frombits(math.Float32bits(c0)&^(1<<31)) + math.Float32frombits(math.Float32bits(c1)&^(1<<31))
 	}
 	tn := math.Sqrt(max(float64(te), 1))
-	return 1 - float64(dot)/(float64(q.fineNorm)*tn) + cardChromaWeight*float64(cd)/float64(2*max(1, kept))
+	return 1 - float64(dot)/(float64(q.fineNorm)*tn) + cardChromaWeight*float64(cd)/float64(2*max(1, len(keep)))
+}
+
+// cardMaskKept lists the blocks m keeps into buf.
+func cardMaskKept(m *cardMask, buf *[cardChromN * cardChromN]uint8) []uint8 {
+	k := buf[:0]
+	for b, mk := range m {
+		if !mk {
+			k = append(k, uint8(b))
+		}
+	}
+	return k
 }
 
 // matchMasked is match for a card described with masks m (one per turn):
-// every taught example in every turn is compared (the hashes saw the
-// occluders).
+// every taught example is compared without the masked blocks (the hash
+// shortlist would miss a card's twin: untaught cards came nearer), in the
+// turns its hash (the occluders filled in) does not rule out.
 func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
 	res := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
+	var keepBuf [4][cardChromN * cardChromN]uint8
+	var keep [4][]uint8
+	for r := range 4 {
+		keep[r] = cardMaskKept(&m[r], &keepBuf[r])
+	}
 	best := make(map[string]float64, len(ix.entries)/2)
 	for i := range ix.entries {
 		e := &ix.entries[i]
+		var ham [4]int
+		h := 64
 		for r := range 4 {
-			d := cardDistanceMasked(&q[r], &m[r], e)
+			ham[r] = bits.OnesCount64(q[r].hash ^ e.desc.hash)
+			h = min(h, ham[r])
+		}
+		for r := range 4 {
+			if ham[r] > h+cardRotSlack {
+				continue
+			}
+			d := cardDistanceMasked(&q[r], keep[r], e)
 			if b, ok := best[e.id]; !ok || d < b {
 				best[e.id] = d
 			}
@@ -251,7 +275,9 @@ func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
 			res.second = d
 		}
 	}
-	res.mask = &m[res.rot]
+	if res.id != "" {
+		res.mask = &m[res.rot]
+	}
 	return res
 }
 
@@ -267,7 +293,7 @@ func (r *CardReader) matchOccluded(img gocv.Mat, q [4]Point2f, grow float64) (ca
 		return cardMatch{}, false, err
 	}
 	var d [4]cardDesc
-	if err := r.desc.describeTurns(d[:], false, &m); err != nil {
+	if err := r.desc.describeTurns(d[:], true, &m); err != nil {
 		return cardMatch{}, false, err
 	}
 	var ms [4]cardMask
