@@ -44,7 +44,6 @@ const (
 // or 500 taught.
 const cardMaskRatio = 0.45
 
-
 // occluders finds the occluders of d.canon: their pixels into d.occ and
 // the blocks they cover into m; it returns how many blocks are masked.
 // Occluders are glare and skin-coloured things entering from the card's
