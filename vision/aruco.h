@@ -117,6 +117,10 @@ long long tc_aruco_malloc_in_use(void);
 // 2^31: n below 2^17).
 int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n);
 
+// tc_box_blur writes the box blur of radius k (borders replicated) of the
+// n×n image g (n at most 256) into out; tmp (n×n) is its scratch.
+void tc_box_blur(const double *g, double *out, double *tmp, int n, int k);
+
 #ifdef __cplusplus
 }
 #endif

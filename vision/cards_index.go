@@ -1126,51 +1126,9 @@ const (
 )
 
 // cardBoxBlur writes the box blur of radius k of g (borders replicated)
-// into out.
+// into out: each row's running sum from the left, divided by 2k+1, then
+// each column's from the top, divided again (tc_box_blur: in C, the
+// divisions vectorised; the same doubles as in Go).
 func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
-	const n = cardFineN
-	clamp := func(v int) int { return max(0, min(n-1, v)) }
-	div := float64(2*k + 1)
-	// The rows' running sums, four rows side by side (four chains of
-	// additions instead of one); each row adds and divides in the same
-	// order as alone.
-	for y := 0; y < n; y += 4 {
-		r0, r1 := (*[n]float64)(g[y*n:]), (*[n]float64)(g[(y+1)*n:])
-		r2, r3 := (*[n]float64)(g[(y+2)*n:]), (*[n]float64)(g[(y+3)*n:])
-		t0, t1 := (*[n]float64)(tmp[y*n:]), (*[n]float64)(tmp[(y+1)*n:])
-		t2, t3 := (*[n]float64)(tmp[(y+2)*n:]), (*[n]float64)(tmp[(y+3)*n:])
-		var s0, s1, s2, s3 float64
-		for d := -k; d <= k; d++ {
-			c := clamp(d)
-			s0 += r0[c]
-			s1 += r1[c]
-			s2 += r2[c]
-			s3 += r3[c]
-		}
-		for x := range n {
-			t0[x], t1[x], t2[x], t3[x] = s0/div, s1/div, s2/div, s3/div
-			in, gone := clamp(x+k+1), clamp(x-k)
-			s0 += r0[in] - r0[gone]
-			s1 += r1[in] - r1[gone]
-			s2 += r2[in] - r2[gone]
-			s3 += r3[in] - r3[gone]
-		}
-	}
-	// The columns' running sums side by side, a row at a time: each
-	// column adds and divides in the same order as alone.
-	var s [n]float64
-	for d := -k; d <= k; d++ {
-		row := tmp[clamp(d)*n:][:n]
-		for x := range n {
-			s[x] += row[x]
-		}
-	}
-	for y := range n {
-		o := out[y*n:][:n]
-		in, gone := tmp[clamp(y+k+1)*n:][:n], tmp[clamp(y-k)*n:][:n]
-		for x := range n {
-			o[x] = s[x] / div
-			s[x] += in[x] - gone[x]
-		}
-	}
+	C.tc_box_blur((*C.double)(unsafe.Pointer(&g[0])), (*C.double)(unsafe.Pointer(&out[0])), (*C.double)(unsafe.Pointer(&tmp[0])), C.int(cardFineN), C.int(k))
 }
