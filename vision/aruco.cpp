@@ -368,6 +368,61 @@ long long tc_aruco_malloc_in_use(void) {
 #endif
 }
 
+// tc_card_fine is the end of cardDescriber.describeTurns (cards_index.go)
+// in C: the sum of squares of v (in order, each product rounded before it
+// is added), its largest magnitude, v scaled to ±127 and rounded (half
+// away from zero, as Go's math.Round) into fine, and the sum of squares of
+// those (whole numbers: exact in any order).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+TcFine tc_card_fine(const double *v, int n, int8_t *fine) {
+    double norm = 0, peak = 0;
+    for (int i = 0; i < n; i++) {
+        norm += v[i] * v[i];
+        double a = std::fabs(v[i]);
+        peak = a > peak ? a : peak;
+    }
+    TcFine f;
+    f.norm = norm;
+    f.q = 127.0 / (peak > 1e-9 ? peak : 1e-9);
+    long long s = 0;
+    for (int i = 0; i < n; i++) {
+        int r = (int)std::round(v[i] * f.q);
+        fine[i] = (int8_t)r;
+        s += (long long)r * r;
+    }
+    f.fine_norm = (double)s;
+    return f;
+}
+
+// tc_dct_rows is the first half of cardDescriber.dctHash in C: t[u][x] =
+// the sum over y (ascending) of c[u][y]·g[y][x], each product rounded
+// before it is added (the same doubles), vectorised along x.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+void tc_dct_rows(const double *c, const double *g, double *t, int n, int m) {
+    for (int u = 0; u < m; u++) {
+        double *tu = t + u * n;
+        for (int x = 0; x < n; x++) {
+            tu[x] = 0;
+        }
+        for (int y = 0; y < n; y++) {
+            const double cy = c[u * n + y], *row = g + y * n;
+            for (int x = 0; x < n; x++) {
+                tu[x] += cy * row[x];
+            }
+        }
+    }
+}
+
 }  // extern "C"
 
 namespace {

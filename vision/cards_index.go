@@ -83,6 +83,8 @@ type cardDescriber struct {
 	lowcut       [cardFineD]float64
 	smooth       [cardFineD]float64
 	tmp64        [cardFineD]float64
+	fine0        [cardFineD]int8
+	dctTmp       [8][cardHashN]float64
 }
 
 func newCardDescriber() *cardDescriber {
@@ -218,20 +220,10 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 	if src != &d.lowcut {
 		d.lowcut = *src
 	}
-	var norm, peak float64
-	for _, v := range d.lowcut {
-		norm += v * v
-		peak = max(peak, math.Abs(v))
-	}
+	fine0 := &d.fine0
+	norm, q, fineNorm := d.scaleFine()
 	// A floor keeps a nearly blank card from blowing up noise.
 	norm = max(math.Sqrt(norm), 2*math.Sqrt(cardFineD))
-	q := 127 / max(peak, 1e-9)
-	var fineNorm float64
-	var fine0 [cardFineD]int8
-	for i, v := range d.lowcut {
-		fine0[i] = int8(math.Round(v * q))
-		fineNorm += float64(fine0[i]) * float64(fine0[i])
-	}
 	fineNorm = max(math.Sqrt(fineNorm), norm*q)
 	for r := range out {
 		o := &out[r]
@@ -248,7 +240,7 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 		o.fineNorm = float32(fineNorm)
 		switch r {
 		case 0:
-			o.fine = fine0
+			o.fine = *fine0
 		case 2:
 			for i := range fine0 {
 				o.fine[i] = fine0[cardFineD-1-i]
@@ -273,6 +265,23 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool) error {
 	return nil
 }
 
+// scaleFine scales d.lowcut to ±127 by its largest magnitude, rounded
+// (half away from zero) into d.fine0, and returns the sum of squares of
+// d.lowcut, the scale and the sum of squares of d.fine0 (tc_card_fine: in
+// C, the same doubles as the Go loops it replaced).
+func (d *cardDescriber) scaleFine() (norm, q, fineNorm float64) {
+	f := C.tc_card_fine((*C.double)(unsafe.Pointer(&d.lowcut[0])), C.int(cardFineD), (*C.int8_t)(unsafe.Pointer(&d.fine0[0])))
+	return float64(f.norm), float64(f.q), float64(f.fine_norm)
+}
+
+// dctRows returns C·g into d.dctTmp (C the 8 lowest DCT rows), row by row:
+// each element sums its products in the same order (y ascending) as a
+// column loop would (tc_dct_rows: in C, vectorised along the rows of g).
+func (d *cardDescriber) dctRows(g *[cardHashN * cardHashN]float64) *[8][cardHashN]float64 {
+	C.tc_dct_rows((*C.double)(unsafe.Pointer(&d.dctC[0][0])), (*C.double)(unsafe.Pointer(&g[0])), (*C.double)(unsafe.Pointer(&d.dctTmp[0][0])), C.int(cardHashN), 8)
+	return &d.dctTmp
+}
+
 // cardRotStrides gives where, in an n×n image stored row by row, the
 // pixel lies that lands on (y, x) when the image is turned r×90°
 // clockwise: at base + y·sy + x·sx (one turn takes out(y, x) from
@@ -292,19 +301,7 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
 // its 8×8 lowest DCT coefficients but the first, against their median.
 func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
-	var tmp [8][cardHashN]float64 // C·X
-	for u := range 8 {
-		// Row by row: each tmp[u][x] sums its products in the same order
-		// (y ascending) as a column loop would, the inner loop runs along
-		// a row of g.
-		t, c := &tmp[u], &d.dctC[u]
-		for y := range cardHashN {
-			cy, row := c[y], (*[cardHashN]float64)(g[y*cardHashN:])
-			for x := range cardHashN {
-				t[x] += cy * row[x]
-			}
-		}
-	}
+	tmp := d.dctRows(g)
 	var coef [64]float64
 	for u := range 8 {
 		for v := range 8 {
