@@ -391,7 +391,12 @@ TcFine tc_card_fine(const double *v, int n, int8_t *fine) {
     f.q = 127.0 / (peak > 1e-9 ? peak : 1e-9);
     long long s = 0;
     for (int i = 0; i < n; i++) {
-        int r = (int)std::round(v[i] * f.q);
+        // std::round without the call: |x| is at most 127, x minus its
+        // whole part is exact.
+        double x = v[i] * f.q;
+        int r = (int)x;
+        double frac = x - (double)r;
+        r += (frac >= 0.5) - (frac <= -0.5);
         fine[i] = (int8_t)r;
         s += (long long)r * r;
     }
