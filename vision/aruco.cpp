@@ -368,6 +368,66 @@ long long tc_aruco_malloc_in_use(void) {
 #endif
 }
 
+// tc_card_fine is the end of cardDescriber.describeTurns (cards_index.go)
+// in C: the sum of squares of v (in order, each product rounded before it
+// is added), its largest magnitude, v scaled to ±127 and rounded (half
+// away from zero, as Go's math.Round) into fine, and the sum of squares of
+// those (whole numbers: exact in any order).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+TcFine tc_card_fine(const double *v, int n, int8_t *fine) {
+    double norm = 0, peak = 0;
+    for (int i = 0; i < n; i++) {
+        norm += v[i] * v[i];
+        double a = std::fabs(v[i]);
+        peak = a > peak ? a : peak;
+    }
+    TcFine f;
+    f.norm = norm;
+    f.q = 127.0 / (peak > 1e-9 ? peak : 1e-9);
+    long long s = 0;
+    for (int i = 0; i < n; i++) {
+        // std::round without the call: |x| is at most 127, x minus its
+        // whole part is exact.
+        double x = v[i] * f.q;
+        int r = (int)x;
+        double frac = x - (double)r;
+        r += (frac >= 0.5) - (frac <= -0.5);
+        fine[i] = (int8_t)r;
+        s += (long long)r * r;
+    }
+    f.fine_norm = (double)s;
+    return f;
+}
+
+// tc_dct_rows is the first half of cardDescriber.dctHash in C: t[u][x] =
+// the sum over y (ascending) of c[u][y]·g[y][x], each product rounded
+// before it is added (the same doubles), vectorised along x.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+void tc_dct_rows(const double *c, const double *g, double *t, int n, int m) {
+    for (int u = 0; u < m; u++) {
+        double *tu = t + u * n;
+        for (int x = 0; x < n; x++) {
+            tu[x] = 0;
+        }
+        for (int y = 0; y < n; y++) {
+            const double cy = c[u * n + y], *row = g + y * n;
+            for (int x = 0; x < n; x++) {
+                tu[x] += cy * row[x];
+            }
+        }
+    }
+}
+
 }  // extern "C"
 
 namespace {
@@ -584,6 +644,59 @@ int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
         s += (int32_t)a[i] * (int32_t)b[i];
     }
     return s;
+}
+
+// tc_box_blur is cardBoxBlur (cards_index.go) in C: the same additions
+// and divisions in the same order (none reassociated, no multiply to fuse:
+// the same doubles), the divisions and the columns' sums vectorised.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#if defined(__x86_64__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+void tc_box_blur(const double *g, double *out, double *tmp, int n, int k) {
+    if (n > 256) {
+        return;
+    }
+    const double div = (double)(2 * k + 1);
+    double s[256];
+    // Each row's running sum, left to right.
+    for (int y = 0; y < n; y++) {
+        const double *r = g + y * n;
+        double *t = tmp + y * n;
+        double a = 0;
+        for (int d = -k; d <= k; d++) {
+            a += r[d < 0 ? 0 : d > n - 1 ? n - 1 : d];
+        }
+        for (int x = 0; x < n; x++) {
+            t[x] = a;
+            int in = x + k + 1 > n - 1 ? n - 1 : x + k + 1, gone = x - k < 0 ? 0 : x - k;
+            a += r[in] - r[gone];
+        }
+    }
+    for (int i = 0; i < n * n; i++) {
+        tmp[i] /= div;
+    }
+    // The columns' running sums, top to bottom, side by side.
+    for (int x = 0; x < n; x++) {
+        s[x] = 0;
+    }
+    for (int d = -k; d <= k; d++) {
+        const double *row = tmp + (d < 0 ? 0 : d > n - 1 ? n - 1 : d) * n;
+        for (int x = 0; x < n; x++) {
+            s[x] += row[x];
+        }
+    }
+    for (int y = 0; y < n; y++) {
+        double *o = out + y * n;
+        int in = y + k + 1 > n - 1 ? n - 1 : y + k + 1, gone = y - k < 0 ? 0 : y - k;
+        const double *rin = tmp + in * n, *rgone = tmp + gone * n;
+        for (int x = 0; x < n; x++) {
+            o[x] = s[x] / div;
+            s[x] += rin[x] - rgone[x];
+        }
+    }
 }
 
 }  // extern "C"

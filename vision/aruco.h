@@ -117,6 +117,23 @@ long long tc_aruco_malloc_in_use(void);
 // 2^31: n below 2^17).
 int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n);
 
+// TcFine is what tc_card_fine returns.
+typedef struct {
+    double norm;      // the sum of squares of v
+    double q;         // the scale of fine: 127 over the largest |v|
+    double fine_norm; // the sum of squares of fine
+} TcFine;
+
+// tc_card_fine writes v (n doubles) scaled to ±127 and rounded into fine.
+TcFine tc_card_fine(const double *v, int n, int8_t *fine);
+
+// tc_dct_rows writes the m×n product of c (m×n) and g (n×n) into t.
+void tc_dct_rows(const double *c, const double *g, double *t, int n, int m);
+
+// tc_box_blur writes the box blur of radius k (borders replicated) of the
+// n×n image g (n at most 256) into out; tmp (n×n) is its scratch.
+void tc_box_blur(const double *g, double *out, double *tmp, int n, int k);
+
 #ifdef __cplusplus
 }
 #endif

@@ -860,11 +860,7 @@ func BenchmarkReadCards720pRef(b *testing.B) {
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		for _, ref := range []bool{false, true} {
-			name := string(bg) + "/no-ref"
-			if ref {
-				name = string(bg) + "/ref"
-			}
-			b.Run(name, func(b *testing.B) { cardsBenchTable(b, ix, bg, false, ref) })
+			b.Run(cardsBenchName(bg, ref), func(b *testing.B) { cardsBenchTable(b, ix, bg, false, ref) })
 		}
 	}
 }
@@ -884,14 +880,7 @@ func cardsBenchTable(b *testing.B, ix *vision.CardIndex, bg synth.Background, wh
 		b.Fatal(err)
 	}
 	defer r.Close()
-	cards := []synth.CardSpec{
-		{Art: 3}, {Art: 42},
-		{Art: cardsUntaughtEval + 1, Sticker: true, Marker: 2, Width: 110},
-		{Art: cardsUntaughtEval + 2, Sticker: true, Marker: 17, Width: 110},
-	}
-	s := synth.RandomCardScene(cardsEvalSeed+77, cards)
-	s.Background = bg
-	s.Lighting = synth.Lighting{}
+	s := cardsBenchScene(cardsEvalSeed+77, bg, 3, 42)
 	m, _, err := synth.RenderCardScene(s)
 	if err != nil {
 		b.Fatal(err)
@@ -918,6 +907,102 @@ func cardsBenchTable(b *testing.B, ix *vision.CardIndex, bg synth.Background, wh
 		}
 	}
 	b.ReportMetric(float64(cardsCPU()-c0)/1e6/float64(b.N), "cpu-ms/op")
+}
+
+// cardsBenchScene is the benchmarks' scene of four cards on table bg in
+// normal light: taught arts a and b and two with stickers.
+func cardsBenchScene(seed int64, bg synth.Background, a, b int64) synth.CardScene {
+	cards := []synth.CardSpec{
+		{Art: a}, {Art: b},
+		{Art: cardsUntaughtEval + 1, Sticker: true, Marker: 2, Width: 110},
+		{Art: cardsUntaughtEval + 2, Sticker: true, Marker: 17, Width: 110},
+	}
+	s := synth.RandomCardScene(seed, cards)
+	s.Background = bg
+	s.Lighting = synth.Lighting{}
+	return s
+}
+
+// cardsBenchNewSeed is the first training seed of BenchmarkReadCards720pNew's
+// scenes.
+const cardsBenchNewSeed = synth.TrainSeedMin + 700_000
+
+// BenchmarkReadCards720pNew is BenchmarkReadCards720pRef on frames the
+// reader has not seen: a cycle of 12 scenes of four cards (two taught among
+// 100, two with stickers; placement, rotation and tilt of RandomCardScene),
+// each read after SetBackground with its own empty table ("ref") or none
+// ("no-ref"), which also makes the reader forget what it kept of the
+// previous frame. cpu-ms/op is ReadCards' CPU time only.
+func BenchmarkReadCards720pNew(b *testing.B) {
+	ix, _ := cardsTeachAll(b, 100, 2)
+	for _, bg := range synth.Backgrounds() {
+		for _, ref := range []bool{false, true} {
+			b.Run(cardsBenchName(bg, ref), func(b *testing.B) { cardsBenchNew(b, ix, bg, ref) })
+		}
+	}
+}
+
+// cardsBenchName names a benchmark on table bg with or without the reference.
+func cardsBenchName(bg synth.Background, ref bool) string {
+	if ref {
+		return string(bg) + "/ref"
+	}
+	return string(bg) + "/no-ref"
+}
+
+// cardsBenchNew reads BenchmarkReadCards720pNew's cycle of frames on table bg.
+func cardsBenchNew(b *testing.B, ix *vision.CardIndex, bg synth.Background, ref bool) {
+	const k = 12
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	frames, empties := make([]gocv.Mat, k), make([]gocv.Mat, k)
+	defer func() {
+		for i := range k {
+			frames[i].Close()
+			empties[i].Close()
+		}
+	}()
+	for i := range k {
+		seed := cardsBenchNewSeed + int64(i)
+		s := cardsBenchScene(seed, bg, seed*7%100, (seed*7+50)%100)
+		frames[i], _, err = synth.RenderCardScene(s)
+		if err == nil && ref {
+			empties[i], err = synth.RenderCardSceneEmpty(s)
+		} else if err == nil {
+			empties[i] = gocv.NewMat()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	// The first readings build what the reader keeps (the keypoint hash,
+	// with the reference).
+	for i := range k {
+		if err := r.SetBackground(empties[i]); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.ReadCards(frames[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var cpu time.Duration
+	i := 0
+	for b.Loop() {
+		if err := r.SetBackground(empties[i%k]); err != nil {
+			b.Fatal(err)
+		}
+		c0 := cardsCPU()
+		_, err := r.ReadCards(frames[i%k])
+		cpu += cardsCPU() - c0
+		if err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(cpu)/1e6/float64(b.N), "cpu-ms/op")
 }
 
 // cardsPHash is a plain 64-bit DCT perceptual hash of a BGR image: 32×32

@@ -87,6 +87,8 @@ type cardDescriber struct {
 	occTmp       [cardFineD]bool
 	occMorph     [cardFineD]bool
 	occQueue     []int32
+	fine0        [cardFineD]int8
+	dctTmp       [8][cardHashN]float64
 }
 
 func newCardDescriber() *cardDescriber {
@@ -245,20 +247,10 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	if mask != nil {
 		kept = d.clearMasked(mask)
 	}
-	var norm, peak float64
-	for _, v := range d.lowcut {
-		norm += v * v
-		peak = max(peak, math.Abs(v))
-	}
+	fine0 := &d.fine0
+	norm, q, fineNorm := d.scaleFine()
 	// A floor keeps a nearly blank card from blowing up noise.
 	norm = max(math.Sqrt(norm), 2*math.Sqrt(float64(kept)))
-	q := 127 / max(peak, 1e-9)
-	var fineNorm float64
-	var fine0 [cardFineD]int8
-	for i, v := range d.lowcut {
-		fine0[i] = int8(math.Round(v * q))
-		fineNorm += float64(fine0[i]) * float64(fine0[i])
-	}
 	fineNorm = max(math.Sqrt(fineNorm), norm*q)
 	for r := range out {
 		o := &out[r]
@@ -275,7 +267,7 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 		o.fineNorm = float32(fineNorm)
 		switch r {
 		case 0:
-			o.fine = fine0
+			o.fine = *fine0
 		case 2:
 			for i := range fine0 {
 				o.fine[i] = fine0[cardFineD-1-i]
@@ -300,6 +292,23 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	return nil
 }
 
+// scaleFine scales d.lowcut to ±127 by its largest magnitude, rounded
+// (half away from zero) into d.fine0, and returns the sum of squares of
+// d.lowcut, the scale and the sum of squares of d.fine0 (tc_card_fine: in
+// C, the same doubles as the Go loops it replaced).
+func (d *cardDescriber) scaleFine() (norm, q, fineNorm float64) {
+	f := C.tc_card_fine((*C.double)(unsafe.Pointer(&d.lowcut[0])), C.int(cardFineD), (*C.int8_t)(unsafe.Pointer(&d.fine0[0])))
+	return float64(f.norm), float64(f.q), float64(f.fine_norm)
+}
+
+// dctRows returns C·g into d.dctTmp (C the 8 lowest DCT rows), row by row:
+// each element sums its products in the same order (y ascending) as a
+// column loop would (tc_dct_rows: in C, vectorised along the rows of g).
+func (d *cardDescriber) dctRows(g *[cardHashN * cardHashN]float64) *[8][cardHashN]float64 {
+	C.tc_dct_rows((*C.double)(unsafe.Pointer(&d.dctC[0][0])), (*C.double)(unsafe.Pointer(&g[0])), (*C.double)(unsafe.Pointer(&d.dctTmp[0][0])), C.int(cardHashN), 8)
+	return &d.dctTmp
+}
+
 // cardRotStrides gives where, in an n×n image stored row by row, the
 // pixel lies that lands on (y, x) when the image is turned r×90°
 // clockwise: at base + y·sy + x·sx (one turn takes out(y, x) from
@@ -319,19 +328,7 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
 // its 8×8 lowest DCT coefficients but the first, against their median.
 func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
-	var tmp [8][cardHashN]float64 // C·X
-	for u := range 8 {
-		// Row by row: each tmp[u][x] sums its products in the same order
-		// (y ascending) as a column loop would, the inner loop runs along
-		// a row of g.
-		t, c := &tmp[u], &d.dctC[u]
-		for y := range cardHashN {
-			cy, row := c[y], (*[cardHashN]float64)(g[y*cardHashN:])
-			for x := range cardHashN {
-				t[x] += cy * row[x]
-			}
-		}
-	}
+	tmp := d.dctRows(g)
 	var coef [64]float64
 	for u := range 8 {
 		for v := range 8 {
@@ -1194,51 +1191,9 @@ const (
 )
 
 // cardBoxBlur writes the box blur of radius k of g (borders replicated)
-// into out.
+// into out: each row's running sum from the left, divided by 2k+1, then
+// each column's from the top, divided again (tc_box_blur: in C, the
+// divisions vectorised; the same doubles as in Go).
 func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
-	const n = cardFineN
-	clamp := func(v int) int { return max(0, min(n-1, v)) }
-	div := float64(2*k + 1)
-	// The rows' running sums, four rows side by side (four chains of
-	// additions instead of one); each row adds and divides in the same
-	// order as alone.
-	for y := 0; y < n; y += 4 {
-		r0, r1 := (*[n]float64)(g[y*n:]), (*[n]float64)(g[(y+1)*n:])
-		r2, r3 := (*[n]float64)(g[(y+2)*n:]), (*[n]float64)(g[(y+3)*n:])
-		t0, t1 := (*[n]float64)(tmp[y*n:]), (*[n]float64)(tmp[(y+1)*n:])
-		t2, t3 := (*[n]float64)(tmp[(y+2)*n:]), (*[n]float64)(tmp[(y+3)*n:])
-		var s0, s1, s2, s3 float64
-		for d := -k; d <= k; d++ {
-			c := clamp(d)
-			s0 += r0[c]
-			s1 += r1[c]
-			s2 += r2[c]
-			s3 += r3[c]
-		}
-		for x := range n {
-			t0[x], t1[x], t2[x], t3[x] = s0/div, s1/div, s2/div, s3/div
-			in, gone := clamp(x+k+1), clamp(x-k)
-			s0 += r0[in] - r0[gone]
-			s1 += r1[in] - r1[gone]
-			s2 += r2[in] - r2[gone]
-			s3 += r3[in] - r3[gone]
-		}
-	}
-	// The columns' running sums side by side, a row at a time: each
-	// column adds and divides in the same order as alone.
-	var s [n]float64
-	for d := -k; d <= k; d++ {
-		row := tmp[clamp(d)*n:][:n]
-		for x := range n {
-			s[x] += row[x]
-		}
-	}
-	for y := range n {
-		o := out[y*n:][:n]
-		in, gone := tmp[clamp(y+k+1)*n:][:n], tmp[clamp(y-k)*n:][:n]
-		for x := range n {
-			o[x] = s[x] / div
-			s[x] += in[x] - gone[x]
-		}
-	}
+	C.tc_box_blur((*C.double)(unsafe.Pointer(&g[0])), (*C.double)(unsafe.Pointer(&out[0])), (*C.double)(unsafe.Pointer(&tmp[0])), C.int(cardFineN), C.int(k))
 }
