@@ -672,7 +672,9 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		r.trace(traced, best)
 	}
 	accepted := ix.accepts(best)
-	if r.refUsed && (accepted || cardRefBand(best)) {
+	// With the reference, matches are confirmed at the pose; without it,
+	// masked ones (fewer pixels compared) are.
+	if r.refUsed && (accepted || cardRefBand(best)) || accepted && best.mask != nil {
 		var err error
 		if accepted, err = r.confirmStill(img, cardGrowQuad(bestQ, grow), best); err != nil {
 			return rd, false, best, err
