@@ -99,7 +99,7 @@ func (d *cardDescriber) occluders(m *cardMask) (int, error) {
 	count := 0
 	const cell = cardCanon / cardChromN
 	for b := range m {
-		bx, by := (b%cardChromN)*cell, (b/cardChromN)*cell
+		bx, by := cardBlockAt(b)
 		c := 0
 		for y := by; y < by+cell; y++ {
 			for _, o := range d.occ[y*n+bx : y*n+bx+cell] {
@@ -116,17 +116,22 @@ func (d *cardDescriber) occluders(m *cardMask) (int, error) {
 	return count, nil
 }
 
+// cardBlockAt is where block b (a chroma cell) of a cardCanon² image
+// starts.
+func cardBlockAt(b int) (x, y int) {
+	const cell = cardCanon / cardChromN
+	return b % cardChromN * cell, b / cardChromN * cell
+}
+
 // cardMorph dilates (grow) or erodes src by a square of radius k into
 // dst, tmp its scratch; outside the image counts as unset when dilating
 // and as set when eroding.
 func cardMorph(src, dst, tmp *[cardFineD]bool, k int, grow bool) {
 	const n = cardCanon
-	pass := func(src, dst *[cardFineD]bool, step, along int) {
+	// step 1: along rows; step n: along columns.
+	pass := func(src, dst *[cardFineD]bool, step int) {
 		for i := range cardFineD {
 			pos := (i / step) % n
-			if along == 0 {
-				pos = i % n
-			}
 			v := !grow
 			for d := -k; d <= k && v == !grow; d++ {
 				p := pos + d
@@ -140,8 +145,8 @@ func cardMorph(src, dst, tmp *[cardFineD]bool, k int, grow bool) {
 			dst[i] = v
 		}
 	}
-	pass(src, tmp, 1, 0)
-	pass(tmp, dst, n, 1)
+	pass(src, tmp, 1)
+	pass(tmp, dst, n)
 }
 
 // fillOccluded gives the occluded pixels of the grey image the mean grey
@@ -173,7 +178,7 @@ func (d *cardDescriber) clearMasked(m *cardMask) int {
 			continue
 		}
 		kept -= cell * cell
-		bx, by := (b%cardChromN)*cell, (b/cardChromN)*cell
+		bx, by := cardBlockAt(b)
 		for y := by; y < by+cell; y++ {
 			clear(d.lowcut[y*cardCanon+bx : y*cardCanon+bx+cell])
 		}
@@ -185,7 +190,7 @@ func (d *cardDescriber) clearMasked(m *cardMask) int {
 func (e *cardEntry) setBlockEnergy() {
 	const cell = cardCanon / cardChromN
 	for b := range e.blockE {
-		bx, by := (b%cardChromN)*cell, (b/cardChromN)*cell
+		bx, by := cardBlockAt(b)
 		var s float32
 		for y := by; y < by+cell; y++ {
 			for _, v := range e.desc.fine[y*cardCanon+bx : y*cardCanon+bx+cell] {
