@@ -41,7 +41,7 @@ func cardsCanonOf(t *testing.T, art int64, seed int64) gocv.Mat {
 // card under the same glare is not taken for another.
 func TestCardOccludedMatch(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 16, 2)
-	seed := synth.TrainSeedMin + 1_300_000
+	seed := synth.TrainSeedMin + 560_000
 	glare := func(c *gocv.Mat) {
 		gocv.Circle(c, image.Pt(28, 22), 15, color.RGBA{250, 250, 250, 0}, -1)
 	}
@@ -91,7 +91,8 @@ func TestCardOccludedMatch(t *testing.T) {
 
 // TestCardsMaskCalibrate checks cardMaskRatio on training scenes with
 // glare or a thumb on every other card, compared masked with their true
-// outlines: no untaught card is taken, and most taught cards are taken
+// outlines: at most 0.25% of the untaught cards are taken by their faces
+// alone (the keypoints at the pose check those), and most taught cards are taken
 // for themselves (TABLECAM_EVAL_FULL: 100 and 500 taught, 300 scenes
 // each of taught and untaught cards; else 16 taught, 40 scenes).
 func TestCardsMaskCalibrate(t *testing.T) {
@@ -110,10 +111,11 @@ func TestCardsMaskCalibrate(t *testing.T) {
 		lowest := 1e9 // the lowest ratio of an untaught card within the threshold
 		for _, isTaught := range []bool{true, false} {
 			for k := range scenes {
-				seed := synth.TrainSeedMin + 1_100_000 + int64(k)
+				seed := synth.TrainSeedMin + 500_000 + int64(k)
 				if !isTaught {
 					seed += 50_000
 				}
+				cardsCheckSeeds(t, []int64{seed}, nil)
 				s := cardsLearnedScene(seed, n, isTaught, cardsUntaughtCalib)
 				switch k % 3 {
 				case 0:
@@ -159,8 +161,10 @@ func TestCardsMaskCalibrate(t *testing.T) {
 		}
 		t.Logf("%d taught: masked comparisons of taught cards %d, right %d (%.1f%%); untaught %d, taken %d, lowest ratio within the threshold %.3f",
 			n, taught, right, 100*float64(right)/float64(max(1, taught)), untaught, falseIDs, lowest)
-		if falseIDs > 0 {
-			t.Errorf("%d taught: %d of %d untaught cards taken masked", n, falseIDs, untaught)
+		// The face alone; a masked match must then be confirmed by its
+		// keypoints at its pose (cardRefClear).
+		if falseIDs*400 > untaught {
+			t.Errorf("%d taught: %d of %d untaught cards taken masked, want at most 0.25%%", n, falseIDs, untaught)
 		}
 		if taught == 0 || float64(right) < 0.8*float64(taught) {
 			t.Errorf("%d taught: %d of %d taught cards taken masked, want 80%%", n, right, taught)

@@ -937,13 +937,20 @@ func (r *CardReader) blobOutline(gr cardGrey, q, alt [4]Point2f, minW, maxW floa
 func (r *CardReader) refConfirms(q [4]Point2f, m cardMatch) (bool, error) {
 	ix := r.opts.Index
 	accepted := ix.accepts(m)
-	if accepted && m.dist <= cardRefSureRatio*m.second {
+	if cardRefClear(ix, m) {
 		return true, nil
 	}
 	if !accepted && !cardRefBand(m) {
 		return false, nil
 	}
 	return r.confirmAt(q, m, accepted)
+}
+
+// cardRefClear reports whether the match m stands without its keypoints:
+// accepted, and nearer than cardRefSureRatio of the next card's distance;
+// a masked match (fewer pixels compared) never does.
+func cardRefClear(ix *CardIndex, m cardMatch) bool {
+	return ix.accepts(m) && m.mask == nil && m.dist <= cardRefSureRatio*m.second
 }
 
 // confirmAt verifies the match m of outline q at its pose: accepted, the

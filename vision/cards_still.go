@@ -143,7 +143,7 @@ type cardConfirmStill struct {
 // the same, and q and the picture inside it lie still.
 func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool, error) {
 	g, err := cardColourOf(img)
-	if err != nil || r.opts.Index.accepts(m) && m.dist <= cardRefSureRatio*m.second {
+	if err != nil || cardRefClear(r.opts.Index, m) {
 		return r.refConfirms(q, m) // clear: no keypoints searched
 	}
 	s := cardConfirmStill{q: q, id: m.id, rot: m.rot, took: r.opts.Index.accepts(m)}
