@@ -739,8 +739,7 @@ const cardExtendAspect = 1.25
 // cardExtensions returns the outline q extended to a whole card
 // (cardExtendAspect), none if q is in a card's proportions.
 func cardExtensions(q [4]Point2f) [][4]Point2f {
-	a := (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2 // sides 01 and 23
-	b := (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2 // sides 12 and 30
+	a, b := cardSideMeans(q)
 	if a <= 0 || b <= 0 || max(a, b) >= cardExtendAspect*min(a, b) {
 		return nil
 	}
@@ -756,6 +755,12 @@ func cardExtensions(q [4]Point2f) [][4]Point2f {
 		}
 	}
 	return out
+}
+
+// cardSideMeans returns the mean lengths of q's sides 01 and 23 (a) and
+// of its sides 12 and 30 (b).
+func cardSideMeans(q [4]Point2f) (a, b float64) {
+	return (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2, (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2
 }
 
 // cardExtend lengthens outline q by f of its sides 12 and 30 (along) or 01
@@ -1077,8 +1082,7 @@ func cardStickerFits(m Marker, q [4]Point2f) bool {
 			return false
 		}
 	}
-	l0 := (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2
-	l1 := (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2
+	l0, l1 := cardSideMeans(q)
 	short, long := min(l0, l1), max(l0, l1)
 	return short >= 2*m.Side && short <= 6.5*m.Side && long <= 8.5*m.Side && long <= 1.9*short
 }

@@ -86,19 +86,11 @@ func CardMatchOccludedForTest(ix *CardIndex, canon gocv.Mat) (string, float64, f
 	d := newCardDescriber()
 	defer d.close()
 	canon.CopyTo(&d.canon)
-	var m cardMask
-	n, err := d.occluders(&m)
-	if err != nil || n < cardMaskMin || n > cardMaskMax {
+	m, n, ok, err := d.matchOccluded(ix)
+	if !ok || err != nil {
 		return "", 0, 0, n, err
 	}
-	var ds [4]cardDesc
-	if err := d.describeTurns(ds[:], true, &m); err != nil {
-		return "", 0, 0, n, err
-	}
-	var ms [4]cardMask
-	cardMaskTurns(&m, &ms)
-	mm := ix.matchMasked(&ds, &ms)
-	return mm.id, mm.dist, mm.second, n, nil
+	return m.id, m.dist, m.second, n, nil
 }
 
 // FitOutlineForTest matches the outline q of img with r's taught cards and

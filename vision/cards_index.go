@@ -903,8 +903,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 func cardTeachDoubled(qs []cardQuadCandidate) []cardQuadCandidate {
 	out := slices.Clone(qs)
 	for _, c := range qs {
-		a := (cardDist(c.q[0], c.q[1]) + cardDist(c.q[2], c.q[3])) / 2 // sides 01 and 23
-		b := (cardDist(c.q[1], c.q[2]) + cardDist(c.q[3], c.q[0])) / 2 // sides 12 and 30
+		a, b := cardSideMeans(c.q)
 		for _, at := range []float64{0, 1} {
 			d := c
 			// The shorter sides doubled.

@@ -235,7 +235,7 @@ func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f, want string, relax
 // cardQuadWidth is the mean length of the shorter pair of q's opposite
 // sides.
 func cardQuadWidth(q [4]Point2f) float64 {
-	return math.Min(cardDist(q[0], q[1])+cardDist(q[2], q[3]), cardDist(q[1], q[2])+cardDist(q[3], q[0])) / 2
+	return min(cardSideMeans(q))
 }
 
 // cardReadAt reports whether p lies on a card already read (not unknown).

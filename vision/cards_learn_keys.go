@@ -129,7 +129,7 @@ func (k *cardKeyer) detectMasked(grey, mask gocv.Mat, max int) error {
 // lying on its long side is rectified lying (w > h).
 func (k *cardKeyer) teach(img gocv.Mat, q [4]Point2f) (*cardKeys, error) {
 	w, h := cardKeyW, cardKeyH
-	if cardDist(q[0], q[1])+cardDist(q[2], q[3]) > cardDist(q[1], q[2])+cardDist(q[3], q[0]) {
+	if a, b := cardSideMeans(q); a > b {
 		w, h = h, w
 	}
 	if !cardWarpQuad(img, &k.warp, k.hm, q, cardPixelRect(0, 0, float64(w), float64(h)), image.Pt(w, h)) {

@@ -294,18 +294,26 @@ func (r *CardReader) matchOccluded(img gocv.Mat, q [4]Point2f, grow float64) (ca
 	if err := r.desc.rectify(img, q, grow); err != nil {
 		return cardMatch{}, false, nil
 	}
+	m, _, ok, err := r.desc.matchOccluded(r.opts.Index)
+	return m, ok, err
+}
+
+// matchOccluded matches d.canon with ix without its occluded blocks and
+// returns the match and how many blocks were masked; ok is false when
+// they are fewer than cardMaskMin or more than cardMaskMax.
+func (d *cardDescriber) matchOccluded(ix *CardIndex) (cardMatch, int, bool, error) {
 	var m cardMask
-	n, err := r.desc.occluders(&m)
+	n, err := d.occluders(&m)
 	if err != nil || n < cardMaskMin || n > cardMaskMax {
-		return cardMatch{}, false, err
+		return cardMatch{}, n, false, err
 	}
-	var d [4]cardDesc
-	if err := r.desc.describeTurns(d[:], true, &m); err != nil {
-		return cardMatch{}, false, err
+	var ds [4]cardDesc
+	if err := d.describeTurns(ds[:], true, &m); err != nil {
+		return cardMatch{}, n, false, err
 	}
 	var ms [4]cardMask
 	cardMaskTurns(&m, &ms)
-	return r.opts.Index.matchMasked(&d, &ms), true, nil
+	return ix.matchMasked(&ds, &ms), n, true, nil
 }
 
 // cardMasked reports whether the taught keypoint p of ks lies in a block
