@@ -713,8 +713,10 @@ type cardTry struct {
 // cardLearnTries are the outlines readLearned tries for outline o, in
 // order: o as found, then as an inner frame grown to the whole card, then
 // the other outlines seen for this card; a squarish o extended to a whole
-// card (its art panel, the card cut by a thumb across it); last, o a little
-// smaller and larger (an edge found a few pixels off on a side or two).
+// card (its art panel, the card cut by a thumb across it); o doubled
+// across its width at either end (half a card cut across its length is in
+// a card's proportions too); last, o a little smaller and larger (an edge
+// found a few pixels off on a side or two).
 func cardLearnTries(o cardQuadCandidate) []cardTry {
 	tries := []cardTry{{o.q, 0}, {o.q, cardGrowInner}}
 	for _, a := range o.alts {
@@ -722,6 +724,9 @@ func cardLearnTries(o cardQuadCandidate) []cardTry {
 	}
 	for _, e := range cardExtensions(o.q) {
 		tries = append(tries, cardTry{e, 0})
+	}
+	for _, d := range cardDoubled(o.q) {
+		tries = append(tries, cardTry{d, 0})
 	}
 	for _, g := range cardGrowTries {
 		tries = append(tries, cardTry{o.q, g})

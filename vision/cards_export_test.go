@@ -127,3 +127,10 @@ func (r *CardReader) TraceConfirmForTest(f func(box image.Rectangle, id string, 
 
 // CardMaskRatioForTest is the ratio test of a masked comparison.
 const CardMaskRatioForTest = cardMaskRatio
+
+// ReadOutlineForTest reads the card inside outline q of img as the reader
+// reads an outline it found (its tries, fit and masked comparison).
+func ReadOutlineForTest(r *CardReader, img gocv.Mat, q [4]Point2f) (CardReading, error) {
+	rd, _, _, err := r.readLearned(img, cardQuadCandidate{q: q})
+	return rd, err
+}

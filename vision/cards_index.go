@@ -903,16 +903,23 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 func cardTeachDoubled(qs []cardQuadCandidate) []cardQuadCandidate {
 	out := slices.Clone(qs)
 	for _, c := range qs {
-		a, b := cardSideMeans(c.q)
-		for _, at := range []float64{0, 1} {
+		for _, q := range cardDoubled(c.q) {
 			d := c
-			// The shorter sides doubled.
-			d.q = cardExtend(c.q, b < a, 1, at)
+			d.q = q
 			d.area = 2 * c.area
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// cardDoubled returns outline q with its shorter sides doubled, at one end
+// and at the other: the whole card when q is half of it cut across its
+// length (an art panel meeting a text panel across the middle, or a card
+// half hidden or half shaded), which is in a card's proportions too.
+func cardDoubled(q [4]Point2f) [2][4]Point2f {
+	a, b := cardSideMeans(q)
+	return [2][4]Point2f{cardExtend(q, b < a, 1, 0), cardExtend(q, b < a, 1, 1)}
 }
 
 // cardOutlines returns the candidate outlines of the one card in a teaching
