@@ -19,7 +19,9 @@ func TestCardReadHalfOutline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	mid := func(a, b vision.Point2f) vision.Point2f { return vision.Point2f{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2} }
+	mid := func(a, b vision.Point2f) vision.Point2f {
+		return vision.Point2f{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
+	}
 	read, tried := 0, 0
 	for k := range int64(8) {
 		seed := synth.TrainSeedMin + 640_000 + k
