@@ -265,8 +265,8 @@ func TestCardKeyHash(t *testing.T) {
 
 // TestCardKeyHashExamples: every example of a card is hashed, and a
 // keypoint of a card taught twice (the same look in both examples) is found
-// for its card: its nearest other example is the same card, not a second
-// card that makes the match ambiguous.
+// for its card (at its place in either example, or at another place of
+// the card's that looks alike), seldom for another card.
 func TestCardKeyHashExamples(t *testing.T) {
 	k := newCardKeyer()
 	defer k.close()
@@ -300,15 +300,21 @@ func TestCardKeyHashExamples(t *testing.T) {
 		}
 		switch j := h.nearest(&q); {
 		case j < 0:
-		case h.card[j] == h.card[i] && h.pt[j] == h.pt[i]:
+		case h.card[j] == h.card[i]:
 			found++
 		default:
 			wrong++
 		}
 	}
-	if n := len(h.desc); found < n*3/5 || wrong > n/50 {
-		t.Errorf("of %d keypoints with 10 bits changed: %d found, %d taken for another", n, found, wrong)
+	// With no ratio test, a keypoint whose own buckets are all crowded
+	// (twice as full here: every keypoint is taught twice) takes another
+	// card's within cardKeyMaxDist: the frame search's homography sorts
+	// those out.
+	n := len(h.desc)
+	if found < n*3/5 || wrong > n/20 {
+		t.Errorf("of %d keypoints with 10 bits changed: %d found, %d taken for another card", n, found, wrong)
 	}
+	t.Logf("of %d keypoints with 10 bits changed: %d found for their card, %d for another card", n, found, wrong)
 }
 
 // TestCardRefConfirms: with the reference, a match that is not clear
@@ -546,5 +552,58 @@ func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
 		}
 		ix.Threshold = 0
 		r.Close()
+	}
+}
+
+// TestCardKeyHashNoRatio: the nearest taught keypoint is returned even
+// where another card's comes nearly as near (8 and 9 bits off: a ratio
+// test of 0.8 drops it), as keypoints of a card among hundreds often do.
+func TestCardKeyHashNoRatio(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	flip := func(d [4]uint64, n int, skip map[int]bool) ([4]uint64, map[int]bool) {
+		used := map[int]bool{}
+		for len(used) < n {
+			b := rng.IntN(256)
+			if skip[b] || used[b] {
+				continue
+			}
+			used[b] = true
+			d[b/64] ^= 1 << (b % 64)
+		}
+		return d, used
+	}
+	const n = 400
+	own := &cardKeys{w: 96, h: 134}
+	rival := &cardKeys{w: 96, h: 134}
+	queries := make([][4]uint64, n)
+	for i := range n {
+		var d [4]uint64
+		for w := range d {
+			d[w] = rng.Uint64()
+		}
+		q, off := flip(d, 8, nil)
+		r, _ := flip(q, 9, off)
+		queries[i] = q
+		p := Point2f{X: float32(i % 96), Y: float32(i / 96)}
+		own.pts, own.desc = append(own.pts, p), append(own.desc, d)
+		rival.pts, rival.desc = append(rival.pts, p), append(rival.desc, r)
+	}
+	var d cardDesc
+	d.fineNorm = 1
+	ix := NewCardIndex()
+	ix.entries = []cardEntry{{id: "own", desc: d, keys: own}, {id: "rival", desc: d, keys: rival}}
+	h := newCardKeyHash(ix)
+	found, wrong := 0, 0
+	for i := range queries {
+		switch j := h.nearest(&queries[i]); {
+		case j < 0:
+		case h.cards[h.card[j]].id == "own" && h.pt[j] == own.pts[i]:
+			found++
+		default:
+			wrong++
+		}
+	}
+	if found < n*3/5 || wrong > n/20 {
+		t.Errorf("of %d keypoints 8 bits off their card's and 9 off another's: %d found, %d taken for another", n, found, wrong)
 	}
 }
