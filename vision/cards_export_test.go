@@ -134,3 +134,18 @@ func ReadOutlineForTest(r *CardReader, img gocv.Mat, q [4]Point2f) (CardReading,
 	rd, _, _, err := r.readLearned(img, cardQuadCandidate{q: q})
 	return rd, err
 }
+
+// ConfirmKeyFoundForTest confirms outline q of img found by the keypoints
+// of card want (with inliers agreeing), as the keypoint searches do, the
+// frame read without a reference.
+func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]Point2f, want string, inliers int) (CardReading, bool, error) {
+	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
+	g, err := cardGreyOf(r.grey)
+	if err != nil {
+		return CardReading{}, false, err
+	}
+	short := float64(min(img.Cols(), img.Rows()))
+	minW := max(24, 0.055*short)
+	r.fits = 0
+	return r.confirmKeyFound(img, g, cardKeyFound{q: q, inliers: inliers}, want, minW, max(minW, 0.45*short))
+}

@@ -173,7 +173,8 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, 
 
 // confirmKeyFound rectifies the outline q found by keypoints (its taught
 // top-left corner first), and then q re-fitted to the card's edges in gr,
-// and matches them with the taught cards.
+// and matches them with the taught cards; last, it reads q as a found
+// outline (readLearned), which must read card want.
 func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, f cardKeyFound, want string, minW, maxW float64) (CardReading, bool, error) {
 	q := f.q
 	relax := 0.0
@@ -189,13 +190,22 @@ func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, f cardKeyFound, 
 		return rd, ok, err
 	}
 	rq, _, ok := r.finder.refine(gr, q)
-	if !ok || cardQuadAltDistance(rq, cardQuadCandidate{q: q}) < 1 {
-		return CardReading{}, false, nil
+	if ok && cardQuadAltDistance(rq, cardQuadCandidate{q: q}) >= 1 {
+		if c, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); ok && c.q == rq {
+			if rd, ok, err := r.matchOutline(img, rq, want, relax); ok || err != nil {
+				return rd, ok, err
+			}
+		}
 	}
-	if c, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || c.q != rq {
-		return CardReading{}, false, nil
+	// Read as a found outline is (its tries, its fit to the card's edges,
+	// the comparison without a thumb or a glare spot): a homography
+	// fitted to few or crowded keypoints is often a little off. The card
+	// read must be the one the keypoints chose.
+	rd, ok, _, err = r.readLearned(img, cardQuadCandidate{q: q})
+	if err != nil || !ok || rd.ID != want {
+		return CardReading{}, false, err
 	}
-	return r.matchOutline(img, rq, want, relax)
+	return rd, true, nil
 }
 
 // matchOutline rectifies outline q and reports the taught card it is taken

@@ -27,7 +27,7 @@ const (
 	cardFrameLevels   = 7    // their pyramid levels (1.3 apart: cards from about 1 to 4.8 times the taught size)
 	cardFrameTables   = 8    // hash tables
 	cardFrameBits     = 16   // descriptor bits a table hashes
-	cardFrameTries    = 4    // cards located per frame, most keypoints first
+	cardFrameTries    = 4    // cards located per place, most keypoints first (at least half the first's)
 	// A bucket is compared only when it holds at most cardFrameBucketShare
 	// of the hashed keypoints (at least cardFrameBucketMin): ORB's bits
 	// are not independent, and plain patches of many cards crowd a few
@@ -242,6 +242,9 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 	for n, c := range order {
 		if n >= cardFrameTries {
 			break
+		}
+		if 2*len(f.votes[c]) < len(f.votes[order[0]]) {
+			break // far fewer than the first: mostly stray votes (no ratio test)
 		}
 		hc := f.hash.cards[c]
 		k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
