@@ -589,6 +589,11 @@ const (
 	cardStickerSizeRatio = 2.0
 )
 
+// cardTryDoubledChanged is the least share of an outline doubled that
+// must differ from the reference for it to be tried: the outline's half
+// and at least half the added one.
+const cardTryDoubledChanged = 0.75
+
 // cardTryFar is the distance to the nearest card from which an outline
 // is not tried grown or shrunk.
 const cardTryFar = 1.0
@@ -626,6 +631,11 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		// outline itself is far from any card (on training scenes these
 		// tries never made a card read from there).
 		if ti > 0 && tr.q == o.q && first >= cardTryFar {
+			continue
+		}
+		// With the reference, the half added must be a card's too: the
+		// outline doubled changed at least cardTryDoubledChanged.
+		if tr.doubled && r.refUsed && r.ref.changedIn(tr.q) < cardTryDoubledChanged {
 			continue
 		}
 		if err := r.desc.rectify(img, tr.q, tr.grow); err != nil {
@@ -704,10 +714,12 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	return rd, ok, best, nil
 }
 
-// cardTry is an outline readLearned tries, grown by grow.
+// cardTry is an outline readLearned tries, grown by grow; doubled, the
+// outline found doubled across its width.
 type cardTry struct {
-	q    [4]Point2f
-	grow float64
+	q       [4]Point2f
+	grow    float64
+	doubled bool
 }
 
 // cardLearnTries are the outlines readLearned tries for outline o, in
@@ -718,18 +730,18 @@ type cardTry struct {
 // a card's proportions too); last, o a little smaller and larger (an edge
 // found a few pixels off on a side or two).
 func cardLearnTries(o cardQuadCandidate) []cardTry {
-	tries := []cardTry{{o.q, 0}, {o.q, cardGrowInner}}
+	tries := []cardTry{{q: o.q}, {q: o.q, grow: cardGrowInner}}
 	for _, a := range o.alts {
-		tries = append(tries, cardTry{a, 0})
+		tries = append(tries, cardTry{q: a})
 	}
 	for _, e := range cardExtensions(o.q) {
-		tries = append(tries, cardTry{e, 0})
+		tries = append(tries, cardTry{q: e})
 	}
 	for _, d := range cardDoubled(o.q) {
-		tries = append(tries, cardTry{d, 0})
+		tries = append(tries, cardTry{q: d, doubled: true})
 	}
 	for _, g := range cardGrowTries {
-		tries = append(tries, cardTry{o.q, g})
+		tries = append(tries, cardTry{q: o.q, grow: g})
 	}
 	return tries
 }
