@@ -797,7 +797,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 			continue
 		}
 		var cs []cand
-		for _, q := range cardTeachDoubled(qs) {
+		for _, q := range cardTeachDoubled(qs, image.Pt(img.Cols(), img.Rows())) {
 			var c cand
 			c.score, c.q = q.score, q.q
 			ok := true
@@ -899,11 +899,23 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 // across its width at either end: half a card, cut along its middle (a
 // dark card's art panel over its text panel, on a dark table), is in a
 // card's proportions too. The choice across pictures takes the doubled
-// outline where the card is whole in another picture.
-func cardTeachDoubled(qs []cardQuadCandidate) []cardQuadCandidate {
+// outline where the card is whole in another picture. A doubled outline
+// must lie in the picture (size) but for cardTeachDoubledOut of its
+// sides: the card is shown whole, and a crop (the whole picture the card)
+// doubled would be half the picture's border fill, alike in every picture
+// of a card whose art repeats (a chessboard).
+func cardTeachDoubled(qs []cardQuadCandidate, size image.Point) []cardQuadCandidate {
 	out := slices.Clone(qs)
+	mx, my := cardTeachDoubledOut*float32(size.X), cardTeachDoubledOut*float32(size.Y)
 	for _, c := range qs {
 		for _, q := range cardDoubled(c.q) {
+			in := true
+			for _, p := range q {
+				in = in && p.X >= -0.5-mx && p.Y >= -0.5-my && p.X <= float32(size.X)-0.5+mx && p.Y <= float32(size.Y)-0.5+my
+			}
+			if !in {
+				continue
+			}
 			d := c
 			d.q = q
 			d.area = 2 * c.area
@@ -912,6 +924,10 @@ func cardTeachDoubled(qs []cardQuadCandidate) []cardQuadCandidate {
 	}
 	return out
 }
+
+// cardTeachDoubledOut is the share of a teaching picture's sides a doubled
+// outline may stick out of it.
+const cardTeachDoubledOut = 0.02
 
 // cardDoubled returns outline q with its shorter sides doubled, at one end
 // and at the other: the whole card when q is half of it cut across its

@@ -1,6 +1,8 @@
 package vision_test
 
 import (
+	"image"
+	"image/color"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -49,6 +51,51 @@ func TestCardTeachHalfCardDoubled(t *testing.T) {
 		}
 		if id != cardsID(art) || d > 0.15 {
 			t.Errorf("photo %d: the card's true outline is %.3f from what was taught (%s), want ≤ 0.15", ex, d, id)
+		}
+	}
+}
+
+// TestCardTeachCropRepeating: a card whose art repeats (a chessboard),
+// taught from crops (the whole picture is the card), is taught as the
+// whole picture, not doubled beyond it (half border fill, half the
+// pattern, alike in every crop of a repeating pattern).
+func TestCardTeachCropRepeating(t *testing.T) {
+	var crops []gocv.Mat
+	defer func() {
+		for _, m := range crops {
+			m.Close()
+		}
+	}()
+	for k, sq := range []int{20, 22, 24} {
+		w, h := 9*sq, 6*sq+2*k
+		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(235, 235, 235, 0), h, w, gocv.MatTypeCV8UC3)
+		for y := 0; y*sq < h; y++ {
+			for x := 0; x*sq < w; x++ {
+				if (x+y)%2 == 0 {
+					gocv.Rectangle(&m, image.Rect(x*sq, y*sq, (x+1)*sq, (y+1)*sq), color.RGBA{25, 25, 25, 0}, -1)
+				}
+			}
+		}
+		crops = append(crops, m)
+	}
+	ix := vision.NewCardIndex()
+	if err := ix.Teach("board", crops...); err != nil {
+		t.Fatal(err)
+	}
+	for k, m := range crops {
+		w, h := float32(m.Cols()), float32(m.Rows())
+		whole := [4]vision.Point2f{{X: -0.5, Y: -0.5}, {X: w - 0.5, Y: -0.5}, {X: w - 0.5, Y: h - 0.5}, {X: -0.5, Y: h - 0.5}}
+		c, err := vision.CanonicalCardForTest(m, whole, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, d, _, err := vision.CardMatchCanonicalForTest(ix, c)
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id != "board" || d > 0.15 {
+			t.Errorf("crop %d: the whole crop is %.3f from what was taught (%s), want ≤ 0.15", k, d, id)
 		}
 	}
 }
