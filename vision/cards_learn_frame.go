@@ -27,7 +27,7 @@ const (
 	cardFrameLevels   = 7    // their pyramid levels (1.3 apart: cards from about 1 to 4.8 times the taught size)
 	cardFrameTables   = 8    // hash tables
 	cardFrameBits     = 16   // descriptor bits a table hashes
-	cardFrameTries    = 4    // cards located per place, most keypoints first (at least half the first's)
+	cardFrameTries    = 4    // cards located per place, most keypoints first
 	// A bucket is compared only when it holds at most cardFrameBucketShare
 	// of the hashed keypoints (at least cardFrameBucketMin): ORB's bits
 	// are not independent, and plain patches of many cards crowd a few
@@ -131,15 +131,19 @@ func (h *cardKeyHash) key(t int, d *[4]uint64) uint32 {
 }
 
 // nearest returns the taught keypoint nearest to d among those sharing a
-// bucket with it (its index in h.desc), or -1 when none is within
-// cardKeyMaxDist. There is no ratio test against other cards' keypoints:
-// among hundreds of cards a rival's keypoint often comes about as near as
-// the card's own (with 500 taught, a ratio of 0.8 kept too few of a
-// card's keypoints to locate it; training scenes read 577 of 634 taught
-// cards with it, 592 without), and the keypoints of a wrong card do not
-// agree on one homography, nor its face with the frame's.
-func (h *cardKeyHash) nearest(d *[4]uint64) int {
-	best, bi := cardKeyMaxDist+1, -1
+// bucket with it (its index in h.desc), or -1 unless it is within
+// cardKeyMaxDist and, for a ratio below 1, nearer than ratio times the
+// nearest of another card (another example of the same card is no rival).
+// A place holding about one card (a blob of the reference) is searched
+// without the ratio test: among hundreds of cards a rival's keypoint
+// often comes about as near as the card's own (with 500 taught, a ratio
+// of 0.8 kept too few to locate it: training scenes read 577 of 634
+// taught cards with it, 592 without), and the keypoints of a wrong card do
+// not agree on one homography, nor its face with the frame's. The whole
+// frame keeps it: there the stray keypoints of a busy table outvote the
+// cards when few are taught.
+func (h *cardKeyHash) nearest(d *[4]uint64, ratio float64) int {
+	best, second, bi := cardKeyMaxDist+1, 257, -1
 	for t := range cardFrameTables {
 		k := h.key(t, d)
 		lo, hi := h.start[t][k], h.start[t][k+1]
@@ -147,10 +151,21 @@ func (h *cardKeyHash) nearest(d *[4]uint64) int {
 			continue // a crowded bucket: a plain patch's bits, many cards have it
 		}
 		for _, i := range h.items[t][lo:hi] {
-			if dd := cardHamming(d, &h.desc[i]); dd < best {
+			dd := cardHamming(d, &h.desc[i])
+			switch {
+			case dd >= second:
+			case dd < best:
+				if bi < 0 || h.card[i] != h.card[bi] {
+					second = best
+				}
 				best, bi = dd, int(i)
+			case bi < 0 || h.card[i] != h.card[bi]:
+				second = dd
 			}
 		}
+	}
+	if bi < 0 || ratio < 1 && float64(best) > ratio*float64(second) {
+		return -1
 	}
 	return bi
 }
@@ -206,12 +221,14 @@ func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardRe
 		return out, nil
 	}
 	f.maskRead(grey, out)
-	return r.searchFrameKeys(img, grey, gr, out, f.keyer, image.Rect(0, 0, img.Cols(), img.Rows()), minW, maxW)
+	return r.searchFrameKeys(img, grey, gr, out, f.keyer, image.Rect(0, 0, img.Cols(), img.Rows()), false, minW, maxW)
 }
 
 // searchFrameKeys is readFrameKeys' search with keyer k in place (frame
-// pixels) where r.frame's mask is not zero.
-func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, k *cardKeyer, place image.Rectangle, minW, maxW float64) ([]CardReading, error) {
+// pixels) where r.frame's mask is not zero. In a place holding about one
+// card (blob, a blob of the reference), only cards with at least half the
+// first card's keypoints are located: the others' are mostly stray.
+func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, k *cardKeyer, place image.Rectangle, blob bool, minW, maxW float64) ([]CardReading, error) {
 	f := r.frame
 	pg, pm := grey.Region(place), f.mask.Region(place)
 	err := k.detectMasked(pg, pm, cardFrameFeatures)
@@ -223,8 +240,12 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 	for c := range f.votes {
 		f.votes[c], f.taught[c] = f.votes[c][:0], f.taught[c][:0]
 	}
+	ratio := cardKeyRatio
+	if blob {
+		ratio = 1
+	}
 	for qi := range k.qdesc {
-		if i := f.hash.nearest(&k.qdesc[qi]); i >= 0 {
+		if i := f.hash.nearest(&k.qdesc[qi], ratio); i >= 0 {
 			c := f.hash.card[i]
 			f.votes[c] = append(f.votes[c], int32(qi))
 			f.taught[c] = append(f.taught[c], int32(i))
@@ -243,7 +264,7 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 		if n >= cardFrameTries {
 			break
 		}
-		if 2*len(f.votes[c]) < len(f.votes[order[0]]) {
+		if blob && 2*len(f.votes[c]) < len(f.votes[order[0]]) {
 			break // far fewer than the first: mostly stray votes (no ratio test)
 		}
 		hc := f.hash.cards[c]

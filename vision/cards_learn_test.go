@@ -137,7 +137,7 @@ func TestCardKeyViews(t *testing.T) {
 			t.Fatal(err)
 		}
 		for qi := range k.qdesc {
-			switch j := h.nearest(&k.qdesc[qi]); {
+			switch j := h.nearest(&k.qdesc[qi], 1); {
 			case j < 0:
 			case h.cards[h.card[j]].id == fmt.Sprintf("card-%02d", i):
 				own++
@@ -242,7 +242,7 @@ func TestCardKeyHash(t *testing.T) {
 			b := rng.IntN(256)
 			q[b/64] ^= 1 << (b % 64)
 		}
-		switch j := h.nearest(&q); {
+		switch j := h.nearest(&q, 1); {
 		case j < 0:
 		case h.card[j] == h.card[i] && h.pt[j] == h.pt[i]:
 			found++
@@ -253,7 +253,7 @@ func TestCardKeyHash(t *testing.T) {
 		for w := range r {
 			r[w] = rng.Uint64()
 		}
-		if h.nearest(&r) >= 0 {
+		if h.nearest(&r, 1) >= 0 {
 			falseHits++
 		}
 	}
@@ -298,7 +298,7 @@ func TestCardKeyHashExamples(t *testing.T) {
 			b := rng.IntN(256)
 			q[b/64] ^= 1 << (b % 64)
 		}
-		switch j := h.nearest(&q); {
+		switch j := h.nearest(&q, 1); {
 		case j < 0:
 		case h.card[j] == h.card[i]:
 			found++
@@ -555,9 +555,10 @@ func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
 	}
 }
 
-// TestCardKeyHashNoRatio: the nearest taught keypoint is returned even
-// where another card's comes nearly as near (8 and 9 bits off: a ratio
-// test of 0.8 drops it), as keypoints of a card among hundreds often do.
+// TestCardKeyHashNoRatio: without the ratio test (a blob's search) the
+// nearest taught keypoint is returned even where another card's comes
+// nearly as near (8 and 9 bits off), as keypoints of a card among hundreds
+// often do; with it (the whole frame's) such keypoints are dropped.
 func TestCardKeyHashNoRatio(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	flip := func(d [4]uint64, n int, skip map[int]bool) ([4]uint64, map[int]bool) {
@@ -595,7 +596,7 @@ func TestCardKeyHashNoRatio(t *testing.T) {
 	h := newCardKeyHash(ix)
 	found, wrong := 0, 0
 	for i := range queries {
-		switch j := h.nearest(&queries[i]); {
+		switch j := h.nearest(&queries[i], 1); {
 		case j < 0:
 		case h.cards[h.card[j]].id == "own" && h.pt[j] == own.pts[i]:
 			found++
@@ -605,5 +606,15 @@ func TestCardKeyHashNoRatio(t *testing.T) {
 	}
 	if found < n*3/5 || wrong > n/20 {
 		t.Errorf("of %d keypoints 8 bits off their card's and 9 off another's: %d found, %d taken for another", n, found, wrong)
+	}
+	// With the ratio test (the whole-frame search) they are dropped.
+	kept := 0
+	for i := range queries {
+		if h.nearest(&queries[i], cardKeyRatio) >= 0 {
+			kept++
+		}
+	}
+	if kept > n/20 {
+		t.Errorf("with the ratio test %d of %d kept, want them dropped", kept, n)
 	}
 }
