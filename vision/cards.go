@@ -309,14 +309,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	short := float64(min(w, h))
-	minW, maxW := r.opts.MinCardWidth, r.opts.MaxCardWidth
-	if minW == 0 {
-		minW = max(24, 0.055*short)
-	}
-	if maxW == 0 {
-		maxW = max(minW, 0.45*short)
-	}
+	minW, maxW := r.cardWidths(w, h)
 
 	// Stickers: the whole frame at half resolution, then at full
 	// resolution where a card or a marker-like square was seen but no
@@ -334,7 +327,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if r.refUsed, err = r.refPlaces(colour, minW); err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	maxSide := 0.9 * short
+	maxSide := 0.9 * float64(min(w, h))
 	cv, err := cardColourOf(colour)
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
@@ -600,6 +593,20 @@ const cardTryFar = 1.0
 
 // cardGrowTries are the last growths of an outline tried.
 var cardGrowTries = [...]float64{-0.035, 0.035}
+
+// cardWidths returns the least and most card widths read in a w×h frame:
+// the options', or by default 5.5% and 45% of the frame's shorter side.
+func (r *CardReader) cardWidths(w, h int) (minW, maxW float64) {
+	short := float64(min(w, h))
+	minW, maxW = r.opts.MinCardWidth, r.opts.MaxCardWidth
+	if minW == 0 {
+		minW = max(24, 0.055*short)
+	}
+	if maxW == 0 {
+		maxW = max(minW, 0.45*short)
+	}
+	return minW, maxW
+}
 
 // readLearned compares the card inside outline o with the taught cards.
 func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, cardMatch, error) {

@@ -144,8 +144,7 @@ func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]Point2f, want stri
 	if err != nil {
 		return CardReading{}, false, err
 	}
-	short := float64(min(img.Cols(), img.Rows()))
-	minW := max(24, 0.055*short)
+	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
 	r.fits = 0
-	return r.confirmKeyFound(img, g, cardKeyFound{q: q, inliers: inliers}, want, minW, max(minW, 0.45*short))
+	return r.confirmKeyFound(img, g, cardKeyFound{q: q, inliers: inliers}, want, minW, maxW)
 }
