@@ -190,6 +190,7 @@ type CardReader struct {
 	desc    *cardDescriber
 	keyer   *cardKeyer
 	frame   *cardFrameKeys // the frame-wide keypoint search, made when first needed
+	dist    *cardDistinct  // the taught keypoints cards share, made when first needed
 	grey    gocv.Mat
 	half    gocv.Mat
 	bgr     gocv.Mat // colour copy of a grey or BGRA input

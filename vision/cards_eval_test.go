@@ -89,6 +89,7 @@ func cardsRead(r *vision.CardReader, s synth.CardScene, m gocv.Mat, ref bool) (g
 const (
 	cardsTeachSeed     = synth.TrainSeedMin + 200_000 // + 10·art + example
 	cardsCalibSeed     = synth.TrainSeedMin + 600_000 // + scene
+	cardsDimSeed       = synth.TrainSeedMin + 660_000 // + scene (TestCardKeySearchDim)
 	cardsEvalSeed      = synth.EvalSeedMin + 5_000_000
 	cardsUntaughtCalib = 10_000 // art seeds of untaught cards for calibration
 	cardsUntaughtEval  = 20_000 // art seeds of untaught cards for measurement
@@ -627,7 +628,9 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 	}
 	defer r.Close()
 	// shares[accepted][right] are the shares found (%).
-	var shares [2][2][]int
+	// distinct[accepted][right]: the share of the card's distinct
+	// keypoints (no other taught card has them at that place) found (%).
+	var shares, distinct [2][2][]int
 	var seeds []int64
 	stood := 0
 	for k := range int64(scenes + untaught) {
@@ -642,24 +645,29 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 			m.Close()
 			continue
 		}
-		r.TraceConfirmForTest(func(box image.Rectangle, id string, accepted bool, found, taughtKeys int, stands bool) {
+		r.TraceConfirmKeysForTest(func(box image.Rectangle, id string, c vision.ConfirmKeysForTest) {
 			tr := cardsTraceTruth(box, truth)
 			right := taught && tr != nil && id == cardsID(tr.Art)
 			a, p := 0, 0
-			if accepted {
+			if c.Accepted {
 				a = 1
 			}
 			if right {
 				p = 1
 			}
-			shares[a][p] = append(shares[a][p], 100*found/max(1, taughtKeys))
-			if stands && !right {
+			shares[a][p] = append(shares[a][p], 100*c.Found/max(1, c.Taught))
+			own := 100 * c.DistinctFound / max(1, c.DistinctTaught)
+			distinct[a][p] = append(distinct[a][p], own)
+			if !right && 100*c.Found >= 25*c.Taught {
+				t.Logf("scene %d: %s on another card finds %d of %d keypoints, %d of its %d distinct ones", seed, id, c.Found, c.Taught, c.DistinctFound, c.DistinctTaught)
+			}
+			if c.Stands && !right {
 				stood++
-				t.Logf("scene %d: %s stands on another card (%d of %d keypoints found)", seed, id, found, taughtKeys)
+				t.Logf("scene %d: %s stands on another card (%d of %d keypoints found, %d of %d distinct)", seed, id, c.Found, c.Taught, c.DistinctFound, c.DistinctTaught)
 			}
 		})
 		_, _, err = cardsRead(r, s, m, true)
-		r.TraceConfirmForTest(nil)
+		r.TraceConfirmKeysForTest(nil)
 		m.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -678,6 +686,11 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 		sort.Ints(other)
 		t.Logf("%s: %d right matches find %d%% (2%%), %d%% (10%%), %d%% (median) of their keypoints; %d others at most %d%%",
 			name, len(right), pct(right, 0.02), pct(right, 0.1), pct(right, 0.5), len(other), pct(other, 1))
+		right, other = distinct[a][1], distinct[a][0]
+		sort.Ints(right)
+		sort.Ints(other)
+		t.Logf("%s, distinct keypoints: right matches find %d%% (10%%), %d%% (median); others at most %d%%",
+			name, pct(right, 0.1), pct(right, 0.5), pct(other, 1))
 	}
 	if stood > 0 {
 		t.Errorf("%d matches on another card stood", stood)

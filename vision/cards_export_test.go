@@ -109,22 +109,6 @@ func (r *CardReader) FitOutlineForTest(img gocv.Mat, q [4]Point2f) (fq [4]Point2
 	return fq, fm.id, m.dist, fm.dist, err
 }
 
-// TraceConfirmForTest makes r report every verification of a match at
-// its outline's pose (with the reference): the outline's box, the matched
-// card, whether the match decision accepted it, the best taught example's
-// keypoints found there and its number of keypoints, and whether the
-// match stands.
-func (r *CardReader) TraceConfirmForTest(f func(box image.Rectangle, id string, accepted bool, found, taught int, stands bool)) {
-	if f == nil {
-		r.ref.confirmTrace = nil
-		return
-	}
-	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
-		accepted := r.opts.Index.accepts(m)
-		f(cardQuadBox(q), m.id, accepted, v.found, v.taught, cardRefVerified(accepted, v))
-	}
-}
-
 // CardMaskRatioForTest is the ratio test of a masked comparison.
 const CardMaskRatioForTest = cardMaskRatio
 
@@ -147,4 +131,51 @@ func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]Point2f, want stri
 	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
 	r.fits = 0
 	return r.confirmKeyFound(img, g, cardKeyFound{q: q, inliers: inliers}, want, minW, maxW)
+}
+
+// ConfirmKeysForTest is one verification of a match at its pose: the
+// match's distances, the best taught example's keypoints found there and
+// taught, of them those no other taught card shares, and whether the
+// match stands.
+type ConfirmKeysForTest struct {
+	Accepted                      bool
+	Dist, Second                  float64
+	Found, Taught                 int
+	DistinctFound, DistinctTaught int
+	Stands                        bool
+}
+
+// TraceConfirmKeysForTest makes r report every verification of a match
+// at its outline's pose (with the reference): the outline's box, the
+// matched card and what was found.
+func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, c ConfirmKeysForTest)) {
+	if f == nil {
+		r.ref.confirmTrace = nil
+		return
+	}
+	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
+		accepted := r.opts.Index.accepts(m)
+		f(cardQuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted, Dist: m.dist, Second: m.second,
+			Found: v.found, Taught: v.taught, DistinctFound: v.distinctFound, DistinctTaught: v.distinctTaught,
+			Stands: cardRefVerified(accepted, v)})
+	}
+}
+
+// SearchPlaceKeysForTest searches place of img (8-bit BGR) for the
+// keypoints of every taught card as a changed blob is searched with the
+// reference, and returns the cards read there.
+func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle) ([]CardReading, error) {
+	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
+	grey := r.grey
+	gr, err := cardColourOf(img)
+	if err != nil {
+		return nil, err
+	}
+	f := r.frameKeys()
+	f.maskRead(grey, nil)
+	if r.ref.keyer == nil {
+		r.ref.keyer = newCardKeyerWith(cardRefKeyFeatures, cardFrameLevels)
+	}
+	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
+	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, minW, maxW)
 }

@@ -480,16 +480,21 @@ type cardVerified struct {
 	pairs, inliers int
 	found          int // taught keypoints found again where the fit puts them
 	taught         int // the example's keypoints
+	// Of them, those no other taught card shares (cardDistinct; all
+	// when not asked).
+	distinctFound, distinctTaught int
 }
 
 // verifyAt looks for the taught examples keys of one card where the card
 // with corners (frame grey's pixels, clockwise, the card's top-left corner
 // first as taught) puts them, and returns the best example's (most
 // keypoints found again); those in the blocks of skip are not counted.
-func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask) (cardVerified, error) {
+// shared, when set, tells for each of keys which of its keypoints another
+// taught card shares (an entry nil: none).
+func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask, shared [][]bool) (cardVerified, error) {
 	var best cardVerified
 	size := image.Point{}
-	for _, ks := range keys {
+	for i, ks := range keys {
 		if len(ks.desc) == 0 {
 			continue
 		}
@@ -508,7 +513,11 @@ func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys
 			k.grid(out)
 			size = sz
 		}
-		v := k.verifyKeys(ks, skip)
+		var sh []bool
+		if i < len(shared) {
+			sh = shared[i]
+		}
+		v := k.verifyKeys(ks, skip, sh)
 		if v.found > best.found || v.found == best.found && v.inliers > best.inliers {
 			best = v
 		}
@@ -520,15 +529,18 @@ func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys
 // (k.qpts, upright with the margin, gridded) and counts the pairs, the
 // inliers of the homography fitted to them and the taught keypoints found
 // again where it puts them. Taught keypoints in the blocks of skip (when
-// set) are not counted: an occluder hides them.
-func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask) cardVerified {
+// set) are not counted: an occluder hides them. Those shared (when set)
+// are not counted among the distinct ones.
+func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask, shared []bool) cardVerified {
 	const m = cardVerifyMargin
-	v := cardVerified{taught: len(ks.desc)}
-	if skip != nil {
-		v.taught = 0
-		for _, tp := range ks.pts {
-			if !cardMasked(skip, ks, tp) {
-				v.taught++
+	var v cardVerified
+	counted := func(j int) bool { return skip == nil || !cardMasked(skip, ks, ks.pts[j]) }
+	distinct := func(j int) bool { return shared == nil || !shared[j] }
+	for j := range ks.pts {
+		if counted(j) {
+			v.taught++
+			if distinct(j) {
+				v.distinctTaught++
 			}
 		}
 	}
@@ -552,8 +564,11 @@ func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask) cardVerified {
 	// Again where the fit puts them, closer and more alike.
 	for j, tp := range ks.pts {
 		x, y := hm.apply(float64(tp.X+m), float64(tp.Y+m))
-		if _, d := k.closest(&ks.desc[j], x, y, cardVerifyFine); d <= cardVerifyFineDist && (skip == nil || !cardMasked(skip, ks, tp)) {
+		if _, d := k.closest(&ks.desc[j], x, y, cardVerifyFine); d <= cardVerifyFineDist && counted(j) {
 			v.found++
+			if distinct(j) {
+				v.distinctFound++
+			}
 		}
 	}
 	return v

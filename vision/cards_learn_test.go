@@ -441,7 +441,7 @@ func TestCardKeysVerifyAt(t *testing.T) {
 		{"the card turned", turned, []*cardKeys{ks}, false},
 		{"the card a quarter off", cardShiftQuad(at, 40, 0), []*cardKeys{ks}, false},
 	} {
-		v, err := k.verifyAt(grey, c.corners, c.keys, nil)
+		v, err := k.verifyAt(grey, c.corners, c.keys, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
