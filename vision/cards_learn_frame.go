@@ -202,7 +202,7 @@ func (f *cardFrameKeys) close() {
 // A place whose grey levels span less than the full range is stretched
 // to it, by at most cardStretchMax, before its keypoints are taken: ORB's
 // corner threshold is absolute, and in a dim frame the art's contrasts
-// fall below it (training scene with the light at 0.45: a blob's grey at
+// fall below it (a dim training scene: a blob's grey at
 // most 76, 165 keypoints taken and no card found; stretched, 848 and the
 // card read). A gain under cardStretchMin is not worth it.
 const (
