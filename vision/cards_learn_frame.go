@@ -63,6 +63,10 @@ type cardKeyHash struct {
 	items [cardFrameTables][]int32
 	// crowded is the size of a bucket not compared.
 	crowded int32
+	// nearest's candidates and their distances (a hash serves one reader
+	// at a time).
+	cand []int32
+	dist []uint16
 }
 
 type cardHashCard struct {
@@ -150,25 +154,35 @@ func (h *cardKeyHash) key(t int, d *[4]uint64) uint32 {
 // frame keeps it while few cards are taught (cardFrameNoRatio): there the
 // stray keypoints of a busy table outvote the cards.
 func (h *cardKeyHash) nearest(d *[4]uint64, ratio float64) int {
-	best, second, bi := cardKeyMaxDist+1, 257, -1
+	// The candidates of all tables gathered first and their distances
+	// computed in one loop: loads of descriptors that do not wait on each
+	// other (the descriptors lie far apart: a cache miss each).
+	cand := h.cand[:0]
 	for t := range cardFrameTables {
 		k := h.key(t, d)
 		lo, hi := h.start[t][k], h.start[t][k+1]
 		if hi-lo > h.crowded {
 			continue // a crowded bucket: a plain patch's bits, many cards have it
 		}
-		for _, i := range h.items[t][lo:hi] {
-			dd := cardHamming(d, &h.desc[i])
-			switch {
-			case dd >= second:
-			case dd < best:
-				if bi < 0 || h.card[i] != h.card[bi] {
-					second = best
-				}
-				best, bi = dd, int(i)
-			case bi < 0 || h.card[i] != h.card[bi]:
-				second = dd
+		cand = append(cand, h.items[t][lo:hi]...)
+	}
+	h.cand = cand
+	dist := slices.Grow(h.dist[:0], len(cand))[:len(cand)]
+	h.dist = dist
+	for j, i := range cand {
+		dist[j] = uint16(cardHamming(d, &h.desc[i]))
+	}
+	best, second, bi := cardKeyMaxDist+1, 257, -1
+	for j, i := range cand {
+		switch dd := int(dist[j]); {
+		case dd >= second:
+		case dd < best:
+			if bi < 0 || h.card[i] != h.card[bi] {
+				second = best
 			}
+			best, bi = dd, int(i)
+		case bi < 0 || h.card[i] != h.card[bi]:
+			second = dd
 		}
 	}
 	if bi < 0 || ratio < 1 && float64(best) > ratio*float64(second) {

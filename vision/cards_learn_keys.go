@@ -58,7 +58,8 @@ type cardKeyer struct {
 	srcPts, dstPts   []gocv.Point2f
 	matchQ, matchOwn []int
 	matchT           []int32
-	near             []int // guide's keypoints of the place on the card
+	near             []int      // guide's keypoints of the place on the card
+	fit              cardRansac // fitPairsWith's
 	// verifyAt's grid of the keypoints taken (grid).
 	cellHead, cellNext []int32
 	cellCols           int
@@ -316,40 +317,97 @@ func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float
 // returns it and its number of inliers.
 func (k *cardKeyer) fitPairs() (cardH, int, bool) { return k.fitPairsWith(3) }
 
-// fitPairsWith is fitPairs with pairs within reproj px of the fit inliers.
+// fitPairsWith is fitPairs with pairs within reproj px of the fit inliers:
+// RANSAC (cards_ransac.go) picks the inliers and OpenCV's least squares
+// with its refinement fits them (as findHomography does after its RANSAC;
+// four pairs are fitted as they are); the fit's own inliers are fitted
+// again while they grow.
 func (k *cardKeyer) fitPairsWith(reproj float64) (cardH, int, bool) {
-	src := gocv.NewMatWithSize(len(k.srcPts), 1, gocv.MatTypeCV32FC2)
+	n := len(k.srcPts)
+	if n < 4 || len(k.dstPts) != n {
+		return cardH{}, 0, false
+	}
+	rs := &k.fit
+	rs.reset(k.srcPts, k.dstPts)
+	if n == 4 {
+		hm, ok := k.fitInliers()
+		return hm, n, ok
+	}
+	t := reproj * reproj
+	inl := rs.run(t)
+	if inl == 0 {
+		return cardH{}, 0, false
+	}
+	hm, ok := k.fitInliers()
+	for range cardRansacRefits {
+		if !ok {
+			break
+		}
+		c := rs.inliers(&hm, t)
+		if c <= inl {
+			break
+		}
+		rs.cur, rs.best = rs.best, rs.cur
+		h2, ok2 := k.fitInliers()
+		if !ok2 {
+			rs.cur, rs.best = rs.best, rs.cur
+			break
+		}
+		hm, inl = h2, c
+	}
+	return hm, inl, ok
+}
+
+// fitInliers is OpenCV's least-squares homography, refined, of the pairs
+// of k.fit's best consensus.
+func (k *cardKeyer) fitInliers() (cardH, bool) {
+	rs := &k.fit
+	n := 0
+	for _, in := range rs.best {
+		if in {
+			n++
+		}
+	}
+	if n < 4 {
+		return cardH{}, false
+	}
+	src := gocv.NewMatWithSize(n, 1, gocv.MatTypeCV32FC2)
 	defer src.Close()
-	dst := gocv.NewMatWithSize(len(k.dstPts), 1, gocv.MatTypeCV32FC2)
+	dst := gocv.NewMatWithSize(n, 1, gocv.MatTypeCV32FC2)
 	defer dst.Close()
 	// The points written through the Mats' data: a call into C per
 	// coordinate cost a tenth of the fit.
 	sp, err := src.DataPtrFloat32()
 	if err != nil {
-		return cardH{}, 0, false
+		return cardH{}, false
 	}
 	dp, err := dst.DataPtrFloat32()
 	if err != nil {
-		return cardH{}, 0, false
+		return cardH{}, false
 	}
-	for i := range k.srcPts {
-		sp[2*i], sp[2*i+1] = k.srcPts[i].X, k.srcPts[i].Y
-		dp[2*i], dp[2*i+1] = k.dstPts[i].X, k.dstPts[i].Y
+	j := 0
+	for i, in := range rs.best {
+		if in {
+			sp[2*j], sp[2*j+1] = rs.src[i].X, rs.src[i].Y
+			dp[2*j], dp[2*j+1] = rs.dst[i].X, rs.dst[i].Y
+			j++
+		}
 	}
 	mask := gocv.NewMat()
 	defer mask.Close()
-	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodRANSAC, reproj, &mask, 500, 0.995)
+	// All points: the threshold and RANSAC's bounds are not used.
+	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodAllPoints, 3, &mask, cardRansacIters, cardRansacConfidence)
 	defer h.Close()
-	if h.Empty() || mask.Empty() || h.Rows() != 3 || h.Cols() != 3 {
-		return cardH{}, 0, false
+	if h.Empty() || h.Rows() != 3 || h.Cols() != 3 {
+		return cardH{}, false
 	}
 	hd, err := h.DataPtrFloat64()
 	if err != nil || len(hd) < 9 {
-		return cardH{}, 0, false
+		return cardH{}, false
 	}
 	var hm cardH
 	copy(hm[:], hd)
-	return hm, gocv.CountNonZero(mask), true
+	return hm, true
 }
 
 // Guided matching: a keypoint of the place within cardKeyGuideR of the

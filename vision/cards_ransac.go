@@ -1,0 +1,314 @@
+package vision
+
+// The RANSAC of the keypoint fits (cardKeyer.fitPairsWith) in Go. OpenCV's
+// findHomography spent about 6 µs an iteration (a 9×9 eigen decomposition
+// per sample of four pairs), so that a fit of pairs that are mostly stray
+// — a blob's keypoint search without the ratio test, a card that is not
+// there — ran its 500 iterations for about 3 ms whatever the number of
+// pairs. Here a sample's homography is the exact four-point solution
+// (cardHomography), and the loop is OpenCV's (cv::RANSACPointSetRegistrator
+// with the homography's sample check, the same inlier test and iteration
+// bound from the confidence) but for its random samples, the sample check
+// looking at any three points for collinear ones, and one addition:
+// a new best consensus is refitted by least squares while that gathers
+// more inliers (a sample of four noisy keypoints close together puts the
+// card's far corners pixels off, and its consensus is then only the part
+// of the card near them; OpenCV's RANSAC keeps such a consensus when it
+// stops early). The fit returned is OpenCV's least squares with its
+// Levenberg–Marquardt refinement on the inliers, as findHomography does
+// after its own RANSAC, fitted again to its own inliers while they grow.
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"gocv.io/x/gocv"
+)
+
+// RANSAC bounds of the keypoint fits (those findHomography was given).
+const (
+	cardRansacIters      = 500
+	cardRansacConfidence = 0.995
+	cardRansacAttempts   = 10000 // samples tried for one that passes the check
+	cardRansacRefits     = 4     // least-squares refits of a new best consensus
+)
+
+// cardRansac is a keyer's RANSAC: the pairs of the fit, its random source
+// (seeded the same each fit: a fit is repeatable) and the masks of the
+// best consensus and the one tried.
+type cardRansac struct {
+	src, dst  []gocv.Point2f
+	rng       *rand.Rand
+	cur, best []bool
+	idx       [4]int
+}
+
+// reset starts a fit of src[i] → dst[i], every pair an inlier.
+func (rs *cardRansac) reset(src, dst []gocv.Point2f) {
+	rs.src, rs.dst = src, dst
+	rs.rng = rand.New(rand.NewPCG(0x7ab1ecab, 0x2a2d5ac))
+	n := len(src)
+	rs.cur = append(rs.cur[:0], make([]bool, n)...)
+	rs.best = append(rs.best[:0], make([]bool, n)...)
+	for i := range rs.best {
+		rs.best[i] = true
+	}
+}
+
+// run finds the best consensus (rs.best) of the pairs within sqrt(t) px
+// and returns its size (0: none of at least four pairs).
+func (rs *cardRansac) run(t float64) int {
+	n := len(rs.src)
+	clear(rs.best)
+	bestCount, iters := 0, cardRansacIters
+	for it := 0; it < iters; it++ {
+		var s, d [4][2]float64
+		if !rs.sample(&s, &d) {
+			break
+		}
+		h, ok := cardHomography(s, d)
+		if !ok {
+			continue
+		}
+		if c := rs.inliers(&h, t); c > max(bestCount, 3) {
+			bestCount = rs.improve(c, t)
+			iters = cardRansacIterations(cardRansacConfidence, float64(n-bestCount)/float64(n), iters)
+		}
+	}
+	return bestCount
+}
+
+// improve takes rs.cur (c inliers) as the best consensus, then refits it
+// by least squares (cardFitLSQ) while that gathers more inliers; it
+// returns the best consensus' size.
+func (rs *cardRansac) improve(c int, t float64) int {
+	rs.cur, rs.best = rs.best, rs.cur
+	for range cardRansacRefits {
+		h, ok := cardFitLSQ(rs.src, rs.dst, rs.best)
+		if !ok {
+			break
+		}
+		c2 := rs.inliers(&h, t)
+		if c2 <= c {
+			break
+		}
+		c = c2
+		rs.cur, rs.best = rs.best, rs.cur
+	}
+	return c
+}
+
+// inliers marks in rs.cur the pairs h brings within sqrt(t) px and returns
+// how many there are.
+func (rs *cardRansac) inliers(h *cardH, t float64) int {
+	c := 0
+	for i, p := range rs.src {
+		x, y := float64(p.X), float64(p.Y)
+		w := 1 / (h[6]*x + h[7]*y + h[8])
+		dx := (h[0]*x+h[1]*y+h[2])*w - float64(rs.dst[i].X)
+		dy := (h[3]*x+h[4]*y+h[5])*w - float64(rs.dst[i].Y)
+		in := dx*dx+dy*dy <= t
+		rs.cur[i] = in
+		if in {
+			c++
+		}
+	}
+	return c
+}
+
+// sample draws four distinct pairs into rs.idx whose points pass
+// cardSampleOK on both sides, into s and d; false when none did in
+// cardRansacAttempts draws.
+func (rs *cardRansac) sample(s, d *[4][2]float64) bool {
+	n := len(rs.src)
+	for range cardRansacAttempts {
+		for j := range 4 {
+		draw:
+			for {
+				rs.idx[j] = rs.rng.IntN(n)
+				for i := range j {
+					if rs.idx[i] == rs.idx[j] {
+						continue draw
+					}
+				}
+				break
+			}
+		}
+		for j, i := range rs.idx {
+			s[j] = [2]float64{float64(rs.src[i].X), float64(rs.src[i].Y)}
+			d[j] = [2]float64{float64(rs.dst[i].X), float64(rs.dst[i].Y)}
+		}
+		if cardSampleOK(s, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// cardSampleOK is OpenCV's check of a homography's sample of four pairs
+// s[i] → d[i]: no three points collinear on either side (within float
+// precision) and the four triangles they make turning the same way on
+// both sides, or the opposite way on all.
+func cardSampleOK(s, d *[4][2]float64) bool {
+	negative := 0
+	for _, t := range [4][3]int{{0, 1, 2}, {1, 2, 3}, {0, 2, 3}, {1, 3, 0}} {
+		ds, ok := cardTriDet(s[t[0]], s[t[1]], s[t[2]])
+		if !ok {
+			return false
+		}
+		dd, ok := cardTriDet(d[t[0]], d[t[1]], d[t[2]])
+		if !ok {
+			return false
+		}
+		if ds*dd < 0 {
+			negative++
+		}
+	}
+	return negative == 0 || negative == 4
+}
+
+// cardTriDet is the determinant of the triangle a, b, c (twice its signed
+// area), false when its points are collinear (OpenCV's
+// haveCollinearPoints: FLT_EPSILON of the sides' coordinates).
+func cardTriDet(a, b, c [2]float64) (float64, bool) {
+	const eps = 1.1920928955078125e-07 // FLT_EPSILON
+	dx1, dy1, dx2, dy2 := b[0]-a[0], b[1]-a[1], c[0]-a[0], c[1]-a[1]
+	det := dx1*dy2 - dy1*dx2
+	return det, math.Abs(det) > eps*(math.Abs(dx1)+math.Abs(dy1)+math.Abs(dx2)+math.Abs(dy2))
+}
+
+// cardRansacIterations is OpenCV's RANSACUpdateNumIters for samples of
+// four: the iterations that find an all-inlier sample with confidence p
+// when a share ep of the pairs are outliers, at most maxIters.
+func cardRansacIterations(p, ep float64, maxIters int) int {
+	p, ep = max(0, min(1, p)), max(0, min(1, ep))
+	const dblMin = 0x1p-1022 // DBL_MIN
+	num := math.Max(1-p, dblMin)
+	denom := 1 - math.Pow(1-ep, 4)
+	if denom < dblMin {
+		return 0
+	}
+	num, denom = math.Log(num), math.Log(denom)
+	if denom >= 0 || -num >= float64(maxIters)*(-denom) {
+		return maxIters
+	}
+	return int(math.RoundToEven(num / denom))
+}
+
+// cardFitLSQ is the least-squares homography (its last element 1) taking
+// the points src[i] to dst[i] where use[i], in coordinates centred and
+// scaled as OpenCV's fit does; false when fewer than four or degenerate.
+func cardFitLSQ(src, dst []gocv.Point2f, use []bool) (cardH, bool) {
+	var cs, cd, ss, sd [2]float64
+	n := 0
+	for i, u := range use {
+		if u {
+			cs[0], cs[1] = cs[0]+float64(src[i].X), cs[1]+float64(src[i].Y)
+			cd[0], cd[1] = cd[0]+float64(dst[i].X), cd[1]+float64(dst[i].Y)
+			n++
+		}
+	}
+	if n < 4 {
+		return cardH{}, false
+	}
+	for a := range 2 {
+		cs[a], cd[a] = cs[a]/float64(n), cd[a]/float64(n)
+	}
+	for i, u := range use {
+		if u {
+			ss[0] += math.Abs(float64(src[i].X) - cs[0])
+			ss[1] += math.Abs(float64(src[i].Y) - cs[1])
+			sd[0] += math.Abs(float64(dst[i].X) - cd[0])
+			sd[1] += math.Abs(float64(dst[i].Y) - cd[1])
+		}
+	}
+	for a := range 2 {
+		if ss[a] < 1e-9 || sd[a] < 1e-9 {
+			return cardH{}, false
+		}
+		ss[a], sd[a] = float64(n)/ss[a], float64(n)/sd[a]
+	}
+	// The normal equations of the eight unknowns.
+	var m [8][9]float64
+	for i, u := range use {
+		if !u {
+			continue
+		}
+		X, Y := (float64(src[i].X)-cs[0])*ss[0], (float64(src[i].Y)-cs[1])*ss[1]
+		x, y := (float64(dst[i].X)-cd[0])*sd[0], (float64(dst[i].Y)-cd[1])*sd[1]
+		for _, r := range [2][9]float64{{X, Y, 1, 0, 0, 0, -x * X, -x * Y, x}, {0, 0, 0, X, Y, 1, -y * X, -y * Y, y}} {
+			for j := range 8 {
+				if r[j] == 0 {
+					continue
+				}
+				for k := j; k < 9; k++ {
+					m[j][k] += r[j] * r[k]
+				}
+			}
+		}
+	}
+	for j := range 8 {
+		for k := range j {
+			m[j][k] = m[k][j]
+		}
+	}
+	hn, ok := cardSolve8(&m)
+	if !ok {
+		return cardH{}, false
+	}
+	// Back to pixels: H = Td⁻¹ · Hn · Ts.
+	ts := cardH{ss[0], 0, -cs[0] * ss[0], 0, ss[1], -cs[1] * ss[1], 0, 0, 1}
+	td := cardH{1 / sd[0], 0, cd[0], 0, 1 / sd[1], cd[1], 0, 0, 1}
+	h := cardMulH(cardMulH(td, hn), ts)
+	if math.Abs(h[8]) < 1e-12 {
+		return cardH{}, false
+	}
+	for i := range h {
+		h[i] /= h[8]
+	}
+	return h, true
+}
+
+// cardSolve8 solves the 8×8 system m (its last column the right-hand
+// side) by Gaussian elimination and returns the solution with a 1 appended.
+func cardSolve8(m *[8][9]float64) (cardH, bool) {
+	for col := range 8 {
+		piv := col
+		for r := col + 1; r < 8; r++ {
+			if math.Abs(m[r][col]) > math.Abs(m[piv][col]) {
+				piv = r
+			}
+		}
+		if math.Abs(m[piv][col]) < 1e-12 {
+			return cardH{}, false
+		}
+		m[col], m[piv] = m[piv], m[col]
+		for r := col + 1; r < 8; r++ {
+			f := m[r][col] / m[col][col]
+			for c := col; c < 9; c++ {
+				m[r][c] -= f * m[col][c]
+			}
+		}
+	}
+	var h cardH
+	for r := 7; r >= 0; r-- {
+		v := m[r][8]
+		for c := r + 1; c < 8; c++ {
+			v -= m[r][c] * h[c]
+		}
+		h[r] = v / m[r][r]
+	}
+	h[8] = 1
+	return h, true
+}
+
+// cardMulH is the product a·b of two homographies.
+func cardMulH(a, b cardH) cardH {
+	var o cardH
+	for r := range 3 {
+		for c := range 3 {
+			o[3*r+c] = a[3*r]*b[c] + a[3*r+1]*b[3+c] + a[3*r+2]*b[6+c]
+		}
+	}
+	return o
+}
