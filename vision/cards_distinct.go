@@ -32,8 +32,6 @@ type cardDistinct struct {
 	grids  map[image.Point]*cardDistinctGrid
 	cardOf map[string]int32
 	shared map[*cardKeys][]bool
-	reach  float64
-	dist   int
 }
 
 // cardDistinctGrid files the keypoints of the examples of one size: example
@@ -50,8 +48,7 @@ type cardDistinctGrid struct {
 // newCardDistinct files the keypoints of the examples of ix.
 func newCardDistinct(ix *CardIndex) *cardDistinct {
 	d := &cardDistinct{ix: ix, n: ix.Len(), grids: map[image.Point]*cardDistinctGrid{},
-		cardOf: map[string]int32{}, shared: map[*cardKeys][]bool{},
-		reach: cardDistinctReach, dist: cardDistinctDist}
+		cardOf: map[string]int32{}, shared: map[*cardKeys][]bool{}}
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		c, ok := d.cardOf[e.id]
@@ -114,17 +111,18 @@ func (d *cardDistinct) sharedOf(id string, ks *cardKeys) []bool {
 	}
 	g := d.gridOf(ks.w, ks.h)
 	s := make([]bool, len(ks.pts))
-	r := d.reach
 	for j, p := range ks.pts {
-		s[j] = g.near(&ks.desc[j], float64(p.X), float64(p.Y), r, d.dist, c)
+		s[j] = g.near(&ks.desc[j], float64(p.X), float64(p.Y), c)
 	}
 	d.shared[ks] = s
 	return s
 }
 
-// near reports whether a keypoint of a card other than c lies within r px
-// of (x, y) with its descriptor within dist bits of desc.
-func (g *cardDistinctGrid) near(desc *[4]uint64, x, y, r float64, dist int, c int32) bool {
+// near reports whether a keypoint of a card other than c lies within
+// cardDistinctReach px of (x, y) with its descriptor within
+// cardDistinctDist bits of desc.
+func (g *cardDistinctGrid) near(desc *[4]uint64, x, y float64, c int32) bool {
+	const r = cardDistinctReach
 	x0, x1 := max(0, int(x-r)/cardDistinctCell), min(g.cols-1, int(x+r)/cardDistinctCell)
 	y0, y1 := max(0, int(y-r)/cardDistinctCell), min(g.rows-1, int(y+r)/cardDistinctCell)
 	for gy := y0; gy <= y1; gy++ {
@@ -138,7 +136,7 @@ func (g *cardDistinctGrid) near(desc *[4]uint64, x, y, r float64, dist int, c in
 				if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 					continue
 				}
-				if cardHamming(desc, &o.desc[g.j[i]]) <= dist {
+				if cardHamming(desc, &o.desc[g.j[i]]) <= cardDistinctDist {
 					return true
 				}
 			}
