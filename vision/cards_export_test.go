@@ -133,13 +133,12 @@ func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]Point2f, want stri
 	return r.confirmKeyFound(img, g, cardKeyFound{q: q, inliers: inliers}, want, minW, maxW)
 }
 
-// ConfirmKeysForTest is one verification of a match at its pose: the
-// match's distances, the best taught example's keypoints found there and
-// taught, of them those no other taught card shares, and whether the
-// match stands.
+// ConfirmKeysForTest is one verification of a match at its pose: whether
+// the match decision accepted it, the best taught example's keypoints
+// found there and taught, of them those no other taught card shares, and
+// whether the match stands.
 type ConfirmKeysForTest struct {
 	Accepted                      bool
-	Dist, Second                  float64
 	Found, Taught                 int
 	DistinctFound, DistinctTaught int
 	Stands                        bool
@@ -155,7 +154,7 @@ func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id stri
 	}
 	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
 		accepted := r.opts.Index.accepts(m)
-		f(cardQuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted, Dist: m.dist, Second: m.second,
+		f(cardQuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted,
 			Found: v.found, Taught: v.taught, DistinctFound: v.distinctFound, DistinctTaught: v.distinctTaught,
 			Stands: cardRefVerified(accepted, v)})
 	}

@@ -214,35 +214,15 @@ func cardHomography(src, dst [4][2]float64) (cardH, bool) {
 		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
 		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
 	}
-	for col := range 8 {
-		piv := col
-		for r := col + 1; r < 8; r++ {
-			if math.Abs(a[r][col]) > math.Abs(a[piv][col]) {
-				piv = r
-			}
-		}
-		if math.Abs(a[piv][col]) < 1e-12 {
-			return cardH{}, false
-		}
-		a[col], a[piv] = a[piv], a[col]
-		for r := range 8 {
-			if r == col || a[r][col] == 0 {
-				continue
-			}
-			f := a[r][col] / a[col][col]
-			for c := col; c < 9; c++ {
-				a[r][c] -= f * a[col][c]
-			}
-		}
+	h, ok := cardSolve8(&a)
+	if !ok {
+		return cardH{}, false
 	}
-	var h cardH
-	for i := range 8 {
-		h[i] = a[i][8] / a[i][i]
-		if math.IsNaN(h[i]) || math.IsInf(h[i], 0) {
+	for _, v := range h {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return cardH{}, false
 		}
 	}
-	h[8] = 1
 	return h, true
 }
 

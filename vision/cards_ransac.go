@@ -21,6 +21,7 @@ package vision
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"gocv.io/x/gocv"
 )
@@ -38,7 +39,8 @@ const (
 // best consensus and the one tried.
 type cardRansac struct {
 	src, dst  []gocv.Point2f
-	rng       *rand.Rand
+	pcg       rand.PCG
+	rng       *rand.Rand // drawing from pcg
 	cur, best []bool
 	idx       [4]int
 }
@@ -46,10 +48,14 @@ type cardRansac struct {
 // reset starts a fit of src[i] → dst[i], every pair an inlier.
 func (rs *cardRansac) reset(src, dst []gocv.Point2f) {
 	rs.src, rs.dst = src, dst
-	rs.rng = rand.New(rand.NewPCG(0x7ab1ecab, 0x2a2d5ac))
+	rs.pcg.Seed(0x7ab1ecab, 0x2a2d5ac)
+	if rs.rng == nil {
+		rs.rng = rand.New(&rs.pcg)
+	}
 	n := len(src)
-	rs.cur = append(rs.cur[:0], make([]bool, n)...)
-	rs.best = append(rs.best[:0], make([]bool, n)...)
+	rs.cur = slices.Grow(rs.cur[:0], n)[:n]
+	clear(rs.cur)
+	rs.best = slices.Grow(rs.best[:0], n)[:n]
 	for i := range rs.best {
 		rs.best[i] = true
 	}
