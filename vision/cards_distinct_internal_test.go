@@ -2,6 +2,7 @@ package vision
 
 import (
 	"image"
+	"math/bits"
 	"testing"
 )
 
@@ -97,5 +98,69 @@ func TestCardVerifyDistinct(t *testing.T) {
 	}
 	if v = k.verifyKeys(ks, nil, nil); v.distinctTaught != v.taught || v.distinctFound != v.found {
 		t.Errorf("nothing shared: distinct %d of %d, want %d of %d", v.distinctFound, v.distinctTaught, v.found, v.taught)
+	}
+}
+
+// TestCardVerifyCells checks the cells of the grid over the card that
+// verifyKeys counts: those of the keypoints taught, of those found, and of
+// the distinct ones found.
+func TestCardVerifyCells(t *testing.T) {
+	k := newCardKeyer()
+	defer k.close()
+	const m = cardVerifyMargin
+	ks := &cardKeys{w: cardKeyW, h: cardKeyH}
+	// A keypoint at the centre of each of the 4×4 cells (a 96×134 card).
+	for i := range cardVerifyCells * cardVerifyCells {
+		cx, cy := i%cardVerifyCells, i/cardVerifyCells
+		x := (float32(cx) + 0.5) * cardKeyW / cardVerifyCells
+		y := (float32(cy) + 0.5) * cardKeyH / cardVerifyCells
+		d := [4]uint64{uint64(i+1) * 0x9e3779b97f4a7c15, uint64(i+1) * 0xc2b2ae3d27d4eb4f, uint64(i+8) * 0x165667b19e3779f9, uint64(i+4) * 0x27d4eb2f165667c5}
+		ks.pts = append(ks.pts, Point2f{x, y})
+		ks.desc = append(ks.desc, d)
+		// Taken again in the left half of the card only.
+		if cx < cardVerifyCells/2 {
+			k.qpts = append(k.qpts, Point2f{x + m, y + m})
+			k.qdesc = append(k.qdesc, d)
+		}
+	}
+	k.grid(image.Pt(cardKeyW+2*m, cardKeyH+2*m))
+	shared := make([]bool, len(ks.pts))
+	for i := range shared {
+		shared[i] = i/cardVerifyCells == 0 // the top row is shared
+	}
+	v := k.verifyKeys(ks, nil, shared)
+	if v.found != 8 {
+		t.Fatalf("found %d keypoints, want 8", v.found)
+	}
+	cells, distinct, taught := bits.OnesCount64(v.cells), bits.OnesCount64(v.distinctCells), bits.OnesCount64(v.taughtCells)
+	if taught != 16 || cells != 8 || distinct != 6 {
+		t.Errorf("cells taught %d, found %d, distinct found %d; want 16, 8, 6", taught, cells, distinct)
+	}
+	// The left half: bits 0, 1, 4, 5, 8, 9, 12, 13.
+	if want := uint64(0x3333); v.cells != want {
+		t.Errorf("cells found %#x, want %#x", v.cells, want)
+	}
+}
+
+// TestCardRefVerifiedSpread checks the band's rule of keypoints spread
+// over the card (cardRefSpreadShare, cardRefSpreadCells,
+// cardRefSpreadDistinct) and that it does not take a match the other
+// rules would not when any of the three falls short.
+func TestCardRefVerifiedSpread(t *testing.T) {
+	cellsOf := func(n int) uint64 { return 1<<n - 1 }
+	spread := cardVerified{found: 40, taught: 200, distinctFound: 9, distinctTaught: 120, // 20%: 4.5%
+		cells: cellsOf(cardRefSpreadCells), distinctCells: cellsOf(cardRefSpreadDistinct)}
+	if !cardRefVerified(false, spread) {
+		t.Errorf("a band match spread over %d cells (%d distinct) at 20%% does not stand", cardRefSpreadCells, cardRefSpreadDistinct)
+	}
+	for name, v := range map[string]cardVerified{
+		"one cell fewer":          {found: 40, taught: 200, cells: cellsOf(cardRefSpreadCells - 1), distinctCells: cellsOf(cardRefSpreadDistinct)},
+		"one distinct cell fewer": {found: 40, taught: 200, cells: cellsOf(cardRefSpreadCells), distinctCells: cellsOf(cardRefSpreadDistinct - 1)},
+		"a smaller share":         {found: 39, taught: 200, cells: cellsOf(cardRefSpreadCells), distinctCells: cellsOf(cardRefSpreadDistinct)},
+		"too few found":           {found: cardRefBandFound - 1, taught: 100, cells: cellsOf(16), distinctCells: cellsOf(16)},
+	} {
+		if cardRefVerified(false, v) {
+			t.Errorf("%s: the band match stands", name)
+		}
 	}
 }

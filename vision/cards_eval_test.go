@@ -621,6 +621,7 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 	if cardsEvalFull() {
 		n, scenes, untaught = 500, 300, 1500
 	}
+	n = cardsEnvInt("TABLECAM_CONFIRM_N", n) // another count of cards taught
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
 	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
 	if err != nil {
@@ -633,6 +634,17 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 	var shares, distinct [2][2][]int
 	var seeds []int64
 	stood := 0
+	// TABLECAM_CONFIRM_DUMP=FILE writes every verification as a line of
+	// tab-separated fields (seed, taught scene, right, accepted, found,
+	// taught, distinct found, distinct taught, distance, next distance,
+	// stands) for the study of the confirmation's rule.
+	var dump *os.File
+	if name := os.Getenv("TABLECAM_CONFIRM_DUMP"); name != "" {
+		if dump, err = os.Create(name); err != nil {
+			t.Fatal(err)
+		}
+		defer dump.Close()
+	}
 	for k := range int64(scenes + untaught) {
 		seed, taught := cardsCalibSeed+k, k < int64(scenes)
 		if !taught {
@@ -648,6 +660,9 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 		r.TraceConfirmKeysForTest(func(box image.Rectangle, id string, c vision.ConfirmKeysForTest) {
 			tr := cardsTraceTruth(box, truth)
 			right := taught && tr != nil && id == cardsID(tr.Art)
+			if dump != nil {
+				fmt.Fprintf(dump, "%d\t%v\t%v\t%v\t%d\t%d\t%d\t%d\t%.4f\t%.4f\t%v\t%d\t%d\t%d\t%d\t%d\n", seed, taught, right, c.Accepted, c.Found, c.Taught, c.DistinctFound, c.DistinctTaught, c.Dist, c.Second, c.Stands, c.Cells, c.DistinctCells, c.TaughtCells, c.RivalFound, c.RivalTaught)
+			}
 			a, p := 0, 0
 			if c.Accepted {
 				a = 1

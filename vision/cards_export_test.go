@@ -3,6 +3,7 @@ package vision
 import (
 	"errors"
 	"image"
+	"math/bits"
 
 	"gocv.io/x/gocv"
 )
@@ -142,6 +143,14 @@ type ConfirmKeysForTest struct {
 	Found, Taught                 int
 	DistinctFound, DistinctTaught int
 	Stands                        bool
+	// Dist and Second are the match's distance and the next card's.
+	Dist, Second float64
+	// Cells, DistinctCells and TaughtCells count the cells of a 4×4 grid
+	// over the card holding keypoints found, distinct ones found, taught.
+	Cells, DistinctCells, TaughtCells int
+	// RivalFound and RivalTaught are the keypoints of the next nearest
+	// card found at the same pose, and taught.
+	RivalFound, RivalTaught int
 }
 
 // TraceConfirmKeysForTest makes r report every verification of a match
@@ -154,9 +163,20 @@ func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id stri
 	}
 	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
 		accepted := r.opts.Index.accepts(m)
+		var rv cardVerified
+		if rival := m.cands[1]; rival != "" && rival != m.id {
+			var corners [4]Point2f
+			for k := range 4 {
+				corners[k] = q[(k+4-m.rot)%4]
+			}
+			keys := r.opts.Index.keysAll(rival, nil)
+			rv, _ = r.keyer.verifyAt(r.grey, corners, keys, m.mask, nil)
+		}
 		f(cardQuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted,
 			Found: v.found, Taught: v.taught, DistinctFound: v.distinctFound, DistinctTaught: v.distinctTaught,
-			Stands: cardRefVerified(accepted, v)})
+			Stands: cardRefVerified(accepted, v), Dist: m.dist, Second: m.second,
+			Cells: bits.OnesCount64(v.cells), DistinctCells: bits.OnesCount64(v.distinctCells), TaughtCells: bits.OnesCount64(v.taughtCells),
+			RivalFound: rv.found, RivalTaught: rv.taught})
 	}
 }
 

@@ -541,6 +541,22 @@ type cardVerified struct {
 	// Of them, those no other taught card shares (cardDistinct; all
 	// when not asked).
 	distinctFound, distinctTaught int
+	// cells, distinctCells and taughtCells are the cells of a
+	// cardVerifyCells² grid over the upright card holding keypoints found,
+	// distinct ones found, and taught keypoints (bit y·cardVerifyCells+x).
+	cells, distinctCells, taughtCells uint64
+}
+
+// cardVerifyCells is the side of the grid over a card whose cells
+// cardVerified counts.
+const cardVerifyCells = 4
+
+// cardCellBit is the bit of the cardVerifyCells² grid cell of ks's upright
+// picture that holds point p.
+func cardCellBit(ks *cardKeys, p Point2f) uint64 {
+	x := min(cardVerifyCells-1, max(0, int(float64(p.X)*cardVerifyCells/float64(max(1, ks.w)))))
+	y := min(cardVerifyCells-1, max(0, int(float64(p.Y)*cardVerifyCells/float64(max(1, ks.h)))))
+	return 1 << (y*cardVerifyCells + x)
 }
 
 // verifyAt looks for the taught examples keys of one card where the card
@@ -597,6 +613,7 @@ func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask, shared []bool) card
 	for j := range ks.pts {
 		if counted(j) {
 			v.taught++
+			v.taughtCells |= cardCellBit(ks, ks.pts[j])
 			if distinct(j) {
 				v.distinctTaught++
 			}
@@ -624,8 +641,10 @@ func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask, shared []bool) card
 		x, y := hm.apply(float64(tp.X+m), float64(tp.Y+m))
 		if _, d := k.closest(&ks.desc[j], x, y, cardVerifyFine); d <= cardVerifyFineDist && counted(j) {
 			v.found++
+			v.cells |= cardCellBit(ks, tp)
 			if distinct(j) {
 				v.distinctFound++
+				v.distinctCells |= cardCellBit(ks, tp)
 			}
 		}
 	}
