@@ -92,6 +92,11 @@ const (
 	// for the blob to be searched for keypoints (a card read and the hand
 	// holding it leave less).
 	cardRefFree = 0.4
+	// A blob with less free is still searched when what is free but
+	// skin-coloured makes cardRefFreeRest of the smallest cards: another
+	// card in the blob of a card read (held by the same hand, lying
+	// against it).
+	cardRefFreeRest = 4.0
 	// cardRefStickerReach is how far from a sticker read (in marker
 	// sides) its card may reach: a sticker in a corner of a card 6 sides
 	// long.
@@ -1096,10 +1101,7 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 		}
 		b := r.ref.blobs[i]
 		free, skin := r.blobFree(b, out)
-		// What is left but skin-coloured pixels must make half a card: a
-		// hand alone, a shadow is not searched; a card with warm art
-		// held by the hand is.
-		if free < 0.5*cardArea || free < cardRefFree*b.area || free-skin < 0.5*cardArea {
+		if !cardRefSearchable(free, skin, b.area, cardArea) {
 			continue // read already; what is left is a hand, a shadow
 		}
 		searched++
@@ -1121,6 +1123,20 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 		r.ref.stillKeep(b.box, free, out[n:])
 	}
 	return out, nil
+}
+
+// cardRefSearchable reports whether a blob of area whose free area (no
+// card read covers it) is free, skin of it skin-coloured, is searched for
+// keypoints, cardArea the smallest card's area: what is left but skin must
+// make half a card (a hand alone, a shadow is not searched; a card with
+// warm art held by the hand is), and be cardRefFree of the blob or
+// cardRefFreeRest cards (a card read and the hand holding it leave less;
+// another card lying against it does not).
+func cardRefSearchable(free, skin, area, cardArea float64) bool {
+	if free < 0.5*cardArea || free-skin < 0.5*cardArea {
+		return false
+	}
+	return free >= cardRefFree*area || free-skin >= cardRefFreeRest*cardArea
 }
 
 // blobFree is the changed area of blob b (full-resolution pixels) that no

@@ -156,3 +156,30 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 		t.Errorf("kept %+v, want the unknown card and goal-1 read surely", got)
 	}
 }
+
+// TestCardRefSearchable checks which blobs the keypoint search takes: not
+// a card read and the hand holding it, nor a hand alone; a card with the
+// hand holding it; another card lying in the blob of a card read.
+func TestCardRefSearchable(t *testing.T) {
+	const card = 2195.0 // the smallest card's area at 720p
+	for _, c := range []struct {
+		name             string
+		free, skin, area float64
+		want             bool
+	}{
+		{"nothing read", 20 * card, 2 * card, 20 * card, true},
+		{"a card held, nothing read", 20 * card, 9 * card, 24 * card, true},
+		{"a card read, the hand left", 6 * card, 5 * card, 30 * card, false},
+		{"a hand alone", 8 * card, 8 * card, 8 * card, false},
+		{"a card read and a sliver of another", 3 * card, 0.5 * card, 30 * card, false},
+		// Training scene 862031 (glare): a card read (taught-003), another
+		// (taught-014) against it and the thumb over that one: 37% of the
+		// blob free, 5.4 cards of it not skin-coloured.
+		{"another card in the blob of a card read", 36096, 24288, 96664, true},
+		{"as much free, mostly the hand", 36096, 30000, 96664, false},
+	} {
+		if got := cardRefSearchable(c.free, c.skin, c.area, card); got != c.want {
+			t.Errorf("%s: searched %v, want %v", c.name, got, c.want)
+		}
+	}
+}

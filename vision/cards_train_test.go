@@ -111,7 +111,8 @@ func TestCardsTrainLearned(t *testing.T) {
 				}
 				for _, x := range confirms {
 					if p := cardsTraceTruth(x.box, []synth.CardTruth{tr}); p != nil {
-						fmt.Fprintf(&b, " keys %s accepted %v found %d/%d distinct %d/%d stands %v;", x.id, x.c.Accepted, x.c.Found, x.c.Taught, x.c.DistinctFound, x.c.DistinctTaught, x.c.Stands)
+						fmt.Fprintf(&b, " keys %s accepted %v found %d/%d distinct %d/%d cells %d/%d/%d stands %v;", x.id, x.c.Accepted, x.c.Found, x.c.Taught,
+							x.c.DistinctFound, x.c.DistinctTaught, x.c.Cells, x.c.DistinctCells, x.c.TaughtCells, x.c.Stands)
 					}
 				}
 				// The card on its true outline: is the outline or the
