@@ -33,7 +33,7 @@ func TestCardKeySearchDim(t *testing.T) {
 			continue
 		}
 		place := truth[0].Box.Inset(-truth[0].Box.Dx() / 3).Intersect(image.Rect(0, 0, m.Cols(), m.Rows()))
-		got, err := vision.SearchPlaceKeysForTest(r, m, place)
+		got, err := vision.SearchPlaceKeysForTest(r, m, place, 0)
 		m.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -90,6 +90,7 @@ const (
 	cardsTeachSeed     = synth.TrainSeedMin + 200_000 // + 10·art + example
 	cardsCalibSeed     = synth.TrainSeedMin + 600_000 // + scene
 	cardsDimSeed       = synth.TrainSeedMin + 660_000 // + scene (TestCardKeySearchDim)
+	cardsSmallSeed     = synth.TrainSeedMin + 670_000 // + scene (TestCardKeySearchSmall)
 	cardsEvalSeed      = synth.EvalSeedMin + 5_000_000
 	cardsUntaughtCalib = 10_000 // art seeds of untaught cards for calibration
 	cardsUntaughtEval  = 20_000 // art seeds of untaught cards for measurement

@@ -183,7 +183,9 @@ func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id stri
 // SearchPlaceKeysForTest searches place of img (8-bit BGR) for the
 // keypoints of every taught card as a changed blob is searched with the
 // reference, and returns the cards read there.
-func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle) ([]CardReading, error) {
+//
+// short is the card's short side (px) when known, else 0.
+func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle, short float64) ([]CardReading, error) {
 	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
 	grey := r.grey
 	gr, err := cardColourOf(img)
@@ -196,5 +198,5 @@ func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle) 
 		r.ref.keyer = newCardKeyerWith(cardRefKeyFeatures, cardFrameLevels)
 	}
 	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
-	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, minW, maxW)
+	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, short, minW, maxW)
 }

@@ -201,16 +201,42 @@ type cardFrameKeys struct {
 	taught [][]int32 // … their taught keypoints (indexes of hash.desc)
 	// stretch is a dim place's grey, its contrast stretched (cardStretch).
 	stretch gocv.Mat
+	// up and upMask are a small card's place and its mask enlarged
+	// (cardKeyUp).
+	up, upMask gocv.Mat
 }
 
 func newCardFrameKeys() *cardFrameKeys {
-	return &cardFrameKeys{keyer: newCardKeyerWith(cardFrameFeatures, cardFrameLevels), mask: gocv.NewMat(), stretch: gocv.NewMat()}
+	return &cardFrameKeys{keyer: newCardKeyerWith(cardFrameFeatures, cardFrameLevels), mask: gocv.NewMat(), stretch: gocv.NewMat(),
+		up: gocv.NewMat(), upMask: gocv.NewMat()}
 }
 
 func (f *cardFrameKeys) close() {
 	f.keyer.close()
 	f.mask.Close()
 	f.stretch.Close()
+	f.up.Close()
+	f.upMask.Close()
+}
+
+// ORB's pyramid only shrinks the picture, so a card narrower than the
+// upright card its keypoints were taught on (cardKeyW) cannot match them:
+// the place of a blob whose card is narrower than cardKeyUpFrom times that
+// is enlarged (by at most cardKeyUpMax) before its keypoints are taken.
+// Training scenes: small and steeply tilted cards whose outline was off
+// (a card 45° tilted, 70 px across) found no keypoints of their card.
+const (
+	cardKeyUpFrom = 1.2
+	cardKeyUpMax  = 2.0
+)
+
+// cardKeyUp is the factor a blob's place is enlarged by when its card's
+// short side is short px (0: not known, not enlarged).
+func cardKeyUp(short float64) float64 {
+	if short <= 0 {
+		return 1
+	}
+	return min(cardKeyUpMax, max(1, cardKeyUpFrom*cardKeyW/short))
 }
 
 // A place whose grey levels span less than the full range is stretched
@@ -271,21 +297,32 @@ func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardRe
 		return out, nil
 	}
 	f.maskRead(grey, out)
-	return r.searchFrameKeys(img, grey, gr, out, f.keyer, image.Rect(0, 0, img.Cols(), img.Rows()), false, minW, maxW)
+	return r.searchFrameKeys(img, grey, gr, out, f.keyer, image.Rect(0, 0, img.Cols(), img.Rows()), false, 0, minW, maxW)
 }
 
 // searchFrameKeys is readFrameKeys' search with keyer k in place (frame
 // pixels) where r.frame's mask is not zero. In a place holding about one
 // card (blob, a blob of the reference), only cards with at least half the
 // first card's keypoints are located: the others' are mostly stray.
-func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, k *cardKeyer, place image.Rectangle, blob bool, minW, maxW float64) ([]CardReading, error) {
+//
+// A blob's place is enlarged by cardKeyUp(short), short the short side of
+// its card (0: not known).
+func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, k *cardKeyer, place image.Rectangle, blob bool, short, minW, maxW float64) ([]CardReading, error) {
 	f := r.frame
 	pg, pm := grey.Region(place), f.mask.Region(place)
-	src := pg
+	src, mask := pg, pm
 	if blob && cardStretch(pg, &f.stretch) {
 		src = f.stretch
 	}
-	err := k.detectMasked(src, pm, cardFrameFeatures)
+	sx, sy := 1.0, 1.0
+	if up := cardKeyUp(short); blob && up > 1 {
+		sz := image.Pt(int(math.Round(up*float64(place.Dx()))), int(math.Round(up*float64(place.Dy()))))
+		gocv.Resize(src, &f.up, sz, 0, 0, gocv.InterpolationLinear)
+		gocv.Resize(pm, &f.upMask, sz, 0, 0, gocv.InterpolationNearestNeighbor)
+		src, mask = f.up, f.upMask
+		sx, sy = float64(sz.X)/float64(place.Dx()), float64(sz.Y)/float64(place.Dy())
+	}
+	err := k.detectMasked(src, mask, cardFrameFeatures)
 	pg.Close()
 	pm.Close()
 	if err != nil {
@@ -328,7 +365,7 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
 			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
 		}
-		found, ok := k.homography(hc.keys, place, 1, 1)
+		found, ok := k.homography(hc.keys, place, sx, sy)
 		if !ok || cardReadAt(out, cardQuadCentre(found.q)) {
 			continue
 		}

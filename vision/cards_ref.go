@@ -1117,7 +1117,8 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 		}
 		n := len(out)
 		var err error
-		if out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, true, minW, maxW); err != nil {
+		a, c := cardSideMeans(b.rect)
+		if out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, true, min(a, c), minW, maxW); err != nil {
 			return nil, err
 		}
 		r.ref.stillKeep(b.box, free, out[n:])
