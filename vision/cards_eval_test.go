@@ -816,24 +816,12 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 	for k := range untaughtScenes {
 		seed := base + 900_000 + int64(k)
 		evalSeeds = append(evalSeeds, seed)
-		s := cardsLearnedScene(seed, n, false, cardsUntaughtEval)
-		m, truth, err := synth.RenderCardScene(s)
-		if err != nil {
-			m.Close()
+		got, truth, ok := cardsReadUntaught(t, r, seed, n, cardsUntaughtEval, ref)
+		if !ok {
 			continue
 		}
-		got, _, err := cardsRead(r, s, m, ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		one := cardsMatch(got, truth, func(synth.CardTruth) string { return vision.CardUnknown })
-		fs.add(one)
-		for _, g := range got {
-			if g.ID != vision.CardUnknown && g.Method == vision.CardMethodLearned {
-				falseIDs++
-			}
-		}
-		m.Close()
+		fs.add(cardsMatch(got, truth, func(synth.CardTruth) string { return vision.CardUnknown }))
+		falseIDs += len(cardsFalseIDs(got))
 	}
 	cardsCheckSeeds(t, teachSeeds, evalSeeds)
 	fidRate := float64(falseIDs) / float64(max(1, fs.cards))
@@ -855,6 +843,35 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 	if cardsEvalFull() && fidRate > 0.001 {
 		t.Errorf("false identification of untaught cards %.3f%%, want ≤ 0.1%%", 100*fidRate)
 	}
+}
+
+// cardsReadUntaught reads the scene of untaught cards of seed (art from
+// untaughtBase) with r; false when it could not be rendered.
+func cardsReadUntaught(t *testing.T, r *vision.CardReader, seed int64, n int, untaughtBase int64, ref bool) ([]vision.CardReading, []synth.CardTruth, bool) {
+	t.Helper()
+	s := cardsLearnedScene(seed, n, false, untaughtBase)
+	m, truth, err := synth.RenderCardScene(s)
+	defer m.Close()
+	if err != nil {
+		return nil, nil, false
+	}
+	got, _, err := cardsRead(r, s, m, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, truth, true
+}
+
+// cardsFalseIDs are the readings of got that name a taught card (in a
+// scene of untaught cards: false identifications).
+func cardsFalseIDs(got []vision.CardReading) []vision.CardReading {
+	var out []vision.CardReading
+	for _, g := range got {
+		if g.ID != vision.CardUnknown && g.Method == vision.CardMethodLearned {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // TestCardsEvalLearned measures taught cards (100; 500 with

@@ -133,23 +133,14 @@ func TestCardsTrainLearned(t *testing.T) {
 	for k := range untaught {
 		seed := cardsTrainSeed + 90_000 + int64(k)
 		seeds = append(seeds, seed)
-		s := cardsLearnedScene(seed, n, false, cardsUntaughtCalib)
-		m, truth, err := synth.RenderCardScene(s)
-		if err != nil {
-			m.Close()
+		got, truth, ok := cardsReadUntaught(t, r, seed, n, cardsUntaughtCalib, ref)
+		if !ok {
 			continue
 		}
-		got, _, err := cardsRead(r, s, m, ref)
-		m.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
 		untaughtCards += len(truth)
-		for _, g := range got {
-			if g.ID != vision.CardUnknown && g.Method == vision.CardMethodLearned {
-				falseIDs++
-				t.Logf("untaught scene %d: read %s at %v", seed, g.ID, g.Box)
-			}
+		for _, g := range cardsFalseIDs(got) {
+			falseIDs++
+			t.Logf("untaught scene %d: read %s at %v", seed, g.ID, g.Box)
 		}
 	}
 	cardsCheckSeeds(t, append(teachSeeds, seeds...), nil)
