@@ -12,6 +12,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <climits>
+#include <immintrin.h>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -697,6 +699,239 @@ void tc_box_blur(const double *g, double *out, double *tmp, int n, int k) {
             s[x] += rin[x] - rgone[x];
         }
     }
+}
+
+}  // extern "C"
+
+namespace {
+
+// kWarpTab is OpenCV's fixed-point bilinear table (imgwarp.cpp,
+// initInterTab2D for INTER_LINEAR): for the fractions fy, fx (32 steps
+// each) the weights of the four neighbours, summing to 1 << 15. The
+// products are exact in float; the first entry, (1 - 0)·(1 - 0)·2^15,
+// saturates to 32767 and OpenCV's correction moves the missing unit to
+// the last weight.
+struct TcWarpTab {
+    short w[32 * 32][4];
+    TcWarpTab() {
+        for (int i = 0; i < 32; i++) {
+            for (int j = 0; j < 32; j++) {
+                float fy = i * (1.f / 32), fx = j * (1.f / 32);
+                float vy[2] = {1.f - fy, fy}, vx[2] = {1.f - fx, fx};
+                for (int k1 = 0; k1 < 2; k1++) {
+                    for (int k2 = 0; k2 < 2; k2++) {
+                        w[i * 32 + j][k1 * 2 + k2] = cv::saturate_cast<short>(vy[k1] * vx[k2] * 32768.f);
+                    }
+                }
+            }
+        }
+        w[0][0] = 32767;
+        w[0][3] = 1;
+    }
+};
+
+const TcWarpTab &tc_warp_tab() {
+    static const TcWarpTab tab;
+    return tab;
+}
+
+inline int tc_clip(int x, int n) { return x >= 0 ? (x < n ? x : n - 1) : 0; }
+
+// tc_warp_put stores the source points X, Y (1/32 px) of 4 pixels: the
+// whole pixel saturated to short, interleaved, and the fraction's index.
+inline void tc_warp_put(__m128i X, __m128i Y, short *xy, unsigned short *al) {
+    const __m128i f = _mm_set1_epi32(31);
+    __m128i xs = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_setzero_si128());
+    __m128i ys = _mm_packs_epi32(_mm_srai_epi32(Y, 5), _mm_setzero_si128());
+    _mm_storeu_si128((__m128i *)xy, _mm_unpacklo_epi16(xs, ys));
+    __m128i a = _mm_add_epi32(_mm_slli_epi32(_mm_and_si128(Y, f), 5), _mm_and_si128(X, f));
+    _mm_storel_epi64((__m128i *)al, _mm_packs_epi32(a, _mm_setzero_si128()));
+}
+
+// tc_warp_coord1 is the scalar path of WarpPerspectiveInvoker for pixel x1.
+inline void tc_warp_coord1(const double *M, double X0, double Y0, double W0, int x1, short *xy, unsigned short *al) {
+    double W = W0 + M[6] * x1;
+    W = W ? 32 / W : 0;
+    double fX = std::max((double)INT_MIN, std::min((double)INT_MAX, (X0 + M[0] * x1) * W));
+    double fY = std::max((double)INT_MIN, std::min((double)INT_MAX, (Y0 + M[3] * x1) * W));
+    int X = cvRound(fX), Y = cvRound(fY);
+    xy[x1 * 2] = cv::saturate_cast<short>(X >> 5);
+    xy[x1 * 2 + 1] = cv::saturate_cast<short>(Y >> 5);
+    al[x1] = (unsigned short)((Y & 31) * 32 + (X & 31));
+}
+
+// tc_warp_coords computes the source points of n pixels of a block's row
+// as WarpPerspectiveInvoker does: W = W0 + M6·x1, W = 32/W (0 for 0),
+// X = (X0 + M0·x1)·W clamped to int and rounded to nearest even (its SSE4.1
+// path; the scalar one is the same doubles), then split into the whole
+// pixel (saturated to short) and the 1/32 fraction. Two pixels at a time
+// (SSE2); tc_warp_coords_avx four (the same doubles).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_warp_coords(const double *M, double X0, double Y0, double W0, int n, short *xy, unsigned short *al) {
+    const __m128d m0 = _mm_set1_pd(M[0]), m3 = _mm_set1_pd(M[3]), m6 = _mm_set1_pd(M[6]);
+    const __m128d x0 = _mm_set1_pd(X0), y0 = _mm_set1_pd(Y0), w0 = _mm_set1_pd(W0);
+    const __m128d its = _mm_set1_pd(32), zero = _mm_setzero_pd(), two = _mm_set1_pd(2);
+    const __m128d imax = _mm_set1_pd((double)INT_MAX), imin = _mm_set1_pd((double)INT_MIN);
+    __m128d vx = _mm_set_pd(1, 0);
+    int x1 = 0;
+    for (; x1 + 4 <= n; x1 += 4) {
+        __m128i X[2], Y[2];
+        for (int k = 0; k < 2; k++) {
+            __m128d w = _mm_add_pd(w0, _mm_mul_pd(m6, vx));
+            w = _mm_andnot_pd(_mm_cmpeq_pd(w, zero), _mm_div_pd(its, w));
+            __m128d fx = _mm_max_pd(imin, _mm_min_pd(imax, _mm_mul_pd(_mm_add_pd(x0, _mm_mul_pd(m0, vx)), w)));
+            __m128d fy = _mm_max_pd(imin, _mm_min_pd(imax, _mm_mul_pd(_mm_add_pd(y0, _mm_mul_pd(m3, vx)), w)));
+            vx = _mm_add_pd(vx, two);
+            X[k] = _mm_cvtpd_epi32(fx);
+            Y[k] = _mm_cvtpd_epi32(fy);
+        }
+        tc_warp_put(_mm_unpacklo_epi64(X[0], X[1]), _mm_unpacklo_epi64(Y[0], Y[1]), xy + x1 * 2, al + x1);
+    }
+    for (; x1 < n; x1++) {
+        tc_warp_coord1(M, X0, Y0, W0, x1, xy, al);
+    }
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define TC_WARP_AVX 1
+__attribute__((optimize("O3", "fp-contract=off"), target("avx")))
+void tc_warp_coords_avx(const double *M, double X0, double Y0, double W0, int n, short *xy, unsigned short *al) {
+    const __m256d m0 = _mm256_set1_pd(M[0]), m3 = _mm256_set1_pd(M[3]), m6 = _mm256_set1_pd(M[6]);
+    const __m256d x0 = _mm256_set1_pd(X0), y0 = _mm256_set1_pd(Y0), w0 = _mm256_set1_pd(W0);
+    const __m256d its = _mm256_set1_pd(32), zero = _mm256_setzero_pd(), four = _mm256_set1_pd(4);
+    const __m256d imax = _mm256_set1_pd((double)INT_MAX), imin = _mm256_set1_pd((double)INT_MIN);
+    __m256d vx = _mm256_set_pd(3, 2, 1, 0);
+    int x1 = 0;
+    for (; x1 + 4 <= n; x1 += 4) {
+        __m256d w = _mm256_add_pd(w0, _mm256_mul_pd(m6, vx));
+        w = _mm256_andnot_pd(_mm256_cmp_pd(w, zero, _CMP_EQ_OQ), _mm256_div_pd(its, w));
+        __m256d fx = _mm256_max_pd(imin, _mm256_min_pd(imax, _mm256_mul_pd(_mm256_add_pd(x0, _mm256_mul_pd(m0, vx)), w)));
+        __m256d fy = _mm256_max_pd(imin, _mm256_min_pd(imax, _mm256_mul_pd(_mm256_add_pd(y0, _mm256_mul_pd(m3, vx)), w)));
+        vx = _mm256_add_pd(vx, four);
+        tc_warp_put(_mm256_cvtpd_epi32(fx), _mm256_cvtpd_epi32(fy), xy + x1 * 2, al + x1);
+    }
+    for (; x1 < n; x1++) {
+        tc_warp_coord1(M, X0, Y0, W0, x1, xy, al);
+    }
+}
+#endif
+
+// tc_warp_row interpolates n pixels of cn channels (remapBilinear's
+// fixed-point sums; BORDER_REPLICATE clamps the neighbours).
+template <int cn>
+inline void tc_warp_row(const uint8_t *src, int rows, int cols, size_t step, const short *xy, const unsigned short *al,
+                        int n, uint8_t *d) {
+    const TcWarpTab &tab = tc_warp_tab();
+    for (int x1 = 0; x1 < n; x1++, d += cn) {
+        int sx = xy[x1 * 2], sy = xy[x1 * 2 + 1];
+        const short *w = tab.w[al[x1]];
+        if (cn == 3 && (unsigned)sx < (unsigned)(cols - 2) && (unsigned)sy < (unsigned)(rows - 1)) {
+            // The two neighbours of a row side by side in 8 bytes (two
+            // more than needed: sx below cols - 2 keeps them in the row),
+            // each channel's pair weighted by one multiply-add.
+            const uint8_t *p0 = src + (size_t)sy * step + sx * 3;
+            const __m128i z = _mm_setzero_si128();
+            __m128i a = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p0), z);
+            __m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(p0 + step)), z);
+            a = _mm_unpacklo_epi16(a, _mm_srli_si128(a, 6));
+            b = _mm_unpacklo_epi16(b, _mm_srli_si128(b, 6));
+            int w01, w23;
+            std::memcpy(&w01, w, 4);
+            std::memcpy(&w23, w + 2, 4);
+            __m128i v = _mm_add_epi32(_mm_madd_epi16(a, _mm_set1_epi32(w01)), _mm_madd_epi16(b, _mm_set1_epi32(w23)));
+            v = _mm_srai_epi32(_mm_add_epi32(v, _mm_set1_epi32(1 << 14)), 15);
+            v = _mm_packus_epi16(_mm_packs_epi32(v, v), z);
+            int px = _mm_cvtsi128_si32(v);
+            if (x1 + 1 < n) {
+                std::memcpy(d, &px, 4); // the fourth byte is the next pixel's
+            } else {
+                d[0] = (uint8_t)px;
+                d[1] = (uint8_t)(px >> 8);
+                d[2] = (uint8_t)(px >> 16);
+            }
+            continue;
+        }
+        const uint8_t *v0, *v1, *v2, *v3;
+        if ((unsigned)sx < (unsigned)(cols - 1) && (unsigned)sy < (unsigned)(rows - 1)) {
+            v0 = src + (size_t)sy * step + sx * cn;
+            v1 = v0 + cn;
+            v2 = v0 + step;
+            v3 = v2 + cn;
+        } else {
+            int x0 = tc_clip(sx, cols), xx1 = tc_clip(sx + 1, cols);
+            const uint8_t *r0 = src + (size_t)tc_clip(sy, rows) * step, *r1 = src + (size_t)tc_clip(sy + 1, rows) * step;
+            v0 = r0 + x0 * cn;
+            v1 = r0 + xx1 * cn;
+            v2 = r1 + x0 * cn;
+            v3 = r1 + xx1 * cn;
+        }
+        for (int k = 0; k < cn; k++) {
+            int v = (v0[k] * w[0] + v1[k] * w[1] + v2[k] * w[2] + v3[k] * w[3] + (1 << 14)) >> 15;
+            d[k] = cv::saturate_cast<uint8_t>(v);
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+// tc_warp_persp is cv::warpPerspective (OpenCV 4.6, imgwarp.cpp) for 8-bit
+// images, INTER_LINEAR and BORDER_REPLICATE, without its per-block remap
+// calls: the inverse homography as OpenCV computes it (cv::invert), the
+// source point of each pixel computed per block of 64×16 pixels from the
+// block's corner exactly as WarpPerspectiveInvoker does (the same doubles,
+// no fused multiply-add), rounded to 1/32 px, and the fixed-point bilinear
+// interpolation of remapBilinear with its table (integers: exact).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, const double *h, uint8_t *dst,
+                  int drows, int dcols, size_t dstep, int avx_ok) {
+    if (cn != 1 && cn != 3) {
+        return -1;
+    }
+    double M[9];
+    std::memcpy(M, h, sizeof(M));
+    {
+        cv::Mat m(3, 3, CV_64F, M);
+        cv::invert(m, m);
+    }
+#ifdef TC_WARP_AVX
+    static const bool has_avx = __builtin_cpu_supports("avx");
+    const bool avx = has_avx && avx_ok;
+#endif
+    const int bs = 32;
+    int bh0 = std::min(bs / 2, drows);
+    int bw0 = std::min(bs * bs / bh0, dcols);
+    bh0 = std::min(bs * bs / bw0, drows);
+    short xy[bs * bs * 2];
+    unsigned short al[bs * bs];
+    for (int y = 0; y < drows; y += bh0) {
+        for (int x = 0; x < dcols; x += bw0) {
+            int bw = std::min(bw0, dcols - x), bh = std::min(bh0, drows - y);
+            for (int y1 = 0; y1 < bh; y1++) {
+                double X0 = M[0] * x + M[1] * (y + y1) + M[2];
+                double Y0 = M[3] * x + M[4] * (y + y1) + M[5];
+                double W0 = M[6] * x + M[7] * (y + y1) + M[8];
+#ifdef TC_WARP_AVX
+                if (avx) {
+                    tc_warp_coords_avx(M, X0, Y0, W0, bw, xy, al);
+                } else
+#endif
+                    tc_warp_coords(M, X0, Y0, W0, bw, xy, al);
+                uint8_t *d = dst + (size_t)(y + y1) * dstep + (size_t)x * cn;
+                if (cn == 3) {
+                    tc_warp_row<3>(src, rows, cols, step, xy, al, bw, d);
+                } else {
+                    tc_warp_row<1>(src, rows, cols, step, xy, al, bw, d);
+                }
+            }
+        }
+    }
+    return 0;
 }
 
 }  // extern "C"

@@ -134,6 +134,15 @@ void tc_dct_rows(const double *c, const double *g, double *t, int n, int m);
 // n×n image g (n at most 256) into out; tmp (n×n) is its scratch.
 void tc_box_blur(const double *g, double *out, double *tmp, int n, int k);
 
+// tc_warp_persp writes into dst (drows x dcols, dstep bytes per row) the
+// perspective warp of src (rows x cols, step bytes per row; cn channels of
+// 8 bits, 1 or 3) by the 3x3 homography h (row-major, src to dst): the
+// same pixels as cv::warpPerspective with INTER_LINEAR and
+// BORDER_REPLICATE. avx_ok 0 keeps to SSE2 where the CPU has AVX (tests:
+// both give the same pixels). Returns 0, or -1 when cn is not 1 or 3.
+int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, const double *h, uint8_t *dst,
+                  int drows, int dcols, size_t dstep, int avx_ok);
+
 #ifdef __cplusplus
 }
 #endif
