@@ -634,18 +634,52 @@ int tc_edge_polys(const uint8_t *data, int rows, int cols, size_t step, double m
 
 // tc_dot_i8 is vectorised whatever the package's optimisation level: the
 // taught-card comparison's inner loop (integer sums: the same in any order).
+// With AVX2, pairs of products are summed by one multiply-add (vpmaddwd;
+// GCC's own vectorisation multiplies to 16 bits and widens each product,
+// two and a half times the instructions).
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3")))
-#if defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
 #endif
-#endif
-int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
+static int32_t tc_dot_i8_plain(const int8_t *a, const int8_t *b, int n) {
     int32_t s = 0;
     for (int i = 0; i < n; i++) {
         s += (int32_t)a[i] * (int32_t)b[i];
     }
     return s;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target("avx2"))) static int32_t tc_dot_i8_avx2(const int8_t *a, const int8_t *b, int n) {
+    __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i a0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i)));
+        __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i)));
+        __m256i a1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i + 16)));
+        __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i + 16)));
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(a0, b0));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(a1, b1));
+    }
+    __m256i v = _mm256_add_epi32(s0, s1);
+    __m128i h = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    h = _mm_add_epi32(h, _mm_srli_si128(h, 8));
+    h = _mm_add_epi32(h, _mm_srli_si128(h, 4));
+    int32_t s = _mm_cvtsi128_si32(h);
+    for (; i < n; i++) {
+        s += (int32_t)a[i] * (int32_t)b[i];
+    }
+    return s;
+}
+#endif
+
+int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) {
+        return tc_dot_i8_avx2(a, b, n);
+    }
+#endif
+    return tc_dot_i8_plain(a, b, n);
 }
 
 // tc_box_blur is cardBoxBlur (cards_index.go) in C: the same additions
