@@ -682,6 +682,139 @@ int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
     return tc_dot_i8_plain(a, b, n);
 }
 
+// tc_card_grey is describeTurns' loops (cards_index.go) in C, the same
+// doubles: the channel sums are integers; each gain, grey pixel and
+// colour sum is the same operations in the same order (no fused
+// multiply-add).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch) {
+    const int canon = 64, cell = 8, chromN = 8;
+    long long sum[3] = {0, 0, 0};
+    double np = (double)(canon * canon);
+    if (occ == NULL) {
+        for (int i = 0; i < canon * canon; i++) {
+            sum[0] += px[3 * i];
+            sum[1] += px[3 * i + 1];
+            sum[2] += px[3 * i + 2];
+        }
+    } else {
+        int n = 0;
+        for (int i = 0; i < canon * canon; i++) {
+            if (!occ[i]) {
+                sum[0] += px[3 * i];
+                sum[1] += px[3 * i + 1];
+                sum[2] += px[3 * i + 2];
+                n++;
+            }
+        }
+        np = (double)(n > 1 ? n : 1);
+    }
+    double gain[3];
+    for (int c = 0; c < 3; c++) {
+        double m = (double)sum[c] / np;
+        gain[c] = 128 / (m > 4 ? m : 4);
+    }
+    for (int i = 0; i < 2 * chromN * chromN; i++) {
+        ch[i] = 0;
+    }
+    for (int y = 0; y < canon; y++) {
+        const uint8_t *row = px + 3 * y * canon;
+        double *grow = g64 + y * canon;
+        double *cc = ch + (y / cell) * 2 * chromN;
+        for (int cx = 0; cx < chromN; cx++) {
+            double c0 = cc[2 * cx], c1 = cc[2 * cx + 1];
+            for (int x = cx * cell; x < (cx + 1) * cell; x++) {
+                double b = (double)row[3 * x] * gain[0], gg = (double)row[3 * x + 1] * gain[1],
+                       r = (double)row[3 * x + 2] * gain[2];
+                grow[x] = (b + gg + r) / 3;
+                c0 += r - gg;
+                c1 += (r + gg) / 2 - b;
+            }
+            cc[2 * cx] = c0;
+            cc[2 * cx + 1] = c1;
+        }
+    }
+    for (int i = 0; i < 2 * chromN * chromN; i++) {
+        ch[i] /= cell * cell;
+    }
+}
+
+// tc_card_hashes is describeTurns' hash part and cardDescriber.dctHash in
+// C, the same doubles: the 2×2 block means of g64 (summed in the same
+// order), turned r×90° clockwise (cardRotStrides), the 8 lowest DCT rows
+// (tc_dct_rows), each coefficient summed along x in order (8 of them side
+// by side), and the signs against the median of all but the first.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_card_hashes(const double *g64, const double *c, uint64_t *hash) {
+    const int n = 32, canon = 64, blk = 2;
+    double g[32 * 32], rg[32 * 32], t[8 * 32], ct[32][8];
+    for (int y = 0; y < n; y++) {
+        for (int x = 0; x < n; x++) {
+            double s = 0;
+            for (int dy = 0; dy < blk; dy++) {
+                for (int dx = 0; dx < blk; dx++) {
+                    s += g64[(y * blk + dy) * canon + x * blk + dx];
+                }
+            }
+            g[y * n + x] = s / (blk * blk);
+        }
+    }
+    for (int v = 0; v < 8; v++) {
+        for (int x = 0; x < n; x++) {
+            ct[x][v] = c[v * n + x];
+        }
+    }
+    for (int r = 0; r < 4; r++) {
+        int base = 0, sy = n, sx = 1;
+        switch (r) {
+        case 1:
+            base = (n - 1) * n, sy = 1, sx = -n;
+            break;
+        case 2:
+            base = n * n - 1, sy = -n, sx = -1;
+            break;
+        case 3:
+            base = n - 1, sy = -1, sx = n;
+            break;
+        }
+        for (int y = 0; y < n; y++) {
+            for (int x = 0; x < n; x++) {
+                rg[y * n + x] = g[base + y * sy + x * sx];
+            }
+        }
+        tc_dct_rows(c, rg, t, n, 8);
+        double coef[64];
+        for (int u = 0; u < 8; u++) {
+            double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            for (int x = 0; x < n; x++) {
+                double tu = t[u * n + x];
+                for (int v = 0; v < 8; v++) {
+                    s[v] += tu * ct[x][v];
+                }
+            }
+            for (int v = 0; v < 8; v++) {
+                coef[u * 8 + v] = s[v];
+            }
+        }
+        double sorted[64];
+        std::memcpy(sorted, coef, sizeof(sorted));
+        sorted[0] = coef[1];
+        std::sort(sorted, sorted + 64);
+        double med = (sorted[31] + sorted[32]) / 2;
+        uint64_t h = 0;
+        for (int i = 1; i < 64; i++) {
+            if (coef[i] > med) {
+                h |= (uint64_t)1 << i;
+            }
+        }
+        hash[r] = h;
+    }
+}
+
 // tc_box_blur is cardBoxBlur (cards_index.go) in C: the same additions
 // and divisions in the same order (none reassociated, no multiply to fuse:
 // the same doubles), the divisions and the columns' sums vectorised.

@@ -162,75 +162,26 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	if err != nil || len(px) < 3*cardCanon*cardCanon {
 		return errors.New("vision: canonical card not continuous")
 	}
-	// Grey-world normalisation: each channel scaled to a mean of 128.
-	// Integer sums: exact, as the float sums of whole numbers below 2⁵³.
-	px = px[:3*cardCanon*cardCanon]
-	var sum [3]int
-	np := float64(cardCanon * cardCanon)
-	if mask == nil {
-		for i := 0; i+2 < len(px); i += 3 {
-			sum[0] += int(px[i])
-			sum[1] += int(px[i+1])
-			sum[2] += int(px[i+2])
-		}
-	} else {
-		n := 0
-		for i, o := range d.occ {
-			if !o {
-				sum[0] += int(px[3*i])
-				sum[1] += int(px[3*i+1])
-				sum[2] += int(px[3*i+2])
-				n++
-			}
-		}
-		np = float64(max(1, n))
+	// Grey-world normalisation: each channel scaled to a mean of 128 (its
+	// pixels' integer sums, those not occluded with a mask); grey at full
+	// size and chroma per cell (tc_card_grey: in C, the same doubles as
+	// the Go loops it replaced).
+	var occ *C.uint8_t
+	if mask != nil {
+		occ = (*C.uint8_t)(unsafe.Pointer(&d.occ[0]))
 	}
-	var gain [3]float64
-	for c := range 3 {
-		gain[c] = 128 / max(4, float64(sum[c])/np)
-	}
-	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
-	const blk = cardCanon / cardHashN
-	const cell = cardCanon / cardChromN
-	g64 := &d.grey64
 	ch := &d.chromScratch
-	*ch = [cardChromD]float64{}
-	for y := range cardCanon {
-		row := (*[3 * cardCanon]uint8)(px[3*y*cardCanon:])
-		grow := (*[cardCanon]float64)(g64[y*cardCanon:])
-		cc := (*[2 * cardChromN]float64)(ch[y/cell*2*cardChromN:])
-		// A cell's sums in registers, added in the same order.
-		for cx := range cardChromN {
-			c0, c1 := cc[2*cx], cc[2*cx+1]
-			for x := cx * cell; x < (cx+1)*cell; x++ {
-				b, gg, r := float64(row[3*x])*gain[0], float64(row[3*x+1])*gain[1], float64(row[3*x+2])*gain[2]
-				grow[x] = (b + gg + r) / 3
-				c0 += r - gg
-				c1 += (r+gg)/2 - b
-			}
-			cc[2*cx], cc[2*cx+1] = c0, c1
-		}
-	}
+	C.tc_card_grey((*C.uint8_t)(unsafe.Pointer(&px[0])), occ, (*C.double)(unsafe.Pointer(&d.grey64[0])), (*C.double)(unsafe.Pointer(&ch[0])))
 	if mask != nil {
 		d.fillOccluded()
 	}
-	g := &d.greyScratch
+	var hashes [4]uint64
 	if hash {
-		for y := range cardHashN {
-			for x := range cardHashN {
-				var s float64
-				for dy := range blk {
-					for dx := range blk {
-						s += g64[(y*blk+dy)*cardCanon+x*blk+dx]
-					}
-				}
-				g[y*cardHashN+x] = s / (blk * blk)
-			}
-		}
+		// The hashes of the four turns (tc_card_hashes: the 2×2 block
+		// means of the grey, turned, and dctHash's sums, in C).
+		C.tc_card_hashes((*C.double)(unsafe.Pointer(&d.grey64[0])), (*C.double)(unsafe.Pointer(&d.dctC[0][0])), (*C.uint64_t)(unsafe.Pointer(&hashes[0])))
 	}
-	for i := range ch {
-		ch[i] /= cell * cell
-	}
+	g64 := &d.grey64
 	// Fine grey: the full grey minus its broad blur (the light's gradient
 	// goes; shapes, figures and edges stay), scaled to ±127.
 	cardLowCut(g64, &d.lowcut, &d.tmp64)
@@ -255,14 +206,7 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	for r := range out {
 		o := &out[r]
 		if hash {
-			rg := &d.grey32[r]
-			base, sy, sx := cardRotStrides(r, cardHashN)
-			for y := range cardHashN {
-				for x := range cardHashN {
-					rg[y*cardHashN+x] = g[base+y*sy+x*sx]
-				}
-			}
-			o.hash = d.dctHash(rg)
+			o.hash = hashes[r]
 		}
 		o.fineNorm = float32(fineNorm)
 		switch r {
