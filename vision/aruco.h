@@ -144,6 +144,11 @@ void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch
 // its four turns into hash (c: the 8 lowest DCT rows of size 32).
 void tc_card_hashes(const double *g64, const double *c, uint64_t *hash);
 
+// tc_side_samples samples the w x h BGR image pix across a side for
+// cardSideFitter.fitSide: n points along the side, count samples each.
+void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy, double nx,
+                     double ny, int n, double reach, double stp, int count, double *vals);
+
 // tc_warp_persp writes into dst (drows x dcols, dstep bytes per row) the
 // perspective warp of src (rows x cols, step bytes per row; cn channels of
 // 8 bits, 1 or 3) by the 3x3 homography h (row-major, src to dst): the

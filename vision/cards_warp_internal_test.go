@@ -355,3 +355,42 @@ func TestCardQuadRowSpanMatchesTests(t *testing.T) {
 		}
 	}
 }
+
+// TestCardSideSamplesMatchAt3 checks tc_side_samples against
+// cardGrey.at3 at the points fitSide takes, sides across and beyond the
+// picture's border included.
+func TestCardSideSamplesMatchAt3(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	w, h := 97, 61
+	g := cardGrey{pix: make([]byte, 3*w*h), w: w, h: h, cn: 3}
+	for i := range g.pix {
+		g.pix[i] = uint8(rng.IntN(256))
+	}
+	var buf [][3]float64
+	for trial := range 2000 {
+		a := Point2f{float32(rng.Float64()*140 - 20), float32(rng.Float64()*100 - 20)}
+		if trial%5 == 0 {
+			a = Point2f{float32(rng.IntN(w)), float32(rng.IntN(h))}
+		}
+		dx, dy := rng.Float64()*80-40, rng.Float64()*80-40
+		l := math.Hypot(dx, dy)
+		nx, ny := dy/l, -dx/l
+		n, count := 1+rng.IntN(40), 1+rng.IntN(66)
+		reach, stp := 3+rng.Float64()*12, []float64{0.5, 1}[trial%2]
+		var ok bool
+		buf, ok = cardSideSamples(g, a, dx, dy, nx, ny, n, reach, stp, count, buf)
+		if !ok {
+			t.Fatal("cardSideSamples refused a whole picture")
+		}
+		for i := range n {
+			tt := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
+			px, py := float64(a.X)+dx*tt, float64(a.Y)+dy*tt
+			for j := range count {
+				o := -reach - 0.5 + stp*float64(j)
+				if want := g.at3(px+nx*o, py+ny*o); buf[i*count+j] != want {
+					t.Fatalf("trial %d, point %d, sample %d: %v, at3 %v", trial, i, j, buf[i*count+j], want)
+				}
+			}
+		}
+	}
+}
