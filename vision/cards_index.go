@@ -85,7 +85,6 @@ type cardDescriber struct {
 	tmp64        [cardFineD]float64
 	occ          [cardFineD]bool // occluders' pixels (glare, a thumb)
 	occTmp       [cardFineD]bool
-	occMorph     [cardFineD]bool
 	occQueue     []int32
 	fine0        [cardFineD]int8
 	dctTmp       [8][cardHashN]float64
