@@ -366,8 +366,13 @@ func (c *cardRef) changed() (bool, error) {
 	for k := range c.hist {
 		clear(c.hist[k][:])
 	}
-	for i := range 3 * n {
-		c.hist[i%3][int(cur[i])-int(ref[i])+255]++
+	// A pixel's three channels at a time (no modulo per byte).
+	h0, h1, h2 := &c.hist[0], &c.hist[1], &c.hist[2]
+	cur, ref = cur[:3*n], ref[:3*n]
+	for i := 0; i < 3*n; i += 3 {
+		h0[int(cur[i])-int(ref[i])+255]++
+		h1[int(cur[i+1])-int(ref[i+1])+255]++
+		h2[int(cur[i+2])-int(ref[i+2])+255]++
 	}
 	var off [3]int
 	for k := range 3 {
