@@ -803,8 +803,11 @@ void tc_card_hashes(const double *g64, const double *c, uint64_t *hash) {
         double sorted[64];
         std::memcpy(sorted, coef, sizeof(sorted));
         sorted[0] = coef[1];
-        std::sort(sorted, sorted + 64);
-        double med = (sorted[31] + sorted[32]) / 2;
+        // The two middle values of the sorted 64 (the same as sorting
+        // them all: no value is NaN).
+        std::nth_element(sorted, sorted + 31, sorted + 64);
+        double above = *std::min_element(sorted + 32, sorted + 64);
+        double med = (sorted[31] + above) / 2;
         uint64_t h = 0;
         for (int i = 1; i < 64; i++) {
             if (coef[i] > med) {
