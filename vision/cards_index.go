@@ -75,9 +75,9 @@ type cardDesc struct {
 type cardDescriber struct {
 	hm           gocv.Mat // 3×3 CV_64F homography
 	warp, canon  gocv.Mat
-	grey32       [4][cardHashN * cardHashN]float64 // per rotation
+	grey32       [4][cardHashN * cardHashN]float64 // per rotation (tests: dctRows)
 	dctC         [8][cardHashN]float64
-	greyScratch  [cardHashN * cardHashN]float64
+	greyScratch  [cardHashN * cardHashN]float64 // the Go describe of the tests
 	chromScratch [cardChromD]float64
 	grey64       [cardFineD]float64
 	lowcut       [cardFineD]float64
@@ -270,6 +270,8 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
 // its 8×8 lowest DCT coefficients but the first, against their median.
+// describeTurns takes it in C (tc_card_hashes); this Go form is the tests'
+// reference.
 func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
 	tmp := d.dctRows(g)
 	var coef [64]float64
@@ -328,9 +330,10 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 // cardWarpPersp warps img (8-bit, 1 or 3 channels, continuous) by the
 // homography h into out (sz, made when it has another size or type) with
 // tc_warp_persp: the pixels of cv::warpPerspective (INTER_LINEAR,
-// BORDER_REPLICATE) in about a third of its time (OpenCV remaps each block
-// of 64×16 pixels through its generic remap, which costs more than the
-// interpolation itself). avx false keeps to SSE2 (tests). False for other
+// BORDER_REPLICATE) in a little over half its time (OpenCV remaps each
+// block of 64×16 pixels through its generic remap; here the source points
+// are computed four at a time with AVX and each pixel interpolated with
+// SSE2 multiply-adds). avx false keeps to SSE2 (tests). False for other
 // images: OpenCV warps them.
 func cardWarpPersp(img gocv.Mat, out *gocv.Mat, h *cardH, sz image.Point, avx bool) bool {
 	t := img.Type()

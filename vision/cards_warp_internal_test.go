@@ -39,6 +39,11 @@ func TestCardWarpPerspMatchesOpenCV(t *testing.T) {
 				case 1:
 					w, h = 128, 128
 				}
+				if i%50 == 3 {
+					// Larger than a stripe of OpenCV's parallel warp
+					// (its blocks do not depend on the stripes).
+					w, h = 200+rng.IntN(300), 300+rng.IntN(300)
+				}
 				// A card-like outline: a centre, a size, a turn, some
 				// perspective; sometimes across or beyond the border.
 				cx := (rng.Float64()*1.4 - 0.2) * float64(sz.X)
@@ -95,28 +100,6 @@ func TestCardWarpPerspMatchesOpenCV(t *testing.T) {
 				}
 			}
 			img.Close()
-		}
-	}
-}
-
-// TestCardDotMatchesLoop checks tc_dot_i8 (vectorised) against the plain
-// sum of products, extremes included.
-func TestCardDotMatchesLoop(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	var a, b cardDesc
-	for i := range 200 {
-		for j := range a.fine {
-			a.fine[j], b.fine[j] = int8(rng.IntN(256)-128), int8(rng.IntN(256)-128)
-			if i%10 == 0 {
-				a.fine[j], b.fine[j] = -128, int8(-128+255*(j%2))
-			}
-		}
-		var want int32
-		for j := range a.fine {
-			want += int32(a.fine[j]) * int32(b.fine[j])
-		}
-		if got := cardDot(&a, &b); got != want {
-			t.Fatalf("case %d: cardDot %d, want %d", i, got, want)
 		}
 	}
 }
