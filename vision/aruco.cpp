@@ -12,6 +12,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <climits>
+#include <immintrin.h>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -632,18 +634,224 @@ int tc_edge_polys(const uint8_t *data, int rows, int cols, size_t step, double m
 
 // tc_dot_i8 is vectorised whatever the package's optimisation level: the
 // taught-card comparison's inner loop (integer sums: the same in any order).
+// With AVX2, pairs of products are summed by one multiply-add (vpmaddwd;
+// GCC's own vectorisation multiplies to 16 bits and widens each product,
+// two and a half times the instructions).
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3")))
-#if defined(__x86_64__)
-__attribute__((target_clones("avx2", "default")))
 #endif
-#endif
-int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
+static int32_t tc_dot_i8_plain(const int8_t *a, const int8_t *b, int n) {
     int32_t s = 0;
     for (int i = 0; i < n; i++) {
         s += (int32_t)a[i] * (int32_t)b[i];
     }
     return s;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((target("avx2"))) static int32_t tc_dot_i8_avx2(const int8_t *a, const int8_t *b, int n) {
+    __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i a0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i)));
+        __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i)));
+        __m256i a1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i + 16)));
+        __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i + 16)));
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(a0, b0));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(a1, b1));
+    }
+    __m256i v = _mm256_add_epi32(s0, s1);
+    __m128i h = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    h = _mm_add_epi32(h, _mm_srli_si128(h, 8));
+    h = _mm_add_epi32(h, _mm_srli_si128(h, 4));
+    int32_t s = _mm_cvtsi128_si32(h);
+    for (; i < n; i++) {
+        s += (int32_t)a[i] * (int32_t)b[i];
+    }
+    return s;
+}
+#endif
+
+int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) {
+        return tc_dot_i8_avx2(a, b, n);
+    }
+#endif
+    return tc_dot_i8_plain(a, b, n);
+}
+
+// tc_card_grey is describeTurns' loops (cards_index.go) in C, the same
+// doubles: the channel sums are integers; each gain, grey pixel and
+// colour sum is the same operations in the same order (no fused
+// multiply-add).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch) {
+    const int canon = 64, cell = 8, chromN = 8;
+    long long sum[3] = {0, 0, 0};
+    double np = (double)(canon * canon);
+    if (occ == NULL) {
+        for (int i = 0; i < canon * canon; i++) {
+            sum[0] += px[3 * i];
+            sum[1] += px[3 * i + 1];
+            sum[2] += px[3 * i + 2];
+        }
+    } else {
+        int n = 0;
+        for (int i = 0; i < canon * canon; i++) {
+            if (!occ[i]) {
+                sum[0] += px[3 * i];
+                sum[1] += px[3 * i + 1];
+                sum[2] += px[3 * i + 2];
+                n++;
+            }
+        }
+        np = (double)(n > 1 ? n : 1);
+    }
+    double gain[3];
+    for (int c = 0; c < 3; c++) {
+        double m = (double)sum[c] / np;
+        gain[c] = 128 / (m > 4 ? m : 4);
+    }
+    for (int i = 0; i < 2 * chromN * chromN; i++) {
+        ch[i] = 0;
+    }
+    for (int y = 0; y < canon; y++) {
+        const uint8_t *row = px + 3 * y * canon;
+        double *grow = g64 + y * canon;
+        double *cc = ch + (y / cell) * 2 * chromN;
+        for (int cx = 0; cx < chromN; cx++) {
+            double c0 = cc[2 * cx], c1 = cc[2 * cx + 1];
+            for (int x = cx * cell; x < (cx + 1) * cell; x++) {
+                double b = (double)row[3 * x] * gain[0], gg = (double)row[3 * x + 1] * gain[1],
+                       r = (double)row[3 * x + 2] * gain[2];
+                grow[x] = (b + gg + r) / 3;
+                c0 += r - gg;
+                c1 += (r + gg) / 2 - b;
+            }
+            cc[2 * cx] = c0;
+            cc[2 * cx + 1] = c1;
+        }
+    }
+    for (int i = 0; i < 2 * chromN * chromN; i++) {
+        ch[i] /= cell * cell;
+    }
+}
+
+// tc_card_hashes is describeTurns' hash part and cardDescriber.dctHash in
+// C, the same doubles: the 2×2 block means of g64 (summed in the same
+// order), turned r×90° clockwise (cardRotStrides), the 8 lowest DCT rows
+// (tc_dct_rows), each coefficient summed along x in order (8 of them side
+// by side), and the signs against the median of all but the first.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_card_hashes(const double *g64, const double *c, uint64_t *hash) {
+    const int n = 32, canon = 64, blk = 2;
+    double g[32 * 32], rg[32 * 32], t[8 * 32], ct[32][8];
+    for (int y = 0; y < n; y++) {
+        for (int x = 0; x < n; x++) {
+            double s = 0;
+            for (int dy = 0; dy < blk; dy++) {
+                for (int dx = 0; dx < blk; dx++) {
+                    s += g64[(y * blk + dy) * canon + x * blk + dx];
+                }
+            }
+            g[y * n + x] = s / (blk * blk);
+        }
+    }
+    for (int v = 0; v < 8; v++) {
+        for (int x = 0; x < n; x++) {
+            ct[x][v] = c[v * n + x];
+        }
+    }
+    for (int r = 0; r < 4; r++) {
+        int base = 0, sy = n, sx = 1;
+        switch (r) {
+        case 1:
+            base = (n - 1) * n, sy = 1, sx = -n;
+            break;
+        case 2:
+            base = n * n - 1, sy = -n, sx = -1;
+            break;
+        case 3:
+            base = n - 1, sy = -1, sx = n;
+            break;
+        }
+        for (int y = 0; y < n; y++) {
+            for (int x = 0; x < n; x++) {
+                rg[y * n + x] = g[base + y * sy + x * sx];
+            }
+        }
+        tc_dct_rows(c, rg, t, n, 8);
+        double coef[64];
+        for (int u = 0; u < 8; u++) {
+            double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            for (int x = 0; x < n; x++) {
+                double tu = t[u * n + x];
+                for (int v = 0; v < 8; v++) {
+                    s[v] += tu * ct[x][v];
+                }
+            }
+            for (int v = 0; v < 8; v++) {
+                coef[u * 8 + v] = s[v];
+            }
+        }
+        double sorted[64];
+        std::memcpy(sorted, coef, sizeof(sorted));
+        sorted[0] = coef[1];
+        // The two middle values of the sorted 64 (the same as sorting
+        // them all: no value is NaN).
+        std::nth_element(sorted, sorted + 31, sorted + 64);
+        double above = *std::min_element(sorted + 32, sorted + 64);
+        double med = (sorted[31] + above) / 2;
+        uint64_t h = 0;
+        for (int i = 1; i < 64; i++) {
+            if (coef[i] > med) {
+                h |= (uint64_t)1 << i;
+            }
+        }
+        hash[r] = h;
+    }
+}
+
+// tc_side_samples is the BGR sampling of cardSideFitter.fitSide
+// (cards_quad.go) in C, the same doubles: for point i of n along the side
+// from (ax, ay) by (dx, dy), sample j of count at offset
+// -reach - 0.5 + stp·j along the normal (nx, ny), each cardGrey.at3 (the
+// bilinear mean of the four pixels around it, clamped to the picture),
+// into vals[(i·count + j)·3 + c].
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy, double nx,
+                     double ny, int n, double reach, double stp, int count, double *vals) {
+    const double wm = (double)(w - 1), hm = (double)(h - 1);
+    for (int i = 0; i < n; i++) {
+        double t = 0.12 + 0.76 * ((double)i + 0.5) / (double)n;
+        double px = ax + dx * t, py = ay + dy * t;
+        for (int j = 0; j < count; j++) {
+            double o = -reach - 0.5 + stp * (double)j;
+            double x = px + nx * o, y = py + ny * o;
+            x = x < wm ? x : wm;
+            x = x > 0 ? x : 0;
+            y = y < hm ? y : hm;
+            y = y > 0 ? y : 0;
+            int x0 = (int)x, y0 = (int)y;
+            int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
+            double fx = x - (double)x0, fy = y - (double)y0;
+            double w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+            const uint8_t *p00 = pix + 3 * ((size_t)y0 * w + x0), *p01 = pix + 3 * ((size_t)y0 * w + x1);
+            const uint8_t *p10 = pix + 3 * ((size_t)y1 * w + x0), *p11 = pix + 3 * ((size_t)y1 * w + x1);
+            double *v = vals + ((size_t)i * count + j) * 3;
+            for (int c = 0; c < 3; c++) {
+                v[c] = (double)p00[c] * w00 + (double)p01[c] * w01 + (double)p10[c] * w10 + (double)p11[c] * w11;
+            }
+        }
+    }
 }
 
 // tc_box_blur is cardBoxBlur (cards_index.go) in C: the same additions
@@ -661,8 +869,27 @@ void tc_box_blur(const double *g, double *out, double *tmp, int n, int k) {
     }
     const double div = (double)(2 * k + 1);
     double s[256];
-    // Each row's running sum, left to right.
-    for (int y = 0; y < n; y++) {
+    // Each row's running sum, left to right; eight rows side by side (each
+    // row's additions in its own order: the chains of additions overlap).
+    int y0 = 0;
+    for (; y0 + 8 <= n; y0 += 8) {
+        double a[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        for (int d = -k; d <= k; d++) {
+            int c = d < 0 ? 0 : d > n - 1 ? n - 1 : d;
+            for (int j = 0; j < 8; j++) {
+                a[j] += g[(y0 + j) * n + c];
+            }
+        }
+        for (int x = 0; x < n; x++) {
+            int in = x + k + 1 > n - 1 ? n - 1 : x + k + 1, gone = x - k < 0 ? 0 : x - k;
+            for (int j = 0; j < 8; j++) {
+                const double *r = g + (y0 + j) * n;
+                tmp[(y0 + j) * n + x] = a[j];
+                a[j] += r[in] - r[gone];
+            }
+        }
+    }
+    for (int y = y0; y < n; y++) {
         const double *r = g + y * n;
         double *t = tmp + y * n;
         double a = 0;
@@ -697,6 +924,296 @@ void tc_box_blur(const double *g, double *out, double *tmp, int n, int k) {
             s[x] += rin[x] - rgone[x];
         }
     }
+}
+
+}  // extern "C"
+
+namespace {
+
+// kWarpTab is OpenCV's fixed-point bilinear table (imgwarp.cpp,
+// initInterTab2D for INTER_LINEAR): for the fractions fy, fx (32 steps
+// each) the weights of the four neighbours, summing to 1 << 15. The
+// products are exact in float; the first entry, (1 - 0)·(1 - 0)·2^15,
+// saturates to 32767 and OpenCV's correction moves the missing unit to
+// the last weight.
+struct TcWarpTab {
+    short w[32 * 32][4];
+    TcWarpTab() {
+        for (int i = 0; i < 32; i++) {
+            for (int j = 0; j < 32; j++) {
+                float fy = i * (1.f / 32), fx = j * (1.f / 32);
+                float vy[2] = {1.f - fy, fy}, vx[2] = {1.f - fx, fx};
+                for (int k1 = 0; k1 < 2; k1++) {
+                    for (int k2 = 0; k2 < 2; k2++) {
+                        w[i * 32 + j][k1 * 2 + k2] = cv::saturate_cast<short>(vy[k1] * vx[k2] * 32768.f);
+                    }
+                }
+            }
+        }
+        w[0][0] = 32767;
+        w[0][3] = 1;
+    }
+};
+
+const TcWarpTab &tc_warp_tab() {
+    static const TcWarpTab tab;
+    return tab;
+}
+
+inline int tc_clip(int x, int n) { return x >= 0 ? (x < n ? x : n - 1) : 0; }
+
+// tc_warp_put stores the source points X, Y (1/32 px) of 4 pixels: the
+// whole pixel saturated to short, interleaved, and the fraction's index.
+inline void tc_warp_put(__m128i X, __m128i Y, short *xy, unsigned short *al) {
+    const __m128i f = _mm_set1_epi32(31);
+    __m128i xs = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_setzero_si128());
+    __m128i ys = _mm_packs_epi32(_mm_srai_epi32(Y, 5), _mm_setzero_si128());
+    _mm_storeu_si128((__m128i *)xy, _mm_unpacklo_epi16(xs, ys));
+    __m128i a = _mm_add_epi32(_mm_slli_epi32(_mm_and_si128(Y, f), 5), _mm_and_si128(X, f));
+    _mm_storel_epi64((__m128i *)al, _mm_packs_epi32(a, _mm_setzero_si128()));
+}
+
+// tc_warp_coord1 is the scalar path of WarpPerspectiveInvoker for pixel x1.
+inline void tc_warp_coord1(const double *M, double X0, double Y0, double W0, int x1, short *xy, unsigned short *al) {
+    double W = W0 + M[6] * x1;
+    W = W ? 32 / W : 0;
+    double fX = std::max((double)INT_MIN, std::min((double)INT_MAX, (X0 + M[0] * x1) * W));
+    double fY = std::max((double)INT_MIN, std::min((double)INT_MAX, (Y0 + M[3] * x1) * W));
+    int X = cvRound(fX), Y = cvRound(fY);
+    xy[x1 * 2] = cv::saturate_cast<short>(X >> 5);
+    xy[x1 * 2 + 1] = cv::saturate_cast<short>(Y >> 5);
+    al[x1] = (unsigned short)((Y & 31) * 32 + (X & 31));
+}
+
+// tc_warp_coords computes the source points of n pixels of a block's row
+// as WarpPerspectiveInvoker does: W = W0 + M6·x1, W = 32/W (0 for 0),
+// X = (X0 + M0·x1)·W clamped to int and rounded to nearest even (its SSE4.1
+// path; the scalar one is the same doubles), then split into the whole
+// pixel (saturated to short) and the 1/32 fraction. Two pixels at a time
+// (SSE2); tc_warp_coords_avx four (the same doubles).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_warp_coords(const double *M, double X0, double Y0, double W0, int n, short *xy, unsigned short *al) {
+    const __m128d m0 = _mm_set1_pd(M[0]), m3 = _mm_set1_pd(M[3]), m6 = _mm_set1_pd(M[6]);
+    const __m128d x0 = _mm_set1_pd(X0), y0 = _mm_set1_pd(Y0), w0 = _mm_set1_pd(W0);
+    const __m128d its = _mm_set1_pd(32), zero = _mm_setzero_pd(), two = _mm_set1_pd(2);
+    const __m128d imax = _mm_set1_pd((double)INT_MAX), imin = _mm_set1_pd((double)INT_MIN);
+    __m128d vx = _mm_set_pd(1, 0);
+    int x1 = 0;
+    for (; x1 + 4 <= n; x1 += 4) {
+        __m128i X[2], Y[2];
+        for (int k = 0; k < 2; k++) {
+            __m128d w = _mm_add_pd(w0, _mm_mul_pd(m6, vx));
+            w = _mm_andnot_pd(_mm_cmpeq_pd(w, zero), _mm_div_pd(its, w));
+            __m128d fx = _mm_max_pd(imin, _mm_min_pd(imax, _mm_mul_pd(_mm_add_pd(x0, _mm_mul_pd(m0, vx)), w)));
+            __m128d fy = _mm_max_pd(imin, _mm_min_pd(imax, _mm_mul_pd(_mm_add_pd(y0, _mm_mul_pd(m3, vx)), w)));
+            vx = _mm_add_pd(vx, two);
+            X[k] = _mm_cvtpd_epi32(fx);
+            Y[k] = _mm_cvtpd_epi32(fy);
+        }
+        tc_warp_put(_mm_unpacklo_epi64(X[0], X[1]), _mm_unpacklo_epi64(Y[0], Y[1]), xy + x1 * 2, al + x1);
+    }
+    for (; x1 < n; x1++) {
+        tc_warp_coord1(M, X0, Y0, W0, x1, xy, al);
+    }
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define TC_WARP_AVX 1
+__attribute__((optimize("O3", "fp-contract=off"), target("avx")))
+void tc_warp_coords_avx(const double *M, double X0, double Y0, double W0, int n, short *xy, unsigned short *al) {
+    const __m256d m0 = _mm256_set1_pd(M[0]), m3 = _mm256_set1_pd(M[3]), m6 = _mm256_set1_pd(M[6]);
+    const __m256d x0 = _mm256_set1_pd(X0), y0 = _mm256_set1_pd(Y0), w0 = _mm256_set1_pd(W0);
+    const __m256d its = _mm256_set1_pd(32), zero = _mm256_setzero_pd(), four = _mm256_set1_pd(4);
+    const __m256d imax = _mm256_set1_pd((double)INT_MAX), imin = _mm256_set1_pd((double)INT_MIN);
+    __m256d vx = _mm256_set_pd(3, 2, 1, 0);
+    int x1 = 0;
+    for (; x1 + 4 <= n; x1 += 4) {
+        __m256d w = _mm256_add_pd(w0, _mm256_mul_pd(m6, vx));
+        w = _mm256_andnot_pd(_mm256_cmp_pd(w, zero, _CMP_EQ_OQ), _mm256_div_pd(its, w));
+        __m256d fx = _mm256_max_pd(imin, _mm256_min_pd(imax, _mm256_mul_pd(_mm256_add_pd(x0, _mm256_mul_pd(m0, vx)), w)));
+        __m256d fy = _mm256_max_pd(imin, _mm256_min_pd(imax, _mm256_mul_pd(_mm256_add_pd(y0, _mm256_mul_pd(m3, vx)), w)));
+        vx = _mm256_add_pd(vx, four);
+        tc_warp_put(_mm256_cvtpd_epi32(fx), _mm256_cvtpd_epi32(fy), xy + x1 * 2, al + x1);
+    }
+    for (; x1 < n; x1++) {
+        tc_warp_coord1(M, X0, Y0, W0, x1, xy, al);
+    }
+}
+#endif
+
+// tc_warp_row interpolates n pixels of cn channels (remapBilinear's
+// fixed-point sums; BORDER_REPLICATE clamps the neighbours).
+template <int cn>
+inline void tc_warp_row(const uint8_t *src, int rows, int cols, size_t step, const short *xy, const unsigned short *al,
+                        int n, uint8_t *d) {
+    const TcWarpTab &tab = tc_warp_tab();
+    for (int x1 = 0; x1 < n; x1++, d += cn) {
+        int sx = xy[x1 * 2], sy = xy[x1 * 2 + 1];
+        const short *w = tab.w[al[x1]];
+        if (cn == 3 && (unsigned)sx < (unsigned)(cols - 2) && (unsigned)sy < (unsigned)(rows - 1)) {
+            // The two neighbours of a row side by side in 8 bytes (two
+            // more than needed: sx below cols - 2 keeps them in the row),
+            // each channel's pair weighted by one multiply-add.
+            const uint8_t *p0 = src + (size_t)sy * step + sx * 3;
+            const __m128i z = _mm_setzero_si128();
+            __m128i a = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)p0), z);
+            __m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)(p0 + step)), z);
+            a = _mm_unpacklo_epi16(a, _mm_srli_si128(a, 6));
+            b = _mm_unpacklo_epi16(b, _mm_srli_si128(b, 6));
+            int w01, w23;
+            std::memcpy(&w01, w, 4);
+            std::memcpy(&w23, w + 2, 4);
+            __m128i v = _mm_add_epi32(_mm_madd_epi16(a, _mm_set1_epi32(w01)), _mm_madd_epi16(b, _mm_set1_epi32(w23)));
+            v = _mm_srai_epi32(_mm_add_epi32(v, _mm_set1_epi32(1 << 14)), 15);
+            v = _mm_packus_epi16(_mm_packs_epi32(v, v), z);
+            int px = _mm_cvtsi128_si32(v);
+            if (x1 + 1 < n) {
+                std::memcpy(d, &px, 4); // the fourth byte is the next pixel's
+            } else {
+                d[0] = (uint8_t)px;
+                d[1] = (uint8_t)(px >> 8);
+                d[2] = (uint8_t)(px >> 16);
+            }
+            continue;
+        }
+        const uint8_t *v0, *v1, *v2, *v3;
+        if ((unsigned)sx < (unsigned)(cols - 1) && (unsigned)sy < (unsigned)(rows - 1)) {
+            v0 = src + (size_t)sy * step + sx * cn;
+            v1 = v0 + cn;
+            v2 = v0 + step;
+            v3 = v2 + cn;
+        } else {
+            int x0 = tc_clip(sx, cols), xx1 = tc_clip(sx + 1, cols);
+            const uint8_t *r0 = src + (size_t)tc_clip(sy, rows) * step, *r1 = src + (size_t)tc_clip(sy + 1, rows) * step;
+            v0 = r0 + x0 * cn;
+            v1 = r0 + xx1 * cn;
+            v2 = r1 + x0 * cn;
+            v3 = r1 + xx1 * cn;
+        }
+        for (int k = 0; k < cn; k++) {
+            int v = (v0[k] * w[0] + v1[k] * w[1] + v2[k] * w[2] + v3[k] * w[3] + (1 << 14)) >> 15;
+            d[k] = cv::saturate_cast<uint8_t>(v);
+        }
+    }
+}
+
+#if defined(TC_WARP_AVX)
+// tc_warp_row3_avx2 is tc_warp_row<3> two pixels at a time where both
+// have their four neighbours inside the picture (each in one 128-bit lane:
+// the same sums); the others take tc_warp_row<3> one by one.
+__attribute__((optimize("O3"), target("avx2")))
+void tc_warp_row3_avx2(const uint8_t *src, int rows, int cols, size_t step, const short *xy,
+                       const unsigned short *al, int n, uint8_t *d) {
+    const TcWarpTab &tab = tc_warp_tab();
+    const __m256i pair = _mm256_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1, 0, 1, 6, 7, 2, 3, 8,
+                                          9, 4, 5, 10, 11, -1, -1, -1, -1);
+    const __m256i delta = _mm256_set1_epi32(1 << 14);
+    const unsigned xlim = (unsigned)(cols - 2), ylim = (unsigned)(rows - 1);
+    int x1 = 0;
+    for (; x1 + 2 <= n; x1 += 2) {
+        int sx0 = xy[x1 * 2], sy0 = xy[x1 * 2 + 1], sx1 = xy[x1 * 2 + 2], sy1 = xy[x1 * 2 + 3];
+        uint8_t *o = d + 3 * x1;
+        if (!((unsigned)sx0 < xlim && (unsigned)sy0 < ylim && (unsigned)sx1 < xlim && (unsigned)sy1 < ylim)) {
+            tc_warp_row<3>(src, rows, cols, step, xy + x1 * 2, al + x1, 2, o);
+            continue;
+        }
+        const uint8_t *p0 = src + (size_t)sy0 * step + sx0 * 3, *p1 = src + (size_t)sy1 * step + sx1 * 3;
+        __m128i r0 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p0), _mm_loadl_epi64((const __m128i *)p1));
+        __m128i r1 = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(p0 + step)),
+                                        _mm_loadl_epi64((const __m128i *)(p1 + step)));
+        __m256i a = _mm256_shuffle_epi8(_mm256_cvtepu8_epi16(r0), pair);
+        __m256i b = _mm256_shuffle_epi8(_mm256_cvtepu8_epi16(r1), pair);
+        int w01a, w23a, w01b, w23b;
+        std::memcpy(&w01a, tab.w[al[x1]], 4);
+        std::memcpy(&w23a, tab.w[al[x1]] + 2, 4);
+        std::memcpy(&w01b, tab.w[al[x1 + 1]], 4);
+        std::memcpy(&w23b, tab.w[al[x1 + 1]] + 2, 4);
+        __m256i v = _mm256_add_epi32(
+            _mm256_madd_epi16(a, _mm256_setr_epi32(w01a, w01a, w01a, w01a, w01b, w01b, w01b, w01b)),
+            _mm256_madd_epi16(b, _mm256_setr_epi32(w23a, w23a, w23a, w23a, w23b, w23b, w23b, w23b)));
+        v = _mm256_srai_epi32(_mm256_add_epi32(v, delta), 15);
+        v = _mm256_packus_epi16(_mm256_packs_epi32(v, v), v);
+        int pa = _mm_cvtsi128_si32(_mm256_castsi256_si128(v)), pb = _mm_cvtsi128_si32(_mm256_extracti128_si256(v, 1));
+        std::memcpy(o, &pa, 4); // the fourth byte is the next pixel's
+        if (x1 + 2 < n) {
+            std::memcpy(o + 3, &pb, 4);
+        } else {
+            o[3] = (uint8_t)pb;
+            o[4] = (uint8_t)(pb >> 8);
+            o[5] = (uint8_t)(pb >> 16);
+        }
+    }
+    if (x1 < n) {
+        tc_warp_row<3>(src, rows, cols, step, xy + x1 * 2, al + x1, n - x1, d + 3 * x1);
+    }
+}
+#endif
+
+}  // namespace
+
+extern "C" {
+
+// tc_warp_persp is cv::warpPerspective (OpenCV 4.6, imgwarp.cpp) for 8-bit
+// images, INTER_LINEAR and BORDER_REPLICATE, without its per-block remap
+// calls: the inverse homography as OpenCV computes it (cv::invert), the
+// source point of each pixel computed per block of 64×16 pixels from the
+// block's corner exactly as WarpPerspectiveInvoker does (the same doubles,
+// no fused multiply-add), rounded to 1/32 px, and the fixed-point bilinear
+// interpolation of remapBilinear with its table (integers: exact).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, const double *h, uint8_t *dst,
+                  int drows, int dcols, size_t dstep, int avx_ok) {
+    if (cn != 1 && cn != 3) {
+        return -1;
+    }
+    double M[9];
+    std::memcpy(M, h, sizeof(M));
+    {
+        cv::Mat m(3, 3, CV_64F, M);
+        cv::invert(m, m);
+    }
+#ifdef TC_WARP_AVX
+    static const bool has_avx = __builtin_cpu_supports("avx"), has_avx2 = __builtin_cpu_supports("avx2");
+    const bool avx = has_avx && avx_ok, avx2 = has_avx2 && avx_ok;
+#endif
+    const int bs = 32;
+    int bh0 = std::min(bs / 2, drows);
+    int bw0 = std::min(bs * bs / bh0, dcols);
+    bh0 = std::min(bs * bs / bw0, drows);
+    short xy[bs * bs * 2];
+    unsigned short al[bs * bs];
+    for (int y = 0; y < drows; y += bh0) {
+        for (int x = 0; x < dcols; x += bw0) {
+            int bw = std::min(bw0, dcols - x), bh = std::min(bh0, drows - y);
+            for (int y1 = 0; y1 < bh; y1++) {
+                double X0 = M[0] * x + M[1] * (y + y1) + M[2];
+                double Y0 = M[3] * x + M[4] * (y + y1) + M[5];
+                double W0 = M[6] * x + M[7] * (y + y1) + M[8];
+#ifdef TC_WARP_AVX
+                if (avx) {
+                    tc_warp_coords_avx(M, X0, Y0, W0, bw, xy, al);
+                } else
+#endif
+                    tc_warp_coords(M, X0, Y0, W0, bw, xy, al);
+                uint8_t *d = dst + (size_t)(y + y1) * dstep + (size_t)x * cn;
+                if (cn == 3) {
+#ifdef TC_WARP_AVX
+                    if (avx2) {
+                        tc_warp_row3_avx2(src, rows, cols, step, xy, al, bw, d);
+                    } else
+#endif
+                        tc_warp_row<3>(src, rows, cols, step, xy, al, bw, d);
+                } else {
+                    tc_warp_row<1>(src, rows, cols, step, xy, al, bw, d);
+                }
+            }
+        }
+    }
+    return 0;
 }
 
 }  // extern "C"

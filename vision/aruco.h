@@ -134,6 +134,30 @@ void tc_dct_rows(const double *c, const double *g, double *t, int n, int m);
 // n×n image g (n at most 256) into out; tmp (n×n) is its scratch.
 void tc_box_blur(const double *g, double *out, double *tmp, int n, int k);
 
+// tc_card_grey is the start of cardDescriber.describeTurns: the grey-world
+// gains of the 64×64 BGR card px (the pixels where occ is 0 when occ is
+// set), its grey image g64 (64×64) and its colour layout ch (8×8 cells of
+// two opponent colours, cell means).
+void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch);
+
+// tc_card_hashes writes the DCT hashes of the grey image g64 (64×64) in
+// its four turns into hash (c: the 8 lowest DCT rows of size 32).
+void tc_card_hashes(const double *g64, const double *c, uint64_t *hash);
+
+// tc_side_samples samples the w x h BGR image pix across a side for
+// cardSideFitter.fitSide: n points along the side, count samples each.
+void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy, double nx,
+                     double ny, int n, double reach, double stp, int count, double *vals);
+
+// tc_warp_persp writes into dst (drows x dcols, dstep bytes per row) the
+// perspective warp of src (rows x cols, step bytes per row; cn channels of
+// 8 bits, 1 or 3) by the 3x3 homography h (row-major, src to dst): the
+// same pixels as cv::warpPerspective with INTER_LINEAR and
+// BORDER_REPLICATE. avx_ok 0 keeps to SSE2 where the CPU has AVX (tests:
+// both give the same pixels). Returns 0, or -1 when cn is not 1 or 3.
+int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, const double *h, uint8_t *dst,
+                  int drows, int dcols, size_t dstep, int avx_ok);
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,9 +75,9 @@ type cardDesc struct {
 type cardDescriber struct {
 	hm           gocv.Mat // 3×3 CV_64F homography
 	warp, canon  gocv.Mat
-	grey32       [4][cardHashN * cardHashN]float64 // per rotation
+	grey32       [4][cardHashN * cardHashN]float64 // per rotation (tests: dctRows)
 	dctC         [8][cardHashN]float64
-	greyScratch  [cardHashN * cardHashN]float64
+	greyScratch  [cardHashN * cardHashN]float64 // the Go describe of the tests
 	chromScratch [cardChromD]float64
 	grey64       [cardFineD]float64
 	lowcut       [cardFineD]float64
@@ -85,7 +85,6 @@ type cardDescriber struct {
 	tmp64        [cardFineD]float64
 	occ          [cardFineD]bool // occluders' pixels (glare, a thumb)
 	occTmp       [cardFineD]bool
-	occMorph     [cardFineD]bool
 	occQueue     []int32
 	fine0        [cardFineD]int8
 	dctTmp       [8][cardHashN]float64
@@ -162,75 +161,26 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	if err != nil || len(px) < 3*cardCanon*cardCanon {
 		return errors.New("vision: canonical card not continuous")
 	}
-	// Grey-world normalisation: each channel scaled to a mean of 128.
-	// Integer sums: exact, as the float sums of whole numbers below 2⁵³.
-	px = px[:3*cardCanon*cardCanon]
-	var sum [3]int
-	np := float64(cardCanon * cardCanon)
-	if mask == nil {
-		for i := 0; i+2 < len(px); i += 3 {
-			sum[0] += int(px[i])
-			sum[1] += int(px[i+1])
-			sum[2] += int(px[i+2])
-		}
-	} else {
-		n := 0
-		for i, o := range d.occ {
-			if !o {
-				sum[0] += int(px[3*i])
-				sum[1] += int(px[3*i+1])
-				sum[2] += int(px[3*i+2])
-				n++
-			}
-		}
-		np = float64(max(1, n))
+	// Grey-world normalisation: each channel scaled to a mean of 128 (its
+	// pixels' integer sums, those not occluded with a mask); grey at full
+	// size and chroma per cell (tc_card_grey: in C, the same doubles as
+	// the Go loops it replaced).
+	var occ *C.uint8_t
+	if mask != nil {
+		occ = (*C.uint8_t)(unsafe.Pointer(&d.occ[0]))
 	}
-	var gain [3]float64
-	for c := range 3 {
-		gain[c] = 128 / max(4, float64(sum[c])/np)
-	}
-	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
-	const blk = cardCanon / cardHashN
-	const cell = cardCanon / cardChromN
-	g64 := &d.grey64
 	ch := &d.chromScratch
-	*ch = [cardChromD]float64{}
-	for y := range cardCanon {
-		row := (*[3 * cardCanon]uint8)(px[3*y*cardCanon:])
-		grow := (*[cardCanon]float64)(g64[y*cardCanon:])
-		cc := (*[2 * cardChromN]float64)(ch[y/cell*2*cardChromN:])
-		// A cell's sums in registers, added in the same order.
-		for cx := range cardChromN {
-			c0, c1 := cc[2*cx], cc[2*cx+1]
-			for x := cx * cell; x < (cx+1)*cell; x++ {
-				b, gg, r := float64(row[3*x])*gain[0], float64(row[3*x+1])*gain[1], float64(row[3*x+2])*gain[2]
-				grow[x] = (b + gg + r) / 3
-				c0 += r - gg
-				c1 += (r+gg)/2 - b
-			}
-			cc[2*cx], cc[2*cx+1] = c0, c1
-		}
-	}
+	C.tc_card_grey((*C.uint8_t)(unsafe.Pointer(&px[0])), occ, (*C.double)(unsafe.Pointer(&d.grey64[0])), (*C.double)(unsafe.Pointer(&ch[0])))
 	if mask != nil {
 		d.fillOccluded()
 	}
-	g := &d.greyScratch
+	var hashes [4]uint64
 	if hash {
-		for y := range cardHashN {
-			for x := range cardHashN {
-				var s float64
-				for dy := range blk {
-					for dx := range blk {
-						s += g64[(y*blk+dy)*cardCanon+x*blk+dx]
-					}
-				}
-				g[y*cardHashN+x] = s / (blk * blk)
-			}
-		}
+		// The hashes of the four turns (tc_card_hashes: the 2×2 block
+		// means of the grey, turned, and dctHash's sums, in C).
+		C.tc_card_hashes((*C.double)(unsafe.Pointer(&d.grey64[0])), (*C.double)(unsafe.Pointer(&d.dctC[0][0])), (*C.uint64_t)(unsafe.Pointer(&hashes[0])))
 	}
-	for i := range ch {
-		ch[i] /= cell * cell
-	}
+	g64 := &d.grey64
 	// Fine grey: the full grey minus its broad blur (the light's gradient
 	// goes; shapes, figures and edges stay), scaled to ±127.
 	cardLowCut(g64, &d.lowcut, &d.tmp64)
@@ -255,14 +205,7 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	for r := range out {
 		o := &out[r]
 		if hash {
-			rg := &d.grey32[r]
-			base, sy, sx := cardRotStrides(r, cardHashN)
-			for y := range cardHashN {
-				for x := range cardHashN {
-					rg[y*cardHashN+x] = g[base+y*sy+x*sx]
-				}
-			}
-			o.hash = d.dctHash(rg)
+			o.hash = hashes[r]
 		}
 		o.fineNorm = float32(fineNorm)
 		switch r {
@@ -327,6 +270,8 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
 // its 8×8 lowest DCT coefficients but the first, against their median.
+// describeTurns takes it in C (tc_card_hashes); this Go form is the tests'
+// reference.
 func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
 	tmp := d.dctRows(g)
 	var coef [64]float64
@@ -372,11 +317,47 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 	if !ok {
 		return false
 	}
+	if cardWarpPersp(img, out, &h, sz, true) {
+		return true
+	}
 	for i := range 9 {
 		hm.SetDoubleAt(i/3, i%3, h[i])
 	}
 	gocv.WarpPerspectiveWithParams(img, out, hm, sz, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 	return true
+}
+
+// cardWarpPersp warps img (8-bit, 1 or 3 channels, continuous) by the
+// homography h into out (sz, made when it has another size or type) with
+// tc_warp_persp: the pixels of cv::warpPerspective (INTER_LINEAR,
+// BORDER_REPLICATE) in a little over half its time (OpenCV remaps each
+// block of 64×16 pixels through its generic remap; here the source points
+// are computed four at a time with AVX and each pixel interpolated with
+// SSE2 multiply-adds). avx false keeps to SSE2 (tests). False for other
+// images: OpenCV warps them.
+func cardWarpPersp(img gocv.Mat, out *gocv.Mat, h *cardH, sz image.Point, avx bool) bool {
+	t := img.Type()
+	if t != gocv.MatTypeCV8UC1 && t != gocv.MatTypeCV8UC3 || !img.IsContinuous() || sz.X <= 0 || sz.Y <= 0 {
+		return false
+	}
+	if out.Rows() != sz.Y || out.Cols() != sz.X || out.Type() != t || !out.IsContinuous() {
+		out.Close()
+		*out = gocv.NewMatWithSize(sz.Y, sz.X, t)
+	}
+	src, err := img.DataPtrUint8()
+	if err != nil || len(src) == 0 {
+		return false
+	}
+	dst, err := out.DataPtrUint8()
+	if err != nil || len(dst) == 0 {
+		return false
+	}
+	cn, simd := img.Channels(), 0
+	if avx {
+		simd = 1
+	}
+	return C.tc_warp_persp((*C.uint8_t)(unsafe.Pointer(&src[0])), C.int(img.Rows()), C.int(img.Cols()), C.size_t(img.Cols()*cn), C.int(cn),
+		(*C.double)(unsafe.Pointer(&h[0])), (*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(sz.Y), C.int(sz.X), C.size_t(sz.X*cn), C.int(simd)) == 0
 }
 
 // cardDistance compares a query descriptor with a taught one: 1 − the

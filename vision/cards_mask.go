@@ -96,8 +96,8 @@ func (d *cardDescriber) occluders(m *cardMask) (int, error) {
 	}
 	d.occQueue = q
 	// Opened, then grown.
-	cardMorph(raw, &d.occ, &d.occMorph, cardOccOpen, false)
-	cardMorph(&d.occ, raw, &d.occMorph, cardOccOpen+cardOccGrow, true)
+	cardMorph(raw, &d.occ, cardOccOpen, false)
+	cardMorph(&d.occ, raw, cardOccOpen+cardOccGrow, true)
 	d.occ = *raw
 	count := 0
 	const cell = cardCanon / cardChromN
@@ -127,29 +127,54 @@ func cardBlockAt(b int) (x, y int) {
 }
 
 // cardMorph dilates (grow) or erodes src by a square of radius k into
-// dst, tmp its scratch; outside the image counts as unset when dilating
-// and as set when eroding.
-func cardMorph(src, dst, tmp *[cardFineD]bool, k int, grow bool) {
+// dst; outside the image counts as unset when dilating and as set when
+// eroding. Each row is a 64-bit word (bit x: column x): a row's pass is k
+// shifts each way, a column's the rows around it.
+func cardMorph(src, dst *[cardFineD]bool, k int, grow bool) {
 	const n = cardCanon
-	// step 1: along rows; step n: along columns.
-	pass := func(src, dst *[cardFineD]bool, step int) {
-		for i := range cardFineD {
-			pos := (i / step) % n
-			v := !grow
-			for d := -k; d <= k && v == !grow; d++ {
-				p := pos + d
-				if p < 0 || p >= n {
-					continue
-				}
-				if src[i+d*step] == grow {
-					v = grow
-				}
+	var rows, out [n]uint64
+	for y := range n {
+		var w uint64
+		for x, v := range src[y*n : y*n+n] {
+			if v {
+				w |= 1 << x
 			}
-			dst[i] = v
+		}
+		rows[y] = w
+	}
+	for y, w := range rows {
+		v := w
+		for d := 1; d <= k && d < n; d++ {
+			// Column x+d and x-d; beyond the edge: unset (grow) or set.
+			r, l := w>>d, w<<d
+			if !grow {
+				r |= ^uint64(0) << (n - d)
+				l |= 1<<d - 1
+			}
+			if grow {
+				v |= r | l
+			} else {
+				v &= r & l
+			}
+		}
+		out[y] = v
+	}
+	for y := range n {
+		v := out[y]
+		for d := max(0, y-k); d <= min(n-1, y+k); d++ {
+			if grow {
+				v |= out[d]
+			} else {
+				v &= out[d]
+			}
+		}
+		rows[y] = v
+	}
+	for y, w := range rows {
+		for x := range n {
+			dst[y*n+x] = w>>x&1 != 0
 		}
 	}
-	pass(src, tmp, 1)
-	pass(tmp, dst, n)
 }
 
 // fillOccluded gives the occluded pixels of the grey image the mean grey

@@ -842,6 +842,8 @@ func cardQuadBox(q [4]Point2f) image.Rectangle {
 type cardSideFitter struct {
 	// samples along a side while re-fitting it.
 	xs, ys []float64
+	// samples are a BGR side's samples across it (cardSideSamples).
+	samples [][3]float64
 	// outer makes each sample take the outermost clear edge (at least
 	// cardOuterShare of the strongest) instead of the strongest: a card's
 	// own edge rather than its brighter inner frame.
@@ -941,6 +943,13 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 	// Per sample point, only what is written first is read.
 	var grads [64]float64
 	var vals [len(grads) + 2][3]float64
+	// A BGR picture's samples (the most of a frame) are taken for all the
+	// points at once in C (tc_side_samples: the same doubles as at3).
+	all := g.cn == 3 && cardFinite(float64(a.X), float64(a.Y), float64(b.X), float64(b.Y), reach, out)
+	if all {
+		steps := min(int((reach+out)/stp)+1, len(grads))
+		f.samples, all = cardSideSamples(g, a, dx, dy, nx, ny, n, reach, stp, steps+gap, f.samples)
+	}
 	for i := range n {
 		// Skip the rounded corners.
 		t := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
@@ -951,7 +960,9 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		// Samples every half pixel across the side; step s compares the
 		// samples a pixel apart around its offset.
 		steps = min(steps, len(grads))
-		if g.cn == 3 { // sample's BGR case, called directly: the most samples of a frame
+		if all {
+			copy(vals[:steps+gap], f.samples[i*(steps+gap):])
+		} else if g.cn == 3 {
 			for j := 0; j < steps+gap; j++ {
 				o := -reach - 0.5 + stp*float64(j)
 				vals[j] = g.at3(px+nx*o, py+ny*o)

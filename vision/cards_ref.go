@@ -62,6 +62,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sort"
 
 	"gocv.io/x/gocv"
 )
@@ -386,8 +387,13 @@ func (c *cardRef) changed() (bool, error) {
 	for k := range c.hist {
 		clear(c.hist[k][:])
 	}
-	for i := range 3 * n {
-		c.hist[i%3][int(cur[i])-int(ref[i])+255]++
+	// A pixel's three channels at a time (no modulo per byte).
+	h0, h1, h2 := &c.hist[0], &c.hist[1], &c.hist[2]
+	cur, ref = cur[:3*n], ref[:3*n]
+	for i := 0; i < 3*n; i += 3 {
+		h0[int(cur[i])-int(ref[i])+255]++
+		h1[int(cur[i+1])-int(ref[i+1])+255]++
+		h2[int(cur[i+2])-int(ref[i+2])+255]++
 	}
 	var off [3]int
 	for k := range 3 {
@@ -427,7 +433,22 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 	box := cardQuadBox(q)
 	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
 	in, changed := 0, 0
+	// Corners far from the picture (or not numbers) take every test.
+	finite := true
+	for _, p := range q {
+		finite = finite && math.Abs(float64(p.X)) < 1e7 && math.Abs(float64(p.Y)) < 1e7
+	}
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
+		if finite {
+			x0, x1 := cardQuadRowSpan(q, float32(y*s+s/2), func(x int) float32 { return float32(x*s + s/2) }, sb.Min.X, sb.Max.X)
+			in += x1 - x0
+			for _, v := range mask[y*w+x0 : y*w+x1] {
+				if v != 0 {
+					changed++
+				}
+			}
+			continue
+		}
 		for x := sb.Min.X; x < sb.Max.X; x++ {
 			if !cardPointInQuad(Point2f{float32(x*s + s/2), float32(y*s + s/2)}, q) {
 				continue
@@ -442,6 +463,39 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 		return 1
 	}
 	return float64(changed) / float64(in)
+}
+
+// cardQuadRowSpan returns the span x0 … x1 (exclusive; within the x0 … x1
+// given) of a row at py where cardPointInQuad(Point2f{px(x), py}, q)
+// holds, q's corners within ±1e7 and px increasing: each side's test along
+// the row is monotonic in x (rounding keeps the order of px - a.X, and of
+// a product with a constant and a difference from one), so the points
+// passing it are a prefix or a suffix of the row (all or none for a side
+// along the row), found by bisection with the very test; the points
+// passing all four are where the four spans meet. A few tests per side
+// instead of four per point.
+func cardQuadRowSpan(q [4]Point2f, py float32, px func(int) float32, x0, x1 int) (int, int) {
+	for k := range 4 {
+		if x0 >= x1 {
+			return x0, x0
+		}
+		a, b := q[k], q[(k+1)%4]
+		pass := func(x int) bool {
+			p := Point2f{px(x), py}
+			return !(float64(b.X-a.X)*float64(p.Y-a.Y)-float64(b.Y-a.Y)*float64(p.X-a.X) < 0)
+		}
+		switch c := float64(b.Y - a.Y); {
+		case c > 0: // the test's value falls along the row: a prefix passes
+			x1 = x0 + sort.Search(x1-x0, func(i int) bool { return !pass(x0 + i) })
+		case c < 0: // it rises: a suffix passes
+			x0 += sort.Search(x1-x0, func(i int) bool { return pass(x0 + i) })
+		default: // the same along the row
+			if !pass(x0) {
+				return x0, x0
+			}
+		}
+	}
+	return x0, x1
 }
 
 // cardRefShadow reports whether the pixel cur is the table's ref in a

@@ -1,0 +1,426 @@
+package vision
+
+import (
+	"bytes"
+	"errors"
+	"image"
+	"image/color"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestCardWarpPerspMatchesOpenCV checks that cardWarpPersp gives the pixels
+// of cv::warpPerspective (INTER_LINEAR, BORDER_REPLICATE) byte for byte,
+// grey and colour, for outlines inside the picture, across its border and
+// far outside it, and for the output sizes the card reader uses.
+func TestCardWarpPerspMatchesOpenCV(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	want, got := gocv.NewMat(), gocv.NewMat()
+	defer want.Close()
+	defer got.Close()
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for _, sz := range []image.Point{{1280, 720}, {97, 61}, {3, 2}} {
+		for _, typ := range []gocv.MatType{gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC1} {
+			img := gocv.NewMatWithSize(sz.Y, sz.X, typ)
+			gocv.RandU(&img, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(256, 256, 256, 0))
+			for i := range n {
+				w, h := 1+rng.IntN(140), 1+rng.IntN(140)
+				switch i % 4 {
+				case 0:
+					w, h = 64, 64
+				case 1:
+					w, h = 128, 128
+				}
+				if i%50 == 3 {
+					// Larger than a stripe of OpenCV's parallel warp
+					// (its blocks do not depend on the stripes).
+					w, h = 200+rng.IntN(300), 300+rng.IntN(300)
+				}
+				// A card-like outline: a centre, a size, a turn, some
+				// perspective; sometimes across or beyond the border.
+				cx := (rng.Float64()*1.4 - 0.2) * float64(sz.X)
+				cy := (rng.Float64()*1.4 - 0.2) * float64(sz.Y)
+				s := 0.5 + rng.Float64()*float64(max(sz.X, sz.Y))/3
+				if i%7 == 0 {
+					// Whole-pixel corners: fractions of 0 (OpenCV's
+					// saturated first table entry).
+					cx, cy, s = float64(int(cx)), float64(int(cy)), float64(int(s)+1)
+				}
+				var q [4]Point2f
+				for k, c := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+					jx, jy := 1.0, 1.0
+					if i%7 != 0 {
+						jx, jy = 1+0.3*(rng.Float64()-0.5), 1+0.3*(rng.Float64()-0.5)
+					}
+					q[k] = Point2f{float32(cx + c[0]*s*jx), float32(cy + c[1]*s*1.4*jy)}
+				}
+				if i%3 == 0 {
+					q = [4]Point2f{q[1], q[2], q[3], q[0]}
+				}
+				dst := cardPixelRect(0, 0, float64(w), float64(h))
+				if i%5 == 0 {
+					dst = cardPixelRect(-0.08*float64(w), -0.08*float64(h), 1.08*float64(w), 1.08*float64(h))
+				}
+				var src [4][2]float64
+				for k, p := range q {
+					src[k] = [2]float64{float64(p.X), float64(p.Y)}
+				}
+				hh, ok := cardHomography(src, dst)
+				if !ok {
+					continue
+				}
+				for k := range 9 {
+					hm.SetDoubleAt(k/3, k%3, hh[k])
+				}
+				gocv.WarpPerspectiveWithParams(img, &want, hm, image.Pt(w, h), gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
+				for _, avx := range []bool{true, false} {
+					if !cardWarpPersp(img, &got, &hh, image.Pt(w, h), avx) {
+						t.Fatalf("cardWarpPersp refused a %v image", typ)
+					}
+					a, _ := want.DataPtrUint8()
+					b, _ := got.DataPtrUint8()
+					if bytes.Equal(a, b) {
+						continue
+					}
+					diff := 0
+					for j := range a {
+						if a[j] != b[j] {
+							diff++
+						}
+					}
+					t.Fatalf("image %v type %v, case %d (%d×%d, q %v, AVX %v): %d of %d bytes differ from OpenCV's", sz, typ, i, w, h, q, avx, diff, len(a))
+				}
+			}
+			img.Close()
+		}
+	}
+}
+
+// describeTurnsRef is describeTurns as it was in Go before tc_card_grey
+// and tc_card_hashes: the reference of TestCardDescribeMatchesGo.
+func (d *cardDescriber) describeTurnsRef(out []cardDesc, hash bool, mask *cardMask) error {
+	px, err := d.canon.DataPtrUint8()
+	if err != nil || len(px) < 3*cardCanon*cardCanon {
+		return errors.New("vision: canonical card not continuous")
+	}
+	// Grey-world normalisation: each channel scaled to a mean of 128.
+	// Integer sums: exact, as the float sums of whole numbers below 2⁵³.
+	px = px[:3*cardCanon*cardCanon]
+	var sum [3]int
+	np := float64(cardCanon * cardCanon)
+	if mask == nil {
+		for i := 0; i+2 < len(px); i += 3 {
+			sum[0] += int(px[i])
+			sum[1] += int(px[i+1])
+			sum[2] += int(px[i+2])
+		}
+	} else {
+		n := 0
+		for i, o := range d.occ {
+			if !o {
+				sum[0] += int(px[3*i])
+				sum[1] += int(px[3*i+1])
+				sum[2] += int(px[3*i+2])
+				n++
+			}
+		}
+		np = float64(max(1, n))
+	}
+	var gain [3]float64
+	for c := range 3 {
+		gain[c] = 128 / max(4, float64(sum[c])/np)
+	}
+	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
+	const blk = cardCanon / cardHashN
+	const cell = cardCanon / cardChromN
+	g64 := &d.grey64
+	ch := &d.chromScratch
+	*ch = [cardChromD]float64{}
+	for y := range cardCanon {
+		row := (*[3 * cardCanon]uint8)(px[3*y*cardCanon:])
+		grow := (*[cardCanon]float64)(g64[y*cardCanon:])
+		cc := (*[2 * cardChromN]float64)(ch[y/cell*2*cardChromN:])
+		// A cell's sums in registers, added in the same order.
+		for cx := range cardChromN {
+			c0, c1 := cc[2*cx], cc[2*cx+1]
+			for x := cx * cell; x < (cx+1)*cell; x++ {
+				b, gg, r := float64(row[3*x])*gain[0], float64(row[3*x+1])*gain[1], float64(row[3*x+2])*gain[2]
+				grow[x] = (b + gg + r) / 3
+				c0 += r - gg
+				c1 += (r+gg)/2 - b
+			}
+			cc[2*cx], cc[2*cx+1] = c0, c1
+		}
+	}
+	if mask != nil {
+		d.fillOccluded()
+	}
+	g := &d.greyScratch
+	if hash {
+		for y := range cardHashN {
+			for x := range cardHashN {
+				var s float64
+				for dy := range blk {
+					for dx := range blk {
+						s += g64[(y*blk+dy)*cardCanon+x*blk+dx]
+					}
+				}
+				g[y*cardHashN+x] = s / (blk * blk)
+			}
+		}
+	}
+	for i := range ch {
+		ch[i] /= cell * cell
+	}
+	// Fine grey: the full grey minus its broad blur (the light's gradient
+	// goes; shapes, figures and edges stay), scaled to ±127.
+	cardLowCut(g64, &d.lowcut, &d.tmp64)
+	// Smoothed, so that an outline a few pixels off still correlates.
+	src, dst := &d.lowcut, &d.smooth
+	for range cardSmoothPasses {
+		cardBoxBlur(src, dst, &d.tmp64, cardSmoothRadius)
+		src, dst = dst, src
+	}
+	if src != &d.lowcut {
+		d.lowcut = *src
+	}
+	kept := cardFineD
+	if mask != nil {
+		kept = d.clearMasked(mask)
+	}
+	fine0 := &d.fine0
+	norm, q, fineNorm := d.scaleFine()
+	// A floor keeps a nearly blank card from blowing up noise.
+	norm = max(math.Sqrt(norm), 2*math.Sqrt(float64(kept)))
+	fineNorm = max(math.Sqrt(fineNorm), norm*q)
+	for r := range out {
+		o := &out[r]
+		if hash {
+			rg := &d.grey32[r]
+			base, sy, sx := cardRotStrides(r, cardHashN)
+			for y := range cardHashN {
+				for x := range cardHashN {
+					rg[y*cardHashN+x] = g[base+y*sy+x*sx]
+				}
+			}
+			o.hash = d.dctHash(rg)
+		}
+		o.fineNorm = float32(fineNorm)
+		switch r {
+		case 0:
+			o.fine = *fine0
+		case 2:
+			for i := range fine0 {
+				o.fine[i] = fine0[cardFineD-1-i]
+			}
+		default:
+			base, sy, sx := cardRotStrides(r, cardFineN)
+			for y := range cardFineN {
+				for x := range cardFineN {
+					o.fine[y*cardFineN+x] = fine0[base+y*sy+x*sx]
+				}
+			}
+		}
+		base, sy, sx := cardRotStrides(r, cardChromN)
+		for cy := range cardChromN {
+			for cx := range cardChromN {
+				s := 2 * (base + cy*sy + cx*sx)
+				o.chroma[(cy*cardChromN+cx)*2] = float32(ch[s])
+				o.chroma[(cy*cardChromN+cx)*2+1] = float32(ch[s+1])
+			}
+		}
+	}
+	return nil
+}
+
+// TestCardDescribeMatchesGo checks that describeTurns (its loops in C)
+// gives the descriptors of the Go loops it replaced bit for bit: hashes,
+// fine grey, norms and colour, with and without occluded blocks.
+func TestCardDescribeMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	d := newCardDescriber()
+	defer d.close()
+	d.canon.Close()
+	d.canon = gocv.NewMatWithSize(cardCanon, cardCanon, gocv.MatTypeCV8UC3)
+	px, err := d.canon.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for trial := range 400 {
+		// Noise, smooth gradients, flat and dark cards.
+		a, b, c := rng.Float64()*3, rng.Float64()*3, rng.IntN(256)
+		for i := range px {
+			x, y := float64(i/3%cardCanon), float64(i/3/cardCanon)
+			switch trial % 4 {
+			case 0:
+				px[i] = uint8(rng.IntN(256))
+			case 1:
+				px[i] = uint8(int(a*x+b*y+float64(c)+8*math.Sin(x*y/50)) & 255)
+			case 2:
+				px[i] = uint8(c)
+			default:
+				px[i] = uint8(rng.IntN(1 + c/16))
+			}
+		}
+		var mask *cardMask
+		if trial%3 == 1 {
+			mask = &cardMask{}
+			for b := range mask {
+				mask[b] = rng.IntN(5) == 0
+			}
+			for i := range d.occ {
+				bx, by := i%cardCanon/(cardCanon/cardChromN), i/cardCanon/(cardCanon/cardChromN)
+				d.occ[i] = mask[by*cardChromN+bx] && rng.IntN(4) != 0
+			}
+		}
+		for _, hash := range []bool{true, false} {
+			var got, want [4]cardDesc
+			if err := d.describeTurns(got[:], hash, mask); err != nil {
+				t.Fatal(err)
+			}
+			// The doubles on the way too, not only the rounded results.
+			g64, low, ch := d.grey64, d.lowcut, d.chromScratch
+			if err := d.describeTurnsRef(want[:], hash, mask); err != nil {
+				t.Fatal(err)
+			}
+			if g64 != d.grey64 || low != d.lowcut || ch != d.chromScratch {
+				t.Fatalf("trial %d (hash %v, mask %v): grey, low cut or colour differ from the Go loops'", trial, hash, mask != nil)
+			}
+			if got != want {
+				t.Fatalf("trial %d (hash %v, mask %v): descriptors differ from the Go loops'", trial, hash, mask != nil)
+			}
+		}
+	}
+}
+
+// TestCardQuadRowSpanMatchesTests checks that cardQuadRowSpan is exactly
+// the points of a row that pass cardPointInQuad (so that changedIn counts
+// what testing every point counted), for quads of every shape and
+// orientation, degenerate ones included.
+func TestCardQuadRowSpanMatchesTests(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	const s = cardRefShrink
+	px := func(x int) float32 { return float32(x*s + s/2) }
+	for trial := range 3000 {
+		var q [4]Point2f
+		cx, cy, r := rng.Float64()*400, rng.Float64()*300, 1+rng.Float64()*200
+		for k := range q {
+			a := 2*math.Pi*float64(k)/4 + rng.Float64()
+			if trial%2 == 0 {
+				a = -a // anticlockwise too
+			}
+			q[k] = Point2f{float32(cx + r*math.Cos(a)*(0.2+rng.Float64())), float32(cy + r*math.Sin(a)*(0.2+rng.Float64()))}
+			if trial%5 == 0 {
+				q[k].X = float32(int(q[k].X)) // whole pixels, sides along rows
+				q[k].Y = float32(int(q[k].Y))
+			}
+		}
+		if trial%7 == 0 {
+			q[2] = q[1] // degenerate
+		}
+		for y := -2; y < 120; y++ {
+			py := float32(y*s + s/2)
+			x0, x1 := cardQuadRowSpan(q, py, px, -5, 130)
+			for x := -5; x < 130; x++ {
+				in := cardPointInQuad(Point2f{px(x), py}, q)
+				if in != (x >= x0 && x < x1) {
+					t.Fatalf("trial %d, quad %v, row %d: point %d in the quad %v, the span is %d…%d", trial, q, y, x, in, x0, x1)
+				}
+			}
+		}
+	}
+}
+
+// TestCardSideSamplesMatchAt3 checks tc_side_samples against
+// cardGrey.at3 at the points fitSide takes, sides across and beyond the
+// picture's border included.
+func TestCardSideSamplesMatchAt3(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	w, h := 97, 61
+	g := cardGrey{pix: make([]byte, 3*w*h), w: w, h: h, cn: 3}
+	for i := range g.pix {
+		g.pix[i] = uint8(rng.IntN(256))
+	}
+	var buf [][3]float64
+	for trial := range 2000 {
+		a := Point2f{float32(rng.Float64()*140 - 20), float32(rng.Float64()*100 - 20)}
+		if trial%5 == 0 {
+			a = Point2f{float32(rng.IntN(w)), float32(rng.IntN(h))}
+		}
+		dx, dy := rng.Float64()*80-40, rng.Float64()*80-40
+		l := math.Hypot(dx, dy)
+		nx, ny := dy/l, -dx/l
+		n, count := 1+rng.IntN(40), 1+rng.IntN(66)
+		reach, stp := 3+rng.Float64()*12, []float64{0.5, 1}[trial%2]
+		var ok bool
+		buf, ok = cardSideSamples(g, a, dx, dy, nx, ny, n, reach, stp, count, buf)
+		if !ok {
+			t.Fatal("cardSideSamples refused a whole picture")
+		}
+		for i := range n {
+			tt := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
+			px, py := float64(a.X)+dx*tt, float64(a.Y)+dy*tt
+			for j := range count {
+				o := -reach - 0.5 + stp*float64(j)
+				if want := g.at3(px+nx*o, py+ny*o); buf[i*count+j] != want {
+					t.Fatalf("trial %d, point %d, sample %d: %v, at3 %v", trial, i, j, buf[i*count+j], want)
+				}
+			}
+		}
+	}
+}
+
+// cardMorphRef is cardMorph as it was, pixel by pixel: the reference of
+// TestCardMorphMatchesPixels.
+func cardMorphRef(src, dst, tmp *[cardFineD]bool, k int, grow bool) {
+	const n = cardCanon
+	// step 1: along rows; step n: along columns.
+	pass := func(src, dst *[cardFineD]bool, step int) {
+		for i := range cardFineD {
+			pos := (i / step) % n
+			v := !grow
+			for d := -k; d <= k && v == !grow; d++ {
+				p := pos + d
+				if p < 0 || p >= n {
+					continue
+				}
+				if src[i+d*step] == grow {
+					v = grow
+				}
+			}
+			dst[i] = v
+		}
+	}
+	pass(src, tmp, 1)
+	pass(tmp, dst, n)
+}
+
+// TestCardMorphMatchesPixels checks the bitwise cardMorph against the
+// pixel loop it replaced, eroding and dilating, sparse and dense masks.
+func TestCardMorphMatchesPixels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	var src, got, want, tmp [cardFineD]bool // tmp: the reference's scratch
+	for trial := range 500 {
+		p := rng.IntN(10)
+		for i := range src {
+			src[i] = rng.IntN(10) < p
+		}
+		for k := range 7 {
+			for _, grow := range []bool{false, true} {
+				cardMorph(&src, &got, k, grow)
+				cardMorphRef(&src, &want, &tmp, k, grow)
+				if got != want {
+					t.Fatalf("trial %d, radius %d, grow %v: the masks differ", trial, k, grow)
+				}
+			}
+		}
+	}
+}
