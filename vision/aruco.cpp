@@ -13,12 +13,20 @@
 
 #include <algorithm>
 #include <climits>
-#include <immintrin.h>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+// TC_X86 turns on the SSE and AVX paths (x86-64 only; other CPUs take the
+// portable loops, which give the same results). CGO_CXXFLAGS=-DTC_PORTABLE
+// builds the portable loops on x86-64 too, to test them:
+//
+//	CGO_CXXFLAGS=-DTC_PORTABLE go test ./vision -run 'Warp|Describe|Dot|BoxBlur'
+#if defined(__x86_64__) && !defined(TC_PORTABLE)
+#define TC_X86 1
+#include <immintrin.h>
+#endif
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -377,7 +385,7 @@ long long tc_aruco_malloc_in_use(void) {
 // those (whole numbers: exact in any order).
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
-#if defined(__x86_64__)
+#if defined(TC_X86)
 __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
@@ -411,7 +419,7 @@ TcFine tc_card_fine(const double *v, int n, int8_t *fine) {
 // before it is added (the same doubles), vectorised along x.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
-#if defined(__x86_64__)
+#if defined(TC_X86)
 __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
@@ -648,7 +656,7 @@ static int32_t tc_dot_i8_plain(const int8_t *a, const int8_t *b, int n) {
     return s;
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
 __attribute__((target("avx2"))) static int32_t tc_dot_i8_avx2(const int8_t *a, const int8_t *b, int n) {
     __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
     int i = 0;
@@ -673,7 +681,7 @@ __attribute__((target("avx2"))) static int32_t tc_dot_i8_avx2(const int8_t *a, c
 #endif
 
 int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
     static const bool avx2 = __builtin_cpu_supports("avx2");
     if (avx2) {
         return tc_dot_i8_avx2(a, b, n);
@@ -859,7 +867,7 @@ void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, dou
 // the same doubles), the divisions and the columns' sums vectorised.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3")))
-#if defined(__x86_64__)
+#if defined(TC_X86)
 __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
@@ -964,6 +972,7 @@ inline int tc_clip(int x, int n) { return x >= 0 ? (x < n ? x : n - 1) : 0; }
 
 // tc_warp_put stores the source points X, Y (1/32 px) of 4 pixels: the
 // whole pixel saturated to short, interleaved, and the fraction's index.
+#if defined(TC_X86)
 inline void tc_warp_put(__m128i X, __m128i Y, short *xy, unsigned short *al) {
     const __m128i f = _mm_set1_epi32(31);
     __m128i xs = _mm_packs_epi32(_mm_srai_epi32(X, 5), _mm_setzero_si128());
@@ -972,6 +981,7 @@ inline void tc_warp_put(__m128i X, __m128i Y, short *xy, unsigned short *al) {
     __m128i a = _mm_add_epi32(_mm_slli_epi32(_mm_and_si128(Y, f), 5), _mm_and_si128(X, f));
     _mm_storel_epi64((__m128i *)al, _mm_packs_epi32(a, _mm_setzero_si128()));
 }
+#endif
 
 // tc_warp_coord1 is the scalar path of WarpPerspectiveInvoker for pixel x1.
 inline void tc_warp_coord1(const double *M, double X0, double Y0, double W0, int x1, short *xy, unsigned short *al) {
@@ -995,12 +1005,13 @@ inline void tc_warp_coord1(const double *M, double X0, double Y0, double W0, int
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
 void tc_warp_coords(const double *M, double X0, double Y0, double W0, int n, short *xy, unsigned short *al) {
+    int x1 = 0;
+#if defined(TC_X86)
     const __m128d m0 = _mm_set1_pd(M[0]), m3 = _mm_set1_pd(M[3]), m6 = _mm_set1_pd(M[6]);
     const __m128d x0 = _mm_set1_pd(X0), y0 = _mm_set1_pd(Y0), w0 = _mm_set1_pd(W0);
     const __m128d its = _mm_set1_pd(32), zero = _mm_setzero_pd(), two = _mm_set1_pd(2);
     const __m128d imax = _mm_set1_pd((double)INT_MAX), imin = _mm_set1_pd((double)INT_MIN);
     __m128d vx = _mm_set_pd(1, 0);
-    int x1 = 0;
     for (; x1 + 4 <= n; x1 += 4) {
         __m128i X[2], Y[2];
         for (int k = 0; k < 2; k++) {
@@ -1014,12 +1025,13 @@ void tc_warp_coords(const double *M, double X0, double Y0, double W0, int n, sho
         }
         tc_warp_put(_mm_unpacklo_epi64(X[0], X[1]), _mm_unpacklo_epi64(Y[0], Y[1]), xy + x1 * 2, al + x1);
     }
+#endif
     for (; x1 < n; x1++) {
         tc_warp_coord1(M, X0, Y0, W0, x1, xy, al);
     }
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
 #define TC_WARP_AVX 1
 __attribute__((optimize("O3", "fp-contract=off"), target("avx")))
 void tc_warp_coords_avx(const double *M, double X0, double Y0, double W0, int n, short *xy, unsigned short *al) {
@@ -1052,6 +1064,7 @@ inline void tc_warp_row(const uint8_t *src, int rows, int cols, size_t step, con
     for (int x1 = 0; x1 < n; x1++, d += cn) {
         int sx = xy[x1 * 2], sy = xy[x1 * 2 + 1];
         const short *w = tab.w[al[x1]];
+#if defined(TC_X86)
         if (cn == 3 && (unsigned)sx < (unsigned)(cols - 2) && (unsigned)sy < (unsigned)(rows - 1)) {
             // The two neighbours of a row side by side in 8 bytes (two
             // more than needed: sx below cols - 2 keeps them in the row),
@@ -1078,6 +1091,7 @@ inline void tc_warp_row(const uint8_t *src, int rows, int cols, size_t step, con
             }
             continue;
         }
+#endif
         const uint8_t *v0, *v1, *v2, *v3;
         if ((unsigned)sx < (unsigned)(cols - 1) && (unsigned)sy < (unsigned)(rows - 1)) {
             v0 = src + (size_t)sy * step + sx * cn;
