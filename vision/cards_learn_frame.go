@@ -222,9 +222,10 @@ func (f *cardFrameKeys) close() {
 // ORB's pyramid only shrinks the picture, so a card narrower than the
 // upright card its keypoints were taught on (cardKeyW) cannot match them:
 // the place of a blob whose card is narrower than cardKeyUpFrom times that
-// is enlarged (by at most cardKeyUpMax) before its keypoints are taken.
-// Training scenes: small and steeply tilted cards whose outline was off
-// (a card 45° tilted, 70 px across) found no keypoints of their card.
+// is enlarged (by at most cardKeyUpMax) before its keypoints are taken
+// (TestCardKeySearchSmall, cards 50–70 px across among 16 taught: 29 of
+// 32 found, 26 without; the training diagnostic at 100 taught: one card
+// more of 1,911, none fewer).
 const (
 	cardKeyUpFrom = 1.2
 	cardKeyUpMax  = 2.0
