@@ -333,8 +333,9 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 // BORDER_REPLICATE) in a little over half its time (OpenCV remaps each
 // block of 64×16 pixels through its generic remap; here the source points
 // are computed four at a time with AVX and each pixel interpolated with
-// SSE2 multiply-adds). avx false keeps to SSE2 (tests). False for other
-// images: OpenCV warps them.
+// SSE2 multiply-adds on x86-64; portable loops, the same pixels, on other
+// CPUs). avx false keeps to SSE2 (tests). False for other images: OpenCV
+// warps them.
 func cardWarpPersp(img gocv.Mat, out *gocv.Mat, h *cardH, sz image.Point, avx bool) bool {
 	t := img.Type()
 	if t != gocv.MatTypeCV8UC1 && t != gocv.MatTypeCV8UC3 || !img.IsContinuous() || sz.X <= 0 || sz.Y <= 0 {
