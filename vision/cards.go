@@ -220,6 +220,8 @@ type CardReader struct {
 	// stickerNow and stickerLast are the places searched in vain for
 	// stickers at full resolution (cards_still.go).
 	stickerNow, stickerLast []cardStickerStill
+	// times, when set, adds up where the time goes (TimeCardsForTest).
+	times *cardTimes
 }
 
 // NewCardReader returns a reader with opts.
@@ -311,6 +313,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
 	minW, maxW := r.cardWidths(w, h)
+	r.times.start()
 
 	// Stickers: the whole frame at half resolution, then at full
 	// resolution where a card or a marker-like square was seen but no
@@ -328,6 +331,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if r.refUsed, err = r.refPlaces(colour, minW); err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
+	r.times.lap("reference")
 	maxSide := 0.9 * float64(min(w, h))
 	cv, err := cardColourOf(colour)
 	if err != nil {
@@ -343,6 +347,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
+	r.times.lap("stickers, half resolution")
 	// Card outlines at half resolution.
 	var outlines []cardQuadCandidate
 	if r.refUsed {
@@ -359,24 +364,29 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// cards now: a card taken for a taught one is not searched for a
 	// sticker again at full resolution (neither are the marker-like places
 	// on it: card art).
+	r.times.lap("outlines")
 	learned, err := r.preReadOutlines(colour, outlines)
 	if err != nil {
 		return nil, err
 	}
+	r.times.lap("outlines compared")
 	r.stickered = r.stickerCards(outlines, r.stickered[:0])
 	blobs := r.stickerPlaces(outlines, learned, w, h)
 	if err := r.scanStickerPlaces(g, blobs, maxSide, w, h); err != nil {
 		return nil, err
 	}
+	r.times.lap("stickers, full resolution")
 	out, used := r.stickerReadings(outlines, w, h)
 	out = r.dropStrayStickers(out, r.onCard)
 	out, missed, err := r.readOutlines(colour, outlines, used, learned, out)
 	if err != nil {
 		return nil, err
 	}
+	r.times.lap("outlines read")
 	if out, err = r.readByKeys(colour, cv, out, missed, minW, maxW); err != nil {
 		return nil, err
 	}
+	r.times.lap("keypoint searches")
 	slices.SortStableFunc(out, func(a, b CardReading) int {
 		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
 		// Rows of cards: centres less than half a card apart are one row.
@@ -628,6 +638,8 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 		rd.Box, rd.Corners = cardQuadBox(o.q), o.q
 		return rd, s.ok, s.m, nil
 	}
+	t0 := r.times.now()
+	defer r.times.since("  compared with the taught cards", t0)
 	thr := ix.threshold()
 	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
 	grow := 0.0
@@ -666,17 +678,23 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	}
 	// An outline near a card but not fitted, the frame's fits spent, is
 	// not kept as read in vain (it is fitted in a later frame).
+	r.times.since("    outlines tried", t0)
 	unfitted := false
 	if !ix.accepts(best) {
 		unfitted = r.fits >= cardFitFrame
 		var err error
-		if bestQ, grow, best, err = r.fitOutline(img, bestQ, grow, best); err != nil {
+		t1 := r.times.now()
+		bestQ, grow, best, err = r.fitOutline(img, bestQ, grow, best)
+		r.times.since("    outline fitted", t1)
+		if err != nil {
 			return rd, false, best, err
 		}
 	}
 	if !ix.accepts(best) {
 		// A glare spot or a thumb over the card: compared without them.
+		t1 := r.times.now()
 		mm, ok, err := r.matchOccluded(img, bestQ, grow)
+		r.times.since("    compared without occluders", t1)
 		if err != nil {
 			return rd, false, best, err
 		}
@@ -694,7 +712,10 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	// masked ones (fewer pixels compared) are.
 	if r.refUsed && (accepted || cardRefBand(best)) || accepted && best.mask != nil {
 		var err error
-		if accepted, err = r.confirmStill(img, cardGrowQuad(bestQ, grow), best); err != nil {
+		t1 := r.times.now()
+		accepted, err = r.confirmStill(img, cardGrowQuad(bestQ, grow), best)
+		r.times.since("    confirmed by keypoints", t1)
+		if err != nil {
 			return rd, false, best, err
 		}
 	}
@@ -863,6 +884,17 @@ func (ls cardLearnedReads) onTaught(p Point2f, outlines []cardQuadCandidate) boo
 	return false
 }
 
+// readAt reports whether p lies on a card read (taken for a taught card,
+// reported) in ls.
+func (ls cardLearnedReads) readAt(p Point2f) bool {
+	for _, l := range ls {
+		if l.taught() && l.ok && cardPointInQuad(p, l.rd.Corners) {
+			return true
+		}
+	}
+	return false
+}
+
 // stickerIn reports whether a sticker read so far (r.reads) lies in q.
 func (r *CardReader) stickerIn(q [4]Point2f) bool {
 	for _, m := range r.reads {
@@ -889,6 +921,12 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 			continue
 		}
 		if r.stickerIn(o.q) {
+			continue
+		}
+		if r.refUsed && ls.readAt(cardQuadCentre(o.q)) {
+			// On a card read already: a reading of it would be that
+			// card again or dropped (dropStrayReadings).
+			ls[i] = cardLearnedRead{rd: CardReading{ID: CardUnknown}, done: true}
 			continue
 		}
 		rd, ok, m, err := r.readLearned(colour, o)

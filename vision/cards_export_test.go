@@ -4,6 +4,7 @@ import (
 	"errors"
 	"image"
 	"math/bits"
+	"time"
 
 	"gocv.io/x/gocv"
 )
@@ -199,4 +200,23 @@ func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle, 
 	}
 	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
 	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, short, minW, maxW)
+}
+
+// TimeCardsForTest makes r add up where its time goes (on) or stop (off).
+func (r *CardReader) TimeCardsForTest(on bool) {
+	r.times = nil
+	if on {
+		r.times = newCardTimes()
+	}
+}
+
+// CardTimesForTest returns what r added up since TimeCardsForTest: the
+// time and count of each part, and clears it.
+func (r *CardReader) CardTimesForTest() (map[string]time.Duration, map[string]int) {
+	if r.times == nil {
+		return nil, nil
+	}
+	d, n := r.times.d, r.times.n
+	r.times.d, r.times.n = map[string]time.Duration{}, map[string]int{}
+	return d, n
 }

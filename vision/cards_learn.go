@@ -37,7 +37,9 @@ type cardKeyMiss struct {
 // Then, with SearchWholeFrame, the rest of the frame is searched for the
 // keypoints of all taught cards (cards_learn_frame.go).
 func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+	t0 := r.times.now()
 	out, err := r.searchMissed(img, gr, out, missed, minW, maxW)
+	r.times.since("  outlines near a taught card searched for its keypoints", t0)
 	if err != nil {
 		return nil, err
 	}

@@ -12,11 +12,16 @@ package vision
 // keypoint find, must then match that card by their rectified face
 // (cards_learn.go, confirmKeyFound), so untaught cards stay unknown.
 
+// #include <stdint.h>
+// #include "aruco.h"
+import "C"
+
 import (
 	"image"
 	"image/color"
 	"math"
 	"slices"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -61,12 +66,17 @@ type cardKeyHash struct {
 	bits  [cardFrameTables][cardFrameBits]uint8
 	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
 	items [cardFrameTables][]int32
+	// starts and itemsAll hold the tables' start and items one after
+	// the other (for tc_key_nearest).
+	starts, itemsAll []int32
 	// crowded is the size of a bucket not compared.
 	crowded int32
 	// nearest's candidates and their distances (a hash serves one reader
 	// at a time).
 	cand []int32
 	dist []uint16
+	// nearestAll's answers.
+	found []int32
 }
 
 type cardHashCard struct {
@@ -112,7 +122,11 @@ func newCardKeyHash(ix *CardIndex) *cardKeyHash {
 				b++
 			}
 		}
-		count := make([]int32, 1<<cardFrameBits+1)
+		if t == 0 {
+			h.starts = make([]int32, cardFrameTables*(1<<cardFrameBits+1))
+			h.itemsAll = make([]int32, cardFrameTables*len(h.desc))
+		}
+		count := h.starts[t*(1<<cardFrameBits+1) : (t+1)*(1<<cardFrameBits+1)]
 		for i := range h.desc {
 			count[h.key(t, &h.desc[i])+1]++
 		}
@@ -120,7 +134,7 @@ func newCardKeyHash(ix *CardIndex) *cardKeyHash {
 			count[b] += count[b-1]
 		}
 		h.start[t] = count
-		h.items[t] = make([]int32, len(h.desc))
+		h.items[t] = h.itemsAll[t*len(h.desc) : (t+1)*len(h.desc)]
 		fill := slices.Clone(count[:1<<cardFrameBits])
 		for i := range h.desc {
 			k := h.key(t, &h.desc[i])
@@ -189,6 +203,28 @@ func (h *cardKeyHash) nearest(d *[4]uint64, ratio float64) int {
 		return -1
 	}
 	return bi
+}
+
+// nearestAll is nearest for each of qs, in C (tc_key_nearest): the index
+// of its nearest taught keypoint, or -1. The slice returned is h's, valid
+// until the next call.
+func (h *cardKeyHash) nearestAll(qs [][4]uint64, ratio float64) []int32 {
+	h.found = slices.Grow(h.found[:0], len(qs))[:len(qs)]
+	if len(qs) == 0 || len(h.desc) == 0 {
+		for j := range h.found {
+			h.found[j] = -1
+		}
+		return h.found
+	}
+	room := cardFrameTables * int(h.crowded)
+	h.cand = slices.Grow(h.cand[:0], room)[:room]
+	h.dist = slices.Grow(h.dist[:0], room)[:room]
+	C.tc_key_nearest((*C.uint64_t)(unsafe.Pointer(&h.desc[0][0])), (*C.int32_t)(unsafe.Pointer(&h.card[0])), C.int32_t(len(h.desc)),
+		(*C.uint8_t)(unsafe.Pointer(&h.bits[0][0])), (*C.int32_t)(unsafe.Pointer(&h.starts[0])), (*C.int32_t)(unsafe.Pointer(&h.itemsAll[0])),
+		cardFrameTables, cardFrameBits, C.int32_t(h.crowded), cardKeyMaxDist,
+		(*C.uint64_t)(unsafe.Pointer(&qs[0][0])), C.int32_t(len(qs)), C.double(ratio),
+		(*C.int32_t)(unsafe.Pointer(&h.found[0])), (*C.int32_t)(unsafe.Pointer(&h.cand[0])), (*C.uint16_t)(unsafe.Pointer(&h.dist[0])))
+	return h.found
 }
 
 // cardFrameKeys is the reader's frame search: its keyer, the hashed
@@ -336,8 +372,8 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 	if blob || len(f.hash.cards) >= cardFrameNoRatio {
 		ratio = 1
 	}
-	for qi := range k.qdesc {
-		if i := f.hash.nearest(&k.qdesc[qi], ratio); i >= 0 {
+	for qi, i := range f.hash.nearestAll(k.qdesc, ratio) {
+		if i >= 0 {
 			c := f.hash.card[i]
 			f.votes[c] = append(f.votes[c], int32(qi))
 			f.taught[c] = append(f.taught[c], int32(i))

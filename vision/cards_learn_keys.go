@@ -566,11 +566,36 @@ func cardCellBit(ks *cardKeys, p Point2f) uint64 {
 // shared, when set, tells for each of keys which of its keypoints another
 // taught card shares (an entry nil: none).
 func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask, shared [][]bool) (cardVerified, error) {
+	return k.verifyUntil(grey, corners, keys, skip, shared, cardEnough{})
+}
+
+// cardEnough is when a verification stands: at least found keypoints
+// found, and share of the example's (0: no such rule).
+type cardEnough struct {
+	found int
+	share float64
+}
+
+// stands reports whether v stands by e (e set).
+func (e cardEnough) stands(v cardVerified) bool {
+	return e.share > 0 && v.found >= e.found && float64(v.found)/float64(max(1, v.taught)) >= e.share
+}
+
+// verifyUntil is verifyAt, which stops at an example whose verification
+// stands by enough when the best one of all would stand too: it finds
+// as many keypoints or more, and each example left has few enough taught
+// ones (counted) that this many make their share. The verification
+// returned may then not be the best one, but it stands as the best one
+// would.
+func (k *cardKeyer) verifyUntil(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask, shared [][]bool, enough cardEnough) (cardVerified, error) {
 	var best cardVerified
 	size := image.Point{}
 	for i, ks := range keys {
 		if len(ks.desc) == 0 {
 			continue
+		}
+		if i > 0 && enough.stands(best) && k.restShare(best.found, keys[i:], skip) >= enough.share {
+			return best, nil
 		}
 		// Rectified once per upright size (examples of one card share it
 		// but for a card taught lying).
@@ -597,6 +622,29 @@ func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys
 		}
 	}
 	return best, nil
+}
+
+// restShare is the least share found of the examples in keys (with
+// taught keypoints), found of their keypoints counted (not in skip's
+// blocks), found.
+func (k *cardKeyer) restShare(found int, keys []*cardKeys, skip *cardMask) float64 {
+	least := math.Inf(1)
+	for _, ks := range keys {
+		if len(ks.desc) == 0 {
+			continue
+		}
+		n := len(ks.pts)
+		if skip != nil {
+			n = 0
+			for _, p := range ks.pts {
+				if !cardMasked(skip, ks, p) {
+					n++
+				}
+			}
+		}
+		least = min(least, float64(found)/float64(max(1, n)))
+	}
+	return least
 }
 
 // verifyKeys pairs the taught keypoints of ks with the keypoints taken

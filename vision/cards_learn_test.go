@@ -392,42 +392,7 @@ func TestCardRefConfirms(t *testing.T) {
 // card's taught keypoints where the card is, and few of another card's, or
 // of the card itself at a pose off by a turn or by a quarter of its width.
 func TestCardKeysVerifyAt(t *testing.T) {
-	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
-	k := newCardKeyer()
-	defer k.close()
-	face := cardTestFace(t, 3, 300, 420)
-	defer face.Close()
-	ks, err := k.teach(face, whole)
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := cardTestFace(t, 4, 300, 420)
-	defer other.Close()
-	ko, err := k.teach(other, whole)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The card 150 px wide, turned and in perspective, on clutter.
-	frame := cardTestFace(t, 9, 800, 600)
-	defer frame.Close()
-	at := [4]Point2f{{300, 150}, {440, 200}, {400, 410}, {250, 360}}
-	var src, dst [4][2]float64
-	for i, p := range whole {
-		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
-	}
-	h, ok := cardHomography(src, dst)
-	if !ok {
-		t.Fatal("homography")
-	}
-	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer hm.Close()
-	for i := range 9 {
-		hm.SetDoubleAt(i/3, i%3, h[i])
-	}
-	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(800, 600), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
-	grey := gocv.NewMat()
-	defer grey.Close()
-	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
+	k, ks, ko, grey, at := cardKeysAtPose(t)
 	turned := [4]Point2f{at[1], at[2], at[3], at[0]}
 	for _, c := range []struct {
 		name    string
@@ -616,5 +581,195 @@ func TestCardKeyHashNoRatio(t *testing.T) {
 	}
 	if kept > n/20 {
 		t.Errorf("with the ratio test %d of %d kept, want them dropped", kept, n)
+	}
+}
+
+// cardKeysAtPose is a keyer, the keypoints taught of a card (ks) and of
+// another (ko), a grey frame (800×600, clutter) showing the card 150 px
+// wide, turned and in perspective, and its corners there (the card's
+// top-left first). The Mats are closed when t ends.
+func cardKeysAtPose(t *testing.T) (k *cardKeyer, ks, ko *cardKeys, grey gocv.Mat, at [4]Point2f) {
+	t.Helper()
+	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	k = newCardKeyer()
+	t.Cleanup(k.close)
+	face := cardTestFace(t, 3, 300, 420)
+	defer face.Close()
+	ks, err := k.teach(face, whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := cardTestFace(t, 4, 300, 420)
+	defer other.Close()
+	ko, err = k.teach(other, whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := cardTestFace(t, 9, 800, 600)
+	defer frame.Close()
+	at = [4]Point2f{{300, 150}, {440, 200}, {400, 410}, {250, 360}}
+	var src, dst [4][2]float64
+	for i, p := range whole {
+		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
+	}
+	h, ok := cardHomography(src, dst)
+	if !ok {
+		t.Fatal("homography")
+	}
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i := range 9 {
+		hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(800, 600), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	grey = gocv.NewMat()
+	t.Cleanup(func() { grey.Close() })
+	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
+	return k, ks, ko, grey, at
+}
+
+// TestCardVerifyUntil: the verification stopped at the first example that
+// stands (when the best would stand too) decides as the whole one does:
+// on the card, another card, the card a quarter off, with an occluder's
+// blocks left out, and with a later example of many more keypoints (whose
+// share the first's found would not make: verified to the end).
+func TestCardVerifyUntil(t *testing.T) {
+	k, ks, ko, grey, at := cardKeysAtPose(t)
+	// ks with each keypoint eight times: the first example's found make
+	// an eighth of its share.
+	big := &cardKeys{w: ks.w, h: ks.h}
+	for range 8 {
+		big.pts = append(big.pts, ks.pts...)
+		big.desc = append(big.desc, ks.desc...)
+	}
+	// ks with 30 of its keypoints twice: more found than the first
+	// example's, a share the first's found make.
+	more := &cardKeys{w: ks.w, h: ks.h, pts: append(slices.Clone(ks.pts), ks.pts[:30]...), desc: append(slices.Clone(ks.desc), ks.desc[:30]...)}
+	var skip cardMask
+	for i := range skip {
+		skip[i] = i%cardChromN < 2 // the card's left columns hidden
+	}
+	enough := cardEnough{found: cardRefMinFound, share: cardRefMinShare}
+	stopped := 0
+	for _, c := range []struct {
+		name    string
+		corners [4]Point2f
+		keys    []*cardKeys
+		skip    *cardMask
+	}{
+		{"the card, its example first", at, []*cardKeys{ks, ko}, nil},
+		{"the card, its example last", at, []*cardKeys{ko, ks}, nil},
+		{"the card, twice", at, []*cardKeys{ks, ks}, nil},
+		{"the card, a larger example after", at, []*cardKeys{ks, big}, nil},
+		{"the card, a little larger example after", at, []*cardKeys{ks, more}, nil},
+		{"the card, occluded", at, []*cardKeys{ks, ks}, &skip},
+		{"another card", at, []*cardKeys{ko, ko}, nil},
+		{"the card a quarter off", cardShiftQuad(at, 40, 0), []*cardKeys{ks, ks}, nil},
+	} {
+		all, err := k.verifyAt(grey, c.corners, c.keys, c.skip, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		until, err := k.verifyUntil(grey, c.corners, c.keys, c.skip, nil, enough)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := enough.stands(until), cardRefVerified(true, all); got != want {
+			t.Errorf("%s: stands %v stopped early (%d of %d found), %v verified to the end (%d of %d)", c.name, got, until.found, until.taught, want, all.found, all.taught)
+		}
+		first, err := k.verifyAt(grey, c.corners, c.keys[:1], c.skip, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if until != all {
+			stopped++
+			if until != first {
+				t.Errorf("%s: stopped at %+v, not at the first example's %+v", c.name, until, first)
+			}
+		}
+		if c.name == "the card, a larger example after" && until != all {
+			t.Errorf("%s: stopped at the first example (%d of %d found) though the larger one's share would be %.2f", c.name, until.found, until.taught, float64(until.found)/float64(len(big.pts)))
+		}
+	}
+	if stopped == 0 {
+		t.Error("no verification stopped early (the card, a little larger example after)")
+	}
+}
+
+// TestCardKeyHashNearestAll: the nearest taught keypoints found in C
+// (tc_key_nearest) are nearest's, query by query, with and without the
+// ratio test: on keypoints a few bits off a taught one, on random ones, on
+// taught ones themselves, and on plain ones whose buckets are crowded.
+func TestCardKeyHashNearestAll(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	ix := NewCardIndex()
+	var d cardDesc
+	d.fineNorm = 1
+	var taught [][4]uint64
+	for c := range 40 {
+		ks := &cardKeys{w: 96, h: 134}
+		for i := range 300 {
+			var k [4]uint64
+			for w := range k {
+				k[w] = rng.Uint64()
+			}
+			if c >= 20 {
+				// A rival of card c-20: its keypoints a few bits off
+				// (a nearest of another card near the nearest).
+				k = taught[(c-20)*300+i]
+				for range 2 + rng.IntN(10) {
+					b := rng.IntN(256)
+					k[b/64] ^= 1 << (b % 64)
+				}
+			}
+			if i%10 == 0 {
+				k = [4]uint64{} // a plain patch: many cards have it
+			}
+			ks.pts = append(ks.pts, Point2f{X: float32(i % 96), Y: float32(i / 96)})
+			ks.desc = append(ks.desc, k)
+			taught = append(taught, k)
+		}
+		ix.entries = append(ix.entries, cardEntry{id: fmt.Sprintf("card-%d", c), desc: d, keys: ks})
+	}
+	h := newCardKeyHash(ix)
+	if h.crowded >= 400 {
+		t.Fatalf("no bucket crowded (%d a bucket)", h.crowded)
+	}
+	var qs [][4]uint64
+	for i := range 3000 {
+		q := taught[rng.IntN(len(taught))]
+		switch i % 4 {
+		case 0: // a few bits off
+			for range 1 + rng.IntN(12) {
+				b := rng.IntN(256)
+				q[b/64] ^= 1 << (b % 64)
+			}
+		case 1: // anything
+			for w := range q {
+				q[w] = rng.Uint64()
+			}
+		case 2: // nearly plain
+			q = [4]uint64{1 << rng.IntN(64)}
+		}
+		qs = append(qs, q)
+	}
+	for _, ratio := range []float64{1, cardKeyRatio} {
+		all := slices.Clone(h.nearestAll(qs, ratio))
+		got := 0
+		for j := range qs {
+			want := h.nearest(&qs[j], ratio)
+			if int(all[j]) != want {
+				t.Fatalf("ratio %v, query %d: %d in C, %d in Go", ratio, j, all[j], want)
+			}
+			if want >= 0 {
+				got++
+			}
+		}
+		if got < len(qs)/4 || got == len(qs) {
+			t.Errorf("ratio %v: %d of %d queries found a keypoint: not the mix wanted", ratio, got, len(qs))
+		}
+	}
+	if n := len(h.nearestAll(nil, 1)); n != 0 {
+		t.Errorf("no query: %d answers", n)
 	}
 }

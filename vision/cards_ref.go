@@ -832,6 +832,7 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 	c := &r.ref
 	var sure []cardQuadCandidate
 	c.pre = c.pre[:0]
+	t0 := r.times.now()
 	for i := range c.blobs {
 		b := &c.blobs[i]
 		if !b.clean {
@@ -842,9 +843,12 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 			return nil, err
 		}
 	}
+	r.times.since("  blobs alone outlined", t0)
+	t0 = r.times.now()
 	if err := r.readParts(colour, gr, &sure, minW, maxW); err != nil {
 		return nil, err
 	}
+	r.times.since("  blobs' parts outlined", t0)
 	c.edgePlaces = c.edgePlaces[:0]
 	for _, b := range c.blobs {
 		// Not a blob whose parts read as cards cover what is not the hand.
@@ -853,7 +857,9 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		}
 	}
 	c.edgePlaces = cardRefMerge(c.edgePlaces)
+	t0 = r.times.now()
 	out, err := r.findOutlinesAt(colour, c.edgePlaces, minW, maxW)
+	r.times.since("  outline finder", t0)
 	if err != nil {
 		return nil, err
 	}
@@ -1065,7 +1071,14 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 	for i, ks := range keys {
 		shared[i] = dist.sharedOf(m.id, ks)
 	}
-	v, err := r.keyer.verifyAt(r.grey, corners, keys, m.mask, shared)
+	// A match the decision took stands by its found keypoints alone: the
+	// examples are verified until one makes it stand as the best would
+	// (all of them when traced).
+	var enough cardEnough
+	if accepted && r.ref.confirmTrace == nil {
+		enough = cardEnough{found: cardRefMinFound, share: cardRefMinShare}
+	}
+	v, err := r.keyer.verifyUntil(r.grey, corners, keys, m.mask, shared, enough)
 	if err != nil {
 		return false, err
 	}
@@ -1171,8 +1184,11 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 		}
 		n := len(out)
 		var err error
+		t0 := r.times.now()
 		a, c := cardSideMeans(b.rect)
-		if out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, true, min(a, c), minW, maxW); err != nil {
+		out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, true, min(a, c), minW, maxW)
+		r.times.since("  blobs searched for every card's keypoints", t0)
+		if err != nil {
 			return nil, err
 		}
 		r.ref.stillKeep(b.box, free, out[n:])

@@ -183,3 +183,30 @@ func TestCardRefSearchable(t *testing.T) {
 		}
 	}
 }
+
+// TestCardLearnedReadAt: an outline is on a card read when a reading of a
+// taught card, reported, holds its centre; not on an unknown outline, a
+// taught card's reading not reported, nor outside.
+func TestCardLearnedReadAt(t *testing.T) {
+	card := [4]Point2f{{100, 100}, {200, 100}, {200, 240}, {100, 240}}
+	read := func(id string, ok bool) cardLearnedRead {
+		return cardLearnedRead{rd: CardReading{ID: id, Corners: card}, ok: ok, done: true}
+	}
+	for _, c := range []struct {
+		name string
+		ls   cardLearnedReads
+		p    Point2f
+		want bool
+	}{
+		{"on a card read", cardLearnedReads{read("taught-1", true)}, Point2f{150, 170}, true},
+		{"beside it", cardLearnedReads{read("taught-1", true)}, Point2f{250, 170}, false},
+		{"on an unknown outline", cardLearnedReads{read(CardUnknown, true)}, Point2f{150, 170}, false},
+		{"on a card not reported", cardLearnedReads{read("taught-1", false)}, Point2f{150, 170}, false},
+		{"on an outline not compared", cardLearnedReads{{rd: CardReading{ID: "taught-1", Corners: card}, ok: true}}, Point2f{150, 170}, false},
+		{"none", nil, Point2f{150, 170}, false},
+	} {
+		if got := c.ls.readAt(c.p); got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
