@@ -231,6 +231,9 @@ type cardRefBlob struct {
 	// area of its parts read as cards; parent is a part's blob.
 	rest, read float64
 	parent     int
+	// readAt is 1 + the index in cardRef.pre of a part's reading as a
+	// card (0: none).
+	readAt int
 }
 
 func newCardRef() cardRef {
@@ -895,6 +898,9 @@ func (r *CardReader) readParts(colour gocv.Mat, gr cardGrey, sure *[]cardQuadCan
 	c := &r.ref
 	for i := range c.parts {
 		p := &c.parts[i]
+		if c.partOnRead(i) {
+			continue // a reading of it would be that card again
+		}
 		n := len(*sure)
 		var read bool
 		var err error
@@ -904,6 +910,7 @@ func (r *CardReader) readParts(colour gocv.Mat, gr cardGrey, sure *[]cardQuadCan
 		if !read {
 			continue
 		}
+		p.readAt = n + 1
 		q := (*sure)[n].q
 		again := false
 		for j := range i {
@@ -917,6 +924,21 @@ func (r *CardReader) readParts(colour gocv.Mat, gr cardGrey, sure *[]cardQuadCan
 		}
 	}
 	return nil
+}
+
+// partOnRead reports whether part i's centre lies on a card read from an
+// earlier part of its blob (the same part found a second time, closed:
+// findParts).
+func (c *cardRef) partOnRead(i int) bool {
+	p := &c.parts[i]
+	ctr := cardQuadCentre(p.quad)
+	for j := range i {
+		o := &c.parts[j]
+		if o.parent == p.parent && o.readAt > 0 && cardLearnedReads(c.pre[o.readAt-1:o.readAt]).readAt(ctr) {
+			return true
+		}
+	}
+	return false
 }
 
 // blobCard appends to sure the outline of the clean blob b, re-fitted to
