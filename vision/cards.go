@@ -568,8 +568,8 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 	// a third of the frame.
 	area := 0
 	for i, o := range outlines {
-		if learned[i].taught() {
-			continue
+		if learned[i].taught() || r.refUsed && learned.readAt(cardQuadCentre(o.q)) {
+			continue // a card read, or on one (preReadOutlines)
 		}
 		box := cardQuadBox(o.q).Inset(-2)
 		if !r.stickerIn(o.q) && area+box.Dx()*box.Dy() <= w*h/3 {

@@ -60,20 +60,7 @@ func TestCardKeysLocate(t *testing.T) {
 	frame := cardTestFace(t, 9, 1280, 720)
 	defer frame.Close()
 	want := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
-	var src, dst [4][2]float64
-	for i, p := range [4][2]float64{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}} {
-		src[i], dst[i] = p, [2]float64{float64(want[i].X), float64(want[i].Y)}
-	}
-	h, ok := cardHomography(src, dst)
-	if !ok {
-		t.Fatal("homography")
-	}
-	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer hm.Close()
-	for i := range 9 {
-		hm.SetDoubleAt(i/3, i%3, h[i])
-	}
-	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(1280, 720), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	cardPasteFace(t, face, &frame, want)
 	grey := gocv.NewMat()
 	defer grey.Close()
 	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
@@ -349,20 +336,7 @@ func TestCardRefConfirms(t *testing.T) {
 	face := cardTestFace(t, 3, 300, 420)
 	defer face.Close()
 	at := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
-	var src, dst [4][2]float64
-	for i, p := range whole {
-		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
-	}
-	h, ok := cardHomography(src, dst)
-	if !ok {
-		t.Fatal("homography")
-	}
-	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer hm.Close()
-	for i := range 9 {
-		hm.SetDoubleAt(i/3, i%3, h[i])
-	}
-	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(1280, 720), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	cardPasteFace(t, face, &frame, at)
 	gocv.CvtColor(frame, &r.grey, gocv.ColorBGRToGray)
 	away := cardShiftQuad(at, 450, 0)
 	for _, c := range []struct {
@@ -461,20 +435,7 @@ func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
 	face := cardTestFace(t, 3, 300, 420)
 	defer face.Close()
 	at := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
-	var src, dst [4][2]float64
-	for i, p := range whole {
-		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
-	}
-	h, ok := cardHomography(src, dst)
-	if !ok {
-		t.Fatal("homography")
-	}
-	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer hm.Close()
-	for i := range 9 {
-		hm.SetDoubleAt(i/3, i%3, h[i])
-	}
-	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(1280, 720), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	cardPasteFace(t, face, &frame, at)
 	for _, ref := range []bool{true, false} {
 		r, err := NewCardReader(CardReaderOptions{Index: ix})
 		if err != nil {
@@ -608,20 +569,7 @@ func cardKeysAtPose(t *testing.T) (k *cardKeyer, ks, ko *cardKeys, grey gocv.Mat
 	frame := cardTestFace(t, 9, 800, 600)
 	defer frame.Close()
 	at = [4]Point2f{{300, 150}, {440, 200}, {400, 410}, {250, 360}}
-	var src, dst [4][2]float64
-	for i, p := range whole {
-		src[i], dst[i] = [2]float64{float64(p.X), float64(p.Y)}, [2]float64{float64(at[i].X), float64(at[i].Y)}
-	}
-	h, ok := cardHomography(src, dst)
-	if !ok {
-		t.Fatal("homography")
-	}
-	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer hm.Close()
-	for i := range 9 {
-		hm.SetDoubleAt(i/3, i%3, h[i])
-	}
-	gocv.WarpPerspectiveWithParams(face, &frame, hm, image.Pt(800, 600), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
+	cardPasteFace(t, face, &frame, at)
 	grey = gocv.NewMat()
 	t.Cleanup(func() { grey.Close() })
 	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
@@ -772,4 +720,25 @@ func TestCardKeyHashNearestAll(t *testing.T) {
 	if n := len(h.nearestAll(nil, 1)); n != 0 {
 		t.Errorf("no query: %d answers", n)
 	}
+}
+
+// cardPasteFace draws the card face onto frame with its corners (the
+// face's top-left first) at at.
+func cardPasteFace(t *testing.T, face gocv.Mat, frame *gocv.Mat, at [4]Point2f) {
+	t.Helper()
+	w, h := float64(face.Cols()), float64(face.Rows())
+	var src, dst [4][2]float64
+	for i, p := range [4][2]float64{{-0.5, -0.5}, {w - 0.5, -0.5}, {w - 0.5, h - 0.5}, {-0.5, h - 0.5}} {
+		src[i], dst[i] = p, [2]float64{float64(at[i].X), float64(at[i].Y)}
+	}
+	hh, ok := cardHomography(src, dst)
+	if !ok {
+		t.Fatal("homography")
+	}
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i := range 9 {
+		hm.SetDoubleAt(i/3, i%3, hh[i])
+	}
+	gocv.WarpPerspectiveWithParams(face, frame, hm, image.Pt(frame.Cols(), frame.Rows()), gocv.InterpolationLinear, gocv.BorderTransparent, color.RGBA{})
 }

@@ -86,7 +86,9 @@ const (
 	cardRefMargin    = 0.1
 	cardRefMinMargin = 20
 	// cardRefKeyPlaces is the most blobs searched for keypoints a frame,
-	// cardRefKeyFeatures the keypoints taken in each.
+	// cardRefKeyFeatures the keypoints taken in each (700 read 2 cards
+	// more of 1,911 on the training scenes, a fifth faster, but 5 fewer
+	// of 2,134 held-out ones).
 	cardRefKeyPlaces   = 3
 	cardRefKeyFeatures = 1500
 	// cardRefFree is the least share of a blob that no card read covers
