@@ -132,7 +132,7 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 }
 
 // cardsBenchFrames renders BenchmarkReadCards720pNew's 12 frames on table
-// bg and their empty tables; the caller closes them.
+// bg and their empty tables (cardsBenchNewSeed on); the caller closes them.
 func cardsBenchFrames(t testing.TB, bg synth.Background) (frames, empties []gocv.Mat) {
 	t.Helper()
 	const k = 12

@@ -207,7 +207,8 @@ func (h *cardKeyHash) nearest(d *[4]uint64, ratio float64) int {
 
 // nearestAll is nearest for each of qs, in C (tc_key_nearest): the index
 // of its nearest taught keypoint, or -1. The slice returned is h's, valid
-// until the next call.
+// until the next call. The searches use it; nearest stays the reference
+// it is tested against (TestCardKeyHashNearestAll).
 func (h *cardKeyHash) nearestAll(qs [][4]uint64, ratio float64) []int32 {
 	h.found = slices.Grow(h.found[:0], len(qs))[:len(qs)]
 	if len(qs) == 0 || len(h.desc) == 0 {
