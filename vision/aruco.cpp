@@ -1322,3 +1322,71 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 #endif
     key_nearest_plain(desc, card, n, bits, start, items, tables, nbits, crowded, max_dist, q, nq, ratio, out, cand, dist);
 }
+
+// tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
+// ref are n BGR pixels; out[i] becomes 255 where a channel of cur differs
+// from ref's by at least level after taking out that channel's median
+// difference, but for a shadow (cardRefShadow: the same doubles, the same
+// operations in the same order), 0 elsewhere. Returns how many are 255.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t n, int32_t level,
+                       double shadow_min, double shadow_spread) {
+    int32_t hist[3][511];
+    memset(hist, 0, sizeof(hist));
+    for (int32_t i = 0; i < n; i++) {
+        const uint8_t *c = cur + 3 * i, *r = ref + 3 * i;
+        hist[0][(int)c[0] - (int)r[0] + 255]++;
+        hist[1][(int)c[1] - (int)r[1] + 255]++;
+        hist[2][(int)c[2] - (int)r[2] + 255]++;
+    }
+    int off[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        int32_t sum = 0;
+        for (int v = 0; v < 511; v++) {
+            sum += hist[k][v];
+            if (sum > n / 2) {
+                off[k] = v - 255;
+                break;
+            }
+        }
+    }
+    int32_t changed = 0;
+    for (int32_t i = 0; i < n; i++) {
+        const uint8_t *c = cur + 3 * i, *r = ref + 3 * i;
+        int d = 0;
+        for (int k = 0; k < 3; k++) {
+            int v = (int)c[k] - (int)r[k] - off[k];
+            if (v < 0) {
+                v = -v;
+            }
+            if (v > d) {
+                d = v;
+            }
+        }
+        out[i] = 0;
+        if (d < level) {
+            continue;
+        }
+        // cardRefShadow.
+        double lo = 2.0, hi = 0.0;
+        bool shadow = true;
+        for (int k = 0; k < 3; k++) {
+            double cv = (double)((int)c[k] - off[k]), rv = (double)r[k];
+            if (cv >= rv - 4 || rv < 12) {
+                shadow = false;
+                break;
+            }
+            double f = (cv + 4) / (rv + 4);
+            lo = f < lo ? f : lo;
+            hi = f > hi ? f : hi;
+        }
+        if (shadow && lo > shadow_min && hi - lo < shadow_spread) {
+            continue;
+        }
+        out[i] = 255;
+        changed++;
+    }
+    return changed;
+}

@@ -171,6 +171,14 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
                     const int32_t *items, int32_t tables, int32_t nbits, int32_t crowded, int32_t max_dist,
                     const uint64_t *q, int32_t nq, double ratio, int32_t *out, int32_t *cand, uint16_t *dist);
 
+// tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (n
+// pixels) becomes 255 where the BGR pixel cur[i] differs from ref[i] by at
+// least level in a channel, each channel's median difference taken out,
+// and is no shadow (cardRefShadow, with shadow_min and shadow_spread); 0
+// elsewhere. Returns how many pixels are 255.
+int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t n, int32_t level,
+                       double shadow_min, double shadow_spread);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,6 +54,13 @@ package vision
 // 84.4%; refConfirms' verification at the pose (before: a from-scratch
 // keypoint search) to 85.8% and 81.7%. Stickers 99.88% (99.88%), 0 wrong.
 
+/*
+#cgo pkg-config: opencv4
+#cgo CXXFLAGS: -std=c++11
+#include "aruco.h"
+*/
+import "C"
+
 import (
 	"cmp"
 	"errors"
@@ -63,6 +70,7 @@ import (
 	"math/bits"
 	"slices"
 	"sort"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -196,18 +204,17 @@ type cardRef struct {
 	size        image.Point
 	has         bool
 	blobs       []cardRefBlob
-	parts       []cardRefBlob     // clean parts of blobs that are not, their skin taken out
-	part        gocv.Mat          // a blob's place of mask, skin taken out
-	partRaw     gocv.Mat          // c.part before the opening
-	skin        gocv.Mat          // c.part's skin-coloured pixels
-	labels      gocv.Mat          // their connected parts
-	rim         []bool            // by label: the part reaches the blob's rim
-	kernel3     gocv.Mat          // 3×3: the hand's rim
-	partKernel  gocv.Mat          // closes a part's gaps
-	places      []image.Rectangle // searched for stickers
-	edgePlaces  []image.Rectangle // searched for outlines: blobs not clean
-	pre         []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
-	hist        [3][511]int32
+	parts       []cardRefBlob       // clean parts of blobs that are not, their skin taken out
+	part        gocv.Mat            // a blob's place of mask, skin taken out
+	partRaw     gocv.Mat            // c.part before the opening
+	skin        gocv.Mat            // c.part's skin-coloured pixels
+	labels      gocv.Mat            // their connected parts
+	rim         []bool              // by label: the part reaches the blob's rim
+	kernel3     gocv.Mat            // 3×3: the hand's rim
+	partKernel  gocv.Mat            // closes a part's gaps
+	places      []image.Rectangle   // searched for stickers
+	edgePlaces  []image.Rectangle   // searched for outlines: blobs not clean
+	pre         []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
 	failed      []cardQuadCandidate // sticker candidates of all places
 	markerBlobs []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
@@ -389,40 +396,11 @@ func (c *cardRef) changed() (bool, error) {
 	if len(cur) < 3*n || len(ref) < 3*n {
 		return false, errors.New("vision: card reference: short buffer")
 	}
-	for k := range c.hist {
-		clear(c.hist[k][:])
+	if n == 0 {
+		return true, nil
 	}
-	// A pixel's three channels at a time (no modulo per byte).
-	h0, h1, h2 := &c.hist[0], &c.hist[1], &c.hist[2]
-	cur, ref = cur[:3*n], ref[:3*n]
-	for i := 0; i < 3*n; i += 3 {
-		h0[int(cur[i])-int(ref[i])+255]++
-		h1[int(cur[i+1])-int(ref[i+1])+255]++
-		h2[int(cur[i+2])-int(ref[i+2])+255]++
-	}
-	var off [3]int
-	for k := range 3 {
-		sum := int32(0)
-		for v, m := range c.hist[k] {
-			if sum += m; int(sum) > n/2 {
-				off[k] = v - 255
-				break
-			}
-		}
-	}
-	changed := 0
-	for i := range n {
-		d := 0
-		for k := range 3 {
-			v := int(cur[3*i+k]) - int(ref[3*i+k]) - off[k]
-			d = max(d, v, -v)
-		}
-		out[i] = 0
-		if d >= cardRefLevel && !cardRefShadow(cur[3*i:3*i+3], ref[3*i:3*i+3], off) {
-			out[i] = 255
-			changed++
-		}
-	}
+	changed := int(C.tc_ref_changed((*C.uint8_t)(unsafe.Pointer(&cur[0])), (*C.uint8_t)(unsafe.Pointer(&ref[0])), (*C.uint8_t)(unsafe.Pointer(&out[0])),
+		C.int32_t(n), C.int32_t(cardRefLevel), C.double(cardRefShadowMin), C.double(cardRefShadowSpread)))
 	return float64(changed) <= cardRefMaxShare*float64(n), nil
 }
 
@@ -439,10 +417,7 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
 	in, changed := 0, 0
 	// Corners far from the picture (or not numbers) take every test.
-	finite := true
-	for _, p := range q {
-		finite = finite && math.Abs(float64(p.X)) < 1e7 && math.Abs(float64(p.Y)) < 1e7
-	}
+	finite := cardQuadFinite(q)
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		if finite {
 			x0, x1 := cardQuadRowSpan(q, float32(y*s+s/2), func(x int) float32 { return float32(x*s + s/2) }, sb.Min.X, sb.Max.X)
@@ -501,22 +476,6 @@ func cardQuadRowSpan(q [4]Point2f, py float32, px func(int) float32, x0, x1 int)
 		}
 	}
 	return x0, x1
-}
-
-// cardRefShadow reports whether the pixel cur is the table's ref in a
-// shadow: every channel darker by about the same factor (exposure offset
-// off taken out).
-func cardRefShadow(cur, ref []byte, off [3]int) bool {
-	lo, hi := 2.0, 0.0
-	for k := range 3 {
-		c, r := float64(int(cur[k])-off[k]), float64(ref[k])
-		if c >= r-4 || r < 12 {
-			return false
-		}
-		f := (c + 4) / (r + 4)
-		lo, hi = min(lo, f), max(hi, f)
-	}
-	return lo > cardRefShadowMin && hi-lo < cardRefShadowSpread
 }
 
 // findBlobs fills c.blobs with the changed regions of c.mask of at least
@@ -1250,14 +1209,44 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 	const s = cardRefShrink
 	w := r.ref.mask.Cols()
 	sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, r.ref.mask.Rows()))
+	px := func(x int) float32 { return float32(x*s + s/2) }
+	// The cards read: each row's span on them (cardQuadRowSpan: the very
+	// test of cardReadAt), but for corners too far out (tested by point).
+	var reads, far [][4]Point2f
+	for _, rd := range out {
+		if rd.ID == CardUnknown {
+			continue
+		}
+		if cardQuadFinite(rd.Corners) {
+			reads = append(reads, rd.Corners)
+		} else {
+			far = append(far, rd.Corners)
+		}
+	}
+	spans := make([][2]int, len(reads))
 	nf, ns := 0, 0
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
+		py := px(y)
+		for k, q := range reads {
+			spans[k][0], spans[k][1] = cardQuadRowSpan(q, py, px, sb.Min.X, sb.Max.X)
+		}
+	pixels:
 		for x := sb.Min.X; x < sb.Max.X; x++ {
 			if mask[y*w+x] == 0 {
 				continue
 			}
-			p := Point2f{float32(x*s + s/2), float32(y*s + s/2)}
-			if cardReadAt(out, p) || r.nearSticker(p) {
+			for _, sp := range spans {
+				if x >= sp[0] && x < sp[1] {
+					continue pixels
+				}
+			}
+			p := Point2f{px(x), py}
+			for _, q := range far {
+				if cardPointInQuad(p, q) {
+					continue pixels
+				}
+			}
+			if r.nearSticker(p) {
 				continue
 			}
 			nf++
@@ -1269,12 +1258,29 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 	return float64(nf * s * s), float64(ns * s * s)
 }
 
+// cardQuadFinite reports whether q's corners lie within ±1e7
+// (cardQuadRowSpan's bound).
+func cardQuadFinite(q [4]Point2f) bool {
+	for _, p := range q {
+		if !(math.Abs(float64(p.X)) < 1e7 && math.Abs(float64(p.Y)) < 1e7) {
+			return false
+		}
+	}
+	return true
+}
+
 // nearSticker reports whether p lies within cardRefStickerReach marker sides
 // of a sticker read in this frame: on its card, whose outline may not
 // have been found.
 func (r *CardReader) nearSticker(p Point2f) bool {
 	for _, m := range r.reads {
-		if cardDist(p, m.marker.Center) < cardRefStickerReach*m.marker.Side {
+		reach := cardRefStickerReach * m.marker.Side
+		// The distance is at least the larger of the offsets (a margin for
+		// math.Hypot's rounding): most points are decided without it.
+		if dx, dy := math.Abs(float64(p.X-m.marker.Center.X)), math.Abs(float64(p.Y-m.marker.Center.Y)); max(dx, dy) > reach*(1+1e-9)+1e-9 {
+			continue
+		}
+		if cardDist(p, m.marker.Center) < reach {
 			return true
 		}
 	}

@@ -1,0 +1,145 @@
+package vision
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// cardRefChangedGo is cardRef.changed's loops in Go, the reference
+// tc_ref_changed is tested against: the mask of cur (n BGR pixels) against
+// ref, and how many pixels changed.
+func cardRefChangedGo(cur, ref []byte, n int) ([]byte, int) {
+	var hist [3][511]int32
+	for i := range n {
+		for k := range 3 {
+			hist[k][int(cur[3*i+k])-int(ref[3*i+k])+255]++
+		}
+	}
+	var off [3]int
+	for k := range 3 {
+		sum := int32(0)
+		for v, m := range hist[k] {
+			if sum += m; int(sum) > n/2 {
+				off[k] = v - 255
+				break
+			}
+		}
+	}
+	out := make([]byte, n)
+	changed := 0
+	for i := range n {
+		d := 0
+		for k := range 3 {
+			v := int(cur[3*i+k]) - int(ref[3*i+k]) - off[k]
+			d = max(d, v, -v)
+		}
+		if d >= cardRefLevel && !cardRefShadow(cur[3*i:3*i+3], ref[3*i:3*i+3], off) {
+			out[i] = 255
+			changed++
+		}
+	}
+	return out, changed
+}
+
+// cardRefShadow reports whether the pixel cur is the table's ref in a
+// shadow: every channel darker by about the same factor (exposure offset
+// off taken out).
+func cardRefShadow(cur, ref []byte, off [3]int) bool {
+	lo, hi := 2.0, 0.0
+	for k := range 3 {
+		c, r := float64(int(cur[k])-off[k]), float64(ref[k])
+		if c >= r-4 || r < 12 {
+			return false
+		}
+		f := (c + 4) / (r + 4)
+		lo, hi = min(lo, f), max(hi, f)
+	}
+	return lo > cardRefShadowMin && hi-lo < cardRefShadowSpread
+}
+
+// TestCardRefChangedC checks that changed (tc_ref_changed) marks the same
+// pixels as the Go loops: frames of a random table under an exposure
+// shift, with cards (any colour), shadows (every channel darkened by one
+// factor, near the shadow test's bounds), dark pixels and noise.
+func TestCardRefChangedC(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 44))
+	for trial := range 40 {
+		w, h := 40+rng.IntN(300), 30+rng.IntN(200)
+		n := w * h
+		ref, cur, kinds := make([]byte, 3*n), make([]byte, 3*n), make([]int, n)
+		shift := [3]int{rng.IntN(41) - 20, rng.IntN(41) - 20, rng.IntN(41) - 20}
+		for i := range n {
+			kind := rng.IntN(10)
+			kinds[i] = kind
+			f := 0.25 + 0.8*rng.Float64() // a shadow's factor
+			for k := range 3 {
+				r := rng.IntN(256)
+				if trial%4 == 0 {
+					r = 40 + rng.IntN(20) // a plain table: the median is the shift
+				}
+				ref[3*i+k] = byte(r)
+				c := r + shift[k]
+				switch {
+				case kind == 0: // a card
+					c = rng.IntN(256)
+				case kind == 1: // a shadow
+					c = int(f*float64(r+4)) - 4 + shift[k] + rng.IntN(3) - 1
+				case kind == 2: // noise
+					c += rng.IntN(61) - 30
+				}
+				cur[3*i+k] = byte(min(255, max(0, c)))
+			}
+		}
+		want, wantN := cardRefChangedGo(cur, ref, n)
+		c := newCardRef()
+		curM, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC3, cur)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refM, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC3, ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		curM.CopyTo(&c.cur)
+		refM.CopyTo(&c.small)
+		curM.Close()
+		refM.Close()
+		few, err := c.changed()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.mask.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotN, shadows := 0, 0
+		for i := range n {
+			if got[i] != want[i] {
+				t.Fatalf("trial %d (%d×%d): pixel %d: C %d, Go %d", trial, w, h, i, got[i], want[i])
+			}
+			if got[i] != 0 {
+				gotN++
+			}
+		}
+		if few != (float64(wantN) <= cardRefMaxShare*float64(n)) {
+			t.Fatalf("trial %d: C says few changed %v with %d of %d", trial, few, wantN, n)
+		}
+		for i := range n { // shadows left out that differ enough to count
+			d := 0
+			for k := range 3 {
+				d = max(d, absInt(int(cur[3*i+k])-int(ref[3*i+k])-shift[k]))
+			}
+			if kinds[i] == 1 && want[i] == 0 && d >= cardRefLevel+2 {
+				shadows++
+			}
+		}
+		if gotN == 0 || gotN == n || (trial%4 == 0 && shadows == 0) {
+			t.Fatalf("trial %d: %d of %d changed, %d shadows: the frame tests too little", trial, gotN, n, shadows)
+		}
+		c.close()
+	}
+}
+
+func absInt(v int) int { return max(v, -v) }
