@@ -1390,3 +1390,69 @@ int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int
     }
     return changed;
 }
+
+namespace {
+
+// tc_at3 is cardGrey.at3 (cards_marker.go): the bilinear sample of the
+// BGR image pix (w×h) at (x, y), clamped to the border; the same doubles.
+inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, double out[3]) {
+    double xm = (double)(w - 1), ym = (double)(h - 1);
+    x = x < xm ? x : xm;
+    x = x > 0 ? x : 0;
+    y = y < ym ? y : ym;
+    y = y > 0 ? y : 0;
+    int x0 = (int)x, y0 = (int)y;
+    int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
+    double fx = x - (double)x0, fy = y - (double)y0;
+    double w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+    const uint8_t *p00 = pix + 3 * (y0 * w + x0), *p01 = pix + 3 * (y0 * w + x1);
+    const uint8_t *p10 = pix + 3 * (y1 * w + x0), *p11 = pix + 3 * (y1 * w + x1);
+    for (int c = 0; c < 3; c++) {
+        out[c] = (double)p00[c] * w00 + (double)p01[c] * w01 + (double)p10[c] * w10 + (double)p11[c] * w11;
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+// tc_step_continuity is cardStepContinuity's sampling (cards_quad.go) for a
+// BGR view: the same points, samples and sums (no fused multiply-add).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, double floor) {
+    const int n = 12;
+    double sum = 0.0, worst = 1.0;
+    for (int k = 0; k < 4; k++) {
+        const double *s = side + 6 * k;
+        double ax = s[0], ay = s[1], dx = s[2], dy = s[3], nx = s[4], ny = s[5];
+        int hits = 0, misses = 0;
+        for (int i = 0; i < n; i++) {
+            double t = 0.12 + 0.76 * ((double)i + 0.5) / n;
+            double px = ax + dx * t, py = ay + dy * t;
+            double a[3], b[3];
+            tc_at3(pix, w, h, px - nx * 2, py - ny * 2, a);
+            tc_at3(pix, w, h, px + nx * 2, py + ny * 2, b);
+            double d0 = std::fabs(a[0] - b[0]), d1 = std::fabs(a[1] - b[1]), d2 = std::fabs(a[2] - b[2]);
+            double d12 = d1 > d2 ? d1 : d2;
+            double d = d0 > d12 ? d0 : d12;
+            if (d >= 10) {
+                hits++;
+                continue;
+            }
+            misses++;
+            double c = (double)(n - misses) / n;
+            double most = (sum + c + (double)(3 - k) + (worst < c ? worst : c)) / 5;
+            if (most < floor) {
+                return most;
+            }
+        }
+        double c = (double)hits / n;
+        sum += c;
+        worst = worst < c ? worst : c;
+    }
+    return (sum + worst) / 5;
+}
+
+}  // extern "C"

@@ -179,6 +179,12 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t n, int32_t level,
                        double shadow_min, double shadow_spread);
 
+// tc_step_continuity is cardStepContinuity (cards_quad.go) for the BGR
+// image pix (w×h): side holds, for each of the quad's four sides, its
+// first corner, its direction (to the next corner) and its outward unit
+// normal (6 doubles); floor is the floor already lowered by the margin.
+double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, double floor);
+
 #ifdef __cplusplus
 }
 #endif

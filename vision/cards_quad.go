@@ -11,11 +11,19 @@ package vision
 // strongest edge nearby at full resolution, and the best of overlapping
 // ones stays, with the others as alternatives for recognition.
 
+/*
+#cgo pkg-config: opencv4
+#cgo CXXFLAGS: -std=c++11
+#include "aruco.h"
+*/
+import "C"
+
 import (
 	"fmt"
 	"image"
 	"math"
 	"slices"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -97,7 +105,7 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 		if checked++; checked > cardMaxChecked {
 			break
 		}
-		cont := cardStepContinuity(hg, hq.q)
+		cont := cardStepContinuity(hg, hq.q, cardMinContinuity)
 		if cont < cardMinContinuity {
 			continue
 		}
@@ -228,10 +236,16 @@ func cardSortByScore(c []cardQuadCandidate) {
 // cardStepContinuity returns the fraction of points along the quad's sides
 // (corners left out) where the brightness steps across the side by a
 // clear amount, in g. Each side counts equally; the weakest side counts
-// twice (a card's edge runs all round).
-func cardStepContinuity(g cardGrey, q [4]Point2f) float64 {
+// twice (a card's edge runs all round). As soon as the quad cannot reach
+// floor any more, it returns what it could reach at most (below floor):
+// the caller only needs to know that it falls short.
+func cardStepContinuity(g cardGrey, q [4]Point2f, floor float64) float64 {
 	const n = 12
-	sum, worst := 0.0, 1.0
+	// The bound is at least the value (a margin for rounding): a quad is
+	// given up only when it falls short by more than that.
+	floor -= 1e-9
+	flip := cardQuadArea(q) > 0 && !cardClockwise(q)
+	var sides [4][6]float64 // a side's first corner, direction and outward normal
 	for k := range 4 {
 		a, b := q[k], q[(k+1)%4]
 		dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
@@ -240,15 +254,39 @@ func cardStepContinuity(g cardGrey, q [4]Point2f) float64 {
 			return 0
 		}
 		nx, ny := dy/l, -dx/l // outward for a clockwise quad
-		if cardQuadArea(q) > 0 && !cardClockwise(q) {
+		if flip {
 			nx, ny = -nx, -ny
 		}
-		hits := 0
+		sides[k] = [6]float64{float64(a.X), float64(a.Y), dx, dy, nx, ny}
+	}
+	if g.cn == 3 && len(g.pix) >= 3*g.w*g.h && g.w > 0 && g.h > 0 {
+		// In C (tc_step_continuity): the same samples and sums.
+		return float64(C.tc_step_continuity((*C.uint8_t)(unsafe.Pointer(&g.pix[0])), C.int(g.w), C.int(g.h), (*C.double)(unsafe.Pointer(&sides[0][0])), C.double(floor)))
+	}
+	return cardStepSides(g, &sides, floor)
+}
+
+// cardStepSides is cardStepContinuity's sampling in Go (any view; the
+// reference tc_step_continuity is tested against), floor lowered already.
+func cardStepSides(g cardGrey, sides *[4][6]float64, floor float64) float64 {
+	const n = 12
+	sum, worst := 0.0, 1.0
+	for k, s := range sides {
+		ax, ay, dx, dy, nx, ny := s[0], s[1], s[2], s[3], s[4], s[5]
+		hits, misses := 0, 0
 		for i := range n {
 			t := 0.12 + 0.76*(float64(i)+0.5)/n
-			px, py := float64(a.X)+dx*t, float64(a.Y)+dy*t
+			px, py := ax+dx*t, ay+dy*t
 			if g.diff(px-nx*2, py-ny*2, px+nx*2, py+ny*2) >= 10 {
 				hits++
+				continue
+			}
+			misses++
+			// At most: this side's other points and the sides after it
+			// all steps.
+			c := float64(n-misses) / n
+			if most := (sum + c + float64(3-k) + min(worst, c)) / 5; most < floor {
+				return most
 			}
 		}
 		c := float64(hits) / n

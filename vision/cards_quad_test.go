@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -44,5 +46,98 @@ func TestCardQuadsFromLinesTilted(t *testing.T) {
 	quads := cardQuadsFromLines(lines, w, 165)
 	if len(quads) != 1 {
 		t.Fatalf("%d quads", len(quads))
+	}
+}
+
+// TestCardStepContinuityFloor checks that the continuity with a floor is
+// the continuity itself whenever it reaches the floor, and below the
+// floor whenever it does not: quads on and off light rectangles drawn on
+// a noisy BGR picture (most fall short, some pass).
+func TestCardStepContinuityFloor(t *testing.T) {
+	const w, h = 320, 240
+	rng := rand.New(rand.NewPCG(7, 77))
+	pix := make([]byte, 3*w*h)
+	for i := range pix {
+		pix[i] = byte(60 + rng.IntN(12))
+	}
+	var rects [][4]float64
+	for range 6 { // light rectangles
+		x0, y0 := 10+rng.IntN(200), 10+rng.IntN(130)
+		x1, y1 := x0+30+rng.IntN(80), y0+30+rng.IntN(90)
+		rects = append(rects, [4]float64{float64(x0), float64(y0), float64(min(x1, w) - 1), float64(min(y1, h) - 1)})
+		for y := y0; y < min(y1, h); y++ {
+			for x := x0; x < min(x1, w); x++ {
+				for c := range 3 {
+					pix[3*(y*w+x)+c] = byte(150 + 20*c)
+				}
+			}
+		}
+	}
+	g := cardGrey{pix: pix, w: w, h: h, cn: 3}
+	pass, short := 0, 0
+	for i := range 4000 {
+		var q [4]Point2f
+		if i%2 == 0 { // on a rectangle's outline, give or take a few pixels
+			r := rects[rng.IntN(len(rects))]
+			j := 1 + 6*rng.Float64()
+			for k, c := range [4][2]int{{0, 1}, {2, 1}, {2, 3}, {0, 3}} {
+				q[k] = Point2f{float32(r[c[0]] + j*(2*rng.Float64()-1)), float32(r[c[1]] + j*(2*rng.Float64()-1))}
+			}
+		}
+		cx, cy := 20+rng.Float64()*280, 20+rng.Float64()*200
+		hw, hh, a := 10+rng.Float64()*60, 10+rng.Float64()*60, rng.Float64()*0.3
+		for k, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+			x, y := s[0]*hw, s[1]*hh
+			if i%2 == 0 {
+				break
+			}
+			q[k] = Point2f{float32(cx + x*math.Cos(a) - y*math.Sin(a) + rng.Float64()), float32(cy + x*math.Sin(a) + y*math.Cos(a) + rng.Float64())}
+		}
+		full := cardStepContinuity(g, q, 0)
+		got := cardStepContinuity(g, q, cardMinContinuity)
+		// In Go (a grey view of three channels is not taken to C): the
+		// same value, bit for bit, with the floor and without.
+		for _, floor := range []float64{0, cardMinContinuity} {
+			var sides [4][6]float64
+			flip := cardQuadArea(q) > 0 && !cardClockwise(q)
+			short := false
+			for k := range 4 {
+				a, b := q[k], q[(k+1)%4]
+				dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
+				l := math.Hypot(dx, dy)
+				short = short || l < 4
+				nx, ny := dy/l, -dx/l
+				if flip {
+					nx, ny = -nx, -ny
+				}
+				sides[k] = [6]float64{float64(a.X), float64(a.Y), dx, dy, nx, ny}
+			}
+			c := cardStepContinuity(g, q, floor)
+			if short {
+				if c != 0 {
+					t.Fatalf("quad %v with a short side: %v", q, c)
+				}
+				continue
+			}
+			if goV := cardStepSides(g, &sides, floor-1e-9); math.Float64bits(goV) != math.Float64bits(c) {
+				t.Fatalf("quad %v, floor %v: C %v, Go %v", q, floor, c, goV)
+			}
+		}
+		switch {
+		case full >= cardMinContinuity:
+			pass++
+			if got != full {
+				t.Fatalf("quad %v: %v with the floor, %v without", q, got, full)
+			}
+		default:
+			short++
+			if got >= cardMinContinuity || got < full {
+				t.Fatalf("quad %v: %v with the floor, %v without: want below the floor, at least the value", q, got, full)
+			}
+		}
+	}
+	t.Logf("%d reach the floor, %d fall short", pass, short)
+	if pass < 20 || short < 20 {
+		t.Fatalf("%d quads reach the floor, %d fall short: the test tries too few of one kind", pass, short)
 	}
 }
