@@ -826,6 +826,28 @@ void tc_card_hashes(const double *g64, const double *c, uint64_t *hash) {
     }
 }
 
+// tc_at3 is cardGrey.at3 (cards_marker.go): the bilinear sample of the
+// BGR image pix (w×h) at (x, y), clamped to the border; the same doubles.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+static inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, double out[3]) {
+    const double wm = (double)(w - 1), hm = (double)(h - 1);
+    x = x < wm ? x : wm;
+    x = x > 0 ? x : 0;
+    y = y < hm ? y : hm;
+    y = y > 0 ? y : 0;
+    int x0 = (int)x, y0 = (int)y;
+    int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
+    double fx = x - (double)x0, fy = y - (double)y0;
+    double w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
+    const uint8_t *p00 = pix + 3 * ((size_t)y0 * w + x0), *p01 = pix + 3 * ((size_t)y0 * w + x1);
+    const uint8_t *p10 = pix + 3 * ((size_t)y1 * w + x0), *p11 = pix + 3 * ((size_t)y1 * w + x1);
+    for (int c = 0; c < 3; c++) {
+        out[c] = (double)p00[c] * w00 + (double)p01[c] * w01 + (double)p10[c] * w10 + (double)p11[c] * w11;
+    }
+}
+
 // tc_side_samples is the BGR sampling of cardSideFitter.fitSide
 // (cards_quad.go) in C, the same doubles: for point i of n along the side
 // from (ax, ay) by (dx, dy), sample j of count at offset
@@ -837,27 +859,12 @@ __attribute__((optimize("O3", "fp-contract=off")))
 #endif
 void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy, double nx,
                      double ny, int n, double reach, double stp, int count, double *vals) {
-    const double wm = (double)(w - 1), hm = (double)(h - 1);
     for (int i = 0; i < n; i++) {
         double t = 0.12 + 0.76 * ((double)i + 0.5) / (double)n;
         double px = ax + dx * t, py = ay + dy * t;
         for (int j = 0; j < count; j++) {
             double o = -reach - 0.5 + stp * (double)j;
-            double x = px + nx * o, y = py + ny * o;
-            x = x < wm ? x : wm;
-            x = x > 0 ? x : 0;
-            y = y < hm ? y : hm;
-            y = y > 0 ? y : 0;
-            int x0 = (int)x, y0 = (int)y;
-            int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
-            double fx = x - (double)x0, fy = y - (double)y0;
-            double w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
-            const uint8_t *p00 = pix + 3 * ((size_t)y0 * w + x0), *p01 = pix + 3 * ((size_t)y0 * w + x1);
-            const uint8_t *p10 = pix + 3 * ((size_t)y1 * w + x0), *p11 = pix + 3 * ((size_t)y1 * w + x1);
-            double *v = vals + ((size_t)i * count + j) * 3;
-            for (int c = 0; c < 3; c++) {
-                v[c] = (double)p00[c] * w00 + (double)p01[c] * w01 + (double)p10[c] * w10 + (double)p11[c] * w11;
-            }
+            tc_at3(pix, w, h, px + nx * o, py + ny * o, vals + ((size_t)i * count + j) * 3);
         }
     }
 }
@@ -1390,29 +1397,6 @@ int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int
     }
     return changed;
 }
-
-namespace {
-
-// tc_at3 is cardGrey.at3 (cards_marker.go): the bilinear sample of the
-// BGR image pix (w×h) at (x, y), clamped to the border; the same doubles.
-inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, double out[3]) {
-    double xm = (double)(w - 1), ym = (double)(h - 1);
-    x = x < xm ? x : xm;
-    x = x > 0 ? x : 0;
-    y = y < ym ? y : ym;
-    y = y > 0 ? y : 0;
-    int x0 = (int)x, y0 = (int)y;
-    int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
-    double fx = x - (double)x0, fy = y - (double)y0;
-    double w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
-    const uint8_t *p00 = pix + 3 * (y0 * w + x0), *p01 = pix + 3 * (y0 * w + x1);
-    const uint8_t *p10 = pix + 3 * (y1 * w + x0), *p11 = pix + 3 * (y1 * w + x1);
-    for (int c = 0; c < 3; c++) {
-        out[c] = (double)p00[c] * w00 + (double)p01[c] * w01 + (double)p10[c] * w10 + (double)p11[c] * w11;
-    }
-}
-
-}  // namespace
 
 extern "C" {
 
