@@ -1,6 +1,8 @@
 package vision
 
 import (
+	"image"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -102,7 +104,7 @@ func TestCardRefChangedC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		curM.CopyTo(&c.cur)
+		curM.CopyTo(&c.cur) // into newCardRef's Mats
 		refM.CopyTo(&c.small)
 		curM.Close()
 		refM.Close()
@@ -143,3 +145,91 @@ func TestCardRefChangedC(t *testing.T) {
 }
 
 func absInt(v int) int { return max(v, -v) }
+
+// TestCardBlobFreeRows checks blobFree (cards read tested row by row,
+// stickers far off skipped before math.Hypot) against its test of every
+// changed pixel by cardReadAt and the distance to each sticker: random
+// masks and skin under cards read (turned, one with a corner far out),
+// an unknown reading (not a card read) and stickers.
+func TestCardBlobFreeRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 55))
+	const s = cardRefShrink
+	const w, h = 320, 180 // the shrunk mask of a 1280×720 frame
+	for trial := range 30 {
+		r := &CardReader{ref: newCardRef()}
+		r.ref.mask.Close()
+		r.ref.cur.Close()
+		r.ref.mask = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+		r.ref.cur = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+		mask, _ := r.ref.mask.DataPtrUint8()
+		cur, _ := r.ref.cur.DataPtrUint8()
+		for i := range mask {
+			if rng.IntN(3) > 0 {
+				mask[i] = 255
+			}
+			if rng.IntN(4) == 0 { // skin
+				cur[3*i], cur[3*i+1], cur[3*i+2] = 90, 130, 200
+			} else {
+				cur[3*i], cur[3*i+1], cur[3*i+2] = byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256))
+			}
+		}
+		var out []CardReading
+		for k := range 4 {
+			cx, cy := 100+rng.Float64()*1080, 100+rng.Float64()*520
+			a, hw, hh := rng.Float64()*math.Pi, 40+rng.Float64()*80, 60+rng.Float64()*100
+			var q [4]Point2f
+			for j, sg := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+				x, y := sg[0]*hw, sg[1]*hh
+				q[j] = Point2f{float32(cx + x*math.Cos(a) - y*math.Sin(a)), float32(cy + x*math.Sin(a) + y*math.Cos(a))}
+			}
+			id := "a-card"
+			switch k {
+			case 1:
+				q[2] = Point2f{3e7, 3e7} // a corner far out: tested point by point
+			case 3:
+				id = CardUnknown
+			}
+			out = append(out, CardReading{ID: id, Corners: q})
+		}
+		r.reads = r.reads[:0]
+		for range 2 {
+			r.reads = append(r.reads, cardMarkerRead{marker: Marker{Center: Point2f{float32(rng.Float64() * 1280), float32(rng.Float64() * 720)}, Side: 10 + rng.Float64()*20}})
+		}
+		b := cardRefBlob{box: image.Rect(rng.IntN(400), rng.IntN(200), 700+rng.IntN(580), 400+rng.IntN(320))}
+		free, skin := r.blobFree(b, out)
+		// Every changed pixel of the blob's box, tested as it was.
+		nf, ns, read, near := 0, 0, 0, 0
+		sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s)
+		for y := sb.Min.Y; y < sb.Max.Y; y++ {
+			for x := sb.Min.X; x < sb.Max.X; x++ {
+				if mask[y*w+x] == 0 {
+					continue
+				}
+				p := Point2f{float32(x*s + s/2), float32(y*s + s/2)}
+				if cardReadAt(out, p) {
+					read++
+					continue
+				}
+				stuck := false
+				for _, m := range r.reads {
+					stuck = stuck || cardDist(p, m.marker.Center) < cardRefStickerReach*m.marker.Side
+				}
+				if stuck {
+					near++
+					continue
+				}
+				nf++
+				if cardSkin(cur[3*(y*w+x):]) {
+					ns++
+				}
+			}
+		}
+		if free != float64(nf*s*s) || skin != float64(ns*s*s) {
+			t.Fatalf("trial %d: free %v skin %v, want %v %v", trial, free, skin, nf*s*s, ns*s*s)
+		}
+		if trial == 0 && (read == 0 || near == 0 || ns == 0) {
+			t.Fatalf("trial 0: %d pixels on cards read, %d near stickers, %d skin: the test tests too little", read, near, ns)
+		}
+		r.ref.close()
+	}
+}
