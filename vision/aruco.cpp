@@ -10,6 +10,7 @@
 
 #include <opencv2/aruco.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/imgproc/imgproc_c.h>
 
 #include <algorithm>
 #include <climits>
@@ -460,59 +461,132 @@ void put_poly(TcDarkPoly *polys, int cap, int i, int kind, const std::vector<cv:
 
 extern "C" {
 
+}  // extern "C"
+
+namespace {
+
+// TcDarkOut gathers tc_dark_polys' results.
+struct TcDarkOut {
+    double min_perim, max_perim, blob_min, blob_max;
+    int want_blobs, cut;
+    TcDarkPoly *polys;
+    int poly_cap, np;
+    int *blobs;
+    int blob_cap, nb;
+    std::vector<cv::Point> ap, fine;
+};
+
+// dark_contour takes one contour c of tc_dark_polys into o.
+void dark_contour(const std::vector<cv::Point> &c, TcDarkOut &o) {
+    if (c.size() < 4) {
+        return;
+    }
+    cv::Rect r = cv::boundingRect(c);
+    if (o.want_blobs) {
+        double w = r.width, h = r.height;
+        if (w >= o.blob_min && h >= o.blob_min && w <= o.blob_max && h <= o.blob_max &&
+            std::max(w, h) <= 1.8 * std::min(w, h)) {
+            if (o.nb < o.blob_cap) {
+                o.blobs[4 * o.nb] = r.x;
+                o.blobs[4 * o.nb + 1] = r.y;
+                o.blobs[4 * o.nb + 2] = r.width;
+                o.blobs[4 * o.nb + 3] = r.height;
+            }
+            o.nb++;
+        }
+    }
+    double box = 2.0 * (r.width + r.height);
+    if (box < o.min_perim || box > 1.5 * o.max_perim) {
+        return;
+    }
+    double perim = cv::arcLength(c, true);
+    if (perim < o.min_perim || perim > o.max_perim) {
+        return;
+    }
+    cv::approxPolyDP(c, o.ap, std::max(1.0, 0.04 * perim), true);
+    if (o.ap.size() == 4) {
+        put_poly(o.polys, o.poly_cap, o.np++, 0, o.ap);
+        if (o.cut) {
+            cv::approxPolyDP(c, o.fine, std::max(1.0, 0.015 * perim), true);
+            if (o.fine.size() >= 5 && o.fine.size() <= 8) {
+                put_poly(o.polys, o.poly_cap, o.np++, 1, o.fine);
+            }
+        }
+    } else if (o.cut && o.ap.size() >= 5 && o.ap.size() <= 8) {
+        put_poly(o.polys, o.poly_cap, o.np++, 2, o.ap);
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+// tc_dark_polys takes the contours as cv::findContours finds them (the
+// image padded by a pixel of zeros, RETR_LIST, CHAIN_APPROX_SIMPLE) and in
+// its order (the last found first), without making a vector of each: on
+// a textured table most are specks of a few pixels, skipped before their
+// points are copied.
 int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double min_perim, double max_perim,
                   int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
                   int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err) {
+    CvMemStorage *storage = 0;
+    try {
+        *n_polys = 0;
+        *n_blobs = 0;
+        cv::Mat bin(rows, cols, CV_8UC1, const_cast<uint8_t *>(data), step), padded;
+        cv::copyMakeBorder(bin, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT | cv::BORDER_ISOLATED, cv::Scalar(0));
+        storage = cvCreateMemStorage(0);
+        CvMat cim = cvMat(padded);
+        CvContourScanner scanner = cvStartFindContours(&cim, storage, sizeof(CvContour), CV_RETR_LIST,
+                                                       CV_CHAIN_APPROX_SIMPLE, cvPoint(-1, -1));
+        std::vector<CvSeq *> found;
+        for (CvSeq *c = cvFindNextContour(scanner); c != 0; c = cvFindNextContour(scanner)) {
+            found.push_back(c);
+        }
+        cvEndFindContours(&scanner);
+        TcDarkOut o{min_perim, max_perim, blob_min, blob_max, want_blobs, cut, polys, poly_cap, 0, blobs, blob_cap, 0,
+                    {}, {}};
+        std::vector<cv::Point> pts;
+        for (size_t i = found.size(); i-- > 0;) {
+            CvSeq *c = found[i];
+            if (c->total < 4) {
+                continue;
+            }
+            pts.resize(c->total);
+            cvCvtSeqToArray(c, pts.data());
+            dark_contour(pts, o);
+        }
+        cvReleaseMemStorage(&storage);
+        *n_polys = o.np;
+        *n_blobs = o.nb;
+        return 0;
+    } catch (...) {
+        if (storage) {
+            cvReleaseMemStorage(&storage);
+        }
+        set_current_error(err);
+        return -1;
+    }
+}
+
+// tc_dark_polys_vec is tc_dark_polys with the contours of cv::findContours
+// (the reference tc_dark_polys is tested against).
+int tc_dark_polys_vec(const uint8_t *data, int rows, int cols, size_t step, double min_perim, double max_perim,
+                      int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
+                      int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err) {
     try {
         *n_polys = 0;
         *n_blobs = 0;
         cv::Mat bin(rows, cols, CV_8UC1, const_cast<uint8_t *>(data), step);
         std::vector<std::vector<cv::Point> > cs;
         cv::findContours(bin, cs, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
-        std::vector<cv::Point> ap, fine;
-        int np = 0, nb = 0;
+        TcDarkOut o{min_perim, max_perim, blob_min, blob_max, want_blobs, cut, polys, poly_cap, 0, blobs, blob_cap, 0,
+                    {}, {}};
         for (size_t i = 0; i < cs.size(); i++) {
-            const std::vector<cv::Point> &c = cs[i];
-            if (c.size() < 4) {
-                continue;
-            }
-            cv::Rect r = cv::boundingRect(c);
-            if (want_blobs) {
-                double w = r.width, h = r.height;
-                if (w >= blob_min && h >= blob_min && w <= blob_max && h <= blob_max &&
-                    std::max(w, h) <= 1.8 * std::min(w, h)) {
-                    if (nb < blob_cap) {
-                        blobs[4 * nb] = r.x;
-                        blobs[4 * nb + 1] = r.y;
-                        blobs[4 * nb + 2] = r.width;
-                        blobs[4 * nb + 3] = r.height;
-                    }
-                    nb++;
-                }
-            }
-            double box = 2.0 * (r.width + r.height);
-            if (box < min_perim || box > 1.5 * max_perim) {
-                continue;
-            }
-            double perim = cv::arcLength(c, true);
-            if (perim < min_perim || perim > max_perim) {
-                continue;
-            }
-            cv::approxPolyDP(c, ap, std::max(1.0, 0.04 * perim), true);
-            if (ap.size() == 4) {
-                put_poly(polys, poly_cap, np++, 0, ap);
-                if (cut) {
-                    cv::approxPolyDP(c, fine, std::max(1.0, 0.015 * perim), true);
-                    if (fine.size() >= 5 && fine.size() <= 8) {
-                        put_poly(polys, poly_cap, np++, 1, fine);
-                    }
-                }
-            } else if (cut && ap.size() >= 5 && ap.size() <= 8) {
-                put_poly(polys, poly_cap, np++, 2, ap);
-            }
+            dark_contour(cs[i], o);
         }
-        *n_polys = np;
-        *n_blobs = nb;
+        *n_polys = o.np;
+        *n_blobs = o.nb;
         return 0;
     } catch (...) {
         set_current_error(err);

@@ -77,6 +77,12 @@ int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double m
                   int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
                   int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err);
 
+// tc_dark_polys_vec is tc_dark_polys with the contours of
+// cv::findContours (tests: the reference tc_dark_polys is checked against).
+int tc_dark_polys_vec(const uint8_t *data, int rows, int cols, size_t step, double min_perim, double max_perim,
+                      int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
+                      int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err);
+
 // tc_canny_busy writes to edges (CV_8UC1, rows x cols, estep bytes per row)
 // the Canny edges (3x3 Sobel, L1 gradient) of the 8-bit image at src
 // (channels 1 or 3, step bytes per row; only read) with thresholds lo and

@@ -22,6 +22,36 @@ import (
 	"gocv.io/x/gocv"
 )
 
+// darkPolys runs tc_dark_polys (vec: tc_dark_polys_vec, the reference it
+// is tested against) on the binary image data into b.polys and b.blobs,
+// growing them when they are too small, and returns how many it wrote.
+func (b *cardContourBufs) darkPolys(data []byte, rows, cols, step int, minPerim, maxPerim float64, wantBlobs C.int, blobMin, blobMax C.double, cut C.int, vec bool) (int, int, error) {
+	if b.polys == nil {
+		b.reserve(256)
+	}
+	var np, nb C.int
+	for {
+		var cerr *C.char
+		px, r, c, st := (*C.uint8_t)(unsafe.Pointer(&data[0])), C.int(rows), C.int(cols), C.size_t(step)
+		var rc C.int
+		if vec {
+			rc = C.tc_dark_polys_vec(px, r, c, st, C.double(minPerim), C.double(maxPerim), wantBlobs, blobMin, blobMax, cut,
+				&b.polys[0], C.int(len(b.polys)), &np, &b.blobs[0], C.int(len(b.blobs)/4), &nb, &cerr)
+		} else {
+			rc = C.tc_dark_polys(px, r, c, st, C.double(minPerim), C.double(maxPerim), wantBlobs, blobMin, blobMax, cut,
+				&b.polys[0], C.int(len(b.polys)), &np, &b.blobs[0], C.int(len(b.blobs)/4), &nb, &cerr)
+		}
+		if rc != 0 {
+			return 0, 0, arucoError("dark quads", cerr)
+		}
+		if int(np) <= len(b.polys) && int(nb) <= len(b.blobs)/4 {
+			return int(np), int(nb), nil
+		}
+		// Rare: grow and search again.
+		b.reserve(2 * max(int(np), int(nb)))
+	}
+}
+
 // cardContourBufs are the buffers of cardFindDarkQuads.
 type cardContourBufs struct {
 	polys []C.TcDarkPoly
@@ -56,9 +86,6 @@ func (b *cardContourBufs) cardFindDarkQuads(bin gocv.Mat, scale float64, origin 
 	if step < cols || len(data) < step*(rows-1)+cols {
 		return out, errors.New("vision: dark quads: inconsistent image buffer")
 	}
-	if b.polys == nil {
-		b.reserve(256)
-	}
 	minPerim := 4 * minSide * scale * 0.8
 	maxPerim := 4 * maxSide * scale * 1.3
 	wantBlobs := C.int(0)
@@ -69,29 +96,19 @@ func (b *cardContourBufs) cardFindDarkQuads(bin gocv.Mat, scale float64, origin 
 	if cut {
 		cutC = 1
 	}
-	var np, nb C.int
-	for {
-		var cerr *C.char
-		if C.tc_dark_polys((*C.uint8_t)(unsafe.Pointer(&data[0])), C.int(rows), C.int(cols), C.size_t(step), C.double(minPerim), C.double(maxPerim),
-			wantBlobs, C.double(blob[0]*scale), C.double(blob[1]*scale), cutC, &b.polys[0], C.int(len(b.polys)), &np,
-			&b.blobs[0], C.int(len(b.blobs)/4), &nb, &cerr) != 0 {
-			return out, arucoError("dark quads", cerr)
-		}
-		if int(np) <= len(b.polys) && int(nb) <= len(b.blobs)/4 {
-			break
-		}
-		// Rare: grow and search again.
-		b.reserve(2 * max(int(np), int(nb)))
+	np, nb, err := b.darkPolys(data, rows, cols, step, minPerim, maxPerim, wantBlobs, C.double(blob[0]*scale), C.double(blob[1]*scale), cutC, false)
+	if err != nil {
+		return out, err
 	}
 	if blobs != nil {
-		for i := range int(nb) {
+		for i := range nb {
 			x, y, w, h := float64(b.blobs[4*i]), float64(b.blobs[4*i+1]), float64(b.blobs[4*i+2]), float64(b.blobs[4*i+3])
 			full := image.Rect(int(x/scale), int(y/scale), int(math.Ceil((x+w)/scale)), int(math.Ceil((y+h)/scale)))
 			*blobs = append(*blobs, full.Add(origin))
 		}
 	}
 	var last [4][2]float64
-	for i := range int(np) {
+	for i := range np {
 		p := &b.polys[i]
 		n := int(p.n)
 		var pts [8][2]float64
@@ -117,3 +134,10 @@ func (b *cardContourBufs) reserve(n int) {
 	b.polys = make([]C.TcDarkPoly, n)
 	b.blobs = make([]C.int, 4*n)
 }
+
+// cInt and cDouble are C.int and C.double for the tests (which cannot
+// use cgo themselves).
+type (
+	cInt    = C.int
+	cDouble = C.double
+)
