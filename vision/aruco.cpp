@@ -529,21 +529,32 @@ extern "C" {
 int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double min_perim, double max_perim,
                   int want_blobs, double blob_min, double blob_max, int cut, TcDarkPoly *polys, int poly_cap,
                   int *n_polys, int *blobs, int blob_cap, int *n_blobs, char **err) {
-    CvMemStorage *storage = 0;
+    // The scanner and its storage are released however the search ends.
+    struct Search {
+        CvMemStorage *storage = 0;
+        CvContourScanner scanner = 0;
+        ~Search() {
+            if (scanner) {
+                cvEndFindContours(&scanner);
+            }
+            if (storage) {
+                cvReleaseMemStorage(&storage);
+            }
+        }
+    } search;
     try {
         *n_polys = 0;
         *n_blobs = 0;
         cv::Mat bin(rows, cols, CV_8UC1, const_cast<uint8_t *>(data), step), padded;
         cv::copyMakeBorder(bin, padded, 1, 1, 1, 1, cv::BORDER_CONSTANT | cv::BORDER_ISOLATED, cv::Scalar(0));
-        storage = cvCreateMemStorage(0);
+        search.storage = cvCreateMemStorage(0);
         CvMat cim = cvMat(padded);
-        CvContourScanner scanner = cvStartFindContours(&cim, storage, sizeof(CvContour), CV_RETR_LIST,
-                                                       CV_CHAIN_APPROX_SIMPLE, cvPoint(-1, -1));
+        search.scanner = cvStartFindContours(&cim, search.storage, sizeof(CvContour), CV_RETR_LIST, CV_CHAIN_APPROX_SIMPLE,
+                                             cvPoint(-1, -1));
         std::vector<CvSeq *> found;
-        for (CvSeq *c = cvFindNextContour(scanner); c != 0; c = cvFindNextContour(scanner)) {
+        for (CvSeq *c = cvFindNextContour(search.scanner); c != 0; c = cvFindNextContour(search.scanner)) {
             found.push_back(c);
         }
-        cvEndFindContours(&scanner);
         TcDarkOut o{min_perim, max_perim, blob_min, blob_max, want_blobs, cut, polys, poly_cap, 0, blobs, blob_cap, 0,
                     {}, {}};
         std::vector<cv::Point> pts;
@@ -556,14 +567,10 @@ int tc_dark_polys(const uint8_t *data, int rows, int cols, size_t step, double m
             cvCvtSeqToArray(c, pts.data());
             dark_contour(pts, o);
         }
-        cvReleaseMemStorage(&storage);
         *n_polys = o.np;
         *n_blobs = o.nb;
         return 0;
     } catch (...) {
-        if (storage) {
-            cvReleaseMemStorage(&storage);
-        }
         set_current_error(err);
         return -1;
     }
