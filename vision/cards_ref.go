@@ -194,29 +194,33 @@ const (
 // cardRef is a card reader's reference of the empty table and its
 // buffers.
 type cardRef struct {
-	small       gocv.Mat // the reference shrunk (BGR)
-	cur, mask   gocv.Mat // the frame shrunk, its changed pixels
-	conv        gocv.Mat // a BGRA or grey reference converted
-	kernel      gocv.Mat
-	keyer       *cardKeyer // the keypoint search in blobs, made when first needed
-	up          gocv.Mat   // a place of mask at full resolution
-	col, half   gocv.Mat   // a place of the frame (continuous) and its half
-	size        image.Point
-	has         bool
-	blobs       []cardRefBlob
-	parts       []cardRefBlob       // clean parts of blobs that are not, their skin taken out
-	part        gocv.Mat            // a blob's place of mask, skin taken out
-	partRaw     gocv.Mat            // c.part before the opening
-	skin        gocv.Mat            // c.part's skin-coloured pixels
-	labels      gocv.Mat            // their connected parts
-	rim         []bool              // by label: the part reaches the blob's rim
-	kernel3     gocv.Mat            // 3×3: the hand's rim
-	partKernel  gocv.Mat            // closes a part's gaps
-	places      []image.Rectangle   // searched for stickers
-	edgePlaces  []image.Rectangle   // searched for outlines: blobs not clean
-	pre         []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
-	failed      []cardQuadCandidate // sticker candidates of all places
-	markerBlobs []image.Rectangle
+	small      gocv.Mat // the reference shrunk (BGR)
+	cur, mask  gocv.Mat // the frame shrunk, its changed pixels
+	conv       gocv.Mat // a BGRA or grey reference converted
+	kernel     gocv.Mat
+	keyer      *cardKeyer // the keypoint search in blobs, made when first needed
+	up         gocv.Mat   // a place of mask at full resolution
+	col, half  gocv.Mat   // a place of the frame (continuous) and its half
+	size       image.Point
+	has        bool
+	blobs      []cardRefBlob
+	parts      []cardRefBlob       // clean parts of blobs that are not, their skin taken out
+	part       gocv.Mat            // a blob's place of mask, skin taken out
+	partRaw    gocv.Mat            // c.part before the opening
+	skin       gocv.Mat            // c.part's skin-coloured pixels
+	labels     gocv.Mat            // their connected parts
+	rim        []bool              // by label: the part reaches the blob's rim
+	kernel3    gocv.Mat            // 3×3: the hand's rim
+	partKernel gocv.Mat            // closes a part's gaps
+	places     []image.Rectangle   // searched for stickers
+	edgePlaces []image.Rectangle   // searched for outlines: blobs not clean
+	pre        []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
+	failed     []cardQuadCandidate // sticker candidates of all places
+	// blobFree's cards read (corners within cardQuadRowSpan's bound, and
+	// the others) and their spans on a row.
+	freeReads, freeFar [][4]Point2f
+	freeSpans          [][2]int
+	markerBlobs        []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
 	confirmTrace func(q [4]Point2f, m cardMatch, v cardVerified)
@@ -443,6 +447,17 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 		return 1
 	}
 	return float64(changed) / float64(in)
+}
+
+// cardQuadFinite reports whether q's corners lie within ±1e7
+// (cardQuadRowSpan's bound).
+func cardQuadFinite(q [4]Point2f) bool {
+	for _, p := range q {
+		if !(math.Abs(float64(p.X)) < 1e7 && math.Abs(float64(p.Y)) < 1e7) {
+			return false
+		}
+	}
+	return true
 }
 
 // cardQuadRowSpan returns the span x0 … x1 (exclusive; within the x0 … x1
@@ -1212,18 +1227,21 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 	px := func(x int) float32 { return float32(x*s + s/2) }
 	// The cards read: each row's span on them (cardQuadRowSpan: the very
 	// test of cardReadAt), but for corners too far out (tested by point).
-	var reads, far [][4]Point2f
+	c := &r.ref
+	c.freeReads, c.freeFar = c.freeReads[:0], c.freeFar[:0]
 	for _, rd := range out {
 		if rd.ID == CardUnknown {
 			continue
 		}
 		if cardQuadFinite(rd.Corners) {
-			reads = append(reads, rd.Corners)
+			c.freeReads = append(c.freeReads, rd.Corners)
 		} else {
-			far = append(far, rd.Corners)
+			c.freeFar = append(c.freeFar, rd.Corners)
 		}
 	}
-	spans := make([][2]int, len(reads))
+	reads, far := c.freeReads, c.freeFar
+	c.freeSpans = slices.Grow(c.freeSpans[:0], len(reads))[:len(reads)]
+	spans := c.freeSpans
 	nf, ns := 0, 0
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		py := px(y)
@@ -1256,17 +1274,6 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 		}
 	}
 	return float64(nf * s * s), float64(ns * s * s)
-}
-
-// cardQuadFinite reports whether q's corners lie within ±1e7
-// (cardQuadRowSpan's bound).
-func cardQuadFinite(q [4]Point2f) bool {
-	for _, p := range q {
-		if !(math.Abs(float64(p.X)) < 1e7 && math.Abs(float64(p.Y)) < 1e7) {
-			return false
-		}
-	}
-	return true
 }
 
 // nearSticker reports whether p lies within cardRefStickerReach marker sides
