@@ -200,10 +200,11 @@ type CardReader struct {
 	retry   []image.Rectangle
 	// stickered are the cards whose sticker was read (stickerCards).
 	stickered []cardStickered
-	onCard    []bool  // stickerReadings': out[i] has its card's outline
-	ref       cardRef // the empty table (cards_ref.go)
-	refUsed   bool    // this frame was compared with ref
-	fits      int     // outlines fitted to their card this frame (fitToCard)
+	onCard    []bool   // stickerReadings': out[i] has its card's outline
+	loose     []Marker // dropStrayStickers': the stickers kept whose card's outline was not found
+	ref       cardRef  // the empty table (cards_ref.go)
+	refUsed   bool     // this frame was compared with ref
+	fits      int      // outlines fitted to their card this frame (fitToCard)
 	// fitFailed are the outlines fitted in vain this frame, fitLast in the
 	// last one.
 	fitFailed, fitLast []cardFitTried
@@ -832,9 +833,11 @@ func cardExtend(q [4]Point2f, along bool, f, at float64) [4]Point2f {
 // was found): a weaker read whose centre lies on the card of another (a
 // panel of card art that happened to decode) goes; so does a weaker one of
 // a very different size right next to another marker (within a card's
-// length of it) when that one's card outline was not found.
+// length of it) when that one's card outline was not found. The markers
+// kept whose card outline was not found are r.loose.
 func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardReading {
 	keep := make([]CardReading, 0, len(out))
+	r.loose = r.loose[:0]
 	for i, rd := range out {
 		drop := false
 		mi := r.reads[i].marker
@@ -855,6 +858,9 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 		}
 		if !drop {
 			keep = append(keep, rd)
+			if !onCard[i] {
+				r.loose = append(r.loose, mi)
+			}
 		}
 	}
 	return keep

@@ -220,3 +220,6 @@ func (r *CardReader) CardTimesForTest() (map[string]time.Duration, map[string]in
 	r.times.d, r.times.n = map[string]time.Duration{}, map[string]int{}
 	return d, n
 }
+
+// PointInQuadForTest is cardPointInQuad: whether p lies in quadrilateral q.
+func PointInQuadForTest(p Point2f, q [4]Point2f) bool { return cardPointInQuad(p, q) }

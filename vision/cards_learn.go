@@ -53,7 +53,12 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 // card of their own:
 //   - an outline that a card read covers (its centre, or its box's), or
 //     that covers most of one (the card with the hand holding it), was
-//     that card seen a little off: one reading per card;
+//     that card seen a little off: one reading per card (a sticker whose
+//     marker the map does not name is a card read);
+//   - an outline all of whose corners lie within cardRefStickerReach
+//     marker sides of a sticker read whose card's outline was not found
+//     (r.loose) is that card, or the part of it beside the thumb holding
+//     it, without its sticker;
 //   - with the reference, an outline less than cardRefUnknownChanged of
 //     which differs from the empty table is mostly table: a card's shadow,
 //     the pattern next to a card.
@@ -62,6 +67,12 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 // both matched), the less confident one goes too.
 func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
+	// The cards read: a sticker whose marker the map does not name is a
+	// card read too.
+	read := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown && rd.Method != CardMethodMarker })
+	on := func(p Point2f) bool {
+		return slices.ContainsFunc(read, func(rd CardReading) bool { return cardPointInQuad(p, rd.Corners) })
+	}
 	return slices.DeleteFunc(out, func(rd CardReading) bool {
 		if rd.Method != CardMethodLearned {
 			return false
@@ -72,9 +83,32 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 		if r.refUsed && r.ref.changedIn(rd.Corners) < cardRefUnknownChanged {
 			return true
 		}
+		if cardOnLooseSticker(r.loose, rd.Corners) {
+			return true
+		}
 		mid := rd.Box.Min.Add(rd.Box.Max).Div(2)
-		return cardReadAt(known, cardQuadCentre(rd.Corners)) || cardReadAt(known, Point2f{float32(mid.X), float32(mid.Y)}) || cardMostlyOver(known, rd.Box)
+		return on(cardQuadCentre(rd.Corners)) || on(Point2f{float32(mid.X), float32(mid.Y)}) || cardMostlyOver(read, rd.Box)
 	})
+}
+
+// cardOnLooseSticker reports whether every corner of q lies within
+// cardRefStickerReach marker sides of one of the markers loose: on that
+// sticker's card.
+func cardOnLooseSticker(loose []Marker, q [4]Point2f) bool {
+	for _, m := range loose {
+		reach := cardRefStickerReach * m.Side
+		on := true
+		for _, c := range q {
+			if cardDist(c, m.Center) >= reach {
+				on = false
+				break
+			}
+		}
+		if on {
+			return true
+		}
+	}
+	return false
 }
 
 // cardReadTwice reports whether the card read rd was read with more

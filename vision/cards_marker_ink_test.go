@@ -202,11 +202,19 @@ func TestCardStickerOutlineSpansTwo(t *testing.T) {
 	if len(out) != 2 || out[0].Corners == both.q || out[1].Corners == both.q {
 		t.Fatalf("readings %+v: want both stickers, neither with the outline around the two cards", out)
 	}
+	if len(r.loose) != 2 || r.loose[0] != r.reads[0].marker || r.loose[1] != r.reads[1].marker {
+		t.Errorf("loose stickers %+v: want both (neither card outlined)", r.loose)
+	}
 	// One sticker and a small stray read (card art a third its size).
 	r.reads = []cardMarkerRead{mk(37, 120, 140, 30), mk(5, 250, 200, 10)}
 	out, _ = r.stickerReadings([]cardQuadCandidate{both}, 640, 480)
 	if len(out) != 2 || out[0].Corners != cardOrderFrom(both.q, r.reads[0].marker.Corners) || !r.onCard[0] {
 		t.Errorf("readings %+v: want the sticker's card to be the outline", out)
+	}
+	// The stray goes; the sticker kept has its card's outline, so none is
+	// loose (of the two before, both were).
+	if out = r.dropStrayStickers(out, r.onCard); len(out) != 1 || len(r.loose) != 0 {
+		t.Errorf("readings %+v, loose stickers %+v: want the one sticker, on its card", out, r.loose)
 	}
 }
 
@@ -272,5 +280,55 @@ func TestCardFlippedBitsNotAnotherID(t *testing.T) {
 	}
 	if pairs < 12 {
 		t.Fatalf("only %d pairs of ids 3 bits apart", pairs)
+	}
+}
+
+// TestCardDropBesideLooseSticker checks dropStrayReadings' rules for the
+// stickers read: an "unknown" outline all of whose corners lie within
+// cardRefStickerReach marker sides of a sticker whose card's outline was
+// not found (r.loose) is that card without its sticker and goes; one
+// reaching farther, a taught card's reading there, and the same outline
+// with no loose sticker stay; an unknown outline centred on the card of a
+// sticker the map does not name goes (that card is read).
+func TestCardDropBesideLooseSticker(t *testing.T) {
+	quad := func(x0, y0, x1, y1 float32) [4]Point2f {
+		return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+	}
+	reading := func(id, method string, q [4]Point2f) CardReading {
+		return CardReading{ID: id, Method: method, Corners: q, Box: cardQuadBox(q), Confidence: 0.7}
+	}
+	// A 20 px marker centred at (300, 300): reach 120 px.
+	m := Marker{Side: 20, Center: Point2f{X: 300, Y: 300}}
+	near := quad(220, 230, 380, 380) // farthest corner 113 px away
+	far := quad(220, 230, 390, 390)  // (390, 390): 127 px away
+	tests := []struct {
+		name  string
+		loose []Marker
+		rd    CardReading
+		drop  bool
+	}{
+		{"unknown within reach", []Marker{m}, reading(CardUnknown, CardMethodLearned, near), true},
+		{"unknown reaching beyond", []Marker{m}, reading(CardUnknown, CardMethodLearned, far), false},
+		{"taught card within reach", []Marker{m}, reading("goal-1", CardMethodLearned, near), false},
+		{"no loose sticker", nil, reading(CardUnknown, CardMethodLearned, near), false},
+	}
+	for _, tc := range tests {
+		r := &CardReader{loose: tc.loose}
+		got := r.dropStrayReadings([]CardReading{tc.rd})
+		if dropped := len(got) == 0; dropped != tc.drop {
+			t.Errorf("%s: dropped %v, want %v", tc.name, dropped, tc.drop)
+		}
+	}
+	// A sticker the map does not name, its card outlined: an unknown
+	// outline centred on that card is the card read again.
+	id := 200
+	unmapped := reading(CardUnknown, CardMethodMarker, quad(600, 100, 710, 255))
+	unmapped.Marker = &id
+	again := reading(CardUnknown, CardMethodLearned, quad(610, 150, 700, 260))
+	apart := reading(CardUnknown, CardMethodLearned, quad(800, 100, 900, 240))
+	r := &CardReader{}
+	got := r.dropStrayReadings([]CardReading{unmapped, again, apart})
+	if len(got) != 2 || got[0].Method != CardMethodMarker || got[1].Corners != apart.Corners {
+		t.Errorf("unmapped sticker's card: kept %d readings %v, want the sticker and the unknown card apart", len(got), got)
 	}
 }
