@@ -92,6 +92,7 @@ const (
 	cardsCalibSeed     = synth.TrainSeedMin + 600_000 // + scene
 	cardsDimSeed       = synth.TrainSeedMin + 660_000 // + scene (TestCardKeySearchDim)
 	cardsSmallSeed     = synth.TrainSeedMin + 670_000 // + scene (TestCardKeySearchSmall)
+	cardsShadowSeed    = synth.TrainSeedMin + 690_000 // + scene (TestCardReaderShadowsNotCards)
 	cardsEvalSeed      = synth.EvalSeedMin + 5_000_000
 	cardsUntaughtCalib = 10_000 // art seeds of untaught cards for calibration
 	cardsUntaughtEval  = 20_000 // art seeds of untaught cards for measurement
@@ -175,8 +176,10 @@ func cardsTeach(t testing.TB, n, examples int) (*vision.CardIndex, []int64) {
 // cardsScore tallies readings against the truth.
 type cardsScore struct {
 	cards, right, wrong, unknown, missed int
-	extra                                int // readings matching no card
+	extra                                int // readings matching no card (a card's second reading, or none there)
+	extraTaught                          int // of them, readings with a taught id
 	twice                                int // learned readings of a card its sticker was read on
+	offCards                             int // learned readings on no card
 }
 
 func (s *cardsScore) add(o cardsScore) {
@@ -186,7 +189,9 @@ func (s *cardsScore) add(o cardsScore) {
 	s.unknown += o.unknown
 	s.missed += o.missed
 	s.extra += o.extra
+	s.extraTaught += o.extraTaught
 	s.twice += o.twice
+	s.offCards += o.offCards
 }
 
 func (s cardsScore) rate() float64 { return float64(s.right) / float64(max(1, s.cards)) }
@@ -223,9 +228,12 @@ func cardsMatch(got []vision.CardReading, truth []synth.CardTruth, want func(syn
 			s.wrong++
 		}
 	}
-	for _, u := range used {
+	for i, u := range used {
 		if !u {
 			s.extra++
+			if got[i].ID != vision.CardUnknown {
+				s.extraTaught++
+			}
 		}
 	}
 	return s
@@ -254,6 +262,22 @@ func cardsReadTwice(got []vision.CardReading, truth []synth.CardTruth) int {
 				n++
 				break
 			}
+		}
+	}
+	return n
+}
+
+// cardsOffCards counts the learned readings whose outline's centre lies
+// on no card: a stretch of table or a hand reported as a card.
+func cardsOffCards(got []vision.CardReading, truth []synth.CardTruth) int {
+	n := 0
+	for _, g := range got {
+		if g.Method != vision.CardMethodLearned {
+			continue
+		}
+		c := cardsCentre(g.Corners)
+		if !slices.ContainsFunc(truth, func(tr synth.CardTruth) bool { return vision.PointInQuadForTest(c, tr.Corners) }) {
+			n++
 		}
 	}
 	return n
@@ -401,7 +425,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "condition\tmarkers\tread\twrong\tmissed\tphantoms\tread twice\tmean side\tcpu ms/frame\t")
+	fmt.Fprintln(tw, "condition\tmarkers\tread\twrong\tmissed\tphantoms\tread twice\tunknown off cards\tmean side\tcpu ms/frame\t")
 	var total cardsScore
 	var evalSeeds []int64
 	only := os.Getenv("TABLECAM_EVAL_COND") // a substring: one condition only
@@ -447,6 +471,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 			}
 			ms := cardsMatchMarkers(marked, truth, want)
 			ms.twice = cardsReadTwice(got, truth)
+			ms.offCards = cardsOffCards(got, truth)
 			sc.add(ms)
 			for _, tr := range truth {
 				sides += tr.MarkerSide
@@ -454,7 +479,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 			m.Close()
 		}
 		total.add(sc)
-		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%d\t%d\t%d\t%d\t%.1f px\t%.1f\t\n", c.name, sc.cards, 100*sc.rate(), sc.wrong, sc.missed+sc.unknown, sc.extra, sc.twice,
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%d\t%d\t%d\t%d\t%d\t%.1f px\t%.1f\t\n", c.name, sc.cards, 100*sc.rate(), sc.wrong, sc.missed+sc.unknown, sc.extra, sc.twice, sc.offCards,
 			sides/float64(max(1, sc.cards)), float64(cpu)/1e6/float64(max(1, frames)))
 		if cardsEvalFull() && sc.rate() < 0.995 {
 			t.Errorf("%s: %.2f%% of markers read, want ≥ 99.5%%", c.name, 100*sc.rate())
@@ -464,7 +489,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 		}
 	}
 	cardsCheckSeeds(t, nil, evalSeeds)
-	fmt.Fprintf(tw, "all\t%d\t%.2f%%\t%d\t%d\t%d\t%d\t\t\t\n", total.cards, 100*total.rate(), total.wrong, total.missed+total.unknown, total.extra, total.twice)
+	fmt.Fprintf(tw, "all\t%d\t%.2f%%\t%d\t%d\t%d\t%d\t%d\t\t\t\n", total.cards, 100*total.rate(), total.wrong, total.missed+total.unknown, total.extra, total.twice, total.offCards)
 	tw.Flush()
 	t.Logf("stickered cards, 4 per 1280×720 frame, %d frames per condition, %s:\n%s", scenes, cardsRefName(ref), b.String())
 	if total.rate() < 0.97 {
@@ -808,7 +833,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 	want := func(tr synth.CardTruth) string { return cardsID(tr.Art) }
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "condition\tcards\tright\tunknown\twrong\tno outline\tright if outlined\tcpu ms/frame\t")
+	fmt.Fprintln(tw, "condition\tcards\tright\tunknown\twrong\tno outline\tright if outlined\textra (taught id)\tcpu ms/frame\t")
 	var total cardsScore
 	var evalSeeds []int64
 	base := cardsEvalSeed + 3_000_000 + int64(n)*100_000
@@ -837,12 +862,12 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 		}
 		total.add(sc)
 		seen := sc.cards - sc.missed
-		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%d\t%d\t%d\t%.1f%%\t%.1f\t\n", c.name, sc.cards, 100*sc.rate(), sc.unknown, sc.wrong, sc.missed,
-			100*float64(sc.right)/float64(max(1, seen)), float64(cpu)/1e6/float64(max(1, frames)))
+		fmt.Fprintf(tw, "%s\t%d\t%.1f%%\t%d\t%d\t%d\t%.1f%%\t%d (%d)\t%.1f\t\n", c.name, sc.cards, 100*sc.rate(), sc.unknown, sc.wrong, sc.missed,
+			100*float64(sc.right)/float64(max(1, seen)), sc.extra, sc.extraTaught, float64(cpu)/1e6/float64(max(1, frames)))
 	}
 	seen := total.cards - total.missed
-	fmt.Fprintf(tw, "all\t%d\t%.2f%%\t%d\t%d\t%d\t%.2f%%\t\t\n", total.cards, 100*total.rate(), total.unknown, total.wrong, total.missed,
-		100*float64(total.right)/float64(max(1, seen)))
+	fmt.Fprintf(tw, "all\t%d\t%.2f%%\t%d\t%d\t%d\t%.2f%%\t%d (%d)\t\t\n", total.cards, 100*total.rate(), total.unknown, total.wrong, total.missed,
+		100*float64(total.right)/float64(max(1, seen)), total.extra, total.extraTaught)
 	tw.Flush()
 
 	// Untaught cards: any taught id read on one is a false identification.
@@ -861,8 +886,8 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 	cardsCheckSeeds(t, teachSeeds, evalSeeds)
 	fidRate := float64(falseIDs) / float64(max(1, fs.cards))
 	t.Logf("%d taught cards (3 teaching photos each), whole-frame search %v, %s, %d frames per condition, 1–4 cards a frame:\n%s"+
-		"untaught cards: %d in %d frames, %d read as a taught card (false-ID %.3f%%), %d outlined and reported unknown",
-		n, whole, cardsRefName(ref), scenes, b.String(), fs.cards, untaughtScenes, falseIDs, 100*fidRate, fs.right)
+		"untaught cards: %d in %d frames, %d read as a taught card (false-ID %.3f%%), %d outlined and reported unknown, %d readings extra (a card read twice, or none there)",
+		n, whole, cardsRefName(ref), scenes, b.String(), fs.cards, untaughtScenes, falseIDs, 100*fidRate, fs.right, fs.extra)
 	if total.wrong > total.cards/50 {
 		t.Errorf("%d of %d taught cards read as another card", total.wrong, total.cards)
 	}
