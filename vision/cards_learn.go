@@ -61,7 +61,9 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 //     it, without its sticker;
 //   - with the reference, an outline less than cardRefUnknownChanged of
 //     which differs from the empty table is mostly table: a card's shadow,
-//     the pattern next to a card.
+//     the pattern next to a card; so is one whose pixels are the table
+//     darkened by about one factor (shadowIn): the shadow of a card held
+//     over the table.
 //
 // Of two readings of one card where they overlap (two outlines of it,
 // both matched), the less confident one goes too.
@@ -80,7 +82,7 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 		if rd.ID != CardUnknown {
 			return cardReadTwice(known, rd)
 		}
-		if r.refUsed && r.ref.changedIn(rd.Corners) < cardRefUnknownChanged {
+		if r.refUsed && (r.ref.changedIn(rd.Corners) < cardRefUnknownChanged || r.ref.shadowIn(rd.Corners)) {
 			return true
 		}
 		if cardOnLooseSticker(r.loose, rd.Corners) {

@@ -116,6 +116,18 @@ const (
 	// cardRefShadowMin, the factors less than cardRefShadowSpread apart.
 	cardRefShadowMin    = 0.3
 	cardRefShadowSpread = 0.12
+	// An outline matching no taught card is a shadow, not an unknown card,
+	// when its pixels are the table's darkened by about one factor
+	// (shadowIn): each channel's factor (against the unchanged pixels') at
+	// least cardRefShadowMin and at most cardRefShadowMax, the three less
+	// than cardRefShadowSpread apart, and the pixels off that darkened
+	// table by at most cardRefShadowFit of its level (root mean square).
+	// Training scenes of untaught cards with the empty table, the outlines
+	// reported unknown and at least cardRefUnknownChanged of them changed:
+	// 23 of the 27 on no card are such shadows, none of the 1,150 on a
+	// card; a card's own pixels are off the table's by 0.3 and more.
+	cardRefShadowMax = 0.97
+	cardRefShadowFit = 0.2
 	// cardRefClean is the least share of its quadrilateral a blob fills
 	// for the blob to be a card alone, whose outline the blob gives (the
 	// outline finder does not search it).
@@ -194,28 +206,32 @@ const (
 // cardRef is a card reader's reference of the empty table and its
 // buffers.
 type cardRef struct {
-	small      gocv.Mat // the reference shrunk (BGR)
-	cur, mask  gocv.Mat // the frame shrunk, its changed pixels
-	conv       gocv.Mat // a BGRA or grey reference converted
-	kernel     gocv.Mat
-	keyer      *cardKeyer // the keypoint search in blobs, made when first needed
-	up         gocv.Mat   // a place of mask at full resolution
-	col, half  gocv.Mat   // a place of the frame (continuous) and its half
-	size       image.Point
-	has        bool
-	blobs      []cardRefBlob
-	parts      []cardRefBlob       // clean parts of blobs that are not, their skin taken out
-	part       gocv.Mat            // a blob's place of mask, skin taken out
-	partRaw    gocv.Mat            // c.part before the opening
-	skin       gocv.Mat            // c.part's skin-coloured pixels
-	labels     gocv.Mat            // their connected parts
-	rim        []bool              // by label: the part reaches the blob's rim
-	kernel3    gocv.Mat            // 3×3: the hand's rim
-	partKernel gocv.Mat            // closes a part's gaps
-	places     []image.Rectangle   // searched for stickers
-	edgePlaces []image.Rectangle   // searched for outlines: blobs not clean
-	pre        []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
-	failed     []cardQuadCandidate // sticker candidates of all places
+	small     gocv.Mat // the reference shrunk (BGR)
+	cur, mask gocv.Mat // the frame shrunk, its changed pixels
+	conv      gocv.Mat // a BGRA or grey reference converted
+	kernel    gocv.Mat
+	keyer     *cardKeyer // the keypoint search in blobs, made when first needed
+	up        gocv.Mat   // a place of mask at full resolution
+	col, half gocv.Mat   // a place of the frame (continuous) and its half
+	size      image.Point
+	has       bool
+	blobs     []cardRefBlob
+	// tableGain is each channel's factor from the reference to the frame
+	// over the unchanged pixels (shadowIn; set when tableGainOK).
+	tableGain   [3]float64
+	tableGainOK bool
+	parts       []cardRefBlob       // clean parts of blobs that are not, their skin taken out
+	part        gocv.Mat            // a blob's place of mask, skin taken out
+	partRaw     gocv.Mat            // c.part before the opening
+	skin        gocv.Mat            // c.part's skin-coloured pixels
+	labels      gocv.Mat            // their connected parts
+	rim         []bool              // by label: the part reaches the blob's rim
+	kernel3     gocv.Mat            // 3×3: the hand's rim
+	partKernel  gocv.Mat            // closes a part's gaps
+	places      []image.Rectangle   // searched for stickers
+	edgePlaces  []image.Rectangle   // searched for outlines: blobs not clean
+	pre         []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
+	failed      []cardQuadCandidate // sticker candidates of all places
 	// blobFree's cards read (corners within cardQuadRowSpan's bound, and
 	// the others) and their spans on a row.
 	freeReads, freeFar [][4]Point2f
@@ -403,6 +419,7 @@ func (c *cardRef) changed() (bool, error) {
 	if n == 0 {
 		return true, nil
 	}
+	c.tableGainOK = false
 	changed := int(C.tc_ref_changed((*C.uint8_t)(unsafe.Pointer(&cur[0])), (*C.uint8_t)(unsafe.Pointer(&ref[0])), (*C.uint8_t)(unsafe.Pointer(&out[0])),
 		C.int32_t(n), C.int32_t(cardRefLevel), C.double(cardRefShadowMin), C.double(cardRefShadowSpread)))
 	return float64(changed) <= cardRefMaxShare*float64(n), nil
@@ -447,6 +464,90 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 		return 1
 	}
 	return float64(changed) / float64(in)
+}
+
+// shadowIn reports whether the frame inside outline q is the table
+// darkened by about one factor (cardRefShadowMin … cardRefShadowFit): a
+// shadow cast beside a card held over the table, whose soft, noisy pixels
+// changed's test of each pixel does not take for one.
+func (c *cardRef) shadowIn(q [4]Point2f) bool {
+	cur, err := c.cur.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	ref, err := c.small.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	mask, err := c.mask.DataPtrUint8()
+	if err != nil {
+		return false
+	}
+	const s = cardRefShrink
+	w, h := c.mask.Cols(), c.mask.Rows()
+	if len(cur) < 3*w*h || len(ref) < 3*w*h || len(mask) < w*h || !cardQuadFinite(q) {
+		return false
+	}
+	if !c.tableGainOK {
+		var sc, sr [3]float64
+		for i, m := range mask[:w*h] {
+			if m != 0 {
+				continue
+			}
+			for k := range 3 {
+				sc[k] += float64(cur[3*i+k])
+				sr[k] += float64(ref[3*i+k])
+			}
+		}
+		for k := range 3 {
+			c.tableGain[k] = sc[k] / max(1, sr[k])
+		}
+		c.tableGainOK = true
+	}
+	box := cardQuadBox(q)
+	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, h))
+	px := func(x int) float32 { return float32(x*s + s/2) }
+	// Each channel's factor inside q, then how far the pixels are from
+	// the table darkened by it.
+	var sc, sr [3]float64
+	n := 0
+	for y := sb.Min.Y; y < sb.Max.Y; y++ {
+		x0, x1 := cardQuadRowSpan(q, px(y), px, sb.Min.X, sb.Max.X)
+		for i := y*w + x0; i < y*w+x1; i++ {
+			for k := range 3 {
+				sc[k] += float64(cur[3*i+k])
+				sr[k] += float64(ref[3*i+k])
+			}
+		}
+		n += x1 - x0
+	}
+	if n == 0 {
+		return false
+	}
+	var a [3]float64
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k := range 3 {
+		a[k] = sc[k] / max(1, sr[k])
+		f := a[k] / max(1e-9, c.tableGain[k])
+		lo, hi = min(lo, f), max(hi, f)
+	}
+	if lo < cardRefShadowMin || hi > cardRefShadowMax || hi-lo >= cardRefShadowSpread {
+		return false
+	}
+	var off, level float64
+	for y := sb.Min.Y; y < sb.Max.Y; y++ {
+		x0, x1 := cardQuadRowSpan(q, px(y), px, sb.Min.X, sb.Max.X)
+		for i := y*w + x0; i < y*w+x1; i++ {
+			for k := range 3 {
+				t := a[k] * float64(ref[3*i+k])
+				d := float64(cur[3*i+k]) - t
+				off += d * d
+				level += t
+			}
+		}
+	}
+	m := float64(3 * n)
+	return math.Sqrt(off/m) <= cardRefShadowFit*max(1, level/m)
 }
 
 // cardQuadFinite reports whether q's corners lie within ±1e7

@@ -210,3 +210,69 @@ func TestCardLearnedReadAt(t *testing.T) {
 		}
 	}
 }
+
+// TestCardRefShadowIn: with noise on the frame (so that most of its
+// shadow's pixels fail the test of each pixel), the table darkened by one
+// factor is a shadow; a card with art, the table as it is, the table
+// tinted (its channels by different factors) and the table darkened
+// below cardRefShadowMin are not.
+func TestCardRefShadowIn(t *testing.T) {
+	var frame, ref gocv.Mat
+	card := cardsHandScene(&frame, &ref, 20, false)
+	defer frame.Close()
+	defer ref.Close()
+	scale := func(r image.Rectangle, b, g, rd float64) [4]Point2f {
+		reg := frame.Region(r)
+		defer reg.Close()
+		ch := gocv.Split(reg)
+		for k, f := range []float64{b, g, rd} {
+			ch[k].ConvertToWithParams(&ch[k], gocv.MatTypeCV8U, float32(f), 0)
+		}
+		gocv.Merge(ch, &reg)
+		for _, c := range ch {
+			c.Close()
+		}
+		x0, y0, x1, y1 := float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X-1), float32(r.Max.Y-1)
+		return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+	}
+	shadow := scale(image.Rect(900, 300, 1060, 520), 0.8, 0.8, 0.8)
+	tinted := scale(image.Rect(100, 300, 260, 520), 0.9, 0.75, 0.6)
+	dark := scale(image.Rect(100, 40, 260, 260), 0.2, 0.2, 0.2)
+	plain := [4]Point2f{{900, 40}, {1060, 40}, {1060, 260}, {900, 260}}
+	noise := gocv.NewMatWithSize(frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandN(&noise, gocv.NewScalar(24, 24, 24, 0), gocv.NewScalar(24, 24, 24, 0))
+	mean := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(24, 24, 24, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
+	defer mean.Close()
+	gocv.Add(frame, noise, &frame)
+	gocv.Subtract(frame, mean, &frame)
+	r, err := NewCardReader(CardReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := r.SetBackground(ref); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := r.refPlaces(frame, 40); err != nil || !ok {
+		t.Fatalf("refPlaces: %v %v", ok, err)
+	}
+	if c := r.ref.changedIn(shadow); c < cardRefUnknownChanged {
+		t.Fatalf("shadow: %.2f of it changed, below cardRefUnknownChanged: the test shows nothing", c)
+	}
+	for _, tc := range []struct {
+		name   string
+		q      [4]Point2f
+		shadow bool
+	}{
+		{"table darkened by 0.8", shadow, true},
+		{"card", card, false},
+		{"table", plain, false},
+		{"table tinted", tinted, false},
+		{"table darkened by 0.2", dark, false},
+	} {
+		if got := r.ref.shadowIn(tc.q); got != tc.shadow {
+			t.Errorf("%s: shadow %v, want %v", tc.name, got, tc.shadow)
+		}
+	}
+}
