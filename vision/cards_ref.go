@@ -128,6 +128,10 @@ const (
 	// card; a card's own pixels are off the table's by 0.3 and more.
 	cardRefShadowMax = 0.97
 	cardRefShadowFit = 0.2
+	// Of two unknown outlines of one card, the larger is the card with
+	// the table around it when less than cardRefPairChanged of what it
+	// adds to the smaller changed (oneUnknown).
+	cardRefPairChanged = 0.7
 	// cardRefClean is the least share of its quadrilateral a blob fills
 	// for the blob to be a card alone, whose outline the blob gives (the
 	// outline finder does not search it).
@@ -464,6 +468,17 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 		return 1
 	}
 	return float64(changed) / float64(in)
+}
+
+// changedAdded is the share of what outline large adds to outline small
+// (lying mostly inside it) that differs from the reference: the changed
+// areas' difference over the outlines' (0 where large adds nothing).
+func (c *cardRef) changedAdded(large, small [4]Point2f) float64 {
+	al, as := cardQuadArea(large), cardQuadArea(small)
+	if al <= as {
+		return 0
+	}
+	return (c.changedIn(large)*al - c.changedIn(small)*as) / (al - as)
 }
 
 // shadowIn reports whether the frame inside outline q is the table

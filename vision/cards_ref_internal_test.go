@@ -276,3 +276,50 @@ func TestCardRefShadowIn(t *testing.T) {
 		}
 	}
 }
+
+// TestCardOneUnknown: of two unknown outlines of one card, one stays.
+// Without the reference the larger (the card, not its art panel); with
+// it, the card rather than the card with the table around it, and the
+// card rather than its panel. A taught card's reading and an unknown
+// outline apart stay as they are.
+func TestCardOneUnknown(t *testing.T) {
+	quad := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
+	unknown := func(q [4]Point2f) CardReading {
+		return CardReading{ID: CardUnknown, Method: CardMethodLearned, Corners: q, Box: cardQuadBox(q), Confidence: 0.8}
+	}
+	r := &CardReader{}
+	card, panel, apart := quad(100, 100, 280, 352), quad(112, 130, 268, 240), quad(500, 100, 680, 352)
+	taught := CardReading{ID: "goal-1", Method: CardMethodLearned, Corners: quad(120, 120, 300, 372), Confidence: 0.9}
+	got := r.oneUnknown([]CardReading{unknown(panel), taught, unknown(card), unknown(apart)})
+	if len(got) != 3 || got[0].ID != "goal-1" || got[1].Corners != card || got[2].Corners != apart {
+		t.Errorf("without the reference: kept %+v, want the taught card, the card (not its panel) and the card apart", got)
+	}
+
+	// With the reference: a card held by a hand, read as unknown twice.
+	var frame, ref gocv.Mat
+	q := cardsHandScene(&frame, &ref, 0, true)
+	defer frame.Close()
+	defer ref.Close()
+	rr, err := NewCardReader(CardReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rr.Close()
+	if err := rr.SetBackground(ref); err != nil {
+		t.Fatal(err)
+	}
+	if rr.refUsed, err = rr.refPlaces(frame, 40); err != nil || !rr.refUsed {
+		t.Fatalf("refPlaces: %v %v", rr.refUsed, err)
+	}
+	box := cardQuadBox(q)
+	// The card and the table around it (and the hand's edge).
+	around := quad(float32(box.Min.X)-90, float32(box.Min.Y)-60, float32(box.Max.X)+90, float32(box.Max.Y)+60)
+	inner := quad(float32(box.Min.X)+12, float32(box.Min.Y)+30, float32(box.Max.X)-12, float32(box.Min.Y)+140)
+	for _, pair := range [][2][4]Point2f{{q, around}, {around, q}, {inner, q}} {
+		got := rr.oneUnknown([]CardReading{unknown(pair[0]), unknown(pair[1])})
+		if len(got) != 1 || got[0].Corners != q {
+			t.Errorf("with the reference: kept %+v, want the card %v alone (around it %.2f changed; panel %.2f)", got, q,
+				rr.ref.changedAdded(around, q), rr.ref.changedAdded(q, inner))
+		}
+	}
+}
