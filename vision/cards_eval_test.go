@@ -239,48 +239,34 @@ func cardsMatch(got []vision.CardReading, truth []synth.CardTruth, want func(syn
 	return s
 }
 
-// cardsMatchMarkers scores marker readings: a sticker is read when a
-// reading of its marker id (and the content the map gives it) holds the
-// sticker's centre in its box; wrong when only readings of other ids do; a
-// cardsReadTwice counts the learned readings (an "unknown" card: the
-// sticker eval teaches none) whose outline's centre lies on a card whose
-// sticker was read too: a second reading of that card.
-func cardsReadTwice(got []vision.CardReading, truth []synth.CardTruth) int {
-	n := 0
+// cardsLearnedStrays counts the learned readings (an "unknown" card: the
+// sticker eval teaches none) that are no card of their own: twice, those
+// whose outline's centre lies on a card whose sticker was read too (a
+// second reading of that card); off, those whose centre lies on no card
+// (a stretch of table, a shadow or a hand reported as a card).
+func cardsLearnedStrays(got []vision.CardReading, truth []synth.CardTruth) (twice, off int) {
 	for _, g := range got {
 		if g.Method != vision.CardMethodLearned {
 			continue
 		}
 		c := cardsCentre(g.Corners)
+		on, stuck := false, false
 		for _, tr := range truth {
-			if !vision.PointInQuadForTest(c, tr.Corners) {
-				continue
-			}
-			if slices.ContainsFunc(got, func(m vision.CardReading) bool {
-				return m.Method == vision.CardMethodMarker && vision.PointInQuadForTest(cardsCentre(m.Corners), tr.Corners)
-			}) {
-				n++
-				break
+			if vision.PointInQuadForTest(c, tr.Corners) {
+				on = true
+				stuck = stuck || slices.ContainsFunc(got, func(m vision.CardReading) bool {
+					return m.Method == vision.CardMethodMarker && vision.PointInQuadForTest(cardsCentre(m.Corners), tr.Corners)
+				})
 			}
 		}
-	}
-	return n
-}
-
-// cardsOffCards counts the learned readings whose outline's centre lies
-// on no card: a stretch of table or a hand reported as a card.
-func cardsOffCards(got []vision.CardReading, truth []synth.CardTruth) int {
-	n := 0
-	for _, g := range got {
-		if g.Method != vision.CardMethodLearned {
-			continue
-		}
-		c := cardsCentre(g.Corners)
-		if !slices.ContainsFunc(truth, func(tr synth.CardTruth) bool { return vision.PointInQuadForTest(c, tr.Corners) }) {
-			n++
+		switch {
+		case !on:
+			off++
+		case stuck:
+			twice++
 		}
 	}
-	return n
+	return twice, off
 }
 
 // cardsCentre is the mean of q's corners.
@@ -288,6 +274,9 @@ func cardsCentre(q [4]vision.Point2f) vision.Point2f {
 	return vision.Point2f{X: (q[0].X + q[1].X + q[2].X + q[3].X) / 4, Y: (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
 }
 
+// cardsMatchMarkers scores marker readings: a sticker is read when a
+// reading of its marker id (and the content the map gives it) holds the
+// sticker's centre in its box; wrong when only readings of other ids do; a
 // reading holding no sticker's centre is a phantom (extra).
 func cardsMatchMarkers(got []vision.CardReading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
 	var s cardsScore
@@ -470,8 +459,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 				}
 			}
 			ms := cardsMatchMarkers(marked, truth, want)
-			ms.twice = cardsReadTwice(got, truth)
-			ms.offCards = cardsOffCards(got, truth)
+			ms.twice, ms.offCards = cardsLearnedStrays(got, truth)
 			sc.add(ms)
 			for _, tr := range truth {
 				sides += tr.MarkerSide

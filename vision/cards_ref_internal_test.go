@@ -211,6 +211,25 @@ func TestCardLearnedReadAt(t *testing.T) {
 	}
 }
 
+// cardsRefReader returns a reader (no cards taught) that has compared
+// frame with the empty table ref (refPlaces); the caller closes it.
+func cardsRefReader(t *testing.T, frame, ref gocv.Mat) *CardReader {
+	t.Helper()
+	r, err := NewCardReader(CardReaderOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.SetBackground(ref); err != nil {
+		r.Close()
+		t.Fatal(err)
+	}
+	if r.refUsed, err = r.refPlaces(frame, 40); err != nil || !r.refUsed {
+		r.Close()
+		t.Fatalf("refPlaces: %v %v", r.refUsed, err)
+	}
+	return r
+}
+
 // TestCardRefShadowIn: with noise on the frame (so that most of its
 // shadow's pixels fail the test of each pixel), the table darkened by one
 // factor is a shadow; a card with art, the table as it is, the table
@@ -246,17 +265,8 @@ func TestCardRefShadowIn(t *testing.T) {
 	defer mean.Close()
 	gocv.Add(frame, noise, &frame)
 	gocv.Subtract(frame, mean, &frame)
-	r, err := NewCardReader(CardReaderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
-	if err := r.SetBackground(ref); err != nil {
-		t.Fatal(err)
-	}
-	if ok, err := r.refPlaces(frame, 40); err != nil || !ok {
-		t.Fatalf("refPlaces: %v %v", ok, err)
-	}
 	if c := r.ref.changedIn(shadow); c < cardRefUnknownChanged {
 		t.Fatalf("shadow: %.2f of it changed, below cardRefUnknownChanged: the test shows nothing", c)
 	}
@@ -300,17 +310,8 @@ func TestCardOneUnknown(t *testing.T) {
 	q := cardsHandScene(&frame, &ref, 0, true)
 	defer frame.Close()
 	defer ref.Close()
-	rr, err := NewCardReader(CardReaderOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rr := cardsRefReader(t, frame, ref)
 	defer rr.Close()
-	if err := rr.SetBackground(ref); err != nil {
-		t.Fatal(err)
-	}
-	if rr.refUsed, err = rr.refPlaces(frame, 40); err != nil || !rr.refUsed {
-		t.Fatalf("refPlaces: %v %v", rr.refUsed, err)
-	}
 	box := cardQuadBox(q)
 	// The card and the table around it (and the hand's edge).
 	around := quad(float32(box.Min.X)-90, float32(box.Min.Y)-60, float32(box.Max.X)+90, float32(box.Max.Y)+60)
