@@ -210,32 +210,28 @@ const (
 // cardRef is a card reader's reference of the empty table and its
 // buffers.
 type cardRef struct {
-	small     gocv.Mat // the reference shrunk (BGR)
-	cur, mask gocv.Mat // the frame shrunk, its changed pixels
-	conv      gocv.Mat // a BGRA or grey reference converted
-	kernel    gocv.Mat
-	keyer     *cardKeyer // the keypoint search in blobs, made when first needed
-	up        gocv.Mat   // a place of mask at full resolution
-	col, half gocv.Mat   // a place of the frame (continuous) and its half
-	size      image.Point
-	has       bool
-	blobs     []cardRefBlob
-	// tableGain is each channel's factor from the reference to the frame
-	// over the unchanged pixels (shadowIn; set when tableGainOK).
-	tableGain   [3]float64
-	tableGainOK bool
-	parts       []cardRefBlob       // clean parts of blobs that are not, their skin taken out
-	part        gocv.Mat            // a blob's place of mask, skin taken out
-	partRaw     gocv.Mat            // c.part before the opening
-	skin        gocv.Mat            // c.part's skin-coloured pixels
-	labels      gocv.Mat            // their connected parts
-	rim         []bool              // by label: the part reaches the blob's rim
-	kernel3     gocv.Mat            // 3×3: the hand's rim
-	partKernel  gocv.Mat            // closes a part's gaps
-	places      []image.Rectangle   // searched for stickers
-	edgePlaces  []image.Rectangle   // searched for outlines: blobs not clean
-	pre         []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
-	failed      []cardQuadCandidate // sticker candidates of all places
+	small      gocv.Mat // the reference shrunk (BGR)
+	cur, mask  gocv.Mat // the frame shrunk, its changed pixels
+	conv       gocv.Mat // a BGRA or grey reference converted
+	kernel     gocv.Mat
+	keyer      *cardKeyer // the keypoint search in blobs, made when first needed
+	up         gocv.Mat   // a place of mask at full resolution
+	col, half  gocv.Mat   // a place of the frame (continuous) and its half
+	size       image.Point
+	has        bool
+	blobs      []cardRefBlob
+	parts      []cardRefBlob       // clean parts of blobs that are not, their skin taken out
+	part       gocv.Mat            // a blob's place of mask, skin taken out
+	partRaw    gocv.Mat            // c.part before the opening
+	skin       gocv.Mat            // c.part's skin-coloured pixels
+	labels     gocv.Mat            // their connected parts
+	rim        []bool              // by label: the part reaches the blob's rim
+	kernel3    gocv.Mat            // 3×3: the hand's rim
+	partKernel gocv.Mat            // closes a part's gaps
+	places     []image.Rectangle   // searched for stickers
+	edgePlaces []image.Rectangle   // searched for outlines: blobs not clean
+	pre        []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
+	failed     []cardQuadCandidate // sticker candidates of all places
 	// blobFree's cards read (corners within cardQuadRowSpan's bound, and
 	// the others) and their spans on a row.
 	freeReads, freeFar [][4]Point2f
@@ -247,6 +243,10 @@ type cardRef struct {
 	// stillNow are the blobs searched in vain for keypoints this frame,
 	// stillLast in the last one (cards_ref_still.go).
 	stillNow, stillLast []cardRefStill
+	// tableGain is each channel's factor from the reference to the frame
+	// over the unchanged pixels (shadowIn; set when tableGainOK).
+	tableGain   [3]float64
+	tableGainOK bool
 }
 
 // cardRefBlob is one changed region: its box (full resolution), its
@@ -420,10 +420,10 @@ func (c *cardRef) changed() (bool, error) {
 	if len(cur) < 3*n || len(ref) < 3*n {
 		return false, errors.New("vision: card reference: short buffer")
 	}
+	c.tableGainOK = false
 	if n == 0 {
 		return true, nil
 	}
-	c.tableGainOK = false
 	changed := int(C.tc_ref_changed((*C.uint8_t)(unsafe.Pointer(&cur[0])), (*C.uint8_t)(unsafe.Pointer(&ref[0])), (*C.uint8_t)(unsafe.Pointer(&out[0])),
 		C.int32_t(n), C.int32_t(cardRefLevel), C.double(cardRefShadowMin), C.double(cardRefShadowSpread)))
 	return float64(changed) <= cardRefMaxShare*float64(n), nil
