@@ -93,6 +93,7 @@ const (
 	cardsDimSeed       = synth.TrainSeedMin + 660_000 // + scene (TestCardKeySearchDim)
 	cardsSmallSeed     = synth.TrainSeedMin + 670_000 // + scene (TestCardKeySearchSmall)
 	cardsShadowSeed    = synth.TrainSeedMin + 690_000 // + scene (TestCardReaderShadowsNotCards)
+	cardsHeldSeed      = synth.TrainSeedMin + 691_000 // + scene (TestCardReaderHeldStickerReadOnce)
 	cardsEvalSeed      = synth.EvalSeedMin + 5_000_000
 	cardsUntaughtCalib = 10_000 // art seeds of untaught cards for calibration
 	cardsUntaughtEval  = 20_000 // art seeds of untaught cards for measurement
