@@ -124,7 +124,7 @@ const (
 	// table by at most cardRefShadowFit of its level (root mean square).
 	// Training scenes of untaught cards with the empty table, the outlines
 	// reported unknown and at least cardRefUnknownChanged of them changed:
-	// 23 of the 27 on no card are such shadows, none of the 1,150 on a
+	// 24 of the 27 on no card are such shadows, none of the 1,150 on a
 	// card; a card's own pixels are off the table's by 0.3 and more.
 	cardRefShadowMax = 0.97
 	cardRefShadowFit = 0.2
