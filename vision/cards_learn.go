@@ -70,9 +70,8 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, mi
 // (the card and the hand holding it, the card and its art panel: the
 // centre of either in the other), one (oneUnknown).
 func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
-	known := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown })
 	// The cards read: a sticker whose marker the map does not name is a
-	// card read too.
+	// card read too (cardReadTwice compares ids, so it never counts one).
 	read := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown && rd.Method != CardMethodMarker })
 	on := func(p Point2f) bool {
 		return slices.ContainsFunc(read, func(rd CardReading) bool { return cardPointInQuad(p, rd.Corners) })
@@ -82,7 +81,7 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 			return false
 		}
 		if rd.ID != CardUnknown {
-			return cardReadTwice(known, rd)
+			return cardReadTwice(read, rd)
 		}
 		if r.refUsed && (r.ref.changedIn(rd.Corners) < cardRefUnknownChanged || r.ref.shadowIn(rd.Corners)) {
 			return true
@@ -107,6 +106,15 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 // is kept in 99 (the larger always: 54).
 func (r *CardReader) oneUnknown(out []CardReading) []CardReading {
 	unknown := func(rd CardReading) bool { return rd.Method == CardMethodLearned && rd.ID == CardUnknown }
+	n := 0
+	for _, rd := range out {
+		if unknown(rd) {
+			n++
+		}
+	}
+	if n < 2 {
+		return out // no pair (most frames)
+	}
 	drop := make([]bool, len(out))
 	for i := range out {
 		for j := i + 1; j < len(out) && !drop[i]; j++ {
