@@ -486,83 +486,114 @@ func (c *cardRef) changedAdded(large, small [4]Point2f) float64 {
 // shadow cast beside a card held over the table, whose soft, noisy pixels
 // changed's test of each pixel does not take for one.
 func (c *cardRef) shadowIn(q [4]Point2f) bool {
-	cur, err := c.cur.DataPtrUint8()
-	if err != nil {
-		return false
-	}
-	ref, err := c.small.DataPtrUint8()
-	if err != nil {
-		return false
-	}
-	mask, err := c.mask.DataPtrUint8()
-	if err != nil {
+	cur, ref, mask, ok := c.shadowData()
+	if !ok || !cardQuadFinite(q) {
 		return false
 	}
 	const s = cardRefShrink
 	w, h := c.mask.Cols(), c.mask.Rows()
-	if len(cur) < 3*w*h || len(ref) < 3*w*h || len(mask) < w*h || !cardQuadFinite(q) {
-		return false
-	}
-	if !c.tableGainOK {
-		var sc, sr [3]float64
-		for i, m := range mask[:w*h] {
-			if m != 0 {
-				continue
-			}
-			for k := range 3 {
-				sc[k] += float64(cur[3*i+k])
-				sr[k] += float64(ref[3*i+k])
-			}
-		}
-		for k := range 3 {
-			c.tableGain[k] = sc[k] / max(1, sr[k])
-		}
-		c.tableGainOK = true
-	}
+	gain := c.gain(cur, ref, mask)
 	box := cardQuadBox(q)
 	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, h))
 	px := func(x int) float32 { return float32(x*s + s/2) }
-	// Each channel's factor inside q, then how far the pixels are from
-	// the table darkened by it.
-	var sc, sr [3]float64
-	n := 0
+	var sums cardShadowSums
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		x0, x1 := cardQuadRowSpan(q, px(y), px, sb.Min.X, sb.Max.X)
 		for i := y*w + x0; i < y*w+x1; i++ {
-			for k := range 3 {
-				sc[k] += float64(cur[3*i+k])
-				sr[k] += float64(ref[3*i+k])
-			}
+			sums.add(cur[3*i:3*i+3], ref[3*i:3*i+3])
 		}
-		n += x1 - x0
 	}
-	if n == 0 {
+	return sums.shadow(gain)
+}
+
+// shadowData returns the shrunk frame, reference and mask for shadowIn
+// and blobFree's shadow test; false when they do not fit together.
+func (c *cardRef) shadowData() (cur, ref, mask []byte, ok bool) {
+	var err error
+	if cur, err = c.cur.DataPtrUint8(); err != nil {
+		return nil, nil, nil, false
+	}
+	if ref, err = c.small.DataPtrUint8(); err != nil {
+		return nil, nil, nil, false
+	}
+	if mask, err = c.mask.DataPtrUint8(); err != nil {
+		return nil, nil, nil, false
+	}
+	w, h := c.mask.Cols(), c.mask.Rows()
+	return cur, ref, mask, len(cur) >= 3*w*h && len(ref) >= 3*w*h && len(mask) >= w*h
+}
+
+// gain is each channel's factor from the reference to the frame over the
+// unchanged pixels (the exposure), computed once a frame.
+func (c *cardRef) gain(cur, ref, mask []byte) [3]float64 {
+	if c.tableGainOK {
+		return c.tableGain
+	}
+	w, h := c.mask.Cols(), c.mask.Rows()
+	var sc, sr [3]float64
+	for i, m := range mask[:w*h] {
+		if m != 0 {
+			continue
+		}
+		for k := range 3 {
+			sc[k] += float64(cur[3*i+k])
+			sr[k] += float64(ref[3*i+k])
+		}
+	}
+	for k := range 3 {
+		c.tableGain[k] = sc[k] / max(1, sr[k])
+	}
+	c.tableGainOK = true
+	return c.tableGain
+}
+
+// cardShadowSums adds up pixels of the shrunk frame and the reference for
+// the test of a shadow: their sums, squares and products by channel.
+type cardShadowSums struct {
+	n                int
+	c, r, cc, cr, rr [3]float64
+}
+
+// add adds the BGR pixel cur of the frame and ref of the reference.
+func (s *cardShadowSums) add(cur, ref []byte) {
+	for k := range 3 {
+		c, r := float64(cur[k]), float64(ref[k])
+		s.c[k] += c
+		s.r[k] += r
+		s.cc[k] += c * c
+		s.cr[k] += c * r
+		s.rr[k] += r * r
+	}
+	s.n++
+}
+
+// shadow reports whether the pixels added are the table darkened by about
+// one factor: each channel's factor inside (its sum over the reference's),
+// against gain, within cardRefShadowMin … cardRefShadowMax and less than
+// cardRefShadowSpread apart, and the pixels off the reference darkened by
+// it by at most cardRefShadowFit of its level (root mean square).
+func (s *cardShadowSums) shadow(gain [3]float64) bool {
+	if s.n == 0 {
 		return false
 	}
 	var a [3]float64
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for k := range 3 {
-		a[k] = sc[k] / max(1, sr[k])
-		f := a[k] / max(1e-9, c.tableGain[k])
+		a[k] = s.c[k] / max(1, s.r[k])
+		f := a[k] / max(1e-9, gain[k])
 		lo, hi = min(lo, f), max(hi, f)
 	}
 	if lo < cardRefShadowMin || hi > cardRefShadowMax || hi-lo >= cardRefShadowSpread {
 		return false
 	}
+	// Σ(c − a·r)² and Σ a·r, from the sums.
 	var off, level float64
-	for y := sb.Min.Y; y < sb.Max.Y; y++ {
-		x0, x1 := cardQuadRowSpan(q, px(y), px, sb.Min.X, sb.Max.X)
-		for i := y*w + x0; i < y*w+x1; i++ {
-			for k := range 3 {
-				t := a[k] * float64(ref[3*i+k])
-				d := float64(cur[3*i+k]) - t
-				off += d * d
-				level += t
-			}
-		}
+	for k := range 3 {
+		off += s.cc[k] - 2*a[k]*s.cr[k] + a[k]*a[k]*s.rr[k]
+		level += a[k] * s.r[k]
 	}
-	m := float64(3 * n)
-	return math.Sqrt(off/m) <= cardRefShadowFit*max(1, level/m)
+	m := float64(3 * s.n)
+	return math.Sqrt(max(0, off)/m) <= cardRefShadowFit*max(1, level/m)
 }
 
 // cardQuadFinite reports whether q's corners lie within ±1e7
