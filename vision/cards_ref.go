@@ -99,6 +99,19 @@ const (
 	// of 2,134 held-out ones).
 	cardRefKeyPlaces   = 3
 	cardRefKeyFeatures = 1500
+	// cardRefRim is the rim around a card read (full-resolution pixels)
+	// that a blob's changed pixels may reach beyond the card: the changes
+	// are closed at a quarter of the resolution, and an outline read may
+	// lie a few pixels inside its card's edge.
+	cardRefRim = 10
+	// cardRefRestMin is the least changed area beyond the cards read and
+	// their rims, but skin, for a blob to be searched for keypoints, in
+	// smallest cards: training scenes (TestCardsTrainLearned, 100 taught,
+	// with the reference), 1,057 blob searches, 95 of which found a card:
+	// those left at least 1.7 cards; 60 searches in vain less than 1 card.
+	// Nor is a blob searched whose pixels left are a shadow (shadowIn's
+	// test, on them): 182 searches in vain, none that found a card.
+	cardRefRestMin = 1.0
 	// cardRefFree is the least share of a blob that no card read covers
 	// for the blob to be searched for keypoints (a card read and the hand
 	// holding it leave less).
@@ -1312,10 +1325,11 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 			break
 		}
 		b := r.ref.blobs[i]
-		free, skin := r.blobFree(b, out)
-		if !cardRefSearchable(free, skin, b.area, cardArea) {
+		left := r.blobFree(b, out)
+		if !cardRefSearchable(left, b.area, cardArea) {
 			continue // read already; what is left is a hand, a shadow
 		}
+		free := left.free
 		searched++
 		if found, ok := r.ref.stillSearched(b.box, free); ok {
 			out = append(out, found...) // searched in the last frame, lying still
@@ -1341,39 +1355,52 @@ func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []Ca
 	return out, nil
 }
 
-// cardRefSearchable reports whether a blob of area whose free area (no
-// card read covers it) is free, skin of it skin-coloured, is searched for
-// keypoints, cardArea the smallest card's area: what is left but skin must
-// make half a card (a hand alone, a shadow is not searched; a card with
-// warm art held by the hand is), and be cardRefFree of the blob or
-// cardRefFreeRest cards (a card read and the hand holding it leave less;
-// another card lying against it does not).
-func cardRefSearchable(free, skin, area, cardArea float64) bool {
+// cardRefSearchable reports whether a blob of area whose changed area no
+// card read covers is l (blobFree) is searched for keypoints, cardArea the
+// smallest card's area: what is left but skin must make half a card (a
+// hand alone, a shadow is not searched; a card with warm art held by the
+// hand is), and be cardRefFree of the blob or cardRefFreeRest cards (a
+// card read and the hand holding it leave less; another card lying
+// against it does not); and what is left beyond the rims of the cards
+// read must make cardRefRestMin cards and not be a shadow.
+func cardRefSearchable(l cardBlobLeft, area, cardArea float64) bool {
+	free, skin := l.free, l.skin
 	if free < 0.5*cardArea || free-skin < 0.5*cardArea {
+		return false
+	}
+	if l.rest < cardRefRestMin*cardArea || l.shadow {
 		return false
 	}
 	return free >= cardRefFree*area || free-skin >= cardRefFreeRest*cardArea
 }
 
-// blobFree is the changed area of blob b (full-resolution pixels) that no
-// card read in out covers (nor a sticker read's card, within
-// cardRefStickerReach of its marker), and how much of it is skin-coloured
-// or a shadow of a warm table (red over green over blue, clearly).
-func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin float64) {
-	mask, err := r.ref.mask.DataPtrUint8()
-	if err != nil {
-		return 0, 0
-	}
-	cur, err := r.ref.cur.DataPtrUint8()
-	if err != nil {
-		return 0, 0
+// cardBlobLeft is what blobFree finds left of a blob once the cards read
+// are taken out: free, the changed area (full-resolution pixels) no card
+// read covers; skin, how much of it is skin-coloured; rest, free but the
+// skin and the rim of cardRefRim pixels around each card read; shadow,
+// whether rest's pixels are the table darkened by about one factor
+// (cardShadowSums.shadow).
+type cardBlobLeft struct {
+	free, skin, rest float64
+	shadow           bool
+}
+
+// blobFree is what is left of blob b to search once the cards read in out
+// (and a sticker read's card, within cardRefStickerReach of its marker)
+// are taken out; skin-coloured is a shadow of a warm table too (red over
+// green over blue, clearly).
+func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) cardBlobLeft {
+	cur, ref, mask, ok := r.ref.shadowData()
+	if !ok {
+		return cardBlobLeft{}
 	}
 	const s = cardRefShrink
 	w := r.ref.mask.Cols()
 	sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, r.ref.mask.Rows()))
 	px := func(x int) float32 { return float32(x*s + s/2) }
 	// The cards read: each row's span on them (cardQuadRowSpan: the very
-	// test of cardReadAt), but for corners too far out (tested by point).
+	// test of cardReadAt) and on them with their rim, but for corners too
+	// far out (tested by point, without a rim).
 	c := &r.ref
 	c.freeReads, c.freeFar = c.freeReads[:0], c.freeFar[:0]
 	for _, rd := range out {
@@ -1381,7 +1408,8 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 			continue
 		}
 		if cardQuadFinite(rd.Corners) {
-			c.freeReads = append(c.freeReads, rd.Corners)
+			a, b := cardSideMeans(rd.Corners)
+			c.freeReads = append(c.freeReads, rd.Corners, cardGrowQuad(rd.Corners, cardRefRim/max(1, min(a, b))))
 		} else {
 			c.freeFar = append(c.freeFar, rd.Corners)
 		}
@@ -1389,7 +1417,8 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 	reads, far := c.freeReads, c.freeFar
 	c.freeSpans = slices.Grow(c.freeSpans[:0], len(reads))[:len(reads)]
 	spans := c.freeSpans
-	nf, ns := 0, 0
+	nf, ns, nr := 0, 0, 0
+	var sums cardShadowSums
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		py := px(y)
 		for k, q := range reads {
@@ -1400,9 +1429,13 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 			if mask[y*w+x] == 0 {
 				continue
 			}
-			for _, sp := range spans {
+			rim := false
+			for k, sp := range spans {
 				if x >= sp[0] && x < sp[1] {
-					continue pixels
+					if k%2 == 0 {
+						continue pixels // on a card read
+					}
+					rim = true
 				}
 			}
 			p := Point2f{px(x), py}
@@ -1415,12 +1448,21 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) (free, skin floa
 				continue
 			}
 			nf++
-			if cardSkin(cur[3*(y*w+x):]) {
+			i := y*w + x
+			switch {
+			case cardSkin(cur[3*i:]):
 				ns++
+			case !rim:
+				nr++
+				sums.add(cur[3*i:3*i+3], ref[3*i:3*i+3])
 			}
 		}
 	}
-	return float64(nf * s * s), float64(ns * s * s)
+	l := cardBlobLeft{free: float64(nf * s * s), skin: float64(ns * s * s), rest: float64(nr * s * s)}
+	if nr > 0 {
+		l.shadow = sums.shadow(c.gain(cur, ref, mask))
+	}
+	return l
 }
 
 // nearSticker reports whether p lies within cardRefStickerReach marker sides

@@ -148,9 +148,10 @@ func absInt(v int) int { return max(v, -v) }
 
 // TestCardBlobFreeRows checks blobFree (cards read tested row by row,
 // stickers far off skipped before math.Hypot) against its test of every
-// changed pixel by cardReadAt and the distance to each sticker: random
-// masks and skin under cards read (turned, one with a corner far out),
-// an unknown reading (not a card read) and stickers.
+// changed pixel by cardReadAt and the distance to each sticker, and of
+// the rest by the cards read grown by cardRefRim: random masks and skin
+// under cards read (turned, one with a corner far out), an unknown
+// reading (not a card read) and stickers.
 func TestCardBlobFreeRows(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 55))
 	const s = cardRefShrink
@@ -159,8 +160,10 @@ func TestCardBlobFreeRows(t *testing.T) {
 		r := &CardReader{ref: newCardRef()}
 		r.ref.mask.Close()
 		r.ref.cur.Close()
+		r.ref.small.Close()
 		r.ref.mask = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
 		r.ref.cur = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+		r.ref.small = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
 		mask, _ := r.ref.mask.DataPtrUint8()
 		cur, _ := r.ref.cur.DataPtrUint8()
 		for i := range mask {
@@ -196,9 +199,9 @@ func TestCardBlobFreeRows(t *testing.T) {
 			r.reads = append(r.reads, cardMarkerRead{marker: Marker{Center: Point2f{float32(rng.Float64() * 1280), float32(rng.Float64() * 720)}, Side: 10 + rng.Float64()*20}})
 		}
 		b := cardRefBlob{box: image.Rect(rng.IntN(400), rng.IntN(200), 700+rng.IntN(580), 400+rng.IntN(320))}
-		free, skin := r.blobFree(b, out)
+		l := r.blobFree(b, out)
 		// Every changed pixel of the blob's box, tested as it was.
-		nf, ns, read, near := 0, 0, 0, 0
+		nf, ns, nr, read, near, rim := 0, 0, 0, 0, 0, 0
 		sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s)
 		for y := sb.Min.Y; y < sb.Max.Y; y++ {
 			for x := sb.Min.X; x < sb.Max.X; x++ {
@@ -221,14 +224,27 @@ func TestCardBlobFreeRows(t *testing.T) {
 				nf++
 				if cardSkin(cur[3*(y*w+x):]) {
 					ns++
+					continue
+				}
+				onRim := false
+				for _, rd := range out {
+					if rd.ID != CardUnknown && cardQuadFinite(rd.Corners) {
+						a, c := cardSideMeans(rd.Corners)
+						onRim = onRim || cardPointInQuad(p, cardGrowQuad(rd.Corners, cardRefRim/min(a, c)))
+					}
+				}
+				if onRim {
+					rim++
+				} else {
+					nr++
 				}
 			}
 		}
-		if free != float64(nf*s*s) || skin != float64(ns*s*s) {
-			t.Fatalf("trial %d: free %v skin %v, want %v %v", trial, free, skin, nf*s*s, ns*s*s)
+		if l.free != float64(nf*s*s) || l.skin != float64(ns*s*s) || l.rest != float64(nr*s*s) {
+			t.Fatalf("trial %d: free %v skin %v rest %v, want %v %v %v", trial, l.free, l.skin, l.rest, nf*s*s, ns*s*s, nr*s*s)
 		}
-		if trial == 0 && (read == 0 || near == 0 || ns == 0) {
-			t.Fatalf("trial 0: %d pixels on cards read, %d near stickers, %d skin: the test tests too little", read, near, ns)
+		if trial == 0 && (read == 0 || near == 0 || ns == 0 || rim == 0) {
+			t.Fatalf("trial 0: %d pixels on cards read, %d near stickers, %d skin, %d on rims: the test tests too little", read, near, ns, rim)
 		}
 		r.ref.close()
 	}

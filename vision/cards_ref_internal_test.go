@@ -159,26 +159,37 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 
 // TestCardRefSearchable checks which blobs the keypoint search takes: not
 // a card read and the hand holding it, nor a hand alone; a card with the
-// hand holding it; another card lying in the blob of a card read.
+// hand holding it; another card lying in the blob of a card read; not
+// what is left beyond the rim of a card read when it is less than a card
+// or a shadow (cardRefRestMin).
 func TestCardRefSearchable(t *testing.T) {
 	const card = 2195.0 // the smallest card's area at 720p
 	for _, c := range []struct {
 		name             string
 		free, skin, area float64
 		want             bool
+		rest             float64 // free-skin when 0
+		shadow           bool
 	}{
-		{"nothing read", 20 * card, 2 * card, 20 * card, true},
-		{"a card held, nothing read", 20 * card, 9 * card, 24 * card, true},
-		{"a card read, the hand left", 6 * card, 5 * card, 30 * card, false},
-		{"a hand alone", 8 * card, 8 * card, 8 * card, false},
-		{"a card read and a sliver of another", 3 * card, 0.5 * card, 30 * card, false},
+		{"nothing read", 20 * card, 2 * card, 20 * card, true, 0, false},
+		{"a card held, nothing read", 20 * card, 9 * card, 24 * card, true, 0, false},
+		{"a card read, the hand left", 6 * card, 5 * card, 30 * card, false, 0, false},
+		{"a hand alone", 8 * card, 8 * card, 8 * card, false, 0, false},
+		{"a card read and a sliver of another", 3 * card, 0.5 * card, 30 * card, false, 0, false},
 		// Training scene 862031 (glare): a card read (taught-003), another
 		// (taught-014) against it and the thumb over that one: 37% of the
 		// blob free, 5.4 cards of it not skin-coloured.
-		{"another card in the blob of a card read", 36096, 24288, 96664, true},
-		{"as much free, mostly the hand", 36096, 30000, 96664, false},
+		{"another card in the blob of a card read", 36096, 24288, 96664, true, 0, false},
+		{"as much free, mostly the hand", 36096, 30000, 96664, false, 0, false},
+		{"a card held, nothing read, but a shadow", 20 * card, 9 * card, 24 * card, false, 0, true},
+		{"a card read, its rim and a sliver left", 10 * card, 1 * card, 20 * card, false, 0.9 * card, false},
+		{"a card read, a card left beyond its rim", 10 * card, 1 * card, 20 * card, true, 1.1 * card, false},
 	} {
-		if got := cardRefSearchable(c.free, c.skin, c.area, card); got != c.want {
+		l := cardBlobLeft{free: c.free, skin: c.skin, rest: c.rest, shadow: c.shadow}
+		if c.rest == 0 {
+			l.rest = c.free - c.skin
+		}
+		if got := cardRefSearchable(l, c.area, card); got != c.want {
 			t.Errorf("%s: searched %v, want %v", c.name, got, c.want)
 		}
 	}
