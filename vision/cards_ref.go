@@ -245,8 +245,9 @@ type cardRef struct {
 	edgePlaces []image.Rectangle   // searched for outlines: blobs not clean
 	pre        []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
 	failed     []cardQuadCandidate // sticker candidates of all places
-	// blobFree's cards read (corners within cardQuadRowSpan's bound, and
-	// the others) and their spans on a row.
+	// blobFree's cards read (corners within cardQuadRowSpan's bound: each
+	// card read, then it with its rim) and the others, and their spans on a
+	// row.
 	freeReads, freeFar [][4]Point2f
 	freeSpans          [][2]int
 	markerBlobs        []image.Rectangle
@@ -1408,8 +1409,9 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) cardBlobLeft {
 			continue
 		}
 		if cardQuadFinite(rd.Corners) {
-			a, b := cardSideMeans(rd.Corners)
-			c.freeReads = append(c.freeReads, rd.Corners, cardGrowQuad(rd.Corners, cardRefRim/max(1, min(a, b))))
+			// Each card read and, next, the card with its rim.
+			ma, mb := cardSideMeans(rd.Corners)
+			c.freeReads = append(c.freeReads, rd.Corners, cardGrowQuad(rd.Corners, cardRefRim/max(1, min(ma, mb))))
 		} else {
 			c.freeFar = append(c.freeFar, rd.Corners)
 		}

@@ -230,7 +230,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 				for _, rd := range out {
 					if rd.ID != CardUnknown && cardQuadFinite(rd.Corners) {
 						a, c := cardSideMeans(rd.Corners)
-						onRim = onRim || cardPointInQuad(p, cardGrowQuad(rd.Corners, cardRefRim/min(a, c)))
+						onRim = onRim || cardPointInQuad(p, cardGrowQuad(rd.Corners, cardRefRim/max(1, min(a, c))))
 					}
 				}
 				if onRim {
@@ -245,6 +245,75 @@ func TestCardBlobFreeRows(t *testing.T) {
 		}
 		if trial == 0 && (read == 0 || near == 0 || ns == 0 || rim == 0) {
 			t.Fatalf("trial 0: %d pixels on cards read, %d near stickers, %d skin, %d on rims: the test tests too little", read, near, ns, rim)
+		}
+		r.ref.close()
+	}
+}
+
+// TestCardBlobFreeShadow checks blobFree's shadow test on what is left of
+// a blob: the table darkened by one factor is a shadow, a card's pixels
+// are not, and neither is a shadow with a card read covering it and the
+// card's pixels on its rim left (the rim is not tested).
+func TestCardBlobFreeShadow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 77))
+	const w, h = 320, 180
+	blob := image.Rect(400, 200, 800, 520) // full resolution
+	for _, c := range []struct {
+		name   string
+		card   bool // the blob's pixels are a card's, not the table's darkened
+		read   bool // a card read covers the blob but its rim
+		shadow bool
+	}{
+		{"shadow", false, false, true},
+		{"card", true, false, false},
+		{"card read, its rim left", true, true, false},
+	} {
+		r := &CardReader{ref: newCardRef()}
+		r.ref.mask.Close()
+		r.ref.cur.Close()
+		r.ref.small.Close()
+		r.ref.mask = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+		r.ref.cur = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+		r.ref.small = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+		mask, _ := r.ref.mask.DataPtrUint8()
+		cur, _ := r.ref.cur.DataPtrUint8()
+		ref, _ := r.ref.small.DataPtrUint8()
+		sb := image.Rect(blob.Min.X/cardRefShrink, blob.Min.Y/cardRefShrink, blob.Max.X/cardRefShrink, blob.Max.Y/cardRefShrink)
+		for y := range h {
+			for x := range w {
+				i := y*w + x
+				in := image.Pt(x, y).In(sb)
+				for k := range 3 {
+					v := 150 - 30*k + rng.IntN(40) // a textured, bluish table (no skin colour)
+					ref[3*i+k] = byte(v)
+					cur[3*i+k] = byte(v)
+					if in {
+						cur[3*i+k] = byte(0.6*float64(v) + 0.5)
+						if c.card { // bluish art: no skin colour
+							cur[3*i+k] = byte([3]int{150, 0, 0}[k] + rng.IntN(100))
+						}
+					}
+				}
+				if in {
+					mask[i] = 255
+				}
+			}
+		}
+		var out []CardReading
+		if c.read {
+			// The card read lies 8 px inside the blob: its rim (10 px) covers the rest.
+			q := [4]Point2f{{408, 208}, {792, 208}, {792, 512}, {408, 512}}
+			out = append(out, CardReading{ID: "a-card", Corners: q})
+		}
+		l := r.blobFree(cardRefBlob{box: blob}, out)
+		if l.shadow != c.shadow {
+			t.Errorf("%s: shadow %v, want %v (left %+v)", c.name, l.shadow, c.shadow, l)
+		}
+		if c.read && l.rest != 0 {
+			t.Errorf("%s: %v left beyond the rim, want 0", c.name, l.rest)
+		}
+		if !c.read && l.rest != float64(blob.Dx()*blob.Dy()) {
+			t.Errorf("%s: %v left, want the blob's %d", c.name, l.rest, blob.Dx()*blob.Dy())
 		}
 		r.ref.close()
 	}
