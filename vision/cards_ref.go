@@ -41,7 +41,10 @@ package vision
 // quadrilateral are clean (a card alone) and give their card's outline
 // themselves; what is left of a blob once the cards read are taken out is
 // searched for keypoints unless it is small or mostly skin-coloured (the
-// hand holding a card).
+// hand holding a card), or all that is left beyond the rims of the cards
+// read is a sliver or the table darkened by about one factor (the soft
+// shadow of a card held over the table, which the test of each pixel
+// misses).
 //
 // Measured on held-out synthetic scenes, the reference the same table as
 // another exposure (synth.RenderCardSceneEmpty; TABLECAM_EVAL_FULL=1
