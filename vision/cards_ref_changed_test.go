@@ -146,6 +146,20 @@ func TestCardRefChangedC(t *testing.T) {
 
 func absInt(v int) int { return max(v, -v) }
 
+// cardReaderShrunk is a reader whose reference holds a shrunk frame,
+// reference and mask of w×h pixels (blobFree's inputs; the caller sets
+// their pixels and closes r.ref).
+func cardReaderShrunk(w, h int) *CardReader {
+	r := &CardReader{ref: newCardRef()}
+	r.ref.mask.Close()
+	r.ref.cur.Close()
+	r.ref.small.Close()
+	r.ref.mask = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+	r.ref.cur = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+	r.ref.small = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+	return r
+}
+
 // TestCardBlobFreeRows checks blobFree (cards read tested row by row,
 // stickers far off skipped before math.Hypot) against its test of every
 // changed pixel by cardReadAt and the distance to each sticker, and of
@@ -157,13 +171,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 	const s = cardRefShrink
 	const w, h = 320, 180 // the shrunk mask of a 1280×720 frame
 	for trial := range 30 {
-		r := &CardReader{ref: newCardRef()}
-		r.ref.mask.Close()
-		r.ref.cur.Close()
-		r.ref.small.Close()
-		r.ref.mask = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
-		r.ref.cur = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
-		r.ref.small = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+		r := cardReaderShrunk(w, h)
 		mask, _ := r.ref.mask.DataPtrUint8()
 		cur, _ := r.ref.cur.DataPtrUint8()
 		for i := range mask {
@@ -268,13 +276,7 @@ func TestCardBlobFreeShadow(t *testing.T) {
 		{"card", true, false, false},
 		{"card read, its rim left", true, true, false},
 	} {
-		r := &CardReader{ref: newCardRef()}
-		r.ref.mask.Close()
-		r.ref.cur.Close()
-		r.ref.small.Close()
-		r.ref.mask = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
-		r.ref.cur = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
-		r.ref.small = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+		r := cardReaderShrunk(w, h)
 		mask, _ := r.ref.mask.DataPtrUint8()
 		cur, _ := r.ref.cur.DataPtrUint8()
 		ref, _ := r.ref.small.DataPtrUint8()
