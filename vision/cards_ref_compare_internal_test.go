@@ -1,0 +1,140 @@
+package vision
+
+import (
+	"image"
+	"math/rand"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestCardRefCompareChanged: with the reference, an outline mostly on the
+// unchanged table is not compared with the taught cards, an outline tried
+// for another (an alternative) is not tried where it is mostly unchanged,
+// and a far match is not compared again without its occluded blocks; the
+// same outlines are without the reference.
+func TestCardRefCompareChanged(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	px, err := img.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Blocks of 12 px in random colours: shapes a card's picture has.
+	for by := 0; by < 720; by += 12 {
+		for bx := 0; bx < 1280; bx += 12 {
+			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
+			for y := by; y < by+12; y++ {
+				for x := bx; x < min(bx+12, 1280); x++ {
+					copy(px[3*(y*1280+x):], c[:])
+				}
+			}
+		}
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	// The taught card "a" is the picture inside card; other shows
+	// another picture.
+	card := [4]Point2f{{700, 200}, {860, 210}, {850, 430}, {690, 420}}
+	other := [4]Point2f{{300, 200}, {460, 210}, {450, 430}, {290, 420}}
+	ix := NewCardIndex()
+	d := newCardDescriber()
+	defer d.close()
+	if err := d.rectify(img, card, 0); err != nil {
+		t.Fatal(err)
+	}
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		t.Fatal(err)
+	}
+	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0]})
+	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var traced []cardMatch
+	r.trace = func(_ image.Rectangle, m cardMatch) { traced = append(traced, m) }
+	r.times = newCardTimes()
+	// The shrunk frame's changed pixels: those inside the quadrilaterals
+	// given.
+	r.ref.mask.Close()
+	r.ref.mask = gocv.NewMatWithSize(720/cardRefShrink, 1280/cardRefShrink, gocv.MatTypeCV8U)
+	changed := func(qs ...[4]Point2f) {
+		t.Helper()
+		mask, err := r.ref.mask.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := r.ref.mask.Cols()
+		for i := range mask {
+			mask[i] = 0
+			p := Point2f{float32((i%w)*cardRefShrink + cardRefShrink/2), float32((i/w)*cardRefShrink + cardRefShrink/2)}
+			for _, q := range qs {
+				if cardPointInQuad(p, q) {
+					mask[i] = 255
+				}
+			}
+		}
+	}
+	read := func(ref bool, o cardQuadCandidate) (string, bool) {
+		t.Helper()
+		r.refUsed = ref
+		r.readLast, r.readNow = r.readNow, r.readLast[:0]
+		r.readLast = r.readLast[:0] // nothing kept from the last frame
+		traced = traced[:0]
+		rd, _, _, err := r.readLearned(img, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rd.ID, len(traced) > 0
+	}
+
+	// The card alone.
+	o := cardQuadCandidate{q: card, refined: true}
+	changed(card)
+	if id, _ := read(true, o); id != "a" {
+		t.Fatalf("the taught card on changed pixels read %q, want a (%+v)", id, traced)
+	}
+	changed()
+	if id, compared := read(true, o); id != CardUnknown || compared {
+		t.Errorf("the taught card on unchanged pixels: read %q, compared %v; want not compared", id, compared)
+	}
+	if id, _ := read(false, o); id != "a" {
+		t.Errorf("without the reference the taught card read %q, want a", id)
+	}
+
+	// The card as the alternative of an outline of another picture: tried
+	// where it changed, not where it did not.
+	alt := cardQuadCandidate{q: other, refined: true, alts: [][4]Point2f{card}}
+	changed(other, card)
+	if id, _ := read(true, alt); id != "a" {
+		t.Fatalf("the alternative on changed pixels read %q, want a", id)
+	}
+	changed(other)
+	if id, compared := read(true, alt); id != CardUnknown || !compared {
+		t.Errorf("the alternative on unchanged pixels: read %q, compared %v; want the outline compared, the alternative not tried", id, compared)
+	}
+
+	// A far match is compared without its occluders only without the
+	// reference.
+	far := cardQuadCandidate{q: other, refined: true}
+	changed(other)
+	occluded := func(ref bool) int {
+		t.Helper()
+		clear(r.times.n)
+		if id, _ := read(ref, far); id != CardUnknown {
+			t.Fatalf("another picture read %q", id)
+		}
+		if len(traced) != 1 || traced[0].dist < cardRefOccludedFar {
+			t.Fatalf("setup: another picture's match %+v, want one at %v or more", traced, cardRefOccludedFar)
+		}
+		return r.times.n["    compared without occluders"]
+	}
+	if n := occluded(true); n != 0 {
+		t.Errorf("a far match with the reference is compared without its occluders (%d)", n)
+	}
+	if n := occluded(false); n != 1 {
+		t.Errorf("a far match without the reference is compared without its occluders %d times, want 1", n)
+	}
+}
