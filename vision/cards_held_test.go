@@ -1,0 +1,200 @@
+package vision_test
+
+import (
+	"fmt"
+	"image"
+	"maps"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision"
+	"tablecam/vision/synth"
+)
+
+// cardsTrembleSeed is the first training seed of the trembling held cards' scenes.
+const cardsTrembleSeed = synth.TrainSeedMin + 710_000
+
+// cardsHeldFrames are cardsHeldK frames of four cards held over table bg
+// (BenchmarkReadCards720pNew's kind: two taught among 100, one of them
+// with the hand holding it, two with stickers) as a live camera sees them:
+// from one frame to the next each card moves by up to 2 px and turns by
+// up to 0.6° (a hand's tremble), and the sensor's noise is new (σ 2 grey
+// levels). The empty table is the last Mat, and each frame's truth is
+// returned; the caller closes the Mats.
+const cardsHeldK = 8
+
+func cardsHeldFrames(t testing.TB, bg synth.Background, seed int64) ([]gocv.Mat, [][]synth.CardTruth) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(seed), 71))
+	a, b := seed*7%100, (seed*7+50)%100
+	s := cardsBenchScene(seed, bg, a, b)
+	s.Noise = 0 // the frames' own noise, below
+	centres := [4][2]float64{{300, 190}, {940, 190}, {300, 510}, {940, 510}}
+	rng.Shuffle(4, func(i, j int) { centres[i], centres[j] = centres[j], centres[i] })
+	for i := range s.Cards {
+		c := &s.Cards[i]
+		c.Center = image.Pt(int(centres[i][0]+rng.Float64()*120-60), int(centres[i][1]+rng.Float64()*60-30))
+		c.Angle, c.FixAngle = rng.Float64()*360, true
+		c.Tilt = float64(rng.IntN(31))
+		if c.Width == 0 {
+			c.Width = 120 + rng.Float64()*50
+		}
+		c.Finger = i == 0
+	}
+	var out []gocv.Mat
+	var truths [][]synth.CardTruth
+	for range cardsHeldK {
+		m, truth, err := synth.RenderCardScene(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		px, err := m.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range px {
+			px[i] = uint8(min(255, max(0, float64(v)+2*rng.NormFloat64()+0.5)))
+		}
+		out, truths = append(out, m), append(truths, truth)
+		for i := range s.Cards {
+			c := &s.Cards[i]
+			c.Center = c.Center.Add(image.Pt(rng.IntN(5)-2, rng.IntN(5)-2))
+			c.Angle += rng.Float64()*1.2 - 0.6
+		}
+	}
+	e, err := synth.RenderCardSceneEmpty(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(out, e), truths
+}
+
+// BenchmarkReadCards720pHeld reads, with the empty table as the
+// reference, cardsHeldFrames' frames in a live order (forth and back, each
+// frame the last one moved a little), for 3 scenes per table in turn:
+// cpu-ms/op is ReadCards' CPU time per frame, the first frame of each
+// scene (new cards) not counted.
+func BenchmarkReadCards720pHeld(b *testing.B) {
+	ix, _ := cardsTeachAll(b, 100, 2)
+	for _, bg := range synth.Backgrounds() {
+		b.Run(string(bg), func(b *testing.B) {
+			r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			var scenes [][]gocv.Mat
+			for k := range int64(3) {
+				ms, _ := cardsHeldFrames(b, bg, cardsTrembleSeed+k)
+				scenes = append(scenes, ms)
+			}
+			defer func() {
+				for _, ms := range scenes {
+					for _, m := range ms {
+						m.Close()
+					}
+				}
+			}()
+			// Forth and back: 0 1 … K-1 K-2 … 1, then the next scene.
+			var order [][2]int
+			for si := range scenes {
+				for i := range cardsHeldK {
+					order = append(order, [2]int{si, i})
+				}
+				for i := cardsHeldK - 2; i > 0; i-- {
+					order = append(order, [2]int{si, i})
+				}
+			}
+			read := func(o [2]int) time.Duration {
+				ms := scenes[o[0]]
+				if o[1] == 0 { // a new scene: its empty table
+					if err := r.SetBackground(ms[len(ms)-1]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				c0 := cardsCPU()
+				_, err := r.ReadCards(ms[o[1]])
+				if err != nil {
+					b.Fatal(err)
+				}
+				return cardsCPU() - c0
+			}
+			for _, o := range order { // what the reader keeps is built
+				read(o)
+			}
+			var cpu time.Duration
+			n, i := 0, 0
+			for b.Loop() {
+				o := order[i%len(order)]
+				if d := read(o); o[1] != 0 {
+					cpu += d
+					n++
+				}
+				i++
+			}
+			b.ReportMetric(float64(cpu)/1e6/float64(max(1, n)), "cpu-ms/op")
+		})
+	}
+}
+
+// TestCardsHeldEveryFrame reads cardsHeldFrames' trembling frames in turn
+// with the empty table, on the busiest tables: each frame reads both
+// taught cards and both stickers (what a reader keeps from the last frame
+// must follow the cards, not stand in for them), and no taught card where
+// there is none, each where its card is in that frame.
+func TestCardsHeldEveryFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders and reads 16 frames")
+	}
+	ix, _ := cardsTeachAll(t, 100, 2)
+	for _, bg := range []synth.Background{synth.BackgroundFelt, synth.BackgroundCloth} {
+		r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seed := cardsTrembleSeed
+		ms, truths := cardsHeldFrames(t, bg, seed)
+		a, b := seed*7%100, (seed*7+50)%100
+		if err := r.SetBackground(ms[len(ms)-1]); err != nil {
+			t.Fatal(err)
+		}
+		for i := range cardsHeldK {
+			got, err := r.ReadCards(ms[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]int{}
+			for _, g := range got {
+				var k string
+				switch {
+				case g.Marker != nil:
+					k = fmt.Sprint("marker ", *g.Marker)
+				case g.ID != vision.CardUnknown:
+					k = g.ID
+				default:
+					continue
+				}
+				seen[k]++
+				c := image.Pt((g.Box.Min.X+g.Box.Max.X)/2, (g.Box.Min.Y+g.Box.Max.Y)/2)
+				on := false
+				for _, tr := range truths[i] {
+					on = on || c.In(tr.Box) && (k == cardsID(tr.Art) || k == fmt.Sprint("marker ", tr.Marker))
+				}
+				if !on {
+					t.Errorf("%s, frame %d: %s read at %v, not on its card", bg, i, k, g.Box)
+				}
+			}
+			want := map[string]int{cardsID(a): 1, cardsID(b): 1, "marker 2": 1, "marker 17": 1}
+			if !maps.Equal(seen, want) {
+				t.Errorf("%s, frame %d: read %v, want %v", bg, i, seen, want)
+			}
+		}
+		for _, m := range ms {
+			m.Close()
+		}
+		r.Close()
+	}
+}
