@@ -120,8 +120,10 @@ func TestCardReadStill(t *testing.T) {
 
 // TestCardConfirmStill: a match confirmed by keypoints at an outline is
 // not confirmed again in the next frame for the same card and turn while
-// the outline and the picture inside it lie still; it is for another card
-// or turn, a moved outline, a changed picture.
+// the outline and the picture inside it lie still, nor, when it stood,
+// while they move by a held card's tremble (cardConfirmMove); it is for
+// another card or turn, an outline moved further, a changed picture, and a
+// match that did not stand is when its outline moved at all.
 func TestCardConfirmStill(t *testing.T) {
 	r, err := NewCardReader(CardReaderOptions{Index: NewCardIndex()})
 	if err != nil {
@@ -131,9 +133,10 @@ func TestCardConfirmStill(t *testing.T) {
 	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 120, 150, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer img.Close()
 	q := [4]Point2f{{400, 200}, {560, 210}, {550, 430}, {390, 420}}
-	// Not clear, within the band: confirmed (a card taught without
-	// keypoints: the match decision, here "not taken", decides).
-	m := cardMatch{id: "a", dist: 0.5, second: 0.9}
+	// Not clear: confirmed (cards taught without keypoints: the match
+	// decision decides). took is taken, band within the band but not.
+	took := cardMatch{id: "a", dist: 0.3, second: 0.9}
+	band := cardMatch{id: "a", dist: 0.5, second: 0.9}
 	// confirm confirms m at q in a new frame; the last frame's
 	// confirmations are turned, so that one taken from them shows.
 	confirm := func(q [4]Point2f, m cardMatch) bool {
@@ -148,31 +151,57 @@ func TestCardConfirmStill(t *testing.T) {
 		}
 		return stands
 	}
-	if confirm(q, m) {
-		t.Fatal("a match not taken stands")
+	if !confirm(q, took) || confirm(q, band) {
+		t.Fatal("setup: the match taken does not stand, or the one not taken does")
 	}
-	if !confirm(q, m) {
-		t.Error("a match confirmed at a still outline is confirmed again")
+	shift := func(d float32) [4]Point2f {
+		m := q
+		for k := range m {
+			m[k].X += d
+			m[k].Y -= d / 2
+		}
+		return m
 	}
-	moved := q
-	moved[0].Y += 3
-	other := m
+	// keep confirms m at q afresh (nothing kept from the frame before).
+	keep := func(m cardMatch) {
+		t.Helper()
+		r.forgetStill()
+		confirm(q, m)
+	}
+	// What stood (the band's match, turned): kept while the outline moves
+	// by a few pixels over the same picture.
+	keep(band)
+	if !confirm(shift(3), band) {
+		t.Error("a match that stood, its outline moved by 3 px: confirmed again")
+	}
+	keep(band)
+	if confirm(shift(cardConfirmMove+1), band) {
+		t.Errorf("a match that stood, its outline moved by %d px: the last frame's taken", cardConfirmMove+1)
+	}
+	// What did not stand (the taken match, turned): kept only still.
+	keep(took)
+	if confirm(q, took) {
+		t.Error("a match that did not stand, at a still outline: confirmed again")
+	}
+	keep(took)
+	if !confirm(shift(3), took) {
+		t.Error("a match that did not stand, its outline moved: the last frame's taken")
+	}
+	other, turned := band, band
 	other.id = "b"
-	turned := m
 	turned.rot = 1
 	for _, tc := range []struct {
 		name string
-		q    [4]Point2f
 		m    cardMatch
-	}{{"moved", moved, m}, {"another card", q, other}, {"turned", q, turned}} {
-		confirm(q, m) // kept
-		if confirm(tc.q, tc.m) {
+	}{{"another card", other}, {"turned", turned}} {
+		keep(band)
+		if confirm(q, tc.m) {
 			t.Errorf("%s: the last frame's confirmation taken", tc.name)
 		}
 	}
-	confirm(q, m) // kept
+	keep(band)
 	gocv.Rectangle(&img, image.Rect(420, 250, 530, 380), color.RGBA{250, 250, 250, 0}, -1)
-	if confirm(q, m) {
+	if confirm(shift(1), band) {
 		t.Error("a changed picture: the last frame's confirmation taken")
 	}
 }
