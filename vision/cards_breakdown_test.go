@@ -22,10 +22,13 @@ import (
 // (default 4) and every part of the reading is timed (wall time: the
 // reading runs on one thread). Parts indented run inside the part above
 // them ("compared with the taught cards" inside several); "n" is how
-// often a part ran per frame.
+// often a part ran per frame. TABLECAM_CARD_BREAKDOWN=held times
+// BenchmarkReadCards720pHeld's frames instead (cards held in a trembling
+// hand, read in a live order; the first frame of each scene not counted).
 func TestCardsNewFrameBreakdown(t *testing.T) {
-	if os.Getenv("TABLECAM_CARD_BREAKDOWN") == "" {
-		t.Skip("TABLECAM_CARD_BREAKDOWN=1 times the parts of a new frame's reading")
+	env := os.Getenv("TABLECAM_CARD_BREAKDOWN")
+	if env == "" {
+		t.Skip("TABLECAM_CARD_BREAKDOWN=1 times the parts of a new frame's reading (=held: of held cards')")
 	}
 	rounds := cardsEnvInt("TABLECAM_CARD_ROUNDS", 4)
 	ix, _ := cardsTeachAll(t, 100, 2)
@@ -35,36 +38,42 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 	tables := synth.Backgrounds()
 	parts := map[string][]part{}
 	totals := make([]float64, len(tables))
+	nfs := 0.0 // frames counted a table
 	for ti, bg := range tables {
 		r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
 		if err != nil {
 			t.Fatal(err)
 		}
-		frames, empties := cardsBenchFrames(t, bg)
+		steps, mats := cardsBreakdownSteps(t, bg, env == "held")
+		read := func(s cardsStep) time.Duration {
+			t.Helper()
+			if s.bg != nil {
+				if err := r.SetBackground(*s.bg); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t0 := time.Now()
+			if _, err := r.ReadCards(s.frame); err != nil {
+				t.Fatal(err)
+			}
+			return time.Since(t0)
+		}
 		// The first readings build what the reader keeps (the keypoint
 		// hash), as the benchmark's do.
-		for i := range frames {
-			if err := r.SetBackground(empties[i]); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := r.ReadCards(frames[i]); err != nil {
-				t.Fatal(err)
-			}
+		for _, s := range steps {
+			read(s)
 		}
 		r.TimeCardsForTest(true)
 		var frameMS []float64
 		sum := map[string]part{}
 		for range rounds {
-			for i := range frames {
-				if err := r.SetBackground(empties[i]); err != nil {
-					t.Fatal(err)
-				}
-				t0 := time.Now()
-				if _, err := r.ReadCards(frames[i]); err != nil {
-					t.Fatal(err)
-				}
-				frameMS = append(frameMS, float64(time.Since(t0))/1e6)
+			for _, s := range steps {
+				dt := read(s)
 				d, n := r.CardTimesForTest()
+				if !s.counted {
+					continue
+				}
+				frameMS = append(frameMS, float64(dt)/1e6)
 				for k, v := range d {
 					p := sum[k]
 					p.ms += float64(v) / 1e6
@@ -74,6 +83,7 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 			}
 		}
 		nf := float64(len(frameMS))
+		nfs = nf
 		for k, p := range sum {
 			if parts[k] == nil {
 				parts[k] = make([]part, len(tables))
@@ -82,9 +92,8 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 		}
 		slices.Sort(frameMS)
 		totals[ti] = frameMS[len(frameMS)/2]
-		for i := range frames {
-			frames[i].Close()
-			empties[i].Close()
+		for _, m := range mats {
+			m.Close()
 		}
 		r.Close()
 	}
@@ -128,7 +137,47 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
-	t.Logf("%d frames a table, 4 cards each (2 taught among 100, 2 stickers), with the reference:\n%s", rounds*12, b.String())
+	what := "new"
+	if env == "held" {
+		what = "held in a trembling hand"
+	}
+	t.Logf("%.0f frames a table, 4 cards each (2 taught among 100, 2 stickers; %s), with the reference:\n%s", nfs, what, b.String())
+}
+
+// cardsStep is one frame TestCardsNewFrameBreakdown reads: the empty table
+// set first when bg is not nil; counted, whether its times count.
+type cardsStep struct {
+	frame   gocv.Mat
+	bg      *gocv.Mat
+	counted bool
+}
+
+// cardsBreakdownSteps are the frames TestCardsNewFrameBreakdown reads on
+// table bg, BenchmarkReadCards720pNew's or (held) BenchmarkReadCards720pHeld's
+// in their order, and the Mats to close.
+func cardsBreakdownSteps(t testing.TB, bg synth.Background, held bool) ([]cardsStep, []gocv.Mat) {
+	t.Helper()
+	var steps []cardsStep
+	if !held {
+		frames, empties := cardsBenchFrames(t, bg)
+		for i := range frames {
+			steps = append(steps, cardsStep{frame: frames[i], bg: &empties[i], counted: true})
+		}
+		return steps, append(frames, empties...)
+	}
+	var mats []gocv.Mat
+	for k := range int64(3) {
+		ms, _ := cardsHeldFrames(t, bg, cardsTrembleSeed+k)
+		mats = append(mats, ms...)
+		for _, i := range cardsHeldOrder() {
+			s := cardsStep{frame: ms[i], counted: i != 0}
+			if i == 0 {
+				s.bg = &ms[len(ms)-1]
+			}
+			steps = append(steps, s)
+		}
+	}
+	return steps, mats
 }
 
 // cardsBenchFrames renders BenchmarkReadCards720pNew's 12 frames on table

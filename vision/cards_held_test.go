@@ -72,6 +72,20 @@ func cardsHeldFrames(t testing.TB, bg synth.Background, seed int64) ([]gocv.Mat,
 	return append(out, e), truths
 }
 
+// cardsHeldOrder is the live order cardsHeldFrames' frames are read in:
+// forth and back, 0 1 … K-1 K-2 … 1 (each frame the last one moved a
+// little).
+func cardsHeldOrder() []int {
+	var order []int
+	for i := range cardsHeldK {
+		order = append(order, i)
+	}
+	for i := cardsHeldK - 2; i > 0; i-- {
+		order = append(order, i)
+	}
+	return order
+}
+
 // BenchmarkReadCards720pHeld reads, with the empty table as the
 // reference, cardsHeldFrames' frames in a live order (forth and back, each
 // frame the last one moved a little), for 3 scenes per table in turn:
@@ -98,13 +112,9 @@ func BenchmarkReadCards720pHeld(b *testing.B) {
 					}
 				}
 			}()
-			// Forth and back: 0 1 … K-1 K-2 … 1, then the next scene.
 			var order [][2]int
 			for si := range scenes {
-				for i := range cardsHeldK {
-					order = append(order, [2]int{si, i})
-				}
-				for i := cardsHeldK - 2; i > 0; i-- {
+				for _, i := range cardsHeldOrder() {
 					order = append(order, [2]int{si, i})
 				}
 			}
