@@ -15,12 +15,7 @@ import (
 // same outlines are without the reference.
 func TestCardRefCompareChanged(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
-	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
-	defer img.Close()
-	px, err := img.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
+	img, px := cardFrameForTest(t)
 	// Blocks of 12 px in random colours: shapes a card's picture has.
 	for by := 0; by < 720; by += 12 {
 		for bx := 0; bx < 1280; bx += 12 {
@@ -37,22 +32,12 @@ func TestCardRefCompareChanged(t *testing.T) {
 	// another picture.
 	card := [4]Point2f{{700, 200}, {860, 210}, {850, 430}, {690, 420}}
 	other := [4]Point2f{{300, 200}, {460, 210}, {450, 430}, {290, 420}}
-	ix := NewCardIndex()
 	d := newCardDescriber()
 	defer d.close()
 	if err := d.rectify(img, card, 0); err != nil {
 		t.Fatal(err)
 	}
-	var ds [4]cardDesc
-	if err := d.describe(&ds); err != nil {
-		t.Fatal(err)
-	}
-	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0]})
-	r, err := NewCardReader(CardReaderOptions{Index: ix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := cardReaderOfCanon(t, d)
 	var traced []cardMatch
 	r.trace = func(_ image.Rectangle, m cardMatch) { traced = append(traced, m) }
 	r.times = newCardTimes()
@@ -137,4 +122,39 @@ func TestCardRefCompareChanged(t *testing.T) {
 	if n := occluded(false); n != 1 {
 		t.Errorf("a far match without the reference is compared without its occluders %d times, want 1", n)
 	}
+}
+
+// cardReaderOfCanon returns a reader whose index holds one card, "a": the
+// picture in d.canon as it is; the test closes it.
+func cardReaderOfCanon(t *testing.T, d *cardDescriber) *CardReader {
+	t.Helper()
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		t.Fatal(err)
+	}
+	ix := NewCardIndex()
+	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0]})
+	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := r.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return r
+}
+
+// cardFrameForTest returns a 1280×720 BGR frame and its pixels; the test
+// closes it.
+func cardFrameForTest(t *testing.T) (gocv.Mat, []byte) {
+	t.Helper()
+	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	t.Cleanup(func() { img.Close() })
+	px, err := img.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, px
 }

@@ -16,7 +16,6 @@ import (
 func TestCardReadStill(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	// One taught card: a random face, the outline below shows another.
-	ix := NewCardIndex()
 	d := newCardDescriber()
 	defer d.close()
 	d.canon.Close()
@@ -28,23 +27,9 @@ func TestCardReadStill(t *testing.T) {
 	for i := range cp {
 		cp[i] = uint8(rng.Intn(256))
 	}
-	var ds [4]cardDesc
-	if err := d.describe(&ds); err != nil {
-		t.Fatal(err)
-	}
-	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0]})
-	r, err := NewCardReader(CardReaderOptions{Index: ix})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := cardReaderOfCanon(t, d)
 
-	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
-	defer img.Close()
-	px, err := img.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
+	img, px := cardFrameForTest(t)
 	for i := range px {
 		px[i] = uint8(60 + rng.Intn(120))
 	}
