@@ -44,7 +44,7 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps, mats := cardsBreakdownSteps(t, bg, env == "held")
+		steps, mats := cardsReadSteps(t, bg, env == "held")
 		read := func(s cardsStep) time.Duration {
 			t.Helper()
 			if s.bg != nil {
@@ -144,18 +144,20 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 	t.Logf("%.0f frames a table, 4 cards each (2 taught among 100, 2 stickers; %s), with the reference:\n%s", nfs, what, b.String())
 }
 
-// cardsStep is one frame TestCardsNewFrameBreakdown reads: the empty table
-// set first when bg is not nil; counted, whether its times count.
+// cardsStep is one frame TestCardsNewFrameBreakdown and
+// BenchmarkReadCards720pHeld read: the empty table set first when bg is not
+// nil; counted, whether its time counts.
 type cardsStep struct {
 	frame   gocv.Mat
 	bg      *gocv.Mat
 	counted bool
 }
 
-// cardsBreakdownSteps are the frames TestCardsNewFrameBreakdown reads on
-// table bg, BenchmarkReadCards720pNew's or (held) BenchmarkReadCards720pHeld's
-// in their order, and the Mats to close.
-func cardsBreakdownSteps(t testing.TB, bg synth.Background, held bool) ([]cardsStep, []gocv.Mat) {
+// cardsReadSteps are the frames read on table bg, BenchmarkReadCards720pNew's
+// or (held) BenchmarkReadCards720pHeld's (3 scenes in cardsHeldOrder, the
+// first frame of each, new cards, not counted) in their order, and the Mats
+// to close.
+func cardsReadSteps(t testing.TB, bg synth.Background, held bool) ([]cardsStep, []gocv.Mat) {
 	t.Helper()
 	var steps []cardsStep
 	if !held {

@@ -94,6 +94,7 @@ const (
 	cardsSmallSeed     = synth.TrainSeedMin + 670_000 // + scene (TestCardKeySearchSmall)
 	cardsShadowSeed    = synth.TrainSeedMin + 690_000 // + scene (TestCardReaderShadowsNotCards)
 	cardsHeldSeed      = synth.TrainSeedMin + 691_000 // + scene (TestCardReaderHeldStickerReadOnce)
+	cardsTrembleSeed   = synth.TrainSeedMin + 710_000 // + scene (cardsHeldFrames: cards held in a trembling hand)
 	cardsEvalSeed      = synth.EvalSeedMin + 5_000_000
 	cardsUntaughtCalib = 10_000 // art seeds of untaught cards for calibration
 	cardsUntaughtEval  = 20_000 // art seeds of untaught cards for measurement

@@ -14,8 +14,8 @@ import (
 	"tablecam/vision/synth"
 )
 
-// cardsTrembleSeed is the first training seed of the trembling held cards' scenes.
-const cardsTrembleSeed = synth.TrainSeedMin + 710_000
+// cardsHeldK is the number of frames of a scene cardsHeldFrames renders.
+const cardsHeldK = 8
 
 // cardsHeldFrames are cardsHeldK frames of four cards held over table bg
 // (BenchmarkReadCards720pNew's kind: two taught among 100, one of them
@@ -24,8 +24,6 @@ const cardsTrembleSeed = synth.TrainSeedMin + 710_000
 // up to 0.6° (a hand's tremble), and the sensor's noise is new (σ 2 grey
 // levels). The empty table is the last Mat, and each frame's truth is
 // returned; the caller closes the Mats.
-const cardsHeldK = 8
-
 func cardsHeldFrames(t testing.TB, bg synth.Background, seed int64) ([]gocv.Mat, [][]synth.CardTruth) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(seed), 71))
@@ -100,46 +98,32 @@ func BenchmarkReadCards720pHeld(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer r.Close()
-			var scenes [][]gocv.Mat
-			for k := range int64(3) {
-				ms, _ := cardsHeldFrames(b, bg, cardsTrembleSeed+k)
-				scenes = append(scenes, ms)
-			}
+			steps, mats := cardsReadSteps(b, bg, true)
 			defer func() {
-				for _, ms := range scenes {
-					for _, m := range ms {
-						m.Close()
-					}
+				for _, m := range mats {
+					m.Close()
 				}
 			}()
-			var order [][2]int
-			for si := range scenes {
-				for _, i := range cardsHeldOrder() {
-					order = append(order, [2]int{si, i})
-				}
-			}
-			read := func(o [2]int) time.Duration {
-				ms := scenes[o[0]]
-				if o[1] == 0 { // a new scene: its empty table
-					if err := r.SetBackground(ms[len(ms)-1]); err != nil {
+			read := func(s cardsStep) time.Duration {
+				if s.bg != nil { // a new scene: its empty table
+					if err := r.SetBackground(*s.bg); err != nil {
 						b.Fatal(err)
 					}
 				}
 				c0 := cardsCPU()
-				_, err := r.ReadCards(ms[o[1]])
-				if err != nil {
+				if _, err := r.ReadCards(s.frame); err != nil {
 					b.Fatal(err)
 				}
 				return cardsCPU() - c0
 			}
-			for _, o := range order { // what the reader keeps is built
-				read(o)
+			for _, s := range steps { // what the reader keeps is built
+				read(s)
 			}
 			var cpu time.Duration
 			n, i := 0, 0
 			for b.Loop() {
-				o := order[i%len(order)]
-				if d := read(o); o[1] != 0 {
+				s := steps[i%len(steps)]
+				if d := read(s); s.counted {
 					cpu += d
 					n++
 				}

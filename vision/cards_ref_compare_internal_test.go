@@ -65,8 +65,8 @@ func TestCardRefCompareChanged(t *testing.T) {
 	read := func(ref bool, o cardQuadCandidate) (string, bool) {
 		t.Helper()
 		r.refUsed = ref
-		r.readLast, r.readNow = r.readNow, r.readLast[:0]
-		r.readLast = r.readLast[:0] // nothing kept from the last frame
+		r.forgetStill() // a new frame, nothing kept from the last one
+		r.startStill()
 		traced = traced[:0]
 		rd, _, _, err := r.readLearned(img, o)
 		if err != nil {

@@ -169,28 +169,26 @@ func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool
 		return r.refConfirms(q, m) // clear: no keypoints searched
 	}
 	s := cardConfirmStill{q: q, id: m.id, rot: m.rot, took: r.opts.Index.accepts(m)}
+	cardStillSample(g, q, &s.px) // where the card is now
+	var then [3 * cardStillGrid * cardStillGrid]float32
 	for _, l := range r.confirmLast {
 		if l.id != s.id || l.rot != s.rot || l.took != s.took {
 			continue
 		}
-		if l.stands && cardQuadWithin(l.q, q, cardConfirmMove) {
-			cardStillSample(g, q, &s.px) // where the card is now
-			if cardMeanDiff(l.px[:], s.px[:]) <= cardConfirmMoveDiff {
-				s.stands = true
-				r.confirmNow = append(r.confirmNow, s)
-				return true, nil
-			}
+		if l.stands && cardQuadWithin(l.q, q, cardConfirmMove) && cardMeanDiff(l.px[:], s.px[:]) <= cardConfirmMoveDiff {
+			s.stands = true
+			r.confirmNow = append(r.confirmNow, s)
+			return true, nil
 		}
 		if !cardStillQuad(l.q, q) {
 			continue
 		}
-		cardStillSample(g, l.q, &s.px) // the same points as then
-		if cardStillNear(&l.px, &s.px) {
+		cardStillSample(g, l.q, &then) // the same points as then
+		if cardStillNear(&l.px, &then) {
 			r.confirmNow = append(r.confirmNow, l)
 			return l.stands, nil
 		}
 	}
-	cardStillSample(g, q, &s.px)
 	if s.stands, err = r.refConfirms(q, m); err != nil {
 		return false, err
 	}
