@@ -221,6 +221,10 @@ type CardReader struct {
 	// stickerNow and stickerLast are the places searched in vain for
 	// stickers at full resolution (cards_still.go).
 	stickerNow, stickerLast []cardStickerStill
+	// tracks are the cards followed from the last frame read in full,
+	// trackRun the frames followed since (cards_follow.go).
+	tracks   []cardFollowed
+	trackRun int
 	// times, when set, adds up where the time goes (TimeCardsForTest).
 	times *cardTimes
 }
@@ -322,9 +326,6 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	// With a reference of the empty table, only where the frame differs
 	// from it (cards_ref.go).
 	r.size = image.Pt(w, h)
-	r.fits = 0
-	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
-	r.startStill()
 	if !colour.IsContinuous() {
 		colour.CopyTo(&r.bgr)
 		colour = r.bgr
@@ -340,6 +341,16 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	r.scanner.forget(cv)
 	defer r.scanner.forget(cardGrey{}) // the view is img's or r.bgr's, for this call only
+	// The cards of the last frame followed, when nothing else is there
+	// (cards_follow.go).
+	if out, ok := r.follow(g, minW); ok {
+		r.times.lap("cards followed")
+		cardSortReadings(out)
+		return out, nil
+	}
+	r.fits = 0
+	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
+	r.startStill()
 	if r.refUsed {
 		err = r.scanHalfIn(g, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide)
 	} else {
@@ -388,6 +399,14 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return nil, err
 	}
 	r.times.lap("keypoint searches")
+	cardSortReadings(out)
+	r.keepTracks(g, out)
+	return out, nil
+}
+
+// cardSortReadings sorts readings in rows, top to bottom, each left to
+// right.
+func cardSortReadings(out []CardReading) {
 	slices.SortStableFunc(out, func(a, b CardReading) int {
 		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
 		// Rows of cards: centres less than half a card apart are one row.
@@ -396,7 +415,6 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		}
 		return a.Box.Min.X - b.Box.Min.X
 	})
-	return out, nil
 }
 
 // scanStickerPlaces searches the places stickerPlaces chose (blobs: where

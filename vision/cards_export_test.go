@@ -223,3 +223,10 @@ func (r *CardReader) CardTimesForTest() (map[string]time.Duration, map[string]in
 
 // PointInQuadForTest is cardPointInQuad: whether p lies in quadrilateral q.
 func PointInQuadForTest(p Point2f, q [4]Point2f) bool { return cardPointInQuad(p, q) }
+
+// FollowedForTest reports whether the last frame read was the cards of the
+// frame before it followed (cards_follow.go), not read in full.
+func (r *CardReader) FollowedForTest() bool { return r.trackRun > 0 }
+
+// CardFollowFramesForTest is cardTrackFrames.
+const CardFollowFramesForTest = cardTrackFrames

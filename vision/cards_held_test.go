@@ -26,36 +26,11 @@ const cardsHeldK = 8
 // returned; the caller closes the Mats.
 func cardsHeldFrames(t testing.TB, bg synth.Background, seed int64) ([]gocv.Mat, [][]synth.CardTruth) {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(uint64(seed), 71))
-	a, b := seed*7%100, (seed*7+50)%100
-	s := cardsBenchScene(seed, bg, a, b)
-	s.Noise = 0 // the frames' own noise, below
-	centres := [4][2]float64{{300, 190}, {940, 190}, {300, 510}, {940, 510}}
-	rng.Shuffle(4, func(i, j int) { centres[i], centres[j] = centres[j], centres[i] })
-	for i := range s.Cards {
-		c := &s.Cards[i]
-		c.Center = image.Pt(int(centres[i][0]+rng.Float64()*120-60), int(centres[i][1]+rng.Float64()*60-30))
-		c.Angle, c.FixAngle = rng.Float64()*360, true
-		c.Tilt = float64(rng.IntN(31))
-		if c.Width == 0 {
-			c.Width = 120 + rng.Float64()*50
-		}
-		c.Finger = i == 0
-	}
+	s, rng := cardsHeldScene(bg, seed)
 	var out []gocv.Mat
 	var truths [][]synth.CardTruth
 	for range cardsHeldK {
-		m, truth, err := synth.RenderCardScene(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		px, err := m.DataPtrUint8()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, v := range px {
-			px[i] = uint8(min(255, max(0, float64(v)+2*rng.NormFloat64()+0.5)))
-		}
+		m, truth := cardsHeldRender(t, s, rng)
 		out, truths = append(out, m), append(truths, truth)
 		for i := range s.Cards {
 			c := &s.Cards[i]
@@ -68,6 +43,48 @@ func cardsHeldFrames(t testing.TB, bg synth.Background, seed int64) ([]gocv.Mat,
 		t.Fatal(err)
 	}
 	return append(out, e), truths
+}
+
+// cardsHeldScene is the first frame's scene of cardsHeldFrames(bg, seed)
+// (its cards placed apart, the first one held) and the random source the
+// frames go on with.
+func cardsHeldScene(bg synth.Background, seed int64) (synth.CardScene, *rand.Rand) {
+	rng := rand.New(rand.NewPCG(uint64(seed), 71))
+	a, b := seed*7%100, (seed*7+50)%100
+	s := cardsBenchScene(seed, bg, a, b)
+	s.Noise = 0 // the frames' own noise (cardsHeldRender)
+	centres := [4][2]float64{{300, 190}, {940, 190}, {300, 510}, {940, 510}}
+	rng.Shuffle(4, func(i, j int) { centres[i], centres[j] = centres[j], centres[i] })
+	for i := range s.Cards {
+		c := &s.Cards[i]
+		c.Center = image.Pt(int(centres[i][0]+rng.Float64()*120-60), int(centres[i][1]+rng.Float64()*60-30))
+		c.Angle, c.FixAngle = rng.Float64()*360, true
+		c.Tilt = float64(rng.IntN(31))
+		if c.Width == 0 {
+			c.Width = 120 + rng.Float64()*50
+		}
+		c.Finger = i == 0
+	}
+	return s, rng
+}
+
+// cardsHeldRender renders scene s with new sensor noise (σ 2 grey levels)
+// from rng; the caller closes the Mat.
+func cardsHeldRender(t testing.TB, s synth.CardScene, rng *rand.Rand) (gocv.Mat, []synth.CardTruth) {
+	t.Helper()
+	m, truth, err := synth.RenderCardScene(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px, err := m.DataPtrUint8()
+	if err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	for i, v := range px {
+		px[i] = uint8(min(255, max(0, float64(v)+2*rng.NormFloat64()+0.5)))
+	}
+	return m, truth
 }
 
 // cardsHeldOrder is the live order cardsHeldFrames' frames are read in:

@@ -1394,6 +1394,12 @@ type cardBlobLeft struct {
 // are taken out; skin-coloured is a shadow of a warm table too (red over
 // green over blue, clearly).
 func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) cardBlobLeft {
+	return r.blobFreeOf(b, out, false)
+}
+
+// blobFreeOf is blobFree, the unknown readings in out taken out too when
+// unknownToo (cards followed: an untaught card is a card seen).
+func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo bool) cardBlobLeft {
 	cur, ref, mask, ok := r.ref.shadowData()
 	if !ok {
 		return cardBlobLeft{}
@@ -1408,7 +1414,7 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) cardBlobLeft {
 	c := &r.ref
 	c.freeReads, c.freeFar = c.freeReads[:0], c.freeFar[:0]
 	for _, rd := range out {
-		if rd.ID == CardUnknown {
+		if rd.ID == CardUnknown && !unknownToo {
 			continue
 		}
 		if cardQuadFinite(rd.Corners) {

@@ -1,0 +1,247 @@
+package vision
+
+// Cards read with the reference are followed from frame to frame. A card
+// held in a hand trembles by a pixel or two a frame, and the outlines
+// found for it move by more (10–30 px on a busy cloth), so a reader that
+// reads every frame afresh pays for a held card nearly what a new one
+// costs. Instead, after a frame read in full, each reading (a taught card,
+// an untaught one, a sticker) keeps the grey picture sampled on a grid
+// inside its outline; in the next frames the reader looks for that
+// picture near where the card was (a few pixels and a degree each way,
+// cardTrackShift, cardTrackTurns) and, when every card is found again
+// (the picture within cardTrackDiff of its own) and every place that
+// changed against the empty table is made of them (what is left beyond
+// them and their rims is skin, a shadow or less than cardTrackRest of the
+// smallest card: no new card), returns them moved, without searching for
+// stickers or outlines. Anything else — a card lost or turned, a new card
+// beside them, a hand over one, the light changing — and the frame is
+// read in full again, as is every cardTrackFrames-th frame (an untaught
+// card found later, a partial outline mended). Without the reference,
+// nothing is followed.
+
+import (
+	"image"
+	"math"
+	"slices"
+)
+
+const (
+	// cardTrackGrid is the grid's points on a side (grey samples inside
+	// the outline, from a tenth of it in).
+	cardTrackGrid = 20
+	// cardTrackShift is the largest shift (pixels, each way, whole
+	// pixels) searched from a card's last place.
+	cardTrackShift = 3
+	// cardTrackDiff is the largest mean difference (grey levels) of a
+	// card's picture from its own, where it is found, for it to be followed.
+	cardTrackDiff = 6.0
+	// cardTrackRest is the changed area that may be left beyond the cards
+	// followed (their rims, skin and shadows not counted), in smallest
+	// cards: more, and a new card may lie there.
+	cardTrackRest = 0.5
+	// cardTrackFrames is the most frames in a row that are followed
+	// before one is read in full again.
+	cardTrackFrames = 10
+)
+
+// cardTrackTurns are the turns (degrees) tried around the card's last
+// angle at the best shift.
+var cardTrackTurns = [...]float64{-0.6, 0.6}
+
+// cardFollowed is a card followed: its reading, its sticker's read (marker
+// readings), where it lies (the outline's centre and its turn since it was
+// read) and the picture it was read with, sampled at offs from the centre.
+type cardFollowed struct {
+	rd     CardReading
+	marker *cardMarkerRead // when read
+	now    cardMarkerRead  // where it was read again this frame
+	q0     [4]Point2f      // the outline when read
+	c0     Point2f         // its centre
+	c      Point2f         // the centre now
+	turn   float64         // radians since read
+	offs   [cardTrackGrid * cardTrackGrid][2]float32
+	px     [cardTrackGrid * cardTrackGrid]float32
+}
+
+// keepTracks starts following the readings out of a frame read in full
+// with the reference (g its grey view); without the reference nothing is
+// followed.
+func (r *CardReader) keepTracks(g cardGrey, out []CardReading) {
+	r.tracks = r.tracks[:0]
+	r.trackRun = 0
+	if !r.refUsed {
+		return
+	}
+	for _, rd := range out {
+		if !cardQuadFinite(rd.Corners) {
+			r.tracks = r.tracks[:0]
+			return // a card reaching out of the frame: read in full
+		}
+		t := cardFollowed{rd: rd, q0: rd.Corners}
+		t.c0 = cardQuadCentre(rd.Corners)
+		t.c = t.c0
+		if rd.Method == CardMethodMarker && rd.Marker != nil {
+			if m, ok := r.markerRead(*rd.Marker, rd.Box); ok {
+				t.marker = &m
+			}
+		}
+		lerp := func(a, b Point2f, t float64) (float64, float64) {
+			return float64(a.X) + t*float64(b.X-a.X), float64(a.Y) + t*float64(b.Y-a.Y)
+		}
+		q := rd.Corners
+		i := 0
+		for v := range cardTrackGrid {
+			tv := 0.1 + 0.8*(float64(v)+0.5)/cardTrackGrid
+			lx, ly := lerp(q[0], q[3], tv)
+			rx, ry := lerp(q[1], q[2], tv)
+			for u := range cardTrackGrid {
+				tu := 0.1 + 0.8*(float64(u)+0.5)/cardTrackGrid
+				x, y := lx+tu*(rx-lx), ly+tu*(ry-ly)
+				t.offs[i] = [2]float32{float32(x) - t.c0.X, float32(y) - t.c0.Y}
+				t.px[i] = float32(g.at(x, y))
+				i++
+			}
+		}
+		r.tracks = append(r.tracks, t)
+	}
+}
+
+// markerRead is the sticker read this frame with marker id whose centre
+// lies in box.
+func (r *CardReader) markerRead(id int, box image.Rectangle) (cardMarkerRead, bool) {
+	for _, m := range r.reads {
+		p := m.marker.Center
+		if m.marker.ID == id && float64(p.X) >= float64(box.Min.X)-1 && float64(p.X) <= float64(box.Max.X)+1 &&
+			float64(p.Y) >= float64(box.Min.Y)-1 && float64(p.Y) <= float64(box.Max.Y)+1 {
+			return m, true
+		}
+	}
+	return cardMarkerRead{}, false
+}
+
+// follow returns the cards followed into this frame (g its grey view,
+// compared with the reference: r.ref.blobs are its changed places), and
+// false when the frame must be read in full.
+func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
+	if !r.refUsed || len(r.tracks) == 0 || r.trackRun >= cardTrackFrames {
+		return nil, false
+	}
+	for i := range r.tracks {
+		t := &r.tracks[i]
+		c, turn, d := t.find(g)
+		if t.marker == nil && d > cardTrackDiff {
+			return nil, false
+		}
+		t.c, t.turn = c, turn
+		if t.marker != nil {
+			// A sticker's sharp picture differs more from frame to
+			// frame: its marker is read where it now lies instead.
+			var q [4]Point2f
+			for k := range 4 {
+				q[k] = t.move(t.marker.marker.Corners[k])
+			}
+			m, ok := r.scanner.read(r.grey, g, q)
+			if !ok || m.marker.ID != t.marker.marker.ID {
+				return nil, false
+			}
+			t.now = m
+		}
+	}
+	out := make([]CardReading, 0, len(r.tracks))
+	r.reads = r.reads[:0]
+	for i := range r.tracks {
+		t := &r.tracks[i]
+		rd := t.rd
+		for k := range 4 {
+			rd.Corners[k] = t.move(t.q0[k])
+		}
+		rd.Box = cardQuadBox(rd.Corners)
+		out = append(out, rd)
+		if t.marker != nil { // blobFree's reach of a sticker (nearSticker)
+			r.reads = append(r.reads, t.now)
+		}
+	}
+	cardArea := minW * minW * cardRefAspect
+	for _, b := range r.ref.blobs {
+		if b.area < cardRefMinBlob*cardArea {
+			continue
+		}
+		if l := r.blobFreeOf(b, out, true); l.rest >= cardTrackRest*cardArea && !l.shadow {
+			return nil, false // a card not followed may lie there
+		}
+	}
+	r.trackRun++
+	return out, true
+}
+
+// move is where point p of the card as read lies now.
+func (t *cardFollowed) move(p Point2f) Point2f {
+	s, c := math.Sincos(t.turn)
+	x, y := float64(p.X-t.c0.X), float64(p.Y-t.c0.Y)
+	return Point2f{t.c.X + float32(c*x-s*y), t.c.Y + float32(s*x+c*y)}
+}
+
+// find searches g for the card's picture around its last place: every
+// whole shift within cardTrackShift on every other point of the grid,
+// then at the best one the turns of cardTrackTurns, each with the shifts
+// of a pixel around it, on every point. It returns the centre, the turn and
+// the mean difference there.
+func (t *cardFollowed) find(g cardGrey) (Point2f, float64, float64) {
+	diff := func(c Point2f, turn float64, step int, bound float64) float64 {
+		s, co := math.Sincos(turn)
+		sum, n := 0.0, 0
+		lim := bound * float64(len(t.offs)/step)
+		for i := 0; i < len(t.offs); i += step {
+			o := t.offs[i]
+			x := float64(c.X) + co*float64(o[0]) - s*float64(o[1])
+			y := float64(c.Y) + s*float64(o[0]) + co*float64(o[1])
+			sum += math.Abs(g.at(x, y) - float64(t.px[i]))
+			n++
+			if sum > lim {
+				return math.Inf(1) // worse than the best so far
+			}
+		}
+		return sum / float64(max(1, n))
+	}
+	best, bc := math.Inf(1), t.c
+	for dy := -cardTrackShift; dy <= cardTrackShift; dy++ {
+		for dx := -cardTrackShift; dx <= cardTrackShift; dx++ {
+			c := Point2f{t.c.X + float32(dx), t.c.Y + float32(dy)}
+			if d := diff(c, t.turn, 3, best); d < best {
+				best, bc = d, c
+			}
+		}
+	}
+	turns := append([]float64{0}, cardTrackTurns[:]...)
+	best, bturn, bestC := math.Inf(1), t.turn, bc
+	for _, dt := range turns {
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				c := Point2f{bc.X + float32(dx), bc.Y + float32(dy)}
+				if d := diff(c, t.turn+dt*math.Pi/180, 1, best); d < best {
+					best, bturn, bestC = d, t.turn+dt*math.Pi/180, c
+				}
+			}
+		}
+	}
+	// Half a pixel each way: a sticker's sharp edges.
+	bc = bestC
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			if dx == 0 && dy == 0 {
+				continue
+			}
+			c := Point2f{bc.X + 0.5*float32(dx), bc.Y + 0.5*float32(dy)}
+			if d := diff(c, bturn, 1, best); d < best {
+				best, bestC = d, c
+			}
+		}
+	}
+	return bestC, bturn, best
+}
+
+// forgetTracks stops following (a new reference).
+func (r *CardReader) forgetTracks() {
+	r.tracks = slices.Delete(r.tracks, 0, len(r.tracks))
+	r.trackRun = 0
+}

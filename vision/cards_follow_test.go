@@ -1,0 +1,154 @@
+package vision_test
+
+import (
+	"fmt"
+	"image"
+	"maps"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision"
+	"tablecam/vision/synth"
+)
+
+// cardsReadKeys are the cards read in got ("marker N" for a sticker, the
+// id for a taught card; unknown ones not counted), each checked to lie on
+// its card of truth.
+func cardsReadKeys(t *testing.T, what string, got []vision.CardReading, truth []synth.CardTruth) map[string]int {
+	t.Helper()
+	seen := map[string]int{}
+	for _, g := range got {
+		var k string
+		switch {
+		case g.Marker != nil:
+			k = fmt.Sprint("marker ", *g.Marker)
+		case g.ID != vision.CardUnknown:
+			k = g.ID
+		default:
+			continue
+		}
+		seen[k]++
+		c := image.Pt((g.Box.Min.X+g.Box.Max.X)/2, (g.Box.Min.Y+g.Box.Max.Y)/2)
+		on := false
+		for _, tr := range truth {
+			on = on || c.In(tr.Box) && (k == cardsID(tr.Art) || k == fmt.Sprint("marker ", tr.Marker))
+		}
+		if !on {
+			t.Errorf("%s: %s read at %v, not on its card", what, k, g.Box)
+		}
+	}
+	return seen
+}
+
+// TestCardsFollow checks that cards read with the reference are followed
+// from frame to frame while they tremble in place (cards_follow.go), and
+// read in full again when anything else happens: a card put in another's
+// place, a new card, a card taken away, a sticker changed, the
+// cardTrackFrames-th frame followed, no reference.
+func TestCardsFollow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders and reads about 30 frames")
+	}
+	ix, _ := cardsTeachAll(t, 100, 2)
+	bg := synth.BackgroundWood
+	seed := cardsTrembleSeed + 5 // not one of the benchmark's (0-2), which cardTrackDiff was calibrated on
+	s0, rng := cardsHeldScene(bg, seed)
+	a, b := seed*7%100, (seed*7+50)%100
+	want := map[string]int{cardsID(a): 1, cardsID(b): 1, "marker 2": 1, "marker 17": 1}
+	empty, err := synth.RenderCardSceneEmpty(s0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer empty.Close()
+	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// read renders s (new noise), reads it and checks what was read
+	// against want (unless nil) and whether it was followed.
+	read := func(what string, s synth.CardScene, want map[string]int, followed bool) {
+		t.Helper()
+		m, truth := cardsHeldRender(t, s, rng)
+		defer m.Close()
+		got, err := r.ReadCards(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen := cardsReadKeys(t, what, got, truth); want != nil && !maps.Equal(seen, want) {
+			t.Errorf("%s: read %v, want %v", what, seen, want)
+		}
+		if r.FollowedForTest() != followed {
+			t.Errorf("%s: followed %v, want %v", what, r.FollowedForTest(), followed)
+		}
+	}
+	// tremble moves every card of s by up to 2 px and turns it by up to
+	// 0.6°, as cardsHeldFrames does.
+	tremble := func(s synth.CardScene) synth.CardScene {
+		s.Cards = append([]synth.CardSpec(nil), s.Cards...)
+		for i := range s.Cards {
+			c := &s.Cards[i]
+			c.Center = c.Center.Add(image.Pt(rng.IntN(5)-2, rng.IntN(5)-2))
+			c.Angle += rng.Float64()*1.2 - 0.6
+		}
+		return s
+	}
+	start := func() {
+		t.Helper()
+		if err := r.SetBackground(empty); err != nil {
+			t.Fatal(err)
+		}
+		read("first frame", s0, want, false)
+	}
+
+	// Trembling cards are followed, cardTrackFrames frames in a row; the
+	// next frame is read in full.
+	start()
+	s := s0
+	for i := range vision.CardFollowFramesForTest {
+		s = tremble(s)
+		read(fmt.Sprintf("trembling frame %d", i+1), s, want, true)
+	}
+	read("frame after the followed ones", tremble(s), want, false)
+
+	// A taught card put in the place of another: read in full.
+	start()
+	s = tremble(s0)
+	s.Cards = append([]synth.CardSpec(nil), s.Cards...)
+	c := (a + 25) % 100
+	s.Cards[1].Art = c
+	read("a card in another's place", s, map[string]int{cardsID(a): 1, cardsID(c): 1, "marker 2": 1, "marker 17": 1}, false)
+
+	// A new card beside them.
+	start()
+	s = tremble(s0)
+	s.Cards = append(append([]synth.CardSpec(nil), s.Cards...), synth.CardSpec{Art: (a + 30) % 100, Center: image.Pt(640, 360), Angle: 10, FixAngle: true, Width: 130})
+	read("a new card", s, map[string]int{cardsID(a): 1, cardsID(b): 1, cardsID((a + 30) % 100): 1, "marker 2": 1, "marker 17": 1}, false)
+
+	// A card taken away.
+	start()
+	s = tremble(s0)
+	s.Cards = append([]synth.CardSpec(nil), s.Cards[:1]...)
+	s.Cards = append(s.Cards, s0.Cards[2:]...)
+	read("a card taken away", s, map[string]int{cardsID(a): 1, "marker 2": 1, "marker 17": 1}, false)
+
+	// Another sticker on a card.
+	start()
+	s = tremble(s0)
+	s.Cards = append([]synth.CardSpec(nil), s.Cards...)
+	for i := range s.Cards {
+		if s.Cards[i].Sticker && s.Cards[i].Marker == 2 {
+			s.Cards[i].Marker = 5
+		}
+	}
+	read("another sticker", s, map[string]int{cardsID(a): 1, cardsID(b): 1, "marker 5": 1, "marker 17": 1}, false)
+
+	// Without the reference nothing is followed (what it reads is
+	// another test's).
+	if err := r.SetBackground(gocv.NewMat()); err != nil {
+		t.Fatal(err)
+	}
+	read("no reference", s0, nil, false)
+	read("no reference, again", tremble(s0), nil, false)
+}
