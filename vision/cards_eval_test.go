@@ -811,7 +811,8 @@ func cardsLearnedConds() []cardsCond {
 // cardsEvalLearned measures n taught cards on held-out scenes per
 // condition and the false identification of untaught cards.
 func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
-	ix, teachSeeds := cardsTeachAll(t, n, 3)
+	// TABLECAM_EVAL_TEACH_PHOTOS: the teaching photos per card (default 3).
+	ix, teachSeeds := cardsTeachAll(t, n, cardsEnvInt("TABLECAM_EVAL_TEACH_PHOTOS", 3))
 	// TABLECAM_EVAL_WHOLE_FRAME=1 measures the reading of single pictures
 	// (tablecam card): SearchWholeFrame.
 	whole := os.Getenv("TABLECAM_EVAL_WHOLE_FRAME") != ""

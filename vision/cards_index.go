@@ -768,6 +768,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 	}
 	var per [][]cand
 	var which []int // picture index of per[k]
+	common := t.commonKeys(imgs)
 	for i, img := range imgs {
 		if img.Empty() || img.Type() != gocv.MatTypeCV8UC3 {
 			errs[i] = errors.New("not an 8-bit BGR picture")
@@ -796,6 +797,11 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		if len(cs) == 0 {
 			errs[i] = errors.New("no card outline found (show the card whole, against the table)")
 			continue
+		}
+		// Only the whole outlines, by the keypoints common to the
+		// pictures, when there are any (cards_teach_common.go).
+		if slices.ContainsFunc(cs, func(c cand) bool { w, _ := cardCommonWhole(c.q, common[i]); return w }) {
+			cs = slices.DeleteFunc(cs, func(c cand) bool { w, _ := cardCommonWhole(c.q, common[i]); return !w })
 		}
 		per = append(per, cs)
 		which = append(which, i)

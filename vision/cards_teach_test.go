@@ -99,3 +99,48 @@ func TestCardTeachCropRepeating(t *testing.T) {
 		}
 	}
 }
+
+// Taught from two photos, cards whose pictures are alike in the same
+// wrong way (art 21: dark green, its text panel alone an outline in both;
+// art 78: doubled across its width into the table in both; art 45) are
+// taught as the card: the outline chosen must hold the keypoints common to
+// the photos (cards_teach_common.go). The card's true outline in each
+// photo then matches what was taught within the match threshold
+// (DefaultCardThreshold); chosen by likeness alone, it was 1.36–1.43 away.
+func TestCardTeachCommonKeys(t *testing.T) {
+	for _, art := range []int64{21, 45, 78} {
+		var ms []gocv.Mat
+		var truths [][4]vision.Point2f
+		for ex := range 2 {
+			s := cardsTeachScene(art, ex)
+			s.Background = cardsPlain[(int(art)+ex)%len(cardsPlain)]
+			m, truth, err := synth.RenderCardScene(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, m)
+			truths = append(truths, truth[0].Corners)
+		}
+		ix := vision.NewCardIndex()
+		if err := ix.Teach(cardsID(art), ms...); err != nil {
+			t.Fatal(err)
+		}
+		for ex, m := range ms {
+			c, err := vision.CanonicalCardForTest(m, truths[ex], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			id, d, _, err := vision.CardMatchCanonicalForTest(ix, c)
+			c.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if id != cardsID(art) || d > vision.DefaultCardThreshold {
+				t.Errorf("art %d, photo %d: the card's true outline is %.3f from what was taught (%s), want ≤ %v", art, ex, d, id, vision.DefaultCardThreshold)
+			}
+		}
+		for _, m := range ms {
+			m.Close()
+		}
+	}
+}
