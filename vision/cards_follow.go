@@ -32,14 +32,15 @@ const (
 	// cardTrackShift is the largest shift (pixels, each way, whole
 	// pixels) searched from a card's last place.
 	cardTrackShift = 3
-	// cardTrackDiff is the largest mean difference (grey levels) of a
-	// card's picture from its own, where it is found, for it to be
-	// followed. BenchmarkReadCards720pHeld's trembling cards (6 tables, 3
-	// scenes each, 880 taught and unknown cards followed): at most 4.56
-	// (99% within 4.06). Another scene's frame at the card's place (83
-	// cards): at least 7.41, 95% above 12.8. Stickers are read again
+	// cardTrackDiff is the largest difference (cardFollowed.diff, grey
+	// levels) of a card's picture from its own, where it is found, for it
+	// to be followed. BenchmarkReadCards720pHeld's trembling cards (6
+	// tables, 3 scenes each, 872 taught and unknown cards followed): at
+	// most 3.29 (99% within 2.87); with the sensor's noise at σ 5 instead
+	// of 2, at most 3.35. Another scene's frame at the card's place (68
+	// cards): at least 7.11, 95% above 13.3. Stickers are read again
 	// instead: 880 of 880 held ones, none of 58 in another scene's frame.
-	cardTrackDiff = 6.0
+	cardTrackDiff = 5.0
 	// cardTrackRest is the changed area that may be left beyond the cards
 	// followed (their rims, skin and shadows not counted), in smallest
 	// cards: more, and a new card may lie there. It is cardRefRestMin, the
@@ -50,6 +51,10 @@ const (
 	// cardTrackFrames is the most frames in a row that are followed
 	// before one is read in full again.
 	cardTrackFrames = 10
+	// cardTrackExposure is the most the mean brightness of a card's
+	// picture may change from frame to frame (the camera's exposure) and
+	// be taken out of its difference.
+	cardTrackExposure = 12.0
 )
 
 // cardTrackTurns are the turns (degrees) tried around the card's last
@@ -69,6 +74,7 @@ type cardFollowed struct {
 	turn   float64         // radians since read
 	offs   [cardTrackGrid * cardTrackGrid][2]float32
 	px     [cardTrackGrid * cardTrackGrid]float32
+	box    [cardTrackGrid * cardTrackGrid]float32 // px, each the mean of 2×2 pixels
 }
 
 // keepTracks starts following the readings out of a frame read in full
@@ -107,6 +113,7 @@ func (r *CardReader) keepTracks(g cardGrey, out []CardReading) {
 				x, y := lx+tu*(rx-lx), ly+tu*(ry-ly)
 				t.offs[i] = [2]float32{float32(x) - t.c0.X, float32(y) - t.c0.Y}
 				t.px[i] = float32(g.at(x, y))
+				t.box[i] = float32(cardBoxAt(g, x, y))
 				i++
 			}
 		}
@@ -136,11 +143,20 @@ func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
 	}
 	for i := range r.tracks {
 		t := &r.tracks[i]
-		c, turn, d := t.find(g)
-		if t.marker == nil && d > cardTrackDiff {
+		c, turn := t.find(g)
+		if t.marker == nil && t.diff(g, c, turn) > cardTrackDiff {
 			return nil, false
 		}
 		t.c, t.turn = c, turn
+		// Still on what changed against the empty table: a card taken
+		// away leaves the table, however alike its picture.
+		var q [4]Point2f
+		for k := range 4 {
+			q[k] = t.move(t.q0[k])
+		}
+		if r.ref.changedIn(q) < cardRefUnknownChanged {
+			return nil, false
+		}
 		if t.marker != nil {
 			// A sticker's sharp picture differs more from frame to
 			// frame: its marker is read where it now lies instead.
@@ -192,9 +208,9 @@ func (t *cardFollowed) move(p Point2f) Point2f {
 // find searches g for the card's picture around its last place: every
 // whole shift within cardTrackShift on every other point of the grid,
 // then at the best one the turns of cardTrackTurns, each with the shifts
-// of a pixel around it, on every point. It returns the centre, the turn and
-// the mean difference there.
-func (t *cardFollowed) find(g cardGrey) (Point2f, float64, float64) {
+// of a pixel around it, on every point. It returns the centre and the
+// turn.
+func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 	diff := func(c Point2f, turn float64, step int, bound float64) float64 {
 		s, co := math.Sincos(turn)
 		sum, n := 0.0, 0
@@ -245,7 +261,36 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64, float64) {
 			}
 		}
 	}
-	return bestC, bturn, best
+	return bestC, bturn
+}
+
+// diff is the mean difference of the card's picture at centre c and turn
+// from its own, each point the mean of 2×2 pixels (a camera's noise
+// halved), the two pictures' mean difference taken out (the camera's
+// exposure changing) up to cardTrackExposure grey levels.
+func (t *cardFollowed) diff(g cardGrey, c Point2f, turn float64) float64 {
+	s, co := math.Sincos(turn)
+	var now [cardTrackGrid * cardTrackGrid]float64
+	mean := 0.0
+	for i, o := range t.offs {
+		x := float64(c.X) + co*float64(o[0]) - s*float64(o[1])
+		y := float64(c.Y) + s*float64(o[0]) + co*float64(o[1])
+		now[i] = cardBoxAt(g, x, y)
+		mean += now[i] - float64(t.box[i])
+	}
+	mean /= float64(len(now))
+	mean = max(-cardTrackExposure, min(cardTrackExposure, mean))
+	sum := 0.0
+	for i, v := range now {
+		sum += math.Abs(v - float64(t.box[i]) - mean)
+	}
+	return sum / float64(len(now))
+}
+
+// cardBoxAt is the mean of the 2×2 pixels around (x, y) of g, sampled
+// bilinearly.
+func cardBoxAt(g cardGrey, x, y float64) float64 {
+	return (g.at(x-0.5, y-0.5) + g.at(x+0.5, y-0.5) + g.at(x-0.5, y+0.5) + g.at(x+0.5, y+0.5)) / 4
 }
 
 // forgetTracks stops following (a new reference).

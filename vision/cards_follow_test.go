@@ -42,8 +42,9 @@ func cardsReadKeys(t *testing.T, what string, got []vision.CardReading, truth []
 }
 
 // TestCardsFollow checks that cards read with the reference are followed
-// from frame to frame while they tremble in place (cards_follow.go), and
-// read in full again when anything else happens: a card put in another's
+// from frame to frame while they tremble in place (cards_follow.go), also
+// when the camera's exposure brightens the frame, and read in full again
+// when anything else happens: a card put in another's
 // place, a new card, a card taken away, a sticker changed, the
 // cardTrackFrames-th frame followed, no reference.
 func TestCardsFollow(t *testing.T) {
@@ -66,12 +67,20 @@ func TestCardsFollow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	// read renders s (new noise), reads it and checks what was read
-	// against want (unless nil) and whether it was followed.
-	read := func(what string, s synth.CardScene, want map[string]int, followed bool) {
+	// readLit renders s (new noise), brightens it by light grey levels,
+	// reads it and checks what was read against want (unless nil) and
+	// whether it was followed; read is readLit unbrightened.
+	readLit := func(what string, s synth.CardScene, want map[string]int, followed bool, light int) {
 		t.Helper()
 		m, truth := cardsHeldRender(t, s, rng)
 		defer m.Close()
+		px, err := m.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range px {
+			px[i] = uint8(min(255, int(v)+light))
+		}
 		got, err := r.ReadCards(m)
 		if err != nil {
 			t.Fatal(err)
@@ -82,6 +91,10 @@ func TestCardsFollow(t *testing.T) {
 		if r.FollowedForTest() != followed {
 			t.Errorf("%s: followed %v, want %v", what, r.FollowedForTest(), followed)
 		}
+	}
+	read := func(what string, s synth.CardScene, want map[string]int, followed bool) {
+		t.Helper()
+		readLit(what, s, want, followed, 0)
 	}
 	// tremble moves every card of s by up to 2 px and turns it by up to
 	// 0.6°, as cardsHeldFrames does.
@@ -111,6 +124,11 @@ func TestCardsFollow(t *testing.T) {
 		read(fmt.Sprintf("trembling frame %d", i+1), s, want, true)
 	}
 	read("frame after the followed ones", tremble(s), want, false)
+
+	// The camera's exposure brightening the frame by 8 grey levels: still
+	// followed.
+	start()
+	readLit("brighter", tremble(s0), want, true, 8)
 
 	// A taught card put in the place of another: read in full.
 	start()
