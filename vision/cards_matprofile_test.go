@@ -113,7 +113,8 @@ func TestCardsNoLeak(t *testing.T) {
 }
 
 // Reading against the empty table (and its errors, a frame of another
-// size, references of every input type) leaves no Mat alive.
+// size, references of every input type, cards followed) leaves no Mat
+// alive.
 func TestCardsRefNoLeak(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 3, 2)
 	warm, _ := vision.NewCardReader(vision.CardReaderOptions{})
@@ -123,6 +124,7 @@ func TestCardsRefNoLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	followed := 0 // frames whose cards were followed
 	for seed := range int64(8) {
 		cards := []synth.CardSpec{{Art: seed % 3}, {Art: cardsUntaughtEval + seed, Sticker: true, Marker: int(seed)}, {Art: cardsUntaughtEval + 100 + seed}}
 		s := synth.RandomCardScene(cardsCalibSeed+seed, cards)
@@ -151,8 +153,15 @@ func TestCardsRefNoLeak(t *testing.T) {
 		if err := r.SetBackground(ref); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := r.ReadCards(m); err != nil {
-			t.Fatal(err)
+		// Read in full, then its cards followed (stickers read again
+		// where they lie).
+		for range 3 {
+			if _, err := r.ReadCards(m); err != nil {
+				t.Fatal(err)
+			}
+			if r.FollowedForTest() {
+				followed++
+			}
 		}
 		// A frame of another size (the reference dropped), then a
 		// reference of the wrong size (refused).
@@ -170,4 +179,7 @@ func TestCardsRefNoLeak(t *testing.T) {
 	}
 	r.Close()
 	cardsCheckNoLeak(t, start)
+	if followed == 0 {
+		t.Error("no frame's cards were followed")
+	}
 }
