@@ -226,10 +226,10 @@ type CardReader struct {
 	// stickerNow and stickerLast are the places searched in vain for
 	// stickers at full resolution (cards_still.go).
 	stickerNow, stickerLast []cardStickerStill
-	// tracks are the cards followed from the last frame read in full,
-	// trackRun the frames followed since (cards_follow.go).
-	tracks   []cardFollowed
-	trackRun int
+	// followed are the cards followed from the last frame read in full,
+	// followRun the frames followed since (cards_follow.go).
+	followed  []cardFollowed
+	followRun int
 	// times, when set, adds up where the time goes (TimeCardsForTest).
 	times *cardTimes
 }
@@ -405,7 +405,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	r.times.lap("keypoint searches")
 	cardSortReadings(out)
-	r.keepTracks(g, out)
+	r.startFollowing(g, out)
 	return out, nil
 }
 

@@ -226,7 +226,7 @@ func PointInQuadForTest(p Point2f, q [4]Point2f) bool { return cardPointInQuad(p
 
 // FollowedForTest reports whether the last frame read was the cards of the
 // frame before it followed (cards_follow.go), not read in full.
-func (r *CardReader) FollowedForTest() bool { return r.trackRun > 0 }
+func (r *CardReader) FollowedForTest() bool { return r.followRun > 0 }
 
-// CardFollowFramesForTest is cardTrackFrames.
-const CardFollowFramesForTest = cardTrackFrames
+// CardFollowFramesForTest is cardFollowFrames.
+const CardFollowFramesForTest = cardFollowFrames

@@ -8,14 +8,14 @@ package vision
 // an untaught one, a sticker) keeps the grey picture sampled on a grid
 // inside its outline; in the next frames the reader looks for that
 // picture near where the card was (a few pixels and a degree each way,
-// cardTrackShift, cardTrackTurns) and, when every card is found again
-// (the picture within cardTrackDiff of its own) and every place that
+// cardFollowShift, cardFollowTurns) and, when every card is found again
+// (the picture within cardFollowDiff of its own) and every place that
 // changed against the empty table is made of them (what is left beyond
-// them and their rims is skin, a shadow or less than cardTrackRest of the
+// them and their rims is skin, a shadow or less than cardFollowRest of the
 // smallest card: no new card), returns them moved, without searching for
 // stickers or outlines. Anything else — a card lost or turned, a new card
 // beside them, a hand over one, the light changing — and the frame is
-// read in full again, as is every cardTrackFrames-th frame (an untaught
+// read in full again, as is every cardFollowFrames-th frame (an untaught
 // card found later, a partial outline mended). Without the reference,
 // nothing is followed.
 
@@ -26,13 +26,13 @@ import (
 )
 
 const (
-	// cardTrackGrid is the grid's points on a side (grey samples inside
+	// cardFollowGrid is the grid's points on a side (grey samples inside
 	// the outline, from a tenth of it in).
-	cardTrackGrid = 20
-	// cardTrackShift is the largest shift (pixels, each way, whole
+	cardFollowGrid = 20
+	// cardFollowShift is the largest shift (pixels, each way, whole
 	// pixels) searched from a card's last place.
-	cardTrackShift = 3
-	// cardTrackDiff is the largest difference (cardFollowed.diff, grey
+	cardFollowShift = 3
+	// cardFollowDiff is the largest difference (cardFollowed.diff, grey
 	// levels) of a card's picture from its own, where it is found, for it
 	// to be followed. BenchmarkReadCards720pHeld's trembling cards (6
 	// tables, 3 scenes each, 872 taught and unknown cards followed): at
@@ -40,26 +40,26 @@ const (
 	// of 2, at most 3.35. Another scene's frame at the card's place (68
 	// cards): at least 7.11, 95% above 13.3. Stickers are read again
 	// instead: 880 of 880 held ones, none of 58 in another scene's frame.
-	cardTrackDiff = 5.0
-	// cardTrackRest is the changed area that may be left beyond the cards
+	cardFollowDiff = 5.0
+	// cardFollowRest is the changed area that may be left beyond the cards
 	// followed (their rims, skin and shadows not counted), in smallest
 	// cards: more, and a new card may lie there. It is cardRefRestMin, the
 	// least that a blob must leave to be searched for a card's keypoints
 	// (calibrated there); at half of it, on felt 2 in 13 held frames left
 	// 0.52–0.64 (a held card's shadow).
-	cardTrackRest = cardRefRestMin
-	// cardTrackFrames is the most frames in a row that are followed
+	cardFollowRest = cardRefRestMin
+	// cardFollowFrames is the most frames in a row that are followed
 	// before one is read in full again.
-	cardTrackFrames = 10
-	// cardTrackExposure is the most the mean brightness of a card's
+	cardFollowFrames = 10
+	// cardFollowExposure is the most the mean brightness of a card's
 	// picture may change from frame to frame (the camera's exposure) and
 	// be taken out of its difference.
-	cardTrackExposure = 12.0
+	cardFollowExposure = 12.0
 )
 
-// cardTrackTurns are the turns (degrees) tried around the card's last
-// angle at the best shift.
-var cardTrackTurns = [...]float64{-0.6, 0.6}
+// cardFollowTurns are the turns (degrees) tried from the card's last
+// angle at the best shift, none first.
+var cardFollowTurns = [...]float64{0, -0.6, 0.6}
 
 // cardFollowed is a card followed: its reading, its sticker's read (marker
 // readings), where it lies (the outline's centre and its turn since it was
@@ -72,23 +72,23 @@ type cardFollowed struct {
 	c0     Point2f         // its centre
 	c      Point2f         // the centre now
 	turn   float64         // radians since read
-	offs   [cardTrackGrid * cardTrackGrid][2]float32
-	px     [cardTrackGrid * cardTrackGrid]float32
-	box    [cardTrackGrid * cardTrackGrid]float32 // px, each the mean of 2×2 pixels
+	offs   [cardFollowGrid * cardFollowGrid][2]float32
+	px     [cardFollowGrid * cardFollowGrid]float32
+	box    [cardFollowGrid * cardFollowGrid]float32 // px, each the mean of 2×2 pixels
 }
 
-// keepTracks starts following the readings out of a frame read in full
+// startFollowing starts following the readings out of a frame read in full
 // with the reference (g its grey view); without the reference nothing is
 // followed.
-func (r *CardReader) keepTracks(g cardGrey, out []CardReading) {
-	r.tracks = r.tracks[:0]
-	r.trackRun = 0
+func (r *CardReader) startFollowing(g cardGrey, out []CardReading) {
+	r.followed = r.followed[:0]
+	r.followRun = 0
 	if !r.refUsed {
 		return
 	}
 	for _, rd := range out {
 		if !cardQuadFinite(rd.Corners) {
-			r.tracks = r.tracks[:0]
+			r.followed = r.followed[:0]
 			return // a card reaching out of the frame: read in full
 		}
 		t := cardFollowed{rd: rd, q0: rd.Corners}
@@ -104,12 +104,12 @@ func (r *CardReader) keepTracks(g cardGrey, out []CardReading) {
 		}
 		q := rd.Corners
 		i := 0
-		for v := range cardTrackGrid {
-			tv := 0.1 + 0.8*(float64(v)+0.5)/cardTrackGrid
+		for v := range cardFollowGrid {
+			tv := 0.1 + 0.8*(float64(v)+0.5)/cardFollowGrid
 			lx, ly := lerp(q[0], q[3], tv)
 			rx, ry := lerp(q[1], q[2], tv)
-			for u := range cardTrackGrid {
-				tu := 0.1 + 0.8*(float64(u)+0.5)/cardTrackGrid
+			for u := range cardFollowGrid {
+				tu := 0.1 + 0.8*(float64(u)+0.5)/cardFollowGrid
 				x, y := lx+tu*(rx-lx), ly+tu*(ry-ly)
 				t.offs[i] = [2]float32{float32(x) - t.c0.X, float32(y) - t.c0.Y}
 				t.px[i] = float32(g.at(x, y))
@@ -117,7 +117,7 @@ func (r *CardReader) keepTracks(g cardGrey, out []CardReading) {
 				i++
 			}
 		}
-		r.tracks = append(r.tracks, t)
+		r.followed = append(r.followed, t)
 	}
 }
 
@@ -138,13 +138,13 @@ func (r *CardReader) markerRead(id int, box image.Rectangle) (cardMarkerRead, bo
 // compared with the reference: r.ref.blobs are its changed places), and
 // false when the frame must be read in full.
 func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
-	if !r.refUsed || len(r.tracks) == 0 || r.trackRun >= cardTrackFrames {
+	if !r.refUsed || len(r.followed) == 0 || r.followRun >= cardFollowFrames {
 		return nil, false
 	}
-	for i := range r.tracks {
-		t := &r.tracks[i]
+	for i := range r.followed {
+		t := &r.followed[i]
 		c, turn := t.find(g)
-		if t.marker == nil && t.diff(g, c, turn) > cardTrackDiff {
+		if t.marker == nil && t.diff(g, c, turn) > cardFollowDiff {
 			return nil, false
 		}
 		t.c, t.turn = c, turn
@@ -171,10 +171,10 @@ func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
 			t.now = m
 		}
 	}
-	out := make([]CardReading, 0, len(r.tracks))
+	out := make([]CardReading, 0, len(r.followed))
 	r.reads = r.reads[:0]
-	for i := range r.tracks {
-		t := &r.tracks[i]
+	for i := range r.followed {
+		t := &r.followed[i]
 		rd := t.rd
 		for k := range 4 {
 			rd.Corners[k] = t.move(t.q0[k])
@@ -190,11 +190,11 @@ func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
 		if b.area < cardRefMinBlob*cardArea {
 			continue
 		}
-		if l := r.blobFreeOf(b, out, true); l.rest >= cardTrackRest*cardArea && !l.shadow {
+		if l := r.blobFreeOf(b, out, true); l.rest >= cardFollowRest*cardArea && !l.shadow {
 			return nil, false // a card not followed may lie there
 		}
 	}
-	r.trackRun++
+	r.followRun++
 	return out, true
 }
 
@@ -206,10 +206,10 @@ func (t *cardFollowed) move(p Point2f) Point2f {
 }
 
 // find searches g for the card's picture around its last place: every
-// whole shift within cardTrackShift on every other point of the grid,
-// then at the best one the turns of cardTrackTurns, each with the shifts
-// of a pixel around it, on every point. It returns the centre and the
-// turn.
+// whole shift within cardFollowShift on every third point of the grid,
+// then at the best one the turns of cardFollowTurns, each with the shifts
+// of a pixel around it, and last the shifts of half a pixel, on every
+// point. It returns the centre and the turn.
 func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 	diff := func(c Point2f, turn float64, step int, bound float64) float64 {
 		s, co := math.Sincos(turn)
@@ -228,17 +228,16 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 		return sum / float64(max(1, n))
 	}
 	best, bc := math.Inf(1), t.c
-	for dy := -cardTrackShift; dy <= cardTrackShift; dy++ {
-		for dx := -cardTrackShift; dx <= cardTrackShift; dx++ {
+	for dy := -cardFollowShift; dy <= cardFollowShift; dy++ {
+		for dx := -cardFollowShift; dx <= cardFollowShift; dx++ {
 			c := Point2f{t.c.X + float32(dx), t.c.Y + float32(dy)}
 			if d := diff(c, t.turn, 3, best); d < best {
 				best, bc = d, c
 			}
 		}
 	}
-	turns := append([]float64{0}, cardTrackTurns[:]...)
 	best, bturn, bestC := math.Inf(1), t.turn, bc
-	for _, dt := range turns {
+	for _, dt := range cardFollowTurns {
 		for dy := -1; dy <= 1; dy++ {
 			for dx := -1; dx <= 1; dx++ {
 				c := Point2f{bc.X + float32(dx), bc.Y + float32(dy)}
@@ -267,10 +266,10 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 // diff is the mean difference of the card's picture at centre c and turn
 // from its own, each point the mean of 2×2 pixels (a camera's noise
 // halved), the two pictures' mean difference taken out (the camera's
-// exposure changing) up to cardTrackExposure grey levels.
+// exposure changing) up to cardFollowExposure grey levels.
 func (t *cardFollowed) diff(g cardGrey, c Point2f, turn float64) float64 {
 	s, co := math.Sincos(turn)
-	var now [cardTrackGrid * cardTrackGrid]float64
+	var now [cardFollowGrid * cardFollowGrid]float64
 	mean := 0.0
 	for i, o := range t.offs {
 		x := float64(c.X) + co*float64(o[0]) - s*float64(o[1])
@@ -279,7 +278,7 @@ func (t *cardFollowed) diff(g cardGrey, c Point2f, turn float64) float64 {
 		mean += now[i] - float64(t.box[i])
 	}
 	mean /= float64(len(now))
-	mean = max(-cardTrackExposure, min(cardTrackExposure, mean))
+	mean = max(-cardFollowExposure, min(cardFollowExposure, mean))
 	sum := 0.0
 	for i, v := range now {
 		sum += math.Abs(v - float64(t.box[i]) - mean)
@@ -293,8 +292,8 @@ func cardBoxAt(g cardGrey, x, y float64) float64 {
 	return (g.at(x-0.5, y-0.5) + g.at(x+0.5, y-0.5) + g.at(x-0.5, y+0.5) + g.at(x+0.5, y+0.5)) / 4
 }
 
-// forgetTracks stops following (a new reference).
-func (r *CardReader) forgetTracks() {
-	r.tracks = slices.Delete(r.tracks, 0, len(r.tracks))
-	r.trackRun = 0
+// stopFollowing stops following (a new reference).
+func (r *CardReader) stopFollowing() {
+	r.followed = slices.Delete(r.followed, 0, len(r.followed))
+	r.followRun = 0
 }

@@ -52,17 +52,17 @@ func TestCardFollowOnChanged(t *testing.T) {
 		}
 		return out
 	}
-	if out := read(frame(true)); len(out) != 1 || r.trackRun != 0 {
-		t.Fatalf("first frame: read %v, followed %v; want the card, read in full", out, r.trackRun > 0)
+	if out := read(frame(true)); len(out) != 1 || r.followRun != 0 {
+		t.Fatalf("first frame: read %v, followed %v; want the card, read in full", out, r.followRun > 0)
 	}
-	if out := read(frame(true)); len(out) != 1 || r.trackRun != 1 {
-		t.Fatalf("second frame: read %v, followed %v; want the card followed", out, r.trackRun > 0)
+	if out := read(frame(true)); len(out) != 1 || r.followRun != 1 {
+		t.Fatalf("second frame: read %v, followed %v; want the card followed", out, r.followRun > 0)
 	}
 	// The reference becomes the frame: nothing changed against it.
 	img := frame(true)
 	cardRefShrinkTo(img, &r.ref.small)
 	read(img)
-	if r.trackRun != 0 {
+	if r.followRun != 0 {
 		t.Errorf("the card on the unchanged table was followed")
 	}
 }

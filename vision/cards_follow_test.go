@@ -46,14 +46,14 @@ func cardsReadKeys(t *testing.T, what string, got []vision.CardReading, truth []
 // when the camera's exposure brightens the frame, and read in full again
 // when anything else happens: a card put in another's
 // place, a new card, a card taken away, a sticker changed, the
-// cardTrackFrames-th frame followed, no reference.
+// cardFollowFrames-th frame followed, no reference.
 func TestCardsFollow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders and reads about 30 frames")
 	}
 	ix, _ := cardsTeachAll(t, 100, 2)
 	bg := synth.BackgroundWood
-	seed := cardsTrembleSeed + 5 // not one of the benchmark's (0-2), which cardTrackDiff was calibrated on
+	seed := cardsTrembleSeed + 5 // not one of the benchmark's (0-2), which cardFollowDiff was calibrated on
 	s0, rng := cardsHeldScene(bg, seed)
 	a, b := seed*7%100, (seed*7+50)%100
 	want := map[string]int{cardsID(a): 1, cardsID(b): 1, "marker 2": 1, "marker 17": 1}
@@ -115,7 +115,7 @@ func TestCardsFollow(t *testing.T) {
 		read("first frame", s0, want, false)
 	}
 
-	// Trembling cards are followed, cardTrackFrames frames in a row; the
+	// Trembling cards are followed, cardFollowFrames frames in a row; the
 	// next frame is read in full.
 	start()
 	s := s0

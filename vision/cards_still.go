@@ -208,7 +208,7 @@ func (r *CardReader) startStill() {
 func (r *CardReader) forgetStill() {
 	r.readNow, r.confirmNow, r.stickerNow = r.readNow[:0], r.confirmNow[:0], r.stickerNow[:0]
 	r.ref.stillNow = r.ref.stillNow[:0]
-	r.forgetTracks()
+	r.stopFollowing()
 }
 
 // cardStillNear reports whether the pictures a and b sampled inside an
