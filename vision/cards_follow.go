@@ -99,24 +99,11 @@ func (r *CardReader) startFollowing(g cardGrey, out []CardReading) {
 				t.marker = &m
 			}
 		}
-		lerp := func(a, b Point2f, t float64) (float64, float64) {
-			return float64(a.X) + t*float64(b.X-a.X), float64(a.Y) + t*float64(b.Y-a.Y)
-		}
-		q := rd.Corners
-		i := 0
-		for v := range cardFollowGrid {
-			tv := 0.1 + 0.8*(float64(v)+0.5)/cardFollowGrid
-			lx, ly := lerp(q[0], q[3], tv)
-			rx, ry := lerp(q[1], q[2], tv)
-			for u := range cardFollowGrid {
-				tu := 0.1 + 0.8*(float64(u)+0.5)/cardFollowGrid
-				x, y := lx+tu*(rx-lx), ly+tu*(ry-ly)
-				t.offs[i] = [2]float32{float32(x) - t.c0.X, float32(y) - t.c0.Y}
-				t.px[i] = float32(g.at(x, y))
-				t.box[i] = float32(cardBoxAt(g, x, y))
-				i++
-			}
-		}
+		cardQuadGrid(rd.Corners, cardFollowGrid, func(i int, x, y float64) {
+			t.offs[i] = [2]float32{float32(x) - t.c0.X, float32(y) - t.c0.Y}
+			t.px[i] = float32(g.at(x, y))
+			t.box[i] = float32(cardBoxAt(g, x, y))
+		})
 		r.followed = append(r.followed, t)
 	}
 }

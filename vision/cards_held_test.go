@@ -177,27 +177,7 @@ func TestCardsHeldEveryFrame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seen := map[string]int{}
-			for _, g := range got {
-				var k string
-				switch {
-				case g.Marker != nil:
-					k = fmt.Sprint("marker ", *g.Marker)
-				case g.ID != vision.CardUnknown:
-					k = g.ID
-				default:
-					continue
-				}
-				seen[k]++
-				c := image.Pt((g.Box.Min.X+g.Box.Max.X)/2, (g.Box.Min.Y+g.Box.Max.Y)/2)
-				on := false
-				for _, tr := range truths[i] {
-					on = on || c.In(tr.Box) && (k == cardsID(tr.Art) || k == fmt.Sprint("marker ", tr.Marker))
-				}
-				if !on {
-					t.Errorf("%s, frame %d: %s read at %v, not on its card", bg, i, k, g.Box)
-				}
-			}
+			seen := cardsReadKeys(t, fmt.Sprintf("%s, frame %d", bg, i), got, truths[i])
 			want := map[string]int{cardsID(a): 1, cardsID(b): 1, "marker 2": 1, "marker 17": 1}
 			if !maps.Equal(seen, want) {
 				t.Errorf("%s, frame %d: read %v, want %v", bg, i, seen, want)

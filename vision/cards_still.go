@@ -90,28 +90,33 @@ func (r *CardReader) keepRead(img gocv.Mat, o cardQuadCandidate, rd CardReading,
 // cardStillSample samples g (BGR) at a grid of points inside the outline q
 // (each the mean of 3×3 samples) into px.
 func cardStillSample(g cardGrey, q [4]Point2f, px *[3 * cardStillGrid * cardStillGrid]float32) {
+	cardQuadGrid(q, cardStillGrid, func(i int, x, y float64) {
+		// The mean of 3×3 samples a pixel apart: an outline a pixel
+		// off samples about the same.
+		var c [3]float64
+		for dy := -1.0; dy <= 1; dy++ {
+			for dx := -1.0; dx <= 1; dx++ {
+				v := g.at3(x+dx, y+dy)
+				c[0], c[1], c[2] = c[0]+v[0], c[1]+v[1], c[2]+v[2]
+			}
+		}
+		px[3*i], px[3*i+1], px[3*i+2] = float32(c[0]/9), float32(c[1]/9), float32(c[2]/9)
+	})
+}
+
+// cardQuadGrid calls f with the n×n points of a grid inside outline q,
+// from a tenth of it in, row by row (i their index).
+func cardQuadGrid(q [4]Point2f, n int, f func(i int, x, y float64)) {
 	lerp := func(a, b Point2f, t float64) (float64, float64) {
 		return float64(a.X) + t*float64(b.X-a.X), float64(a.Y) + t*float64(b.Y-a.Y)
 	}
-	i := 0
-	for v := range cardStillGrid {
-		tv := 0.1 + 0.8*(float64(v)+0.5)/cardStillGrid
+	for v := range n {
+		tv := 0.1 + 0.8*(float64(v)+0.5)/float64(n)
 		lx, ly := lerp(q[0], q[3], tv)
 		rx, ry := lerp(q[1], q[2], tv)
-		for u := range cardStillGrid {
-			tu := 0.1 + 0.8*(float64(u)+0.5)/cardStillGrid
-			// The mean of 3×3 samples a pixel apart: an outline a pixel
-			// off samples about the same.
-			x, y := lx+tu*(rx-lx), ly+tu*(ry-ly)
-			var c [3]float64
-			for dy := -1.0; dy <= 1; dy++ {
-				for dx := -1.0; dx <= 1; dx++ {
-					v := g.at3(x+dx, y+dy)
-					c[0], c[1], c[2] = c[0]+v[0], c[1]+v[1], c[2]+v[2]
-				}
-			}
-			px[i], px[i+1], px[i+2] = float32(c[0]/9), float32(c[1]/9), float32(c[2]/9)
-			i += 3
+		for u := range n {
+			tu := 0.1 + 0.8*(float64(u)+0.5)/float64(n)
+			f(v*n+u, lx+tu*(rx-lx), ly+tu*(ry-ly))
 		}
 	}
 }

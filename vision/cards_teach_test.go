@@ -17,7 +17,14 @@ import (
 // proportions). Taught from its three teaching photos, the card is taught
 // whole: its true outline in each photo matches it closely.
 func TestCardTeachHalfCardDoubled(t *testing.T) {
-	const art = 21
+	cardsTeachTruthNear(t, 21, 3, 0.15)
+}
+
+// cardsTeachTruthNear teaches card art from its first `photos` teaching
+// photos (cardsTeachScene on cardsPlain) and checks that its true outline
+// in each photo matches what was taught within limit.
+func cardsTeachTruthNear(t *testing.T, art int64, photos int, limit float64) {
+	t.Helper()
 	var ms []gocv.Mat
 	var truths [][4]vision.Point2f
 	defer func() {
@@ -25,9 +32,9 @@ func TestCardTeachHalfCardDoubled(t *testing.T) {
 			m.Close()
 		}
 	}()
-	for ex := range 3 {
+	for ex := range photos {
 		s := cardsTeachScene(art, ex)
-		s.Background = cardsPlain[(art+ex)%len(cardsPlain)]
+		s.Background = cardsPlain[(int(art)+ex)%len(cardsPlain)]
 		m, truth, err := synth.RenderCardScene(s)
 		if err != nil {
 			t.Fatal(err)
@@ -49,8 +56,8 @@ func TestCardTeachHalfCardDoubled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if id != cardsID(art) || d > 0.15 {
-			t.Errorf("photo %d: the card's true outline is %.3f from what was taught (%s), want ≤ 0.15", ex, d, id)
+		if id != cardsID(art) || d > limit {
+			t.Errorf("art %d, photo %d of %d: the card's true outline is %.3f from what was taught (%s), want ≤ %v", art, ex, photos, d, id, limit)
 		}
 	}
 }
@@ -109,38 +116,6 @@ func TestCardTeachCropRepeating(t *testing.T) {
 // (DefaultCardThreshold); chosen by likeness alone, it was 1.36–1.43 away.
 func TestCardTeachCommonKeys(t *testing.T) {
 	for _, art := range []int64{21, 45, 78} {
-		var ms []gocv.Mat
-		var truths [][4]vision.Point2f
-		for ex := range 2 {
-			s := cardsTeachScene(art, ex)
-			s.Background = cardsPlain[(int(art)+ex)%len(cardsPlain)]
-			m, truth, err := synth.RenderCardScene(s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ms = append(ms, m)
-			truths = append(truths, truth[0].Corners)
-		}
-		ix := vision.NewCardIndex()
-		if err := ix.Teach(cardsID(art), ms...); err != nil {
-			t.Fatal(err)
-		}
-		for ex, m := range ms {
-			c, err := vision.CanonicalCardForTest(m, truths[ex], 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			id, d, _, err := vision.CardMatchCanonicalForTest(ix, c)
-			c.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if id != cardsID(art) || d > vision.DefaultCardThreshold {
-				t.Errorf("art %d, photo %d: the card's true outline is %.3f from what was taught (%s), want ≤ %v", art, ex, d, id, vision.DefaultCardThreshold)
-			}
-		}
-		for _, m := range ms {
-			m.Close()
-		}
+		cardsTeachTruthNear(t, art, 2, vision.DefaultCardThreshold)
 	}
 }
