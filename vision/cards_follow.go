@@ -69,6 +69,7 @@ type cardFollowed struct {
 	marker *cardMarkerRead // when read
 	now    cardMarkerRead  // where it was read again this frame
 	q0     [4]Point2f      // the outline when read
+	q      [4]Point2f      // and now
 	c0     Point2f         // its centre
 	c      Point2f         // the centre now
 	turn   float64         // radians since read
@@ -135,13 +136,12 @@ func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
 			return nil, false
 		}
 		t.c, t.turn = c, turn
+		for k := range 4 {
+			t.q[k] = t.move(t.q0[k])
+		}
 		// Still on what changed against the empty table: a card taken
 		// away leaves the table, however alike its picture.
-		var q [4]Point2f
-		for k := range 4 {
-			q[k] = t.move(t.q0[k])
-		}
-		if r.ref.changedIn(q) < cardRefUnknownChanged {
+		if r.ref.changedIn(t.q) < cardRefUnknownChanged {
 			return nil, false
 		}
 		if t.marker != nil {
@@ -163,10 +163,7 @@ func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
 	for i := range r.followed {
 		t := &r.followed[i]
 		rd := t.rd
-		for k := range 4 {
-			rd.Corners[k] = t.move(t.q0[k])
-		}
-		rd.Box = cardQuadBox(rd.Corners)
+		rd.Corners, rd.Box = t.q, cardQuadBox(t.q)
 		out = append(out, rd)
 		if t.marker != nil { // blobFree's reach of a sticker (nearSticker)
 			r.reads = append(r.reads, t.now)

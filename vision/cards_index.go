@@ -765,6 +765,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		d     [2][4]cardDesc // as found and grown
 		q     [4]Point2f
 		score float64
+		whole bool // by the keypoints common to the pictures
 	}
 	var per [][]cand
 	var which []int // picture index of per[k]
@@ -791,6 +792,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 				}
 			}
 			if ok {
+				c.whole, _ = cardCommonWhole(c.q, common[i])
 				cs = append(cs, c)
 			}
 		}
@@ -800,8 +802,8 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		}
 		// Only the whole outlines, by the keypoints common to the
 		// pictures, when there are any (cards_teach_common.go).
-		if slices.ContainsFunc(cs, func(c cand) bool { w, _ := cardCommonWhole(c.q, common[i]); return w }) {
-			cs = slices.DeleteFunc(cs, func(c cand) bool { w, _ := cardCommonWhole(c.q, common[i]); return !w })
+		if slices.ContainsFunc(cs, func(c cand) bool { return c.whole }) {
+			cs = slices.DeleteFunc(cs, func(c cand) bool { return !c.whole })
 		}
 		per = append(per, cs)
 		which = append(which, i)

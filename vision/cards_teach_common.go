@@ -60,17 +60,13 @@ func (t *cardTeacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
 			k.desc.Close()
 		}
 	}()
-	grey := gocv.NewMat()
-	defer grey.Close()
-	mask := gocv.NewMat()
-	defer mask.Close()
 	for i, img := range imgs {
 		ks[i].desc = gocv.NewMat()
 		if img.Empty() || img.Type() != gocv.MatTypeCV8UC3 {
 			continue
 		}
-		gocv.CvtColor(img, &grey, gocv.ColorBGRToGray)
-		kp, desc := orb.DetectAndCompute(grey, mask)
+		gocv.CvtColor(img, &t.grey, gocv.ColorBGRToGray)
+		kp, desc := orb.DetectAndCompute(t.grey, t.keyer.noMask)
 		ks[i].desc.Close()
 		ks[i].desc = desc
 		for _, k := range kp {
