@@ -11,8 +11,8 @@ package vision
 // cardFollowShift, cardFollowTurns) and, when every card is found again
 // (the picture within cardFollowDiff of its own) and every place that
 // changed against the empty table is made of them (what is left beyond
-// them and their rims is skin, a shadow or less than cardFollowRest of the
-// smallest card: no new card), returns them moved, without searching for
+// them and their rims is skin, shadows (soft ones too: cardUnshaded) or
+// less than cardFollowRest of the smallest card: no new card), returns them moved, without searching for
 // stickers or outlines. Anything else — a card lost or turned, a new card
 // beside them, a hand over one, the light changing — and the frame is
 // read in full again, as is every cardFollowFrames-th frame (an untaught
@@ -174,7 +174,7 @@ func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
 		if b.area < cardRefMinBlob*cardArea {
 			continue
 		}
-		if l := r.blobFreeOf(b, out, true); l.rest >= cardFollowRest*cardArea && !l.shadow {
+		if l := r.blobFreeOf(b, out, true); l.unshaded >= cardFollowRest*cardArea {
 			return nil, false // a card not followed may lie there
 		}
 	}

@@ -1,6 +1,9 @@
 package vision
 
 import (
+	"image"
+	"image/color"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -64,5 +67,67 @@ func TestCardFollowOnChanged(t *testing.T) {
 	read(img)
 	if r.followRun != 0 {
 		t.Errorf("the card on the unchanged table was followed")
+	}
+}
+
+// TestCardUnshaded: beside a card followed, the table darkened by a
+// factor that changes across it (a soft shadow, 0.35 to 0.8 over 240 px)
+// fails the one-factor shadow test as a whole but is a shadow tile by
+// tile: under one smallest card is unshaded and the frame may be followed.
+// A card lying in that shadow is unshaded, more than one smallest card.
+func TestCardUnshaded(t *testing.T) {
+	var frame, ref gocv.Mat
+	card := cardsHandScene(&frame, &ref, 20, false)
+	defer frame.Close()
+	defer ref.Close()
+	const x0, x1, y0, y1 = 720, 960, 260, 540
+	for y := y0; y < y1; y++ {
+		for x := x0; x < x1; x++ {
+			f := 0.35 + 0.45*float64(x-x0)/float64(x1-x0)
+			for k := range 3 {
+				v := frame.GetUCharAt(y, 3*x+k)
+				frame.SetUCharAt(y, 3*x+k, uint8(math.Round(f*float64(v))))
+			}
+		}
+	}
+	// Noise as a camera's, so that most of the shadow's pixels fail the
+	// test of each pixel (changed) as TestCardRefShadowIn's do.
+	noise := gocv.NewMatWithSize(frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandN(&noise, gocv.NewScalar(24, 24, 24, 0), gocv.NewScalar(12, 12, 12, 0))
+	mean := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(24, 24, 24, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
+	defer mean.Close()
+	gocv.Add(frame, noise, &frame)
+	gocv.Subtract(frame, mean, &frame)
+	other := frame.Clone()
+	defer other.Close()
+	at := image.Rect(800, 330, 880, 440)
+	gocv.Rectangle(&other, at, color.RGBA{60, 180, 200, 0}, -1)
+	gocv.Rectangle(&other, at.Inset(15), color.RGBA{200, 40, 40, 0}, -1)
+	minW, _ := (&CardReader{}).cardWidths(1280, 720)
+	cardArea := minW * minW * cardRefAspect
+	read := []CardReading{{ID: "x", Method: CardMethodLearned, Corners: card, Box: cardQuadBox(card)}}
+	left := func(img gocv.Mat) cardBlobLeft {
+		t.Helper()
+		r := cardsRefReader(t, img, ref)
+		defer r.Close()
+		for _, b := range r.ref.blobs {
+			if image.Pt(840, 400).In(b.box) {
+				return r.blobFreeOf(b, read, true)
+			}
+		}
+		t.Fatal("no blob holds the shadow")
+		return cardBlobLeft{}
+	}
+	l := left(frame)
+	t.Logf("shadow alone: rest %.1f unshaded %.2f shadow %v", l.rest/cardArea, l.unshaded/cardArea, l.shadow)
+	if l.rest < 4*cardArea || l.shadow {
+		t.Fatalf("shadow alone: rest %.1f smallest cards, one-factor shadow %v; want at least 4 and false (the test shows nothing)", l.rest/cardArea, l.shadow)
+	}
+	if l.unshaded >= cardFollowRest*cardArea {
+		t.Errorf("shadow alone: %.2f smallest cards unshaded, want under %v", l.unshaded/cardArea, cardFollowRest)
+	}
+	if l := left(other); l.unshaded < cardFollowRest*cardArea || l.shadow {
+		t.Errorf("a card in the shadow: %.2f smallest cards unshaded (one-factor shadow %v), want at least %v", l.unshaded/cardArea, l.shadow, cardFollowRest)
 	}
 }

@@ -253,6 +253,7 @@ type cardRef struct {
 	// row.
 	freeReads, freeFar [][4]Point2f
 	freeSpans          [][2]int
+	freeTiles          []cardShadowSums // blobFreeOf's tiles (cardUnshaded)
 	markerBlobs        []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
@@ -1383,10 +1384,12 @@ func cardRefSearchable(l cardBlobLeft, area, cardArea float64) bool {
 // read covers; skin, how much of it is skin-coloured; rest, free but the
 // skin and the rim of cardRefRim pixels around each card read; shadow,
 // whether rest's pixels are the table darkened by about one factor
-// (cardShadowSums.shadow).
+// (cardShadowSums.shadow); unshaded (blobFreeOf with unknownToo only),
+// rest's area outside the tiles where it is a shadow (cardUnshaded; 0
+// when the whole is one, so never more than rest).
 type cardBlobLeft struct {
-	free, skin, rest float64
-	shadow           bool
+	free, skin, rest, unshaded float64
+	shadow                     bool
 }
 
 // blobFree is what is left of blob b to search once the cards read in out
@@ -1398,7 +1401,8 @@ func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) cardBlobLeft {
 }
 
 // blobFreeOf is blobFree, the unknown readings in out taken out too when
-// unknownToo (cards followed: an untaught card is a card seen).
+// unknownToo (cards followed: an untaught card is a card seen); then
+// unshaded is found too.
 func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo bool) cardBlobLeft {
 	cur, ref, mask, ok := r.ref.shadowData()
 	if !ok {
@@ -1408,6 +1412,17 @@ func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo boo
 	w := r.ref.mask.Cols()
 	sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, r.ref.mask.Rows()))
 	px := func(x int) float32 { return float32(x*s + s/2) }
+	// The tiles of the soft-shadow test (cardUnshaded), row by row over
+	// sb.
+	const ts = cardShadowTile
+	tw := (sb.Dx() + ts - 1) / ts
+	var tiles []cardShadowSums
+	if unknownToo {
+		n := tw * ((sb.Dy() + ts - 1) / ts)
+		r.ref.freeTiles = slices.Grow(r.ref.freeTiles[:0], n)[:n]
+		tiles = r.ref.freeTiles
+		clear(tiles)
+	}
 	// The cards read: each row's span on them (cardQuadRowSpan: the very
 	// test of cardReadAt) and on them with their rim, but for corners too
 	// far out (tested by point, without a rim).
@@ -1466,14 +1481,53 @@ func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo boo
 			case !rim:
 				nr++
 				sums.add(cur[3*i:3*i+3], ref[3*i:3*i+3])
+				if tiles != nil {
+					tiles[(y-sb.Min.Y)/ts*tw+(x-sb.Min.X)/ts].add(cur[3*i:3*i+3], ref[3*i:3*i+3])
+				}
 			}
 		}
 	}
 	l := cardBlobLeft{free: float64(nf * s * s), skin: float64(ns * s * s), rest: float64(nr * s * s)}
 	if nr > 0 {
-		l.shadow = sums.shadow(c.gain(cur, ref, mask))
+		gain := c.gain(cur, ref, mask)
+		l.shadow = sums.shadow(gain)
+		if tiles != nil && !l.shadow {
+			l.unshaded = float64(cardUnshaded(tiles, gain) * s * s)
+		}
 	}
 	return l
+}
+
+// A shadow soft at its edges is the table darkened by a factor that
+// changes across it; one cast by a card and the hand holding it, by two.
+// Cards held over felt (BenchmarkReadCards720pHeld) left such a shadow of
+// 7 smallest cards beside them, and the one-factor test
+// (cardShadowSums.shadow) failed it in about one frame in four (its fit
+// 0.19–0.22 against cardRefShadowFit 0.2), each then read in full. The
+// soft-shadow test takes the factor in tiles of cardShadowTile shrunk
+// pixels (32 full-resolution pixels) instead: what is left in tiles that
+// fail the one-factor test, and in tiles too sparse to be tested (fewer
+// than cardShadowTileMin of their pixels left: a blob's ragged rim), is
+// unshaded. On those frames (3 scenes a table, 6 tables) it leaves every
+// held frame followed but the first and every 10th of each scene, and one
+// on the playmat, whose shadow crosses the mat's sharp pattern (with
+// tiles of 4 or 6 pixels, or cardShadowTileMin 0.25: 2 to 4 playmat
+// frames).
+const (
+	cardShadowTile    = 8
+	cardShadowTileMin = 0.1
+)
+
+// cardUnshaded is how many of the pixels added to tiles lie outside the
+// tiles that are a shadow (cardShadowTile).
+func cardUnshaded(tiles []cardShadowSums, gain [3]float64) int {
+	n := 0
+	for i := range tiles {
+		if t := &tiles[i]; t.n > 0 && (float64(t.n) < cardShadowTileMin*cardShadowTile*cardShadowTile || !t.shadow(gain)) {
+			n += t.n
+		}
+	}
+	return n
 }
 
 // nearSticker reports whether p lies within cardRefStickerReach marker sides
