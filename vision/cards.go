@@ -227,9 +227,13 @@ type CardReader struct {
 	// stickers at full resolution (cards_still.go).
 	stickerNow, stickerLast []cardStickerStill
 	// followed are the cards followed from the last frame read in full,
-	// followRun the frames followed since (cards_follow.go).
+	// followRun the frames followed (or partly followed) since, kept the
+	// indices in followed of those found again this frame
+	// (cards_follow.go).
 	followed  []cardFollowed
 	followRun int
+	kept      []int
+	partly    bool // the last frame was partly followed
 	// times, when set, adds up where the time goes (TimeCardsForTest).
 	times *cardTimes
 }
@@ -346,12 +350,18 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	r.scanner.forget(cv)
 	defer r.scanner.forget(cardGrey{}) // the view is img's or r.bgr's, for this call only
-	// The cards of the last frame followed, when nothing else is there
-	// (cards_follow.go).
-	if out, ok := r.follow(g, minW); ok {
+	// The cards of the last frame followed, when nothing else is there;
+	// else what they do not make is read (cards_follow.go).
+	kept, open, partly := r.follow(g, minW)
+	r.partly = partly && len(open) > 0
+	if partly && len(open) == 0 {
 		r.times.lap("cards followed")
-		cardSortReadings(out)
-		return out, nil
+		cardSortReadings(kept)
+		return kept, nil
+	}
+	if partly {
+		r.openBlobs(open)
+		r.times.lap("cards followed, partly")
 	}
 	r.fits = 0
 	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
@@ -404,8 +414,13 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 		return nil, err
 	}
 	r.times.lap("keypoint searches")
+	run := 0
+	if partly {
+		out, run = r.keepFollowed(out, kept), r.followRun
+	}
 	cardSortReadings(out)
 	r.startFollowing(g, out)
+	r.followRun = run
 	return out, nil
 }
 

@@ -225,8 +225,13 @@ func (r *CardReader) CardTimesForTest() (map[string]time.Duration, map[string]in
 func PointInQuadForTest(p Point2f, q [4]Point2f) bool { return cardPointInQuad(p, q) }
 
 // FollowedForTest reports whether the last frame read was the cards of the
-// frame before it followed (cards_follow.go), not read in full.
-func (r *CardReader) FollowedForTest() bool { return r.followRun > 0 }
+// frame before it followed (cards_follow.go), not read in full, not even
+// partly.
+func (r *CardReader) FollowedForTest() bool { return r.followRun > 0 && !r.partly }
+
+// PartlyFollowedForTest reports whether the last frame read was partly
+// followed: the cards found again kept, the places they do not make read.
+func (r *CardReader) PartlyFollowedForTest() bool { return r.partly }
 
 // CardFollowFramesForTest is cardFollowFrames.
 const CardFollowFramesForTest = cardFollowFrames

@@ -4,20 +4,24 @@ package vision
 // held in a hand trembles by a pixel or two a frame, and the outlines
 // found for it move by more (10–30 px on a busy cloth), so a reader that
 // reads every frame afresh pays for a held card nearly what a new one
-// costs. Instead, after a frame read in full, each reading (a taught card,
-// an untaught one, a sticker) keeps the grey picture sampled on a grid
-// inside its outline; in the next frames the reader looks for that
-// picture near where the card was (a few pixels and a degree each way,
-// cardFollowShift, cardFollowTurns) and, when every card is found again
-// (the picture within cardFollowDiff of its own) and every place that
-// changed against the empty table is made of them (what is left beyond
-// them and their rims is skin, shadows (soft ones too: cardUnshaded) or
-// less than cardFollowRest of the smallest card: no new card), returns them moved, without searching for
-// stickers or outlines. Anything else — a card lost or turned, a new card
-// beside them, a hand over one, the light changing — and the frame is
-// read in full again, as is every cardFollowFrames-th frame (an untaught
-// card found later, a partial outline mended). Without the reference,
-// nothing is followed.
+// costs. Instead, after a frame read (in full or partly, below), each
+// reading (a taught card, an untaught one, a sticker) keeps the grey
+// picture sampled on a grid inside its outline; in the next frames the
+// reader looks for that picture near where the card was (a few pixels and
+// a degree each way, cardFollowShift, cardFollowTurns). A card found again
+// (the picture within cardFollowDiff of its own, still on what changed,
+// its sticker read again) is followed; when every place that changed
+// against the empty table is made of the cards followed (what is left
+// beyond them and their rims is skin, shadows (soft ones too:
+// cardUnshaded) or less than cardFollowRest of the smallest card: no new
+// card), the frame returns them moved, without searching for stickers or
+// outlines. Otherwise the frame is partly followed: the places that are
+// not (a new card, one moved or turned too far, one put in another's
+// place, a hand over one, the light changing) are read as a frame is read
+// in full, and the cards followed elsewhere are kept; a card not found
+// again that left no such place was taken away. Every cardFollowFrames-th
+// frame is read in full (an untaught card found later, a partial outline
+// mended). Without the reference, nothing is followed.
 
 import (
 	"image"
@@ -123,44 +127,29 @@ func (r *CardReader) markerRead(id int, box image.Rectangle) (cardMarkerRead, bo
 }
 
 // follow returns the cards followed into this frame (g its grey view,
-// compared with the reference: r.ref.blobs are its changed places), and
-// false when the frame must be read in full.
-func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
+// compared with the reference: r.ref.blobs are its changed places) and
+// the blobs they do not make (open, indices of r.ref.blobs); false when
+// the frame must be read in full. A card not found again (its picture
+// changed, it moved too far, it left what changed, its sticker reads no
+// more) is left out: where it went, or what now covers it, is an open
+// blob, and where it was taken away the table is as it was. The cards
+// returned lie outside the open blobs, which ReadCards reads (partly
+// followed, the frame still counts in r.followRun); a card followed in an
+// open blob is read there again with what else is in it.
+func (r *CardReader) follow(g cardGrey, minW float64) (out []CardReading, open []int, ok bool) {
 	if !r.refUsed || len(r.followed) == 0 || r.followRun >= cardFollowFrames {
-		return nil, false
+		return nil, nil, false
 	}
+	r.kept = r.kept[:0]
 	for i := range r.followed {
 		t := &r.followed[i]
-		c, turn := t.find(g)
-		if t.marker == nil && t.diff(g, c, turn) > cardFollowDiff {
-			return nil, false
-		}
-		t.c, t.turn = c, turn
-		for k := range 4 {
-			t.q[k] = t.move(t.q0[k])
-		}
-		// Still on what changed against the empty table: a card taken
-		// away leaves the table, however alike its picture.
-		if r.ref.changedIn(t.q) < cardRefUnknownChanged {
-			return nil, false
-		}
-		if t.marker != nil {
-			// A sticker's sharp picture differs more from frame to
-			// frame: its marker is read where it now lies instead.
-			var q [4]Point2f
-			for k := range 4 {
-				q[k] = t.move(t.marker.marker.Corners[k])
-			}
-			m, ok := r.scanner.read(r.grey, g, q)
-			if !ok || m.marker.ID != t.marker.marker.ID {
-				return nil, false
-			}
-			t.now = m
+		if r.refound(g, t) {
+			r.kept = append(r.kept, i)
 		}
 	}
-	out := make([]CardReading, 0, len(r.followed))
+	out = make([]CardReading, 0, len(r.kept))
 	r.reads = r.reads[:0]
-	for i := range r.followed {
+	for _, i := range r.kept {
 		t := &r.followed[i]
 		rd := t.rd
 		rd.Corners, rd.Box = t.q, cardQuadBox(t.q)
@@ -170,16 +159,94 @@ func (r *CardReader) follow(g cardGrey, minW float64) ([]CardReading, bool) {
 		}
 	}
 	cardArea := minW * minW * cardRefAspect
-	for _, b := range r.ref.blobs {
+	for bi, b := range r.ref.blobs {
 		if b.area < cardRefMinBlob*cardArea {
 			continue
 		}
 		if l := r.blobFreeOf(b, out, true); l.unshaded >= cardFollowRest*cardArea {
-			return nil, false // a card not followed may lie there
+			open = append(open, bi) // a card not followed may lie there
 		}
 	}
+	if len(open) > 0 {
+		// The cards in an open blob are read again there.
+		n := 0
+		for k, rd := range out {
+			ctr := cardQuadCentre(rd.Corners)
+			if slices.ContainsFunc(open, func(bi int) bool { return cardPointInRect(ctr, r.ref.blobs[bi].box) }) {
+				continue
+			}
+			out[n], r.kept[n] = rd, r.kept[k]
+			n++
+		}
+		out, r.kept = out[:n], r.kept[:n]
+	}
 	r.followRun++
-	return out, true
+	return out, open, true
+}
+
+// refound reports whether the card followed t is found again in g (its
+// new place in t.c, t.turn and t.q; a sticker's new read in t.now).
+func (r *CardReader) refound(g cardGrey, t *cardFollowed) bool {
+	c, turn := t.find(g)
+	if t.marker == nil && t.diff(g, c, turn) > cardFollowDiff {
+		return false
+	}
+	t.c, t.turn = c, turn
+	for k := range 4 {
+		t.q[k] = t.move(t.q0[k])
+	}
+	// Still on what changed against the empty table: a card taken
+	// away leaves the table, however alike its picture.
+	if r.ref.changedIn(t.q) < cardRefUnknownChanged {
+		return false
+	}
+	if t.marker != nil {
+		// A sticker's sharp picture differs more from frame to frame:
+		// its marker is read where it now lies instead.
+		var q [4]Point2f
+		for k := range 4 {
+			q[k] = t.move(t.marker.marker.Corners[k])
+		}
+		m, ok := r.scanner.read(r.grey, g, q)
+		if !ok || m.marker.ID != t.marker.marker.ID {
+			return false
+		}
+		t.now = m
+	}
+	return true
+}
+
+// cardPointInRect reports whether p lies in r.
+func cardPointInRect(p Point2f, r image.Rectangle) bool {
+	return p.X >= float32(r.Min.X) && p.X < float32(r.Max.X) && p.Y >= float32(r.Min.Y) && p.Y < float32(r.Max.Y)
+}
+
+// keepFollowed adds to out, the readings of a partly followed frame's open
+// blobs, the cards followed outside them (kept; r.kept their indices in
+// r.followed) that no reading covers (a card followed reaching into an
+// open blob's place may be read there again), drops the unknown readings
+// lying on one (one reading per card), and puts the kept stickers' reads
+// back in r.reads (startFollowing follows them by it).
+func (r *CardReader) keepFollowed(out, kept []CardReading) []CardReading {
+	n := len(out)
+	for k, rd := range kept {
+		ctr := cardQuadCentre(rd.Corners)
+		if slices.ContainsFunc(out[:n], func(o CardReading) bool { return cardPointInQuad(ctr, o.Corners) }) {
+			continue
+		}
+		out = append(out, rd)
+		if t := &r.followed[r.kept[k]]; t.marker != nil {
+			r.reads = append(r.reads, t.now)
+		}
+	}
+	held := slices.Clone(out[n:])
+	return slices.DeleteFunc(out, func(o CardReading) bool {
+		if o.ID != CardUnknown || o.Method != CardMethodLearned {
+			return false
+		}
+		ctr := cardQuadCentre(o.Corners)
+		return slices.ContainsFunc(held, func(k CardReading) bool { return cardPointInQuad(ctr, k.Corners) })
+	})
 }
 
 // move is where point p of the card as read lies now.

@@ -121,34 +121,41 @@ func BenchmarkReadCards720pHeld(b *testing.B) {
 					m.Close()
 				}
 			}()
-			read := func(s cardsStep) time.Duration {
-				if s.bg != nil { // a new scene: its empty table
-					if err := r.SetBackground(*s.bg); err != nil {
-						b.Fatal(err)
-					}
-				}
-				c0 := cardsCPU()
-				if _, err := r.ReadCards(s.frame); err != nil {
-					b.Fatal(err)
-				}
-				return cardsCPU() - c0
-			}
-			for _, s := range steps { // what the reader keeps is built
-				read(s)
-			}
-			var cpu time.Duration
-			n, i := 0, 0
-			for b.Loop() {
-				s := steps[i%len(steps)]
-				if d := read(s); s.counted {
-					cpu += d
-					n++
-				}
-				i++
-			}
-			b.ReportMetric(float64(cpu)/1e6/float64(max(1, n)), "cpu-ms/op")
+			cardsBenchSteps(b, r, steps)
 		})
 	}
+}
+
+// cardsBenchSteps reads steps with r in turn, each scene's empty table set
+// first, once through (what the reader keeps is built) and then as long as
+// b runs: cpu-ms/op is ReadCards' CPU time per counted step.
+func cardsBenchSteps(b *testing.B, r *vision.CardReader, steps []cardsStep) {
+	read := func(s cardsStep) time.Duration {
+		if s.bg != nil { // a new scene: its empty table
+			if err := r.SetBackground(*s.bg); err != nil {
+				b.Fatal(err)
+			}
+		}
+		c0 := cardsCPU()
+		if _, err := r.ReadCards(s.frame); err != nil {
+			b.Fatal(err)
+		}
+		return cardsCPU() - c0
+	}
+	for _, s := range steps {
+		read(s)
+	}
+	var cpu time.Duration
+	n, i := 0, 0
+	for b.Loop() {
+		s := steps[i%len(steps)]
+		if d := read(s); s.counted {
+			cpu += d
+			n++
+		}
+		i++
+	}
+	b.ReportMetric(float64(cpu)/1e6/float64(max(1, n)), "cpu-ms/op")
 }
 
 // TestCardsHeldEveryFrame reads cardsHeldFrames' trembling frames in turn

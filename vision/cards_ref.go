@@ -385,6 +385,30 @@ func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 	return true, nil
 }
 
+// openBlobs keeps of the reference's blobs only those of indices open (a
+// frame partly followed: the rest are cards followed), their parts and
+// their places.
+func (r *CardReader) openBlobs(open []int) {
+	c := &r.ref
+	at := make([]int, len(c.blobs)) // a blob's new index + 1, 0: dropped
+	n := 0
+	for _, bi := range open {
+		at[bi] = n + 1
+		c.blobs[n] = c.blobs[bi]
+		n++
+	}
+	c.blobs = c.blobs[:n]
+	c.parts = slices.DeleteFunc(c.parts, func(p cardRefBlob) bool { return at[p.parent] == 0 })
+	for i := range c.parts {
+		c.parts[i].parent = at[c.parts[i].parent] - 1
+	}
+	c.places = c.places[:0]
+	for _, b := range c.blobs {
+		c.places = append(c.places, r.refPlace(b.box))
+	}
+	c.places = cardRefMerge(c.places)
+}
+
 // cardRefMerge merges the places that overlap where their box covers
 // little more than the two: places far apart are searched apart even when
 // their margins meet (a pixel may then be searched twice).
