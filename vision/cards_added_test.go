@@ -1,9 +1,7 @@
 package vision_test
 
 import (
-	"fmt"
 	"image"
-	"maps"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -71,43 +69,15 @@ func TestCardsAddedEveryFrame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders and reads 26 frames")
 	}
-	ix, _ := cardsTeachAll(t, 100, 2)
-	for _, bg := range []synth.Background{synth.BackgroundFelt, synth.BackgroundCloth} {
-		r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
-		if err != nil {
-			t.Fatal(err)
+	seed := cardsTrembleSeed + 6 // not one of the benchmark's
+	cardsReadEveryFrame(t, seed, cardsAddedFrames, func(i int, r *vision.CardReader, what string) {
+		switch {
+		case i >= 1 && i <= cardsAddedMoves && !r.PartlyFollowedForTest():
+			t.Errorf("%s: the card sliding in, not partly followed", what)
+		case i > cardsAddedMoves && i < vision.CardFollowFramesForTest && !r.FollowedForTest():
+			t.Errorf("%s: the card in place, not followed", what)
 		}
-		seed := cardsTrembleSeed + 6 // not one of the benchmark's
-		ms, truths := cardsAddedFrames(t, bg, seed)
-		a, b := seed*7%100, (seed*7+50)%100
-		if err := r.SetBackground(ms[len(ms)-1]); err != nil {
-			t.Fatal(err)
-		}
-		for i := range len(ms) - 1 {
-			what := fmt.Sprintf("%s, frame %d", bg, i)
-			got, err := r.ReadCards(ms[i])
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := map[string]int{cardsID(a): 1, cardsID(b): 1, "marker 2": 1, "marker 17": 1}
-			if i == 0 {
-				delete(want, cardsID(b))
-			}
-			if seen := cardsReadKeys(t, what, got, truths[i]); !maps.Equal(seen, want) {
-				t.Errorf("%s: read %v, want %v", what, seen, want)
-			}
-			switch {
-			case i >= 1 && i <= cardsAddedMoves && !r.PartlyFollowedForTest():
-				t.Errorf("%s: the card sliding in, not partly followed", what)
-			case i > cardsAddedMoves && i < vision.CardFollowFramesForTest && !r.FollowedForTest():
-				t.Errorf("%s: the card in place, not followed", what)
-			}
-		}
-		for _, m := range ms {
-			m.Close()
-		}
-		r.Close()
-	}
+	})
 }
 
 // BenchmarkReadCards720pAdded reads, with the empty table as the reference,

@@ -93,13 +93,7 @@ func TestCardUnshaded(t *testing.T) {
 	}
 	// Noise as a camera's, so that most of the shadow's pixels fail the
 	// test of each pixel (changed) as TestCardRefShadowIn's do.
-	noise := gocv.NewMatWithSize(frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
-	defer noise.Close()
-	gocv.RandN(&noise, gocv.NewScalar(24, 24, 24, 0), gocv.NewScalar(12, 12, 12, 0))
-	mean := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(24, 24, 24, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
-	defer mean.Close()
-	gocv.Add(frame, noise, &frame)
-	gocv.Subtract(frame, mean, &frame)
+	cardsAddNoise(&frame, 12)
 	other := frame.Clone()
 	defer other.Close()
 	at := image.Rect(800, 330, 880, 440)

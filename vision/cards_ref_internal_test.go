@@ -269,13 +269,7 @@ func TestCardRefShadowIn(t *testing.T) {
 	tinted := scale(image.Rect(100, 300, 260, 520), 0.9, 0.75, 0.6)
 	dark := scale(image.Rect(100, 40, 260, 260), 0.2, 0.2, 0.2)
 	plain := [4]Point2f{{900, 40}, {1060, 40}, {1060, 260}, {900, 260}}
-	noise := gocv.NewMatWithSize(frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
-	defer noise.Close()
-	gocv.RandN(&noise, gocv.NewScalar(24, 24, 24, 0), gocv.NewScalar(24, 24, 24, 0))
-	mean := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(24, 24, 24, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
-	defer mean.Close()
-	gocv.Add(frame, noise, &frame)
-	gocv.Subtract(frame, mean, &frame)
+	cardsAddNoise(&frame, 24)
 	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
 	if c := r.ref.changedIn(shadow); c < cardRefUnknownChanged {
@@ -296,6 +290,19 @@ func TestCardRefShadowIn(t *testing.T) {
 			t.Errorf("%s: shadow %v, want %v", tc.name, got, tc.shadow)
 		}
 	}
+}
+
+// cardsAddNoise adds Gaussian noise of sigma grey levels to the 8-bit BGR
+// frame (clipped where it meets 0: about 24 levels of it are drawn above
+// and taken off again).
+func cardsAddNoise(frame *gocv.Mat, sigma float64) {
+	noise := gocv.NewMatWithSize(frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
+	defer noise.Close()
+	gocv.RandN(&noise, gocv.NewScalar(24, 24, 24, 0), gocv.NewScalar(sigma, sigma, sigma, 0))
+	mean := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(24, 24, 24, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
+	defer mean.Close()
+	gocv.Add(*frame, noise, frame)
+	gocv.Subtract(*frame, mean, frame)
 }
 
 // TestCardOneUnknown: of two unknown outlines of one card, one stays.
