@@ -46,11 +46,7 @@ func cardsAddedFrames(t testing.TB, bg synth.Background, seed int64) ([]gocv.Mat
 		}
 		m, truth := cardsHeldRender(t, f, rng)
 		out, truths = append(out, m), append(truths, truth)
-		for i := range s.Cards {
-			c := &s.Cards[i]
-			c.Center = c.Center.Add(image.Pt(rng.IntN(5)-2, rng.IntN(5)-2))
-			c.Angle += rng.Float64()*1.2 - 0.6
-		}
+		cardsTremble(&s, rng)
 		place = s.Cards[1].Center
 	}
 	e, err := synth.RenderCardSceneEmpty(s)
@@ -85,31 +81,20 @@ func TestCardsAddedEveryFrame(t *testing.T) {
 // ReadCards' CPU time per frame in which the card slides in beside the
 // three others, the others not counted.
 func BenchmarkReadCards720pAdded(b *testing.B) {
-	ix, _ := cardsTeachAll(b, 100, 2)
-	for _, bg := range synth.Backgrounds() {
-		b.Run(string(bg), func(b *testing.B) {
-			r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer r.Close()
-			var steps []cardsStep
-			for k := range int64(3) {
-				ms, _ := cardsAddedFrames(b, bg, cardsTrembleSeed+k)
-				defer func() {
-					for _, m := range ms {
-						m.Close()
-					}
-				}()
-				for i := range len(ms) - 1 {
-					s := cardsStep{frame: ms[i], counted: i >= 1 && i <= cardsAddedMoves}
-					if i == 0 {
-						s.bg = &ms[len(ms)-1]
-					}
-					steps = append(steps, s)
+	cardsBenchLive(b, func(tb testing.TB, bg synth.Background) ([]cardsStep, []gocv.Mat) {
+		var steps []cardsStep
+		var mats []gocv.Mat
+		for k := range int64(3) {
+			ms, _ := cardsAddedFrames(tb, bg, cardsTrembleSeed+k)
+			mats = append(mats, ms...)
+			for i := range len(ms) - 1 {
+				s := cardsStep{frame: ms[i], counted: i >= 1 && i <= cardsAddedMoves}
+				if i == 0 {
+					s.bg = &ms[len(ms)-1]
 				}
+				steps = append(steps, s)
 			}
-			cardsBenchSteps(b, r, steps)
-		})
-	}
+		}
+		return steps, mats
+	})
 }

@@ -116,11 +116,7 @@ func TestCardsFollow(t *testing.T) {
 	// 0.6°, as cardsHeldFrames does.
 	tremble := func(s synth.CardScene) synth.CardScene {
 		s.Cards = append([]synth.CardSpec(nil), s.Cards...)
-		for i := range s.Cards {
-			c := &s.Cards[i]
-			c.Center = c.Center.Add(image.Pt(rng.IntN(5)-2, rng.IntN(5)-2))
-			c.Angle += rng.Float64()*1.2 - 0.6
-		}
+		cardsTremble(&s, rng)
 		return s
 	}
 	start := func() {

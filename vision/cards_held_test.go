@@ -32,17 +32,23 @@ func cardsHeldFrames(t testing.TB, bg synth.Background, seed int64) ([]gocv.Mat,
 	for range cardsHeldK {
 		m, truth := cardsHeldRender(t, s, rng)
 		out, truths = append(out, m), append(truths, truth)
-		for i := range s.Cards {
-			c := &s.Cards[i]
-			c.Center = c.Center.Add(image.Pt(rng.IntN(5)-2, rng.IntN(5)-2))
-			c.Angle += rng.Float64()*1.2 - 0.6
-		}
+		cardsTremble(&s, rng)
 	}
 	e, err := synth.RenderCardSceneEmpty(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return append(out, e), truths
+}
+
+// cardsTremble moves every card of s by up to 2 px and turns it by up to
+// 0.6° (a hand's tremble).
+func cardsTremble(s *synth.CardScene, rng *rand.Rand) {
+	for i := range s.Cards {
+		c := &s.Cards[i]
+		c.Center = c.Center.Add(image.Pt(rng.IntN(5)-2, rng.IntN(5)-2))
+		c.Angle += rng.Float64()*1.2 - 0.6
+	}
 }
 
 // cardsHeldScene is the first frame's scene of cardsHeldFrames(bg, seed)
@@ -107,6 +113,15 @@ func cardsHeldOrder() []int {
 // cpu-ms/op is ReadCards' CPU time per frame, the first frame of each
 // scene (new cards) not counted.
 func BenchmarkReadCards720pHeld(b *testing.B) {
+	cardsBenchLive(b, func(tb testing.TB, bg synth.Background) ([]cardsStep, []gocv.Mat) {
+		return cardsReadSteps(tb, bg, true)
+	})
+}
+
+// cardsBenchLive runs a live benchmark on every table: a reader of 100
+// taught cards reads the steps of steps(bg) (cardsBenchSteps), whose Mats
+// are closed after.
+func cardsBenchLive(b *testing.B, steps func(testing.TB, synth.Background) ([]cardsStep, []gocv.Mat)) {
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		b.Run(string(bg), func(b *testing.B) {
@@ -115,13 +130,13 @@ func BenchmarkReadCards720pHeld(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer r.Close()
-			steps, mats := cardsReadSteps(b, bg, true)
+			st, mats := steps(b, bg)
 			defer func() {
 				for _, m := range mats {
 					m.Close()
 				}
 			}()
-			cardsBenchSteps(b, r, steps)
+			cardsBenchSteps(b, r, st)
 		})
 	}
 }
