@@ -45,10 +45,11 @@ package vision
 //     where the frame differs from it and the places no card was read in
 //     are searched for keypoints (cards_ref.go).
 //  6. With the reference, the cards read in a frame are followed into the
-//     next ones (cards_follow.go): while each is found near its last place
-//     by its picture (a sticker by its marker read again there) and nothing
-//     else changed against the empty table, steps 1–5 do not run; every
-//     10th frame, and any frame with more, is read in full.
+//     next ones (cards_follow.go): each found near its last place by its
+//     picture (a sticker by its marker read again there) is kept, and
+//     steps 1–5 run only on the places that changed against the empty
+//     table and that the cards kept do not make (none: they do not run);
+//     every 10th frame is read in full.
 //  7. With SearchWholeFrame (tablecam card: single pictures), the whole
 //     frame away from the cards read is searched for the keypoints of
 //     every taught card through a hashed index (cards_learn_frame.go):
@@ -226,10 +227,10 @@ type CardReader struct {
 	// stickerNow and stickerLast are the places searched in vain for
 	// stickers at full resolution (cards_still.go).
 	stickerNow, stickerLast []cardStickerStill
-	// followed are the cards followed from the last frame read in full,
-	// followRun the frames followed (or partly followed) since, kept the
-	// indices in followed of those found again this frame
-	// (cards_follow.go).
+	// followed are the cards followed from the last frame read (in full
+	// or partly), followRun the frames followed or partly followed since
+	// the last read in full, kept the indices in followed of those found
+	// again this frame (cards_follow.go).
 	followed  []cardFollowed
 	followRun int
 	kept      []int
