@@ -223,16 +223,23 @@ func cardPointInRect(p Point2f, r image.Rectangle) bool {
 
 // keepFollowed adds to out, the readings of a partly followed frame's open
 // blobs, the cards followed outside them (kept; r.kept their indices in
-// r.followed) that no reading covers (a card followed reaching into an
-// open blob's place may be read there again), drops the unknown readings
-// lying on one (one reading per card), and puts the kept stickers' reads
-// back in r.reads (startFollowing follows them by it).
+// r.followed) that no card read covers and whose marker (stickers) no
+// reading near them has (a card followed reaching into an open blob's
+// place may be read there again), drops the unknown readings lying on one
+// (one reading per card: an outline of it, or of it and the hand), and
+// puts the kept stickers' reads back in
+// r.reads (startFollowing follows them by it).
 func (r *CardReader) keepFollowed(out, kept []CardReading) []CardReading {
 	n := len(out)
 	for k, rd := range kept {
 		ctr := cardQuadCentre(rd.Corners)
-		if slices.ContainsFunc(out[:n], func(o CardReading) bool { return cardPointInQuad(ctr, o.Corners) }) {
-			continue
+		near := rd.Box.Inset(-max(rd.Box.Dx(), rd.Box.Dy()) / 2)
+		if slices.ContainsFunc(out[:n], func(o CardReading) bool {
+			read := o.ID != CardUnknown || o.Method == CardMethodMarker // unknown ones on it go below
+			return read && cardPointInQuad(ctr, o.Corners) ||
+				rd.Marker != nil && o.Marker != nil && *o.Marker == *rd.Marker && o.Box.Min.Add(o.Box.Max).Div(2).In(near)
+		}) {
+			continue // read again there (a sticker: its marker read again near it)
 		}
 		out = append(out, rd)
 		if t := &r.followed[r.kept[k]]; t.marker != nil {

@@ -1,10 +1,12 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -124,5 +126,57 @@ func TestCardUnshaded(t *testing.T) {
 	}
 	if l := left(other); l.unshaded < cardFollowRest*cardArea || l.shadow {
 		t.Errorf("a card in the shadow: %.2f smallest cards unshaded (one-factor shadow %v), want at least %v", l.unshaded/cardArea, l.shadow, cardFollowRest)
+	}
+}
+
+// TestCardKeepFollowed: of the cards kept in a partly followed frame, one
+// read again where its place was read (its centre on a reading, or its
+// sticker's marker read near it) is not added twice; the others are, with
+// their stickers' reads for following; an unknown reading on a card kept
+// is dropped, one elsewhere stays; a card with the same sticker far off is
+// another card.
+func TestCardKeepFollowed(t *testing.T) {
+	rect := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
+	reading := func(id string, method string, marker int, q [4]Point2f) CardReading {
+		rd := CardReading{ID: id, Method: method, Corners: q, Box: cardQuadBox(q)}
+		if marker >= 0 {
+			rd.Marker = &marker
+		}
+		return rd
+	}
+	r := &CardReader{}
+	var kept []CardReading
+	follow := func(rd CardReading) {
+		t := cardFollowed{rd: rd}
+		if rd.Marker != nil {
+			t.marker = &cardMarkerRead{marker: Marker{ID: *rd.Marker}}
+			t.now = *t.marker
+		}
+		r.kept = append(r.kept, len(r.followed))
+		r.followed = append(r.followed, t)
+		kept = append(kept, rd)
+	}
+	follow(reading("taught-1", CardMethodLearned, -1, rect(100, 100, 200, 240)))   // covered by a reading
+	follow(reading("robot-1", CardMethodMarker, 17, rect(300, 100, 400, 240)))     // its marker read near it
+	follow(reading("taught-2", CardMethodLearned, -1, rect(500, 100, 600, 240)))   // an unknown reading on it
+	follow(reading("activation-3", CardMethodMarker, 2, rect(700, 100, 800, 240))) // kept
+	out := []CardReading{
+		reading("taught-1", CardMethodLearned, -1, rect(110, 105, 210, 245)),
+		reading("robot-1", CardMethodMarker, 17, rect(380, 200, 395, 215)),     // the marker alone
+		reading(CardUnknown, CardMethodLearned, -1, rect(520, 120, 580, 200)),  // on taught-2
+		reading(CardUnknown, CardMethodLearned, -1, rect(900, 400, 980, 500)),  // elsewhere
+		reading("activation-3", CardMethodMarker, 2, rect(100, 600, 115, 615)), // the same sticker far off
+	}
+	got := r.keepFollowed(out, kept)
+	var ids []string
+	for _, rd := range got {
+		ids = append(ids, fmt.Sprintf("%s@%d,%d", rd.ID, rd.Box.Min.X, rd.Box.Min.Y))
+	}
+	want := []string{"taught-1@110,105", "robot-1@380,200", "unknown@900,400", "activation-3@100,600", "taught-2@500,100", "activation-3@700,100"}
+	if !slices.Equal(ids, want) {
+		t.Errorf("kept %v, want %v", ids, want)
+	}
+	if len(r.reads) != 1 || r.reads[0].marker.ID != 2 {
+		t.Errorf("stickers' reads %v, want the kept sticker's (2)", r.reads)
 	}
 }
