@@ -227,8 +227,8 @@ func cardPointInRect(p Point2f, r image.Rectangle) bool {
 // reading near them has (a card followed reaching into an open blob's
 // place may be read there again), drops the unknown readings lying on one
 // (one reading per card: an outline of it, or of it and the hand), and
-// puts the kept stickers' reads back in
-// r.reads (startFollowing follows them by it).
+// puts the kept stickers' reads back in r.reads (startFollowing follows
+// them by it).
 func (r *CardReader) keepFollowed(out, kept []CardReading) []CardReading {
 	n := len(out)
 	for k, rd := range kept {
