@@ -179,6 +179,13 @@ func (r *CardReader) follow(g cardGrey, minW float64) (out []CardReading, open [
 			n++
 		}
 		out, r.kept = out[:n], r.kept[:n]
+	} else if len(r.kept) < len(r.followed) {
+		// Followed, but for cards taken away: they are not looked for
+		// again.
+		for k, i := range r.kept {
+			r.followed[k] = r.followed[i]
+		}
+		r.followed = r.followed[:len(r.kept)]
 	}
 	r.followRun++
 	return out, open, true

@@ -17,7 +17,8 @@ import (
 // read (unknown: nothing is taught) and followed into the next frame; with
 // the reference made the frame itself (the card now part of the table: a
 // card taken away from over its own picture would look the same), the
-// card's picture is where it was, but it is not followed.
+// card's picture is where it was, but it is not followed, nor looked for
+// again.
 func TestCardFollowOnChanged(t *testing.T) {
 	r, err := NewCardReader(CardReaderOptions{})
 	if err != nil {
@@ -70,6 +71,9 @@ func TestCardFollowOnChanged(t *testing.T) {
 	cardRefShrinkTo(img, &r.ref.small)
 	if out := read(img); len(out) != 0 {
 		t.Errorf("the card on the unchanged table was followed: %v", out)
+	}
+	if len(r.followed) != 0 {
+		t.Errorf("the card taken away (for the reader) is still looked for: %d cards followed", len(r.followed))
 	}
 }
 
