@@ -353,14 +353,14 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	defer r.scanner.forget(cardGrey{}) // the view is img's or r.bgr's, for this call only
 	// The cards of the last frame followed, when nothing else is there;
 	// else what they do not make is read (cards_follow.go).
-	kept, open, partly := r.follow(g, minW)
-	r.partly = partly && len(open) > 0
-	if partly && len(open) == 0 {
+	kept, open, followed := r.follow(g, minW)
+	r.partly = followed && len(open) > 0
+	if followed && !r.partly {
 		r.times.lap("cards followed")
 		cardSortReadings(kept)
 		return kept, nil
 	}
-	if partly {
+	if r.partly {
 		r.openBlobs(open)
 		r.times.lap("cards followed, partly")
 	}
@@ -416,7 +416,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	r.times.lap("keypoint searches")
 	run := 0
-	if partly {
+	if r.partly {
 		out, run = r.keepFollowed(out, kept), r.followRun
 	}
 	cardSortReadings(out)

@@ -254,6 +254,7 @@ type cardRef struct {
 	freeReads, freeFar [][4]Point2f
 	freeSpans          [][2]int
 	freeTiles          []cardShadowSums // blobFreeOf's tiles (cardUnshaded)
+	openAt             []int            // openBlobs' new indices
 	markerBlobs        []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
@@ -390,7 +391,9 @@ func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 // their places.
 func (r *CardReader) openBlobs(open []int) {
 	c := &r.ref
-	at := make([]int, len(c.blobs)) // a blob's new index + 1, 0: dropped
+	c.openAt = slices.Grow(c.openAt[:0], len(c.blobs))[:len(c.blobs)]
+	at := c.openAt // a blob's new index + 1, 0: dropped
+	clear(at)
 	n := 0
 	for _, bi := range open {
 		at[bi] = n + 1
