@@ -397,6 +397,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if err != nil {
 		return nil, err
 	}
+	outlines, learned = r.settlePending(outlines, learned)
 	r.times.lap("outlines compared")
 	r.stickered = r.stickerCards(outlines, r.stickered[:0])
 	blobs := r.stickerPlaces(outlines, learned, w, h)
@@ -697,6 +698,15 @@ func (r *CardReader) cardWidths(w, h int) (minW, maxW float64) {
 
 // readLearned compares the card inside outline o with the taught cards.
 func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, cardMatch, error) {
+	return r.readLearnedAs(img, o, false)
+}
+
+// readLearnedAs is readLearned; quick, only o as found, as an inner frame
+// and its other outlines are tried, not fitted to the card's edges nor
+// compared without occluders, and a card not taken is kept for no later
+// frame (the caller reads o in full later when no other outline is read
+// as its card: findOutlinesIn's blobs).
+func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool) (CardReading, bool, cardMatch, error) {
 	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: cardQuadBox(o.q), Corners: o.q}
 	ix := r.opts.Index
 	if ix == nil || len(ix.entries) == 0 {
@@ -727,6 +737,9 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	grow := 0.0
 	bestQ := o.q
 	tries := cardLearnTries(o)
+	if quick {
+		tries = tries[:min(len(tries), 2+len(o.alts))]
+	}
 	first := -1.0 // the outline's own distance
 	for ti, tr := range tries {
 		// The outline grown or shrunk a little is not tried where the
@@ -765,7 +778,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	// not kept as read in vain (it is fitted in a later frame).
 	r.times.since("    outlines tried", t0)
 	unfitted := false
-	if !ix.accepts(best) {
+	if !ix.accepts(best) && !quick {
 		unfitted = r.fits >= cardFitFrame
 		var err error
 		t1 := r.times.now()
@@ -775,7 +788,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 			return rd, false, best, err
 		}
 	}
-	if !ix.accepts(best) && !(r.refUsed && best.dist >= cardRefOccludedFar) {
+	if !ix.accepts(best) && !quick && !(r.refUsed && best.dist >= cardRefOccludedFar) {
 		// A glare spot or a thumb over the card: compared without them.
 		t1 := r.times.now()
 		mm, ok, err := r.matchOccluded(img, bestQ, grow)
@@ -822,7 +835,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 	if ok {
 		rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
 	}
-	if !unfitted {
+	if !unfitted && !quick {
 		r.keepRead(img, o, rd, ok, best, traced)
 	}
 	return rd, ok, best, nil

@@ -247,6 +247,13 @@ type cardRef struct {
 	places     []image.Rectangle   // searched for stickers
 	edgePlaces []image.Rectangle   // searched for outlines: blobs not clean
 	pre        []cardLearnedRead   // the readings of the first outlines (findOutlinesIn)
+	// pending are the outlines of clean blobs that a quick reading did not
+	// take for a card; they are findOutlinesIn's last outlines, from
+	// pendingFrom on, and are read in full only where no other outline
+	// is read as a taught card (settlePending).
+	pending     []cardRefPending
+	pendingFrom int
+	pendingDrop []bool // settlePending's
 	failed     []cardQuadCandidate // sticker candidates of all places
 	// blobFree's cards read (corners within cardQuadRowSpan's bound: each
 	// card read, then it with its rim) and the others, and their spans on a
@@ -1002,7 +1009,7 @@ func (r *CardReader) scanHalfIn(g cardGrey, minSide, maxSide float64) error {
 func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW float64) ([]cardQuadCandidate, error) {
 	c := &r.ref
 	var sure []cardQuadCandidate
-	c.pre = c.pre[:0]
+	c.pre, c.pending = c.pre[:0], c.pending[:0]
 	t0 := r.times.now()
 	for i := range c.blobs {
 		b := &c.blobs[i]
@@ -1056,7 +1063,63 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 			out = append(out, q)
 		}
 	}
+	c.pendingFrom = len(out)
+	for _, p := range c.pending {
+		out = append(out, p.q)
+	}
 	return out, nil
+}
+
+// cardRefPending is a blob's outline q read quickly as no card
+// (blobCard); part, the blob is a part of one.
+type cardRefPending struct {
+	q    cardQuadCandidate
+	part bool
+}
+
+// settlePending keeps each pending outline (r.ref.pending: the last
+// outlines, from pendingFrom on) that preReadOutlines read as a taught
+// card, with the outlines not of the blobs (the outline finder's, the
+// blobs' rectangles) whose centre lies on it dropped: a blob read as a card
+// is not searched for other outlines (findOutlinesIn). A pending outline
+// read as nothing is dropped, as a blob's outline that matched nothing is,
+// but a part's near a taught card, which is kept for the keypoint search
+// (readByKeys) and not reported itself (the outline finder's outline of
+// the card and hand may be). learned are preReadOutlines' readings of
+// outlines, kept in step.
+func (r *CardReader) settlePending(outlines []cardQuadCandidate, learned cardLearnedReads) ([]cardQuadCandidate, cardLearnedReads) {
+	c := &r.ref
+	if !r.refUsed || len(c.pending) == 0 || c.pendingFrom+len(c.pending) != len(outlines) {
+		return outlines, learned
+	}
+	drop := slices.Grow(c.pendingDrop[:0], len(outlines))[:len(outlines)]
+	clear(drop)
+	c.pendingDrop = drop
+	for i := c.pendingFrom; i < len(outlines); i++ {
+		l := &learned[i]
+		if !l.taught() || !l.ok {
+			m := l.m
+			if c.pending[i-c.pendingFrom].part && l.rd.ID == CardUnknown && m.id != "" && m.dist < cardKeyMissDist && m.dist < cardKeyMissRatio*m.second {
+				l.ok = false
+				continue
+			}
+			drop[i] = true
+			continue
+		}
+		for j := len(c.pre); j < c.pendingFrom; j++ {
+			if !learned[j].taught() && cardPointInQuad(cardQuadCentre(outlines[j].q), l.rd.Corners) {
+				drop[j] = true
+			}
+		}
+	}
+	n := 0
+	for i := range outlines {
+		if !drop[i] {
+			outlines[n], learned[n] = outlines[i], learned[i]
+			n++
+		}
+	}
+	return outlines[:n], learned[:n]
 }
 
 // readParts reads the blobs' parts (blobCard) and adds the area of those
@@ -1122,18 +1185,16 @@ func (r *CardReader) blobCard(colour gocv.Mat, gr cardGrey, b *cardRefBlob, part
 		c.pre = append(c.pre, cardLearnedRead{})
 		return append(sure, q), true, nil
 	}
-	rd, ok, m, err := r.readLearned(colour, q)
+	// A blob is read quickly first, and in full at the end
+	// (settlePending) where no other outline is read as its card: its
+	// outline is often the card with its shadow or the hand's edge,
+	// which the outline finder's outline of the card reads at once.
+	rd, ok, m, err := r.readLearnedAs(colour, q, true)
 	if err != nil {
 		return sure, false, err
 	}
 	if rd.ID == CardUnknown {
-		if part && m.id != "" && m.dist < cardKeyMissDist && m.dist < cardKeyMissRatio*m.second {
-			// Near a taught card: its keypoints are searched for
-			// (readByKeys); not reported as unknown itself (the outline
-			// finder's outline of the card and hand may be).
-			c.pre = append(c.pre, cardLearnedRead{rd: rd, done: true, m: m})
-			return append(sure, q), false, nil
-		}
+		c.pending = append(c.pending, cardRefPending{q: q, part: part})
 		return sure, false, nil // the outline finder looks again
 	}
 	c.pre = append(c.pre, cardLearnedRead{rd: rd, ok: ok, done: true, m: m})

@@ -342,3 +342,63 @@ func TestCardOneUnknown(t *testing.T) {
 		}
 	}
 }
+
+// A blob's outline read quickly as no card is read in full at the end,
+// after the outline finder's (settlePending): one read as a taught card
+// stays, and the finder's outlines and blob rectangles on it go, as they
+// would not have been looked for had the blob been read at once; one read
+// as nothing goes, as before, but a part's near a taught card, which stays
+// for the keypoint search without being reported.
+func TestCardSettlePending(t *testing.T) {
+	r := &CardReader{refUsed: true}
+	rect := func(x0, y0, x1, y1 float32) cardQuadCandidate {
+		return cardQuadCandidate{q: [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}}
+	}
+	taught := func(o cardQuadCandidate, id string) cardLearnedRead {
+		return cardLearnedRead{rd: CardReading{ID: id, Corners: o.q}, ok: true, done: true, m: cardMatch{id: id}}
+	}
+	unknown := func(o cardQuadCandidate, m cardMatch) cardLearnedRead {
+		return cardLearnedRead{rd: CardReading{ID: CardUnknown, Corners: o.q}, ok: true, done: true, m: m}
+	}
+	sure := rect(0, 0, 100, 140)
+	onCard := rect(305, 5, 395, 135)   // the finder's outline of the pending card
+	elsewhere := rect(600, 0, 700, 140) // the finder's outline of another card
+	rectOn := rect(290, -10, 410, 150)  // a blob's rectangle around the pending card
+	card := rect(300, 0, 400, 140)      // pending, read as a taught card
+	nothing := rect(900, 0, 1000, 140)  // pending, read as nothing
+	near := rect(900, 300, 1000, 440)   // a pending part, near a taught card
+	far := rect(600, 300, 700, 440)     // a pending part, far from any
+	nearM := cardMatch{id: "taught-9", dist: 0.5, second: 1.5}
+	farM := cardMatch{id: "taught-8", dist: 1.2, second: 1.3}
+	r.ref.pre = []cardLearnedRead{taught(sure, "taught-1")}
+	r.ref.pending = []cardRefPending{{q: card}, {q: nothing}, {q: near, part: true}, {q: far, part: true}}
+	r.ref.pendingFrom = 4
+	frame := func() ([]cardQuadCandidate, cardLearnedReads) {
+		return []cardQuadCandidate{sure, onCard, elsewhere, rectOn, card, nothing, near, far},
+			cardLearnedReads{taught(sure, "taught-1"), unknown(onCard, cardMatch{}), taught(elsewhere, "taught-2"), unknown(rectOn, cardMatch{}),
+				taught(card, "taught-3"), unknown(nothing, cardMatch{}), unknown(near, nearM), unknown(far, farM)}
+	}
+	outlines, learned := r.settlePending(frame())
+	want := []cardQuadCandidate{sure, elsewhere, card, near}
+	if len(outlines) != len(want) || len(learned) != len(want) {
+		t.Fatalf("%d outlines, %d readings; want %d: %v", len(outlines), len(learned), len(want), outlines)
+	}
+	for i := range want {
+		if outlines[i].q != want[i].q || learned[i].rd.Corners != want[i].q {
+			t.Errorf("outline %d: %v (read %v), want %v", i, outlines[i].q, learned[i].rd.Corners, want[i].q)
+		}
+	}
+	if !learned[2].ok || learned[2].rd.ID != "taught-3" {
+		t.Errorf("the pending card: %+v, want taught-3 reported", learned[2])
+	}
+	if learned[3].ok || learned[3].m.id != "taught-9" {
+		t.Errorf("the part near a card: %+v, want kept unreported with its match", learned[3])
+	}
+	// Without the reference (its pending outlines are the last frame's)
+	// nothing is dropped.
+	r.refUsed = false
+	all, _ := frame()
+	if o2, l2 := r.settlePending(frame()); len(o2) != len(all) || len(l2) != len(all) {
+		t.Errorf("without the reference: %d outlines, want %d", len(o2), len(all))
+	}
+}
