@@ -43,7 +43,11 @@ package vision
 //  5. With a picture of the empty table ([CardReader.SetBackground], which
 //     the live pipeline's [BackgroundReader] hands on), steps 1–4 look only
 //     where the frame differs from it and the places no card was read in
-//     are searched for keypoints (cards_ref.go).
+//     are searched for keypoints (cards_ref.go). A changed blob in a
+//     card's shape (or a part of one, the hand taken out) is an outline of
+//     its own, compared quickly first (as found, as an inner frame, its
+//     alternatives) and in full only where no other outline was read as a
+//     taught card: it is often the card with its shadow or the hand's edge.
 //  6. With the reference, the cards read in a frame are followed into the
 //     next ones (cards_follow.go): each found near its last place by its
 //     picture (a sticker by its marker read again there) is kept, and
