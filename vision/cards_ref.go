@@ -1002,10 +1002,12 @@ func (r *CardReader) scanHalfIn(g cardGrey, minSide, maxSide float64) error {
 // findOutlinesIn finds the card outlines of the frame colour (continuous
 // BGR; gr its view) with the reference: a clean blob's quadrilateral,
 // re-fitted to the edges near it, is its card's outline when it holds a
-// sticker or matches a taught card (its reading is kept in r.ref.pre);
-// the outline finder runs in the places of the other blobs (and of clean
-// ones that matched nothing), and each card-shaped blob's rectangle is
-// added where no outline covers it.
+// sticker or matches a taught card at a quick reading (its reading is
+// kept in r.ref.pre); the outline finder runs in the places of the other
+// blobs (and of clean ones that matched nothing), each card-shaped blob's
+// rectangle is added where no outline covers it, and last come the blobs'
+// outlines that matched nothing quickly (r.ref.pending, from
+// r.ref.pendingFrom on: settlePending).
 func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW float64) ([]cardQuadCandidate, error) {
 	c := &r.ref
 	var sure []cardQuadCandidate
@@ -1173,8 +1175,9 @@ func (c *cardRef) partOnRead(i int) bool {
 }
 
 // blobCard appends to sure the outline of the clean blob b, re-fitted to
-// the edges of gr, when it holds a sticker or matches a taught card (its
-// reading added to r.ref.pre), and reports whether it did.
+// the edges of gr, when it holds a sticker or matches a taught card read
+// quickly (its reading added to r.ref.pre), and reports whether it did;
+// an outline that matched nothing quickly is pending (r.ref.pending).
 func (r *CardReader) blobCard(colour gocv.Mat, gr cardGrey, b *cardRefBlob, part bool, sure []cardQuadCandidate, minW, maxW float64) ([]cardQuadCandidate, bool, error) {
 	c := &r.ref
 	q, ok := r.blobOutline(gr, b.quad, b.rect, minW, maxW)
