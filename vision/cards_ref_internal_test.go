@@ -361,7 +361,7 @@ func TestCardSettlePending(t *testing.T) {
 		return cardLearnedRead{rd: CardReading{ID: CardUnknown, Corners: o.q}, ok: true, done: true, m: m}
 	}
 	sure := rect(0, 0, 100, 140)
-	onCard := rect(305, 5, 395, 135)   // the finder's outline of the pending card
+	onCard := rect(305, 5, 395, 135)    // the finder's outline of the pending card
 	elsewhere := rect(600, 0, 700, 140) // the finder's outline of another card
 	rectOn := rect(290, -10, 410, 150)  // a blob's rectangle around the pending card
 	card := rect(300, 0, 400, 140)      // pending, read as a taught card
