@@ -644,6 +644,10 @@ type cardMarkerScanner struct {
 	weak       []cardMarkerRead
 	confirming bool
 	again      []cardMarkerRead
+	// keep, when set, clears the thresholded picture (cols × rows, of the
+	// place from origin shrunk by scale: 255 where dark) where no sticker
+	// can be (scanHalfIn: far from what changed against the empty table).
+	keep func(bin []uint8, cols, rows int, origin image.Point, scale float64)
 }
 
 // cardQuadKey is a quad's corners, bit for bit.
@@ -757,6 +761,13 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, p
 		src = s.blur
 	}
 	gocv.AdaptiveThreshold(src, &s.bin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, pass.c)
+	if s.keep != nil {
+		b, err := s.bin.DataPtrUint8()
+		if err != nil {
+			return out, fmt.Errorf("sticker scan: threshold: %w", err)
+		}
+		s.keep(b, s.bin.Cols(), s.bin.Rows(), r.Min, scale)
+	}
 	var blobs *[]image.Rectangle
 	if scale < 1 {
 		blobs = &s.blobs

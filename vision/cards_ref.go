@@ -66,6 +66,7 @@ import "C"
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
@@ -236,13 +237,17 @@ type cardRef struct {
 	size       image.Point
 	has        bool
 	blobs      []cardRefBlob
-	parts      []cardRefBlob     // clean parts of blobs that are not, their skin taken out
-	part       gocv.Mat          // a blob's place of mask, skin taken out
-	partRaw    gocv.Mat          // c.part before the opening
-	skin       gocv.Mat          // c.part's skin-coloured pixels
-	labels     gocv.Mat          // their connected parts
-	rim        []bool            // by label: the part reaches the blob's rim
-	kernel3    gocv.Mat          // 3×3: the hand's rim
+	parts      []cardRefBlob // clean parts of blobs that are not, their skin taken out
+	part       gocv.Mat      // a blob's place of mask, skin taken out
+	partRaw    gocv.Mat      // c.part before the opening
+	skin       gocv.Mat      // c.part's skin-coloured pixels
+	labels     gocv.Mat      // their connected parts
+	rim        []bool        // by label: the part reaches the blob's rim
+	kernel3    gocv.Mat      // 3×3: the hand's rim
+	rawMask    gocv.Mat      // c.mask before its closing and opening
+	near       gocv.Mat      // a place's rawMask dilated (keepNearChanged)
+	nearKernel gocv.Mat
+	nearCol    []int32
 	partKernel gocv.Mat          // closes a part's gaps
 	places     []image.Rectangle // searched for stickers
 	edgePlaces []image.Rectangle // searched for outlines: blobs not clean
@@ -298,11 +303,12 @@ type cardRefBlob struct {
 func newCardRef() cardRef {
 	return cardRef{small: gocv.NewMat(), cur: gocv.NewMat(), mask: gocv.NewMat(), conv: gocv.NewMat(),
 		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5)), col: gocv.NewMat(), half: gocv.NewMat(), up: gocv.NewMat(),
-		part: gocv.NewMat(), partRaw: gocv.NewMat(), skin: gocv.NewMat(), labels: gocv.NewMat(), kernel3: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)), partKernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(9, 9))}
+		part: gocv.NewMat(), partRaw: gocv.NewMat(), skin: gocv.NewMat(), labels: gocv.NewMat(), kernel3: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)), partKernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(9, 9)),
+		rawMask: gocv.NewMat(), near: gocv.NewMat(), nearKernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(2*cardRefNear+1, 2*cardRefNear+1))}
 }
 
 func (c *cardRef) close() {
-	for _, m := range []*gocv.Mat{&c.small, &c.cur, &c.mask, &c.conv, &c.kernel, &c.col, &c.half, &c.up, &c.part, &c.partRaw, &c.skin, &c.labels, &c.kernel3, &c.partKernel} {
+	for _, m := range []*gocv.Mat{&c.small, &c.cur, &c.mask, &c.conv, &c.kernel, &c.col, &c.half, &c.up, &c.part, &c.partRaw, &c.skin, &c.labels, &c.kernel3, &c.partKernel, &c.rawMask, &c.near, &c.nearKernel} {
 		m.Close()
 	}
 	if c.keyer != nil {
@@ -379,6 +385,7 @@ func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 	if err != nil || !ok {
 		return false, err
 	}
+	c.mask.CopyTo(&c.rawMask) // before the opening takes out a sticker alone on a card like the table
 	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphClose, c.kernel)
 	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphOpen, c.kernel)
 	c.findBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
@@ -986,6 +993,8 @@ func (r *CardReader) scanHalfIn(g cardGrey, minSide, maxSide float64) error {
 	r.reads = r.reads[:0]
 	c.failed, c.markerBlobs = c.failed[:0], c.markerBlobs[:0]
 	var err error
+	r.scanner.keep = c.keepNearChanged
+	defer func() { r.scanner.keep = nil }()
 	for _, p := range c.places {
 		r.reads, err = r.scanner.scan(r.grey, g, p, cardPassHalf, minSide, min(maxSide, float64(max(p.Dx(), p.Dy()))), r.reads)
 		if err != nil {
@@ -1070,6 +1079,63 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		out = append(out, p.q)
 	}
 	return out, nil
+}
+
+// cardRefNear is how far from a changed pixel (cardRefShrink pixels: 4
+// full-resolution ones each) a place's dark pixels are kept for the
+// sticker search: a sticker on a card lies in what changed, or at its rim
+// where its quiet zone is as light as the table.
+const cardRefNear = 3
+
+// keepNearChanged clears the pixels of bin (cols × rows: a place from
+// origin shrunk by scale) farther than cardRefNear from a changed pixel
+// (rawMask: a sticker alone on a card as light as the table is too small
+// for mask's opening):
+// the table's pattern beside the blobs, which makes most of a textured
+// table's dark specks and candidates.
+func (c *cardRef) keepNearChanged(bin []uint8, cols, rows int, origin image.Point, scale float64) {
+	const s = cardRefShrink
+	mw, mh := c.rawMask.Cols(), c.rawMask.Rows()
+	at := func(v int, o int) int { return int((float64(v)+0.5)/scale) + o } // full-resolution coordinate
+	box := image.Rect(at(0, origin.X)/s-cardRefNear, at(0, origin.Y)/s-cardRefNear, at(cols-1, origin.X)/s+cardRefNear+1, at(rows-1, origin.Y)/s+cardRefNear+1).Intersect(image.Rect(0, 0, mw, mh))
+	if box.Empty() {
+		return
+	}
+	reg := c.rawMask.Region(box)
+	gocv.Dilate(reg, &c.near, c.nearKernel)
+	reg.Close()
+	near, err := c.near.DataPtrUint8()
+	nw := box.Dx()
+	if err != nil || c.near.Cols() != nw || c.near.Rows() != box.Dy() {
+		return
+	}
+	c.nearCol = slices.Grow(c.nearCol[:0], cols)[:cols]
+	for x := range cols {
+		c.nearCol[x] = int32(min(max(at(x, origin.X)/s-box.Min.X, -1), nw))
+	}
+	for y := range rows {
+		line := bin[y*cols : (y+1)*cols]
+		my := at(y, origin.Y)/s - box.Min.Y
+		if my < 0 || my >= box.Dy() {
+			clear(line)
+			continue
+		}
+		row := near[my*nw : (my+1)*nw]
+		for x0 := 0; x0 < cols; x0 += 8 {
+			x1 := min(x0+8, cols)
+			if x1-x0 == 8 && binary.LittleEndian.Uint64(line[x0:x1]) == 0 {
+				continue // most of a place is light: 8 pixels at a time
+			}
+			for x := x0; x < x1; x++ {
+				if line[x] == 0 {
+					continue
+				}
+				if mx := c.nearCol[x]; mx < 0 || int(mx) >= nw || row[mx] == 0 {
+					line[x] = 0
+				}
+			}
+		}
+	}
 }
 
 // cardRefPending is a blob's outline q read quickly as no card

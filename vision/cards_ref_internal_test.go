@@ -402,3 +402,66 @@ func TestCardSettlePending(t *testing.T) {
 		t.Errorf("without the reference: %d outlines, want %d", len(o2), len(all))
 	}
 }
+
+// The sticker search's thresholded picture of a place keeps its dark
+// pixels within cardRefNear changed-mask pixels (a square's reach) of what
+// changed against the empty table (before the mask's opening) and loses
+// the others (the table's pattern), at half resolution and at full.
+func TestCardKeepNearChanged(t *testing.T) {
+	c := newCardRef()
+	defer c.close()
+	c.rawMask.Close()
+	c.rawMask = gocv.NewMatWithSize(180, 320, gocv.MatTypeCV8U)
+	changed := image.Rect(110, 55, 120, 65) // mask pixels: full resolution 440–480, 220–260
+	reg := c.rawMask.Region(changed)
+	reg.SetTo(gocv.NewScalar(255, 0, 0, 0))
+	reg.Close()
+	dist := func(mx, my int) int { // a square's reach from changed
+		dx := max(changed.Min.X-mx, mx-(changed.Max.X-1), 0)
+		dy := max(changed.Min.Y-my, my-(changed.Max.Y-1), 0)
+		return max(dx, dy)
+	}
+	for _, tc := range []struct {
+		name   string
+		origin image.Point
+		w, h   int
+		scale  float64
+	}{
+		{"half resolution", image.Pt(400, 200), 200, 160, 0.5},
+		{"full resolution", image.Pt(420, 210), 90, 70, 1},
+		{"at the frame's corner", image.Pt(0, 0), 64, 48, 0.5},
+	} {
+		cols, rows := int(float64(tc.w)*tc.scale), int(float64(tc.h)*tc.scale)
+		// Dark pixels in runs of 5 and light ones in runs of 12 (the
+		// search skips 8 light pixels at a time).
+		bin := make([]uint8, cols*rows)
+		dark := func(i int) bool { return i%17 < 5 }
+		for i := range bin {
+			if dark(i) {
+				bin[i] = 255
+			}
+		}
+		c.keepNearChanged(bin, cols, rows, tc.origin, tc.scale)
+		kept, lost := 0, 0
+		for y := range rows {
+			for x := range cols {
+				fx := tc.origin.X + int((float64(x)+0.5)/tc.scale)
+				fy := tc.origin.Y + int((float64(y)+0.5)/tc.scale)
+				near := dist(fx/cardRefShrink, fy/cardRefShrink) <= cardRefNear
+				want := near && dark(y*cols+x)
+				if got := bin[y*cols+x] != 0; got != want {
+					t.Fatalf("%s: pixel (%d, %d) (full %d, %d) kept %v, want %v", tc.name, x, y, fx, fy, got, want)
+				}
+				switch {
+				case want:
+					kept++
+				case dark(y*cols + x):
+					lost++
+				}
+			}
+		}
+		if tc.origin.X > 0 && (kept == 0 || lost == 0) {
+			t.Errorf("%s: %d kept, %d lost: the test sees no edge", tc.name, kept, lost)
+		}
+	}
+}
