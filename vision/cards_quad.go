@@ -42,6 +42,12 @@ type cardOutlineFinder struct {
 	segs [][5]float64
 	// line indices by direction (lines).
 	byDir [90][]int
+	// keep, when set, clears the edge map (cols × rows at find's scale of
+	// the place from origin, 255 on an edge) where no card's edge can be
+	// (findOutlinesAt: far from what changed against the empty table).
+	keep func(edges []uint8, cols, rows int, origin image.Point, scale float64)
+	// origin is the place's top-left corner for keep.
+	origin image.Point
 }
 
 func newCardOutlineFinder() *cardOutlineFinder {
@@ -66,6 +72,13 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 	gocv.GaussianBlur(half, &f.blur, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
 	if err := f.edgesOf(f.blur); err != nil {
 		return nil, fmt.Errorf("card outlines: %w", err)
+	}
+	if f.keep != nil {
+		e, err := f.edges.DataPtrUint8()
+		if err != nil {
+			return nil, fmt.Errorf("card outlines: edge map: %w", err)
+		}
+		f.keep(e, f.edges.Cols(), f.edges.Rows(), f.origin, scale)
 	}
 	lines, err := f.lines(f.edges, minW*scale)
 	if err != nil {

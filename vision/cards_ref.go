@@ -1083,16 +1083,18 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 
 // cardRefNear is how far from a changed pixel (cardRefShrink pixels: 4
 // full-resolution ones each) a place's dark pixels are kept for the
-// sticker search: a sticker on a card lies in what changed, or at its rim
-// where its quiet zone is as light as the table.
+// sticker search and its edges for the outline finder: a sticker or a
+// card's edge lies in what changed or at its rim (a sticker's quiet zone,
+// a card's border as light as the table).
 const cardRefNear = 3
 
 // keepNearChanged clears the pixels of bin (cols × rows: a place from
-// origin shrunk by scale) farther than cardRefNear from a changed pixel
-// (rawMask: a sticker alone on a card as light as the table is too small
-// for mask's opening):
-// the table's pattern beside the blobs, which makes most of a textured
-// table's dark specks and candidates.
+// origin shrunk by scale; a sticker search's dark pixels, the outline
+// finder's edges) farther than cardRefNear from a changed pixel: the
+// table's pattern beside the blobs, which makes most of a textured table's
+// dark specks, sticker candidates and lines. The mask is taken before its
+// opening (rawMask): a sticker alone on a card as light as the table is
+// too small for it.
 func (c *cardRef) keepNearChanged(bin []uint8, cols, rows int, origin image.Point, scale float64) {
 	const s = cardRefShrink
 	mw, mh := c.rawMask.Cols(), c.rawMask.Rows()
@@ -1288,7 +1290,9 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 		if err != nil {
 			return nil, err
 		}
+		r.finder.keep, r.finder.origin = c.keepNearChanged, p.Min
 		found, err := r.finder.find(c.half, float64(hw)/float64(p.Dx()), pv, minW, maxW)
+		r.finder.keep = nil
 		if err != nil {
 			return nil, err
 		}
