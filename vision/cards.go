@@ -48,6 +48,9 @@ package vision
 //     its own, compared quickly first (as found, as an inner frame, its
 //     alternatives) and in full only where no other outline was read as a
 //     taught card: it is often the card with its shadow or the hand's edge.
+//     The sticker search and the outline finder keep only the dark pixels
+//     and edges near what changed (the table's pattern around a blob makes
+//     no sticker and no card's edge).
 //  6. With the reference, the cards read in a frame are followed into the
 //     next ones (cards_follow.go): each found near its last place by its
 //     picture (a sticker by its marker read again there) is kept, and
