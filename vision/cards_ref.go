@@ -237,25 +237,25 @@ type cardRef struct {
 	size       image.Point
 	has        bool
 	blobs      []cardRefBlob
-	parts      []cardRefBlob // clean parts of blobs that are not, their skin taken out
-	part       gocv.Mat      // a blob's place of mask, skin taken out
-	partRaw    gocv.Mat      // c.part before the opening
-	skin       gocv.Mat      // c.part's skin-coloured pixels
-	labels     gocv.Mat      // their connected parts
-	rim        []bool        // by label: the part reaches the blob's rim
-	kernel3    gocv.Mat      // 3×3: the hand's rim
-	rawMask    gocv.Mat      // c.mask before its closing and opening
-	near       gocv.Mat      // a place's rawMask dilated (keepNearChanged)
-	nearKernel gocv.Mat
-	nearCol    []int32
+	parts      []cardRefBlob     // clean parts of blobs that are not, their skin taken out
+	part       gocv.Mat          // a blob's place of mask, skin taken out
+	partRaw    gocv.Mat          // c.part before the opening
+	skin       gocv.Mat          // c.part's skin-coloured pixels
+	labels     gocv.Mat          // their connected parts
+	rim        []bool            // by label: the part reaches the blob's rim
+	kernel3    gocv.Mat          // 3×3: the hand's rim
 	partKernel gocv.Mat          // closes a part's gaps
+	rawMask    gocv.Mat          // c.mask before its closing and opening
+	near       gocv.Mat          // a place's rawMask dilated (keepNearChanged)
+	nearKernel gocv.Mat          // near's dilation: cardRefNear each way
+	nearCol    []int32           // keepNearChanged's column of near by a pixel's
 	places     []image.Rectangle // searched for stickers
 	edgePlaces []image.Rectangle // searched for outlines: blobs not clean
 	pre        []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
 	// pending are the outlines of blobs (clean ones and parts) that a
-	// quick reading did not take for a card; they are findOutlinesIn's last outlines, from
-	// pendingFrom on, and are read in full only where no other outline
-	// is read as a taught card (settlePending).
+	// quick reading did not take for a card; they are findOutlinesIn's
+	// last outlines, from pendingFrom on, and are read in full only where
+	// no other outline is read as a taught card (settlePending).
 	pending     []cardRefPending
 	pendingFrom int
 	pendingDrop []bool              // settlePending's
