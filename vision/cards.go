@@ -266,8 +266,10 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
-		keyer: newCardKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}, nil
+	r := &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
+		keyer: newCardKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
+	r.ref.keepNear = r.ref.keepNearChanged
+	return r, nil
 }
 
 // Close releases the reader. Closing twice is harmless.

@@ -252,6 +252,10 @@ type cardRef struct {
 	places     []image.Rectangle // searched for stickers
 	edgePlaces []image.Rectangle // searched for outlines: blobs not clean
 	pre        []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
+	// keepNear is keepNearChanged bound once (NewCardReader): set as the
+	// sticker search's and the outline finder's filter it allocates
+	// nothing per frame.
+	keepNear func(bin []uint8, cols, rows int, origin image.Point, scale float64)
 	// pending are the outlines of blobs (clean ones and parts) that a
 	// quick reading did not take for a card; they are findOutlinesIn's
 	// last outlines, from pendingFrom on, and are read in full only where
@@ -993,7 +997,7 @@ func (r *CardReader) scanHalfIn(g cardGrey, minSide, maxSide float64) error {
 	r.reads = r.reads[:0]
 	c.failed, c.markerBlobs = c.failed[:0], c.markerBlobs[:0]
 	var err error
-	r.scanner.keep = c.keepNearChanged
+	r.scanner.keep = c.keepNear
 	defer func() { r.scanner.keep = nil }()
 	for _, p := range c.places {
 		r.reads, err = r.scanner.scan(r.grey, g, p, cardPassHalf, minSide, min(maxSide, float64(max(p.Dx(), p.Dy()))), r.reads)
@@ -1290,7 +1294,7 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 		if err != nil {
 			return nil, err
 		}
-		r.finder.keep, r.finder.origin = c.keepNearChanged, p.Min
+		r.finder.keep, r.finder.origin = c.keepNear, p.Min
 		found, err := r.finder.find(c.half, float64(hw)/float64(p.Dx()), pv, minW, maxW)
 		r.finder.keep = nil
 		if err != nil {
