@@ -716,6 +716,29 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 // frame (the caller reads o in full later when no other outline is read
 // as its card: findOutlinesIn's blobs).
 func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool) (CardReading, bool, cardMatch, error) {
+	return r.readLearnedOn(img, o, quick, nil)
+}
+
+// cardQuickRead is where a quick reading of an outline stopped
+// (readLearnedOn), for its full reading to go on from there rather than
+// compare the same outlines again: the best match of the outlines tried so
+// far and the next try (-1: none, a match was taken); when that match was
+// taken, its confirmation.
+type cardQuickRead struct {
+	set            bool
+	best           cardMatch
+	grow           float64
+	bestQ          [4]Point2f
+	first          float64
+	next           int
+	confirmed, ran bool // the confirmation's verdict; ran: it was asked
+}
+
+// readLearnedOn is readLearnedAs; with qr set, a quick reading records in
+// it where it stopped, and a full reading with qr recorded goes on from
+// there: the same reading as from the start, as the quick tries are the
+// full ones' first and a match taken stops both.
+func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool, qr *cardQuickRead) (CardReading, bool, cardMatch, error) {
 	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: cardQuadBox(o.q), Corners: o.q}
 	ix := r.opts.Index
 	if ix == nil || len(ix.entries) == 0 {
@@ -750,7 +773,17 @@ func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool
 		tries = tries[:min(len(tries), 2+len(o.alts))]
 	}
 	first := -1.0 // the outline's own distance
-	for ti, tr := range tries {
+	from := 0
+	resumed := !quick && qr != nil && qr.set
+	if resumed {
+		best, grow, bestQ, first, from = qr.best, qr.grow, qr.bestQ, qr.first, qr.next
+		if from < 0 {
+			from = len(tries) // the quick reading took a match
+		}
+	}
+	next := len(tries)
+	for ti := from; ti < len(tries); ti++ {
+		tr := tries[ti]
 		// The outline grown or shrunk a little is not tried where the
 		// outline itself is far from any card (on training scenes these
 		// tries never made a card read from there).
@@ -765,6 +798,7 @@ func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool
 		if ti > 0 && !tr.doubled && r.refUsed && r.triedChanged(tr.q, o.q, changed) < cardRefTryChanged {
 			continue
 		}
+		t1 := r.times.now()
 		if err := r.desc.rectify(img, tr.q, tr.grow); err != nil {
 			continue
 		}
@@ -773,6 +807,7 @@ func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool
 			return rd, false, best, err
 		}
 		m := ix.match(&d)
+		r.times.since("      one outline compared", t1)
 		if ti == 0 {
 			first = m.dist
 		}
@@ -780,8 +815,12 @@ func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool
 			best, grow, bestQ = m, tr.grow, tr.q
 		}
 		if ix.accepts(best) {
-			break // no need to look further
+			next = -1 // a full reading stops here too
+			break     // no need to look further
 		}
+	}
+	if quick && qr != nil {
+		*qr = cardQuickRead{set: true, best: best, grow: grow, bestQ: bestQ, first: first, next: next}
 	}
 	// An outline near a card but not fitted, the frame's fits spent, is
 	// not kept as read in vain (it is fitted in a later frame).
@@ -818,12 +857,21 @@ func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool
 	// With the reference, matches are confirmed at the pose; without it,
 	// masked ones (fewer pixels compared) are.
 	if r.refUsed && (accepted || cardRefBand(best)) || accepted && best.mask != nil {
-		var err error
-		t1 := r.times.now()
-		accepted, err = r.confirmStill(img, cardGrowQuad(bestQ, grow), best)
-		r.times.since("    confirmed by keypoints", t1)
-		if err != nil {
-			return rd, false, best, err
+		if resumed && qr.ran && accepted {
+			// Taken at the quick reading, which asked for this
+			// confirmation of the same match already.
+			accepted = qr.confirmed
+		} else {
+			var err error
+			t1 := r.times.now()
+			accepted, err = r.confirmStill(img, cardGrowQuad(bestQ, grow), best)
+			r.times.since("    confirmed by keypoints", t1)
+			if err != nil {
+				return rd, false, best, err
+			}
+			if quick && qr != nil && ix.accepts(best) {
+				qr.confirmed, qr.ran = accepted, true
+			}
 		}
 	}
 	if accepted {
@@ -1050,7 +1098,11 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 			ls[i] = cardLearnedRead{rd: CardReading{ID: CardUnknown}, done: true}
 			continue
 		}
-		rd, ok, m, err := r.readLearned(colour, o)
+		var qr *cardQuickRead // a blob's outline read quickly (settlePending)
+		if p := &r.ref; r.refUsed && i >= p.pendingFrom && i-p.pendingFrom < len(p.pending) && p.pending[i-p.pendingFrom].q.q == o.q {
+			qr = &p.pending[i-p.pendingFrom].quick
+		}
+		rd, ok, m, err := r.readLearnedOn(colour, o, false, qr)
 		if err != nil {
 			return nil, err
 		}

@@ -104,7 +104,7 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 		"outlines", "  blobs alone outlined", "  blobs' parts outlined", "  outline finder",
 		"outlines compared", "stickers, full resolution", "outlines read",
 		"keypoint searches", "  outlines near a taught card searched for its keypoints", "  blobs searched for every card's keypoints",
-		"  compared with the taught cards", "    outlines tried", "    outline fitted", "    compared without occluders", "    confirmed by keypoints",
+		"  compared with the taught cards", "    outlines tried", "      one outline compared", "    outline fitted", "    compared without occluders", "    confirmed by keypoints",
 	}
 	rest := slices.Sorted(maps.Keys(parts))
 	rest = slices.DeleteFunc(rest, func(k string) bool { return slices.Contains(order, k) })

@@ -1147,8 +1147,9 @@ func (c *cardRef) keepNearChanged(bin []uint8, cols, rows int, origin image.Poin
 // cardRefPending is a blob's outline q read quickly as no card
 // (blobCard); part, the blob is a part of one.
 type cardRefPending struct {
-	q    cardQuadCandidate
-	part bool
+	q     cardQuadCandidate
+	part  bool
+	quick cardQuickRead // where its quick reading stopped
 }
 
 // settlePending keeps each pending outline (r.ref.pending: the last
@@ -1264,12 +1265,13 @@ func (r *CardReader) blobCard(colour gocv.Mat, gr cardGrey, b *cardRefBlob, part
 	// (settlePending) where no other outline is read as its card: its
 	// outline is often the card with its shadow or the hand's edge,
 	// which the outline finder's outline of the card reads at once.
-	rd, ok, m, err := r.readLearnedAs(colour, q, true)
+	var qr cardQuickRead
+	rd, ok, m, err := r.readLearnedOn(colour, q, true, &qr)
 	if err != nil {
 		return sure, false, err
 	}
 	if rd.ID == CardUnknown {
-		c.pending = append(c.pending, cardRefPending{q: q, part: part})
+		c.pending = append(c.pending, cardRefPending{q: q, part: part, quick: qr})
 		return sure, false, nil // the outline finder looks again
 	}
 	c.pre = append(c.pre, cardLearnedRead{rd: rd, ok: ok, done: true, m: m})

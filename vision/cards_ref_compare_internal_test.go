@@ -158,3 +158,79 @@ func cardFrameForTest(t *testing.T) (gocv.Mat, []byte) {
 	}
 	return img, px
 }
+
+// TestCardQuickReadGoesOn: the full reading of an outline read quickly
+// first (a blob's, findOutlinesIn) goes on from where the quick one
+// stopped: the same reading as one from the start, without comparing the
+// quick reading's outlines again.
+func TestCardQuickReadGoesOn(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	img, px := cardFrameForTest(t)
+	for by := 0; by < 720; by += 12 {
+		for bx := 0; bx < 1280; bx += 12 {
+			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
+			for y := by; y < by+12; y++ {
+				for x := bx; x < min(bx+12, 1280); x++ {
+					copy(px[3*(y*1280+x):], c[:])
+				}
+			}
+		}
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	card := [4]Point2f{{700, 200}, {860, 210}, {850, 430}, {690, 420}}
+	d := newCardDescriber()
+	defer d.close()
+	if err := d.rectify(img, card, 0); err != nil {
+		t.Fatal(err)
+	}
+	r := cardReaderOfCanon(t, d)
+	r.times = newCardTimes()
+	r.refUsed = true
+	r.ref.mask.Close()
+	r.ref.mask = gocv.NewMatWithSize(720/cardRefShrink, 1280/cardRefShrink, gocv.MatTypeCV8U)
+	mask, err := r.ref.mask.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.ref.mask.Cols()
+	for i := range mask {
+		if cardPointInQuad(Point2f{float32((i%w)*cardRefShrink + cardRefShrink/2), float32((i/w)*cardRefShrink + cardRefShrink/2)}, card) {
+			mask[i] = 255
+		}
+	}
+	// Most of the card, cut across by a thumb: read only extended to a
+	// card's proportions (a try after the quick ones).
+	half := cardQuadCandidate{q: [4]Point2f{card[0], card[1], {853, 360}, {693, 350}}, refined: true}
+	type reading struct {
+		rd    CardReading
+		m     cardMatch
+		tries int
+	}
+	read := func(quick bool, qr *cardQuickRead) reading {
+		t.Helper()
+		r.forgetStill()
+		r.startStill()
+		clear(r.times.n)
+		rd, _, m, err := r.readLearnedOn(img, half, quick, qr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reading{rd, m, r.times.n["      one outline compared"]}
+	}
+	whole := read(false, nil)
+	if whole.rd.ID != "a" || whole.tries < 2 {
+		t.Fatalf("setup: the half card read %q in %d tries, want a after the quick ones", whole.rd.ID, whole.tries)
+	}
+	var qr cardQuickRead
+	quick := read(true, &qr)
+	if quick.rd.ID != CardUnknown || !qr.set || qr.next <= 0 {
+		t.Fatalf("setup: the quick reading read %q (%+v), want nothing and where it stopped", quick.rd.ID, qr)
+	}
+	on := read(false, &qr)
+	if on.rd.ID != whole.rd.ID || on.rd.Corners != whole.rd.Corners || on.m.dist != whole.m.dist || on.m.rot != whole.m.rot {
+		t.Errorf("read on: %+v (match %+v), read from the start: %+v (match %+v)", on.rd, on.m, whole.rd, whole.m)
+	}
+	if quick.tries+on.tries != whole.tries {
+		t.Errorf("tries: quick %d + on %d, want %d (from the start)", quick.tries, on.tries, whole.tries)
+	}
+}
