@@ -408,7 +408,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	outlines, learned = r.settlePending(outlines, learned)
 	r.times.lap("outlines compared")
-	r.stickered = r.stickerCards(outlines, r.stickered[:0])
+	r.stickered = r.stickeredBlobs(r.stickerCards(outlines, r.stickered[:0]))
 	blobs := r.stickerPlaces(outlines, learned, w, h)
 	if err := r.scanStickerPlaces(g, blobs, maxSide, w, h); err != nil {
 		return nil, err

@@ -25,7 +25,8 @@ const cardsDigestSeed = synth.TrainSeedMin + 800_000
 // (id, method, box, corners, confidence to 1e-6) with the right / unknown /
 // wrong counts. A change meant only to make reading faster must leave the
 // hash as it was. TABLECAM_CARD_DIGEST=1 runs it (TABLECAM_CARD_DIGEST=n:
-// n scenes per condition, default 16).
+// n scenes per condition, default 16); TABLECAM_CARD_DIGEST_DUMP=FILE also
+// writes the readings to FILE.
 func TestCardsReadingDigest(t *testing.T) {
 	env := os.Getenv("TABLECAM_CARD_DIGEST")
 	if env == "" {
@@ -41,6 +42,15 @@ func TestCardsReadingDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	// TABLECAM_CARD_DIGEST_DUMP=FILE writes every reading to FILE, one a
+	// line, to find which changed.
+	var dump *os.File
+	if p := os.Getenv("TABLECAM_CARD_DIGEST_DUMP"); p != "" {
+		if dump, err = os.Create(p); err != nil {
+			t.Fatal(err)
+		}
+		defer dump.Close()
+	}
 	h := sha256.New()
 	put := func(v int64) {
 		var b [8]byte
@@ -69,6 +79,9 @@ func TestCardsReadingDigest(t *testing.T) {
 		put(s.Seed)
 		put(int64(len(got)))
 		for _, g := range got {
+			if dump != nil {
+				fmt.Fprintf(dump, "%d ref=%v %s %s %v %v %.6f\n", s.Seed, ref, g.ID, g.Method, g.Box, g.Corners, g.Confidence)
+			}
 			h.Write([]byte(g.ID + "\x00" + g.Method + "\x00" + g.Dictionary + "\x00" + g.Kind + "\x00"))
 			if g.Marker != nil {
 				put(int64(*g.Marker))

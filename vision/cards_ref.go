@@ -1278,6 +1278,35 @@ func (r *CardReader) blobCard(colour gocv.Mat, gr cardGrey, b *cardRefBlob, part
 	return append(sure, q), true, nil
 }
 
+// stickeredBlobs appends to out, with the reference, each clean blob
+// (findOutlinesIn: a card alone, read) that holds one sticker read so far,
+// as that sticker's card: what else looks like a marker there is the
+// card's art or its shadow, which the full-resolution and retry searches
+// leave alone as on a card whose outline fits its sticker (stickerCards).
+// A clean blob's quadrilateral is its card (with its shadow) when the
+// outline re-fitted to the card's edges is not: a small card on a busy
+// table, a sticker near its corner.
+func (r *CardReader) stickeredBlobs(out []cardStickered) []cardStickered {
+	if !r.refUsed {
+		return out
+	}
+	for _, b := range r.ref.blobs {
+		if !b.clean || !b.hasQuad {
+			continue
+		}
+		k, n := -1, 0
+		for i, m := range r.reads {
+			if cardQuadInQuad(m.marker.Corners, b.quad) {
+				k, n = i, n+1
+			}
+		}
+		if n == 1 {
+			out = append(out, cardStickered{b.quad, r.reads[k].marker.Corners})
+		}
+	}
+	return out
+}
+
 // findOutlinesAt runs the outline finder in places of colour; an outline
 // found in two places is kept once.
 func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, minW, maxW float64) ([]cardQuadCandidate, error) {

@@ -465,3 +465,38 @@ func TestCardKeepNearChanged(t *testing.T) {
 		}
 	}
 }
+
+// With the reference, a clean blob (a card alone, read) holding one
+// sticker read is that sticker's card for the full-resolution and retry
+// searches: a candidate on it off the sticker is card art. A blob with a
+// hand (not clean) or two stickers is not.
+func TestCardStickeredBlobs(t *testing.T) {
+	rect := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
+	marker := func(id int, q [4]Point2f) cardMarkerRead {
+		return cardMarkerRead{marker: Marker{ID: id, Corners: q, Center: cardQuadCentre(q)}}
+	}
+	r := &CardReader{refUsed: true}
+	r.ref.blobs = []cardRefBlob{
+		{quad: rect(100, 100, 210, 260), hasQuad: true, clean: true},  // one sticker
+		{quad: rect(400, 100, 510, 260), hasQuad: true, clean: true},  // two
+		{quad: rect(700, 100, 810, 260), hasQuad: true},               // a hand: not clean
+		{quad: rect(900, 100, 1010, 260), hasQuad: true, clean: true}, // none
+	}
+	r.reads = []cardMarkerRead{
+		marker(1, rect(170, 220, 195, 245)),
+		marker(2, rect(420, 120, 445, 145)), marker(3, rect(470, 220, 495, 245)),
+		marker(4, rect(770, 220, 795, 245)),
+	}
+	got := r.stickeredBlobs(nil)
+	if len(got) != 1 || got[0].card != r.ref.blobs[0].quad || got[0].marker != r.reads[0].marker.Corners {
+		t.Fatalf("stickered blobs %v, want the first blob with marker 1", got)
+	}
+	if !cardOffSticker(Point2f{130, 130}, got) || cardOffSticker(Point2f{182, 232}, got) || cardOffSticker(Point2f{430, 130}, got) {
+		t.Errorf("off the sticker on its card: art; on the sticker or another card: not")
+	}
+	// Without the reference, none.
+	r.refUsed = false
+	if got := r.stickeredBlobs(nil); len(got) != 0 {
+		t.Errorf("without the reference: %v", got)
+	}
+}
