@@ -1279,25 +1279,33 @@ func (r *CardReader) blobCard(colour gocv.Mat, gr cardGrey, b *cardRefBlob, part
 }
 
 // stickeredBlobs appends to out, with the reference, each clean blob
-// (findOutlinesIn: a card alone, read) that holds one sticker read so far,
-// as that sticker's card: what else looks like a marker there is the
-// card's art or its shadow, which the full-resolution and retry searches
-// leave alone as on a card whose outline fits its sticker (stickerCards).
-// A clean blob's quadrilateral is its card (with its shadow) when the
-// outline re-fitted to the card's edges is not: a small card on a busy
+// (findOutlinesIn: a card alone, read) and each blob's part read as a card
+// (readParts: a card held, the hand taken out) that holds one sticker read
+// so far, as that sticker's card: what else looks like a marker there is
+// the card's art or its shadow, which the full-resolution and retry
+// searches leave alone as on a card whose outline fits its sticker
+// (stickerCards). Such a quadrilateral is its card (with its shadow) when
+// the outline re-fitted to the card's edges is not: a small card on a busy
 // table, a sticker near its corner.
 func (r *CardReader) stickeredBlobs(out []cardStickered) []cardStickered {
 	if !r.refUsed {
 		return out
 	}
-	for _, b := range r.ref.blobs {
-		if !b.clean || !b.hasQuad {
+	c := &r.ref
+	for i := range len(c.blobs) + len(c.parts) {
+		var b *cardRefBlob
+		if i < len(c.blobs) {
+			b = &c.blobs[i]
+		} else if b = &c.parts[i-len(c.blobs)]; b.readAt == 0 {
+			continue // a part not read as a card
+		}
+		if i < len(c.blobs) && !b.clean || !b.hasQuad {
 			continue
 		}
 		k, n := -1, 0
-		for i, m := range r.reads {
+		for j, m := range r.reads {
 			if cardQuadInQuad(m.marker.Corners, b.quad) {
-				k, n = i, n+1
+				k, n = j, n+1
 			}
 		}
 		if n == 1 {

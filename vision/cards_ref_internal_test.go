@@ -466,10 +466,11 @@ func TestCardKeepNearChanged(t *testing.T) {
 	}
 }
 
-// With the reference, a clean blob (a card alone, read) holding one
-// sticker read is that sticker's card for the full-resolution and retry
-// searches: a candidate on it off the sticker is card art. A blob with a
-// hand (not clean) or two stickers is not.
+// With the reference, a clean blob (a card alone, read) or a blob's part
+// read as a card (the hand taken out) holding one sticker read is that
+// sticker's card for the full-resolution and retry searches: a candidate
+// on it off the sticker is card art. A blob with a hand (not clean), a part
+// not read or a blob with two stickers is not.
 func TestCardStickeredBlobs(t *testing.T) {
 	rect := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
 	marker := func(id int, q [4]Point2f) cardMarkerRead {
@@ -487,9 +488,17 @@ func TestCardStickeredBlobs(t *testing.T) {
 		marker(2, rect(420, 120, 445, 145)), marker(3, rect(470, 220, 495, 245)),
 		marker(4, rect(770, 220, 795, 245)),
 	}
+	// Parts of the blob with the hand: the card read (readAt), and one
+	// not read.
+	r.ref.parts = []cardRefBlob{
+		{quad: rect(700, 180, 810, 260), hasQuad: true, readAt: 1},
+		{quad: rect(700, 100, 810, 180), hasQuad: true},
+	}
+	r.reads = append(r.reads, marker(5, rect(720, 120, 745, 145)))
 	got := r.stickeredBlobs(nil)
-	if len(got) != 1 || got[0].card != r.ref.blobs[0].quad || got[0].marker != r.reads[0].marker.Corners {
-		t.Fatalf("stickered blobs %v, want the first blob with marker 1", got)
+	if len(got) != 2 || got[0].card != r.ref.blobs[0].quad || got[0].marker != r.reads[0].marker.Corners ||
+		got[1].card != r.ref.parts[0].quad || got[1].marker != r.reads[3].marker.Corners {
+		t.Fatalf("stickered blobs %v, want the first blob with marker 1 and the part read with marker 4", got)
 	}
 	if !cardOffSticker(Point2f{130, 130}, got) || cardOffSticker(Point2f{182, 232}, got) || cardOffSticker(Point2f{430, 130}, got) {
 		t.Errorf("off the sticker on its card: art; on the sticker or another card: not")
