@@ -422,7 +422,10 @@ type CardIndex struct {
 type cardEntry struct {
 	id   string
 	desc cardDesc
-	keys *cardKeys // the example's keypoints (nil on its grown entry)
+	// grown: the example's outline grown by cardGrowInner (the second
+	// entry of each example, add).
+	grown bool
+	keys  *cardKeys // the example's keypoints (nil on its grown entry)
 	// views are the keypoints of the example seen tilted (teachViews),
 	// at their places in the upright card: the whole-frame search's.
 	views *cardKeys
@@ -489,7 +492,7 @@ func (ix *CardIndex) add(id string, d, grown *[4]cardDesc, firstRot int) int {
 		}
 		break
 	}
-	ix.entries = append(ix.entries, cardEntry{id: id, desc: d[rot]}, cardEntry{id: id, desc: grown[rot]})
+	ix.entries = append(ix.entries, cardEntry{id: id, desc: d[rot]}, cardEntry{id: id, desc: grown[rot], grown: true})
 	for i := len(ix.entries) - 2; i < len(ix.entries); i++ {
 		ix.entries[i].setBlockEnergy()
 	}
@@ -502,6 +505,7 @@ type cardMatch struct {
 	dist   float64 // to the best example
 	second float64 // best distance of any other card
 	rot    int     // the query turned rot×90° clockwise matches
+	grown  bool    // the best example's outline grown by cardGrowInner matches
 	// mask, when set, are the blocks left out of the comparison
 	// (matchMasked), in the taught card's frame.
 	mask *cardMask
@@ -547,7 +551,7 @@ func (ix *CardIndex) match(q *[4]cardDesc) cardMatch {
 				best[k].d = d
 			}
 			if d < m.dist {
-				m.id, m.dist, m.rot = e.id, d, r
+				m.id, m.dist, m.rot, m.grown = e.id, d, r, e.grown
 			}
 		}
 	}
@@ -1137,6 +1141,7 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 			return nil, bad(err.Error())
 		}
 		e.setBlockEnergy()
+		e.grown = len(ix.entries)%2 == 1 // saved in add's pairs: as found, grown
 		ix.entries = append(ix.entries, e)
 	}
 	if _, err := r.ReadByte(); err != io.EOF {

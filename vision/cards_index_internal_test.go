@@ -1,9 +1,13 @@
 package vision
 
 import (
+	"image"
+	"image/color"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"gocv.io/x/gocv"
 )
 
 // TestCardBoxBlurExact checks cardBoxBlur (in C) against the box blur
@@ -104,6 +108,40 @@ func TestCardDescribeCExact(t *testing.T) {
 				if math.Float64bits(got[u][x]) != math.Float64bits(want[u][x]) {
 					t.Fatalf("trial %d: dctRows [%d][%d] is %v, want %v", trial, u, x, got[u][x], want[u][x])
 				}
+			}
+		}
+	}
+}
+
+// An example's entries are kept as found and grown (add), and a saved
+// index loads them so: the grown ones known again.
+func TestCardIndexGrownEntries(t *testing.T) {
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 140, 90, 0), 480, 640, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	gocv.Rectangle(&img, image.Rect(220, 120, 420, 400), color.RGBA{230, 225, 215, 0}, -1)
+	gocv.Rectangle(&img, image.Rect(250, 160, 390, 260), color.RGBA{40, 50, 160, 0}, -1)
+	gocv.Circle(&img, image.Pt(320, 330), 30, color.RGBA{200, 60, 40, 0}, -1)
+	ix := NewCardIndex()
+	for _, id := range []string{"a", "b"} {
+		if err := ix.AddExample(id, img); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	if err := ix.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadCardIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, x := range map[string]*CardIndex{"taught": ix, "loaded": loaded} {
+		if len(x.entries) != 4 {
+			t.Fatalf("%s: %d entries, want 4", name, len(x.entries))
+		}
+		for i, e := range x.entries {
+			if e.grown != (i%2 == 1) {
+				t.Errorf("%s: entry %d grown %v", name, i, e.grown)
 			}
 		}
 	}

@@ -298,7 +298,7 @@ func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
 				best[e.id] = d
 			}
 			if d < res.dist {
-				res.id, res.dist, res.rot = e.id, d, r
+				res.id, res.dist, res.rot, res.grown = e.id, d, r, e.grown
 			}
 		}
 	}

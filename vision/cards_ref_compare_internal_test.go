@@ -234,3 +234,62 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 		t.Errorf("tries: quick %d + on %d, want %d (from the start)", quick.tries, on.tries, whole.tries)
 	}
 }
+
+// TestCardGrownExampleOutline: an outline that matches a taught example's
+// grown entry when tried grown (the card's outline, taught from a photo
+// whose outline was the card's) reads as the card with the outline as
+// found, not grown, and its keypoints are looked for there; a match of an
+// example's own entry by an outline tried grown (the card's inner frame) is
+// the outline grown.
+func TestCardGrownExampleOutline(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	img, px := cardFrameForTest(t)
+	for by := 0; by < 720; by += 12 {
+		for bx := 0; bx < 1280; bx += 12 {
+			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
+			for y := by; y < by+12; y++ {
+				for x := bx; x < min(bx+12, 1280); x++ {
+					copy(px[3*(y*1280+x):], c[:])
+				}
+			}
+		}
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	card := [4]Point2f{{700, 200}, {860, 200}, {860, 424}, {700, 424}}
+	d := newCardDescriber()
+	defer d.close()
+	if err := d.rectify(img, card, cardGrowInner); err != nil {
+		t.Fatal(err)
+	}
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		t.Fatal(err)
+	}
+	ix := NewCardIndex()
+	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0], grown: true})
+	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.times = newCardTimes()
+	rd, _, m, err := r.readLearned(img, cardQuadCandidate{q: card, refined: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rd.ID != "a" || !m.grown || r.times.n["      one outline compared"] < 2 {
+		t.Fatalf("setup: read %q (match %+v) in %d tries, want a by the grown entry, tried grown", rd.ID, m, r.times.n["      one outline compared"])
+	}
+	for k := range 4 {
+		if cardDist(rd.Corners[k], card[k]) > 1 {
+			t.Fatalf("corners %v, want the card's %v", rd.Corners, card)
+		}
+	}
+	if q := cardMatchedOutline(card, cardGrowInner, m); q != card {
+		t.Errorf("keypoints looked for at %v, want the card's %v", q, card)
+	}
+	m.grown = false
+	if q := cardMatchedOutline(card, cardGrowInner, m); q != cardGrowQuad(card, cardGrowInner) {
+		t.Errorf("an example's own entry matched by the outline grown: %v, want it grown", q)
+	}
+}
