@@ -14,20 +14,7 @@ import (
 // and a far match is not compared again without its occluded blocks; the
 // same outlines are without the reference.
 func TestCardRefCompareChanged(t *testing.T) {
-	rng := rand.New(rand.NewSource(8))
-	img, px := cardFrameForTest(t)
-	// Blocks of 12 px in random colours: shapes a card's picture has.
-	for by := 0; by < 720; by += 12 {
-		for bx := 0; bx < 1280; bx += 12 {
-			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
-			for y := by; y < by+12; y++ {
-				for x := bx; x < min(bx+12, 1280); x++ {
-					copy(px[3*(y*1280+x):], c[:])
-				}
-			}
-		}
-	}
-	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	img := cardBlocksForTest(t, 8)
 	// The taught card "a" is the picture inside card; other shows
 	// another picture.
 	card := [4]Point2f{{700, 200}, {860, 210}, {850, 430}, {690, 420}}
@@ -146,6 +133,27 @@ func cardReaderOfCanon(t *testing.T, d *cardDescriber) *CardReader {
 	return r
 }
 
+// cardBlocksForTest returns a 1280×720 BGR frame of 12 px blocks in
+// random colours (rand seed), slightly blurred: shapes a card's picture
+// has. The test closes it.
+func cardBlocksForTest(t *testing.T, seed int64) gocv.Mat {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
+	img, px := cardFrameForTest(t)
+	for by := 0; by < 720; by += 12 {
+		for bx := 0; bx < 1280; bx += 12 {
+			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
+			for y := by; y < by+12; y++ {
+				for x := bx; x < min(bx+12, 1280); x++ {
+					copy(px[3*(y*1280+x):], c[:])
+				}
+			}
+		}
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	return img
+}
+
 // cardFrameForTest returns a 1280×720 BGR frame and its pixels; the test
 // closes it.
 func cardFrameForTest(t *testing.T) (gocv.Mat, []byte) {
@@ -164,19 +172,7 @@ func cardFrameForTest(t *testing.T) (gocv.Mat, []byte) {
 // stopped: the same reading as one from the start, without comparing the
 // quick reading's outlines again.
 func TestCardQuickReadGoesOn(t *testing.T) {
-	rng := rand.New(rand.NewSource(9))
-	img, px := cardFrameForTest(t)
-	for by := 0; by < 720; by += 12 {
-		for bx := 0; bx < 1280; bx += 12 {
-			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
-			for y := by; y < by+12; y++ {
-				for x := bx; x < min(bx+12, 1280); x++ {
-					copy(px[3*(y*1280+x):], c[:])
-				}
-			}
-		}
-	}
-	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	img := cardBlocksForTest(t, 9)
 	card := [4]Point2f{{700, 200}, {860, 210}, {850, 430}, {690, 420}}
 	d := newCardDescriber()
 	defer d.close()
@@ -242,19 +238,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 // example's own entry by an outline tried grown (the card's inner frame) is
 // the outline grown.
 func TestCardGrownExampleOutline(t *testing.T) {
-	rng := rand.New(rand.NewSource(10))
-	img, px := cardFrameForTest(t)
-	for by := 0; by < 720; by += 12 {
-		for bx := 0; bx < 1280; bx += 12 {
-			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
-			for y := by; y < by+12; y++ {
-				for x := bx; x < min(bx+12, 1280); x++ {
-					copy(px[3*(y*1280+x):], c[:])
-				}
-			}
-		}
-	}
-	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	img := cardBlocksForTest(t, 10)
 	card := [4]Point2f{{700, 200}, {860, 200}, {860, 424}, {700, 424}}
 	d := newCardDescriber()
 	defer d.close()
