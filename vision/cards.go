@@ -869,7 +869,7 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 			if err != nil {
 				return rd, false, best, err
 			}
-			if quick && qr != nil && ix.accepts(best) {
+			if quick && qr != nil && next == -1 { // the match a full reading takes at once
 				qr.confirmed, qr.ran = accepted, true
 			}
 		}
