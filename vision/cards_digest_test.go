@@ -49,7 +49,11 @@ func TestCardsReadingDigest(t *testing.T) {
 		if dump, err = os.Create(p); err != nil {
 			t.Fatal(err)
 		}
-		defer dump.Close()
+		defer func() {
+			if err := dump.Close(); err != nil {
+				t.Error(err)
+			}
+		}()
 	}
 	h := sha256.New()
 	put := func(v int64) {

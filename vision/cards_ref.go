@@ -1291,25 +1291,25 @@ func (r *CardReader) stickeredBlobs(out []cardStickered) []cardStickered {
 	if !r.refUsed {
 		return out
 	}
-	c := &r.ref
-	for i := range len(c.blobs) + len(c.parts) {
-		var b *cardRefBlob
-		if i < len(c.blobs) {
-			b = &c.blobs[i]
-		} else if b = &c.parts[i-len(c.blobs)]; b.readAt == 0 {
-			continue // a part not read as a card
-		}
-		if i < len(c.blobs) && !b.clean || !b.hasQuad {
-			continue
-		}
+	add := func(q [4]Point2f) {
 		k, n := -1, 0
 		for j, m := range r.reads {
-			if cardQuadInQuad(m.marker.Corners, b.quad) {
+			if cardQuadInQuad(m.marker.Corners, q) {
 				k, n = j, n+1
 			}
 		}
 		if n == 1 {
-			out = append(out, cardStickered{b.quad, r.reads[k].marker.Corners})
+			out = append(out, cardStickered{q, r.reads[k].marker.Corners})
+		}
+	}
+	for _, b := range r.ref.blobs {
+		if b.clean && b.hasQuad {
+			add(b.quad)
+		}
+	}
+	for _, p := range r.ref.parts {
+		if p.readAt > 0 && p.hasQuad {
+			add(p.quad)
 		}
 	}
 	return out

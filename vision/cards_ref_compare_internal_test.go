@@ -30,25 +30,7 @@ func TestCardRefCompareChanged(t *testing.T) {
 	r.times = newCardTimes()
 	// The shrunk frame's changed pixels: those inside the quadrilaterals
 	// given.
-	r.ref.mask.Close()
-	r.ref.mask = gocv.NewMatWithSize(720/cardRefShrink, 1280/cardRefShrink, gocv.MatTypeCV8U)
-	changed := func(qs ...[4]Point2f) {
-		t.Helper()
-		mask, err := r.ref.mask.DataPtrUint8()
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := r.ref.mask.Cols()
-		for i := range mask {
-			mask[i] = 0
-			p := Point2f{float32((i%w)*cardRefShrink + cardRefShrink/2), float32((i/w)*cardRefShrink + cardRefShrink/2)}
-			for _, q := range qs {
-				if cardPointInQuad(p, q) {
-					mask[i] = 255
-				}
-			}
-		}
-	}
+	changed := func(qs ...[4]Point2f) { t.Helper(); cardChangedForTest(t, r, qs...) }
 	read := func(ref bool, o cardQuadCandidate) (string, bool) {
 		t.Helper()
 		r.refUsed = ref
@@ -133,6 +115,30 @@ func cardReaderOfCanon(t *testing.T, d *cardDescriber) *CardReader {
 	return r
 }
 
+// cardChangedForTest sets r's shrunk changed mask (of a 1280×720 frame) to
+// the pixels inside the quadrilaterals qs.
+func cardChangedForTest(t *testing.T, r *CardReader, qs ...[4]Point2f) {
+	t.Helper()
+	if r.ref.mask.Rows() != 720/cardRefShrink || r.ref.mask.Cols() != 1280/cardRefShrink {
+		r.ref.mask.Close()
+		r.ref.mask = gocv.NewMatWithSize(720/cardRefShrink, 1280/cardRefShrink, gocv.MatTypeCV8U)
+	}
+	mask, err := r.ref.mask.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.ref.mask.Cols()
+	for i := range mask {
+		mask[i] = 0
+		p := Point2f{float32((i%w)*cardRefShrink + cardRefShrink/2), float32((i/w)*cardRefShrink + cardRefShrink/2)}
+		for _, q := range qs {
+			if cardPointInQuad(p, q) {
+				mask[i] = 255
+			}
+		}
+	}
+}
+
 // cardBlocksForTest returns a 1280×720 BGR frame of 12 px blocks in
 // random colours (rand seed), slightly blurred: shapes a card's picture
 // has. The test closes it.
@@ -182,18 +188,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 	r := cardReaderOfCanon(t, d)
 	r.times = newCardTimes()
 	r.refUsed = true
-	r.ref.mask.Close()
-	r.ref.mask = gocv.NewMatWithSize(720/cardRefShrink, 1280/cardRefShrink, gocv.MatTypeCV8U)
-	mask, err := r.ref.mask.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := r.ref.mask.Cols()
-	for i := range mask {
-		if cardPointInQuad(Point2f{float32((i%w)*cardRefShrink + cardRefShrink/2), float32((i/w)*cardRefShrink + cardRefShrink/2)}, card) {
-			mask[i] = 255
-		}
-	}
+	cardChangedForTest(t, r, card)
 	// Most of the card, cut across by a thumb: read only extended to a
 	// card's proportions (a try after the quick ones).
 	half := cardQuadCandidate{q: [4]Point2f{card[0], card[1], {853, 360}, {693, 350}}, refined: true}
