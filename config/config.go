@@ -149,6 +149,8 @@ type Vision struct {
 	CardFrames int `mapstructure:"card_frames"`
 	// Markers is the marker map file merged over the default; "" for DATA_DIR/markers.yaml if present.
 	Markers string `mapstructure:"markers"`
+	// OpenCVThreads is the threads of OpenCV's parallel loops; 0 for OpenCV's default.
+	OpenCVThreads int `mapstructure:"opencv_threads"`
 }
 
 // Dashboard configures the web dashboard.
@@ -476,6 +478,7 @@ func finish(cfg *Config, origin map[string]*Error) []error {
 	}
 	between("vision.card_frames", cfg.Vision.CardFrames, 1, 1000)
 	expand("vision.markers", &cfg.Vision.Markers)
+	between("vision.opencv_threads", cfg.Vision.OpenCVThreads, 0, 64)
 	if host, port, err := net.SplitHostPort(cfg.Dashboard.Addr); err != nil || strings.ContainsAny(host, " /") || !validPort(port) {
 		bad("dashboard.addr", "want host:port such as 127.0.0.1:8080, got %q", cfg.Dashboard.Addr)
 	}

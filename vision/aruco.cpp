@@ -1520,4 +1520,19 @@ double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, 
     return (sum + worst) / 5;
 }
 
+void tc_set_threads(int n) {
+    try {
+        cv::setNumThreads(n);
+    } catch (...) {
+    }
+}
+
+int tc_threads(void) {
+    try {
+        return cv::getNumThreads();
+    } catch (...) {
+        return 0;
+    }
+}
+
 }  // extern "C"

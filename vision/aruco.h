@@ -191,6 +191,11 @@ int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int
 // normal (6 doubles); floor is the floor already lowered by the margin.
 double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, double floor);
 
+// tc_set_threads sets the threads of OpenCV's parallel loops (cv::setNumThreads;
+// process-wide); tc_threads returns them (cv::getNumThreads).
+void tc_set_threads(int n);
+int tc_threads(void);
+
 #ifdef __cplusplus
 }
 #endif

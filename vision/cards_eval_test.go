@@ -943,17 +943,19 @@ func TestCardsEvalLearned(t *testing.T) {
 // BenchmarkReadCards720p reads one 1280×720 frame with four cards — two
 // with stickers (25 px markers), two taught among 100 — on each table
 // surface; cpu-ms/op is the CPU time of all threads per frame (OpenCV's
-// included), the measure for "one core".
-func BenchmarkReadCards720p(b *testing.B) { cardsBenchRead(b, false) }
+// included; its loops on one thread, as the CLI runs them), the measure
+// for "one core".
+func BenchmarkReadCards720p(b *testing.B) { benchOneThread(b); cardsBenchRead(b, false) }
 
 // BenchmarkReadCards720pWholeFrame is BenchmarkReadCards720p reading as
 // tablecam card does (SearchWholeFrame).
-func BenchmarkReadCards720pWholeFrame(b *testing.B) { cardsBenchRead(b, true) }
+func BenchmarkReadCards720pWholeFrame(b *testing.B) { benchOneThread(b); cardsBenchRead(b, true) }
 
 // BenchmarkReadCards720pRef is BenchmarkReadCards720p on each table
 // without ("no-ref") and with ("ref") the reader holding the empty table
 // (as the live pipeline gives it), the two interleaved per table.
 func BenchmarkReadCards720pRef(b *testing.B) {
+	benchOneThread(b)
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		for _, ref := range []bool{false, true} {
@@ -1031,6 +1033,7 @@ const cardsBenchNewSeed = synth.TrainSeedMin + 700_000
 // ("no-ref"), which also makes the reader forget what it kept of the
 // previous frame. cpu-ms/op is ReadCards' CPU time only.
 func BenchmarkReadCards720pNew(b *testing.B) {
+	benchOneThread(b)
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		for _, ref := range []bool{false, true} {

@@ -122,6 +122,7 @@ func BenchmarkReadCards720pHeld(b *testing.B) {
 // taught cards reads the steps of steps(bg) (cardsBenchSteps), whose Mats
 // are closed after.
 func cardsBenchLive(b *testing.B, steps func(testing.TB, synth.Background) ([]cardsStep, []gocv.Mat)) {
+	benchOneThread(b)
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		b.Run(string(bg), func(b *testing.B) {

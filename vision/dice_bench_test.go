@@ -23,11 +23,12 @@ func diceCPU() time.Duration {
 
 // BenchmarkReadDice720p reads 1280×720 frames with 3 … 6 dice (V.A.T.S.,
 // assist and d6 on every table) with the V.A.T.S., assist and d6 profiles,
-// with and without a reference frame. One goroutine; OpenCV may use more
-// threads for the resize (cpu-ms/op counts them).
+// with and without a reference frame. One goroutine, OpenCV's loops on one
+// thread as the CLI runs them (cpu-ms/op counts every thread).
 //
 //	go test -run '^$' -bench BenchmarkReadDice720p -benchtime 200x ./vision/
 func BenchmarkReadDice720p(b *testing.B) {
+	benchOneThread(b)
 	c, profs := diceDefaultProfiles(b, "vats", "assist", "d6")
 	const n = 24
 	var imgs, bgs []gocv.Mat

@@ -123,6 +123,7 @@ func TestD10NumeralsHeldOut(t *testing.T) {
 //
 //	go test -run '^$' -bench BenchmarkReadD10_720p -benchtime 50x ./vision/
 func BenchmarkReadD10_720p(b *testing.B) {
+	benchOneThread(b)
 	c, profs := diceDefaultProfiles(b, "d10")
 	const n = 12
 	var imgs, bgs []gocv.Mat

@@ -52,11 +52,12 @@ func (s *pipeBenchSource) Close() error { return nil }
 // the first frames), the RollTracker — over 1280×720 rolling sequences
 // with 3 … 6 dice (V.A.T.S., assist, d6): an empty table, a throw, still
 // frames, a reroll, a hand passing. cpu-ms/frame is the CPU time of the
-// path alone (rendering excluded; OpenCV's own threads counted); read-% is
+// path alone (rendering excluded; OpenCV's loops on one thread as the CLI runs them, every thread counted); read-% is
 // the share of frames the detector ran on (the quiet ones).
 //
 //	go test -run '^$' -bench BenchmarkPipelineFrame720p -benchtime 600x ./vision/
 func BenchmarkPipelineFrame720p(b *testing.B) {
+	benchOneThread(b)
 	c, profs := diceDefaultProfiles(b, "vats", "assist", "d6")
 	for nd := 3; nd <= 6; nd++ {
 		b.Run(fmt.Sprintf("dice%d", nd), func(b *testing.B) {

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tablecam/config"
+	"tablecam/vision"
 )
 
 func main() {
@@ -57,6 +58,7 @@ func newRoot() *cobra.Command {
 			}
 			a.cfg = cfg
 			a.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.Log.SlogLevel()}))
+			vision.SetOpenCVThreads(cfg.Vision.OpenCVThreads) // process-wide: set once, here
 			return nil
 		},
 	}
