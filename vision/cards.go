@@ -211,6 +211,9 @@ type CardReader struct {
 	learned cardLearnedReads // preReadOutlines', reused across frames
 	rois    []image.Rectangle
 	retry   []image.Rectangle
+	// firstKeyer takes keyer's first pyramid level alone (confirmAt's
+	// first look).
+	firstKeyer *cardKeyer
 	// stickered are the cards whose sticker was read (stickerCards).
 	stickered []cardStickered
 	onCard    []bool   // stickerReadings': out[i] has its card's outline
@@ -267,7 +270,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 		return nil, err
 	}
 	r := &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
-		keyer: newCardKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
+		keyer: newCardKeyer(), firstKeyer: newCardFirstLevelKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
 	r.ref.keepNear = r.ref.keepNearChanged
 	return r, nil
 }
@@ -282,6 +285,7 @@ func (r *CardReader) Close() error {
 	r.finder.close()
 	r.desc.close()
 	r.keyer.close()
+	r.firstKeyer.close()
 	r.fitCanvas.Close()
 	if r.frame != nil {
 		r.frame.close()

@@ -68,17 +68,41 @@ type cardKeyer struct {
 // newCardKeyer returns the keyer of the place search (cardKeyPlace
 // keypoints in 4 levels).
 func newCardKeyer() *cardKeyer {
-	return newCardKeyerWith(cardKeyPlace, 4)
+	return newCardKeyerWith(cardKeyPlace, cardKeyLevels)
 }
 
 // newCardKeyerWith returns a keyer taking at most features keypoints in levels
 // pyramid levels (scale 1.3 between levels).
 func newCardKeyerWith(features, levels int) *cardKeyer {
 	return &cardKeyer{
-		orb: gocv.NewORBWithParams(features, 1.3, levels, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
+		orb: gocv.NewORBWithParams(features, cardKeyScale, levels, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12),
 		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(),
 		scaled: gocv.NewMat(), noMask: gocv.NewMat(),
 	}
+}
+
+// Levels of newCardKeyer's ORB and the scale between them.
+const (
+	cardKeyLevels = 4
+	cardKeyScale  = 1.3
+)
+
+// newCardFirstLevelKeyer returns a keyer taking the keypoints newCardKeyer's
+// takes in its first pyramid level, and only those: OpenCV's ORB gives
+// each level its share of the keypoints (cardOrbLevelShare) and picks
+// them level by level, so one level with the first level's share finds
+// the same keypoints with the same descriptors (TestCardFirstLevelKeyer),
+// for about half the time.
+func newCardFirstLevelKeyer() *cardKeyer {
+	return newCardKeyerWith(cardOrbLevelShare(cardKeyPlace, cardKeyScale, cardKeyLevels), 1)
+}
+
+// cardOrbLevelShare is the keypoints OpenCV's ORB (ORB_Impl::detectAndCompute)
+// allots to the first of levels pyramid levels scale apart when it takes
+// features in all: features·(1−1/scale)/(1−(1/scale)^levels), rounded.
+func cardOrbLevelShare(features int, scale float64, levels int) int {
+	f := 1 / scale
+	return int(math.RoundToEven(float64(features) * (1 - f) / (1 - math.Pow(f, float64(levels)))))
 }
 
 func (k *cardKeyer) close() {

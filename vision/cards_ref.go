@@ -1446,6 +1446,18 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 	var enough cardEnough
 	if accepted && r.ref.confirmTrace == nil {
 		enough = cardEnough{found: cardRefMinFound, share: cardRefMinShare}
+		// A first look with the keypoints of the first pyramid level
+		// alone (a subset of the full look's, for about half its ORB
+		// time): a match it makes stand, stands (training scenes: 91% of
+		// the accepted matches that stand do so at the first look, and
+		// none stood there that the full look did not make stand).
+		v, err := r.firstKeyer.verifyUntil(r.grey, corners, keys, m.mask, shared, enough)
+		if err != nil {
+			return false, err
+		}
+		if cardRefVerified(true, v) {
+			return true, nil
+		}
 	}
 	v, err := r.keyer.verifyUntil(r.grey, corners, keys, m.mask, shared, enough)
 	if err != nil {
