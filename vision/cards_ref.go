@@ -248,6 +248,7 @@ type cardRef struct {
 	rawMask    gocv.Mat          // c.mask before its closing and opening
 	near       gocv.Mat          // a place's rawMask dilated (keepNearChanged)
 	nearKernel gocv.Mat          // near's dilation: cardRefNear each way
+	nearRow    []uint8           // keepNearChanged's row of near spread to the picture's columns
 	nearCol    []int32           // keepNearChanged's column of near by a pixel's
 	places     []image.Rectangle // searched for stickers
 	edgePlaces []image.Rectangle // searched for outlines: blobs not clean
@@ -1121,6 +1122,11 @@ func (c *cardRef) keepNearChanged(bin []uint8, cols, rows int, origin image.Poin
 	for x := range cols {
 		c.nearCol[x] = int32(min(max(at(x, origin.X)/s-box.Min.X, -1), nw))
 	}
+	// Each row of bin is ANDed with its row of near spread to bin's
+	// columns (0xff near a change, 0 elsewhere), 8 pixels at a time; rows
+	// of bin on the same row of near share the spread row.
+	c.nearRow = slices.Grow(c.nearRow[:0], cols)[:cols]
+	spread := -1
 	for y := range rows {
 		line := bin[y*cols : (y+1)*cols]
 		my := at(y, origin.Y)/s - box.Min.Y
@@ -1128,20 +1134,25 @@ func (c *cardRef) keepNearChanged(bin []uint8, cols, rows int, origin image.Poin
 			clear(line)
 			continue
 		}
-		row := near[my*nw : (my+1)*nw]
-		for x0 := 0; x0 < cols; x0 += 8 {
-			x1 := min(x0+8, cols)
-			if x1-x0 == 8 && binary.LittleEndian.Uint64(line[x0:x1]) == 0 {
-				continue // most of a place is light: 8 pixels at a time
-			}
-			for x := x0; x < x1; x++ {
-				if line[x] == 0 {
-					continue
-				}
-				if mx := c.nearCol[x]; mx < 0 || int(mx) >= nw || row[mx] == 0 {
-					line[x] = 0
+		if my != spread {
+			row := near[my*nw : (my+1)*nw]
+			for x, mx := range c.nearCol {
+				c.nearRow[x] = 0
+				if mx >= 0 && int(mx) < nw && row[mx] != 0 {
+					c.nearRow[x] = 0xff
 				}
 			}
+			spread = my
+		}
+		x := 0
+		for ; x+8 <= cols; x += 8 {
+			v := binary.LittleEndian.Uint64(line[x:])
+			if v != 0 { // most of a place is light
+				binary.LittleEndian.PutUint64(line[x:], v&binary.LittleEndian.Uint64(c.nearRow[x:]))
+			}
+		}
+		for ; x < cols; x++ {
+			line[x] &= c.nearRow[x]
 		}
 	}
 }
