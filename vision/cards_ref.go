@@ -73,7 +73,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"sort"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -509,7 +508,7 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 	finite := cardQuadFinite(q)
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		if finite {
-			x0, x1 := cardQuadRowSpan(q, float32(y*s+s/2), func(x int) float32 { return float32(x*s + s/2) }, sb.Min.X, sb.Max.X)
+			x0, x1 := cardQuadRowSpan(q, float32(y*s+s/2), s, sb.Min.X, sb.Max.X)
 			in += x1 - x0
 			for _, v := range mask[y*w+x0 : y*w+x1] {
 				if v != 0 {
@@ -562,7 +561,7 @@ func (c *cardRef) shadowIn(q [4]Point2f) bool {
 	px := func(x int) float32 { return float32(x*s + s/2) }
 	var sums cardShadowSums
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
-		x0, x1 := cardQuadRowSpan(q, px(y), px, sb.Min.X, sb.Max.X)
+		x0, x1 := cardQuadRowSpan(q, px(y), s, sb.Min.X, sb.Max.X)
 		for i := y*w + x0; i < y*w+x1; i++ {
 			sums.add(cur[3*i:3*i+3], ref[3*i:3*i+3])
 		}
@@ -674,29 +673,46 @@ func cardQuadFinite(q [4]Point2f) bool {
 }
 
 // cardQuadRowSpan returns the span x0 … x1 (exclusive; within the x0 … x1
-// given) of a row at py where cardPointInQuad(Point2f{px(x), py}, q)
-// holds, q's corners within ±1e7 and px increasing: each side's test along
-// the row is monotonic in x (rounding keeps the order of px - a.X, and of
-// a product with a constant and a difference from one), so the points
-// passing it are a prefix or a suffix of the row (all or none for a side
-// along the row), found by bisection with the very test; the points
-// passing all four are where the four spans meet. A few tests per side
-// instead of four per point.
-func cardQuadRowSpan(q [4]Point2f, py float32, px func(int) float32, x0, x1 int) (int, int) {
+// given) of a row at py where cardPointInQuad(Point2f{float32(x·s + s/2),
+// py}, q) holds (the grid of the shrunk mask, s pixels a step), q's corners
+// within ±1e7: each side's test along the row is monotonic in x (rounding
+// keeps the order of the points' X - a.X, and of a product with a constant
+// and a difference from one), so the points passing it are a prefix or a
+// suffix of the row (all or none for a side along the row), found by
+// bisection with the very test (sort.Search's, written out: no calls
+// through closures); the points passing all four are where the four spans
+// meet. A few tests per side instead of four per point.
+func cardQuadRowSpan(q [4]Point2f, py float32, s, x0, x1 int) (int, int) {
 	for k := range 4 {
 		if x0 >= x1 {
 			return x0, x0
 		}
 		a, b := q[k], q[(k+1)%4]
-		pass := func(x int) bool {
-			p := Point2f{px(x), py}
-			return !(float64(b.X-a.X)*float64(p.Y-a.Y)-float64(b.Y-a.Y)*float64(p.X-a.X) < 0)
-		}
-		switch c := float64(b.Y - a.Y); {
-		case c > 0: // the test's value falls along the row: a prefix passes
-			x1 = x0 + sort.Search(x1-x0, func(i int) bool { return !pass(x0 + i) })
-		case c < 0: // it rises: a suffix passes
-			x0 += sort.Search(x1-x0, func(i int) bool { return pass(x0 + i) })
+		ex, ey, ay := float64(b.X-a.X), float64(b.Y-a.Y), float64(py-a.Y)
+		// pass(x) is cardPointInQuad's test of this side at column x.
+		pass := func(x int) bool { return !(ex*ay-ey*float64(float32(x*s+s/2)-a.X) < 0) }
+		lo, hi := 0, x1-x0
+		switch {
+		case ey > 0: // the test's value falls along the row: a prefix passes
+			for lo < hi { // the first that fails
+				h := int(uint(lo+hi) >> 1)
+				if pass(x0 + h) {
+					lo = h + 1
+				} else {
+					hi = h
+				}
+			}
+			x1 = x0 + lo
+		case ey < 0: // it rises: a suffix passes
+			for lo < hi { // the first that passes
+				h := int(uint(lo+hi) >> 1)
+				if !pass(x0 + h) {
+					lo = h + 1
+				} else {
+					hi = h
+				}
+			}
+			x0 += lo
 		default: // the same along the row
 			if !pass(x0) {
 				return x0, x0
@@ -1677,7 +1693,7 @@ func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo boo
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		py := px(y)
 		for k, q := range reads {
-			spans[k][0], spans[k][1] = cardQuadRowSpan(q, py, px, sb.Min.X, sb.Max.X)
+			spans[k][0], spans[k][1] = cardQuadRowSpan(q, py, s, sb.Min.X, sb.Max.X)
 		}
 	pixels:
 		for x := sb.Min.X; x < sb.Max.X; x++ {

@@ -328,7 +328,7 @@ func TestCardQuadRowSpanMatchesTests(t *testing.T) {
 		}
 		for y := -2; y < 120; y++ {
 			py := float32(y*s + s/2)
-			x0, x1 := cardQuadRowSpan(q, py, px, -5, 130)
+			x0, x1 := cardQuadRowSpan(q, py, s, -5, 130)
 			for x := -5; x < 130; x++ {
 				in := cardPointInQuad(Point2f{px(x), py}, q)
 				if in != (x >= x0 && x < x1) {
