@@ -141,3 +141,54 @@ func TestCardStepContinuityFloor(t *testing.T) {
 		t.Fatalf("%d quads reach the floor, %d fall short: the test tries too few of one kind", pass, short)
 	}
 }
+
+// TestCardLineJoinsInnerEdge: a card's side seen in pieces, on its rim
+// against the table and, where the table's pattern hides the rim, on its
+// printed frame 2.6 half-resolution pixels inside. The frame's piece
+// between two pieces of the rim joins their line (cardLineNear: with 1.6
+// px it did not); a piece twice as far in (the card's art) or far beyond
+// the line's pieces does not.
+func TestCardLineJoinsInnerEdge(t *testing.T) {
+	var l cardSegLine
+	l.add(0, 0, 30, 0, 30)
+	l.add(50, 0, 80, 0, 30)
+	for _, c := range []struct {
+		name           string
+		ax, ay, bx, by float64
+		want           bool
+	}{
+		{"frame 2.6 px in", 32, 2.6, 48, 2.6, true},
+		{"frame 2.6 px in, other side", 32, -2.6, 48, -2.6, true},
+		{"art 5.2 px in", 32, 5.2, 48, 5.2, false},
+		{"on the rim beyond the gap", 140, 0, 160, 0, false},
+	} {
+		if got := l.joins(c.ax, c.ay, c.bx, c.by); got != c.want {
+			t.Errorf("%s: joins %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCardLineJoinsLongPiece: a side shown in pieces longer than the
+// breaks between them. The next piece, 36 px long 4 px after a 30 px one,
+// joins its line though its far end lies 40 px past the line's pieces,
+// beyond the gap of 18 px (both ends within the gap, the rule before,
+// refused it); a piece starting beyond the gap does not, nor one that
+// leaves the line.
+func TestCardLineJoinsLongPiece(t *testing.T) {
+	var l cardSegLine
+	l.add(0, 0, 30, 0, 30)
+	for _, c := range []struct {
+		name           string
+		ax, ay, bx, by float64
+		want           bool
+	}{
+		{"next piece", 34, 1, 70, 1, true},
+		{"next piece, drawn the other way", 70, -1, 34, -1, true},
+		{"a piece beyond the gap", 52, 0, 90, 0, false},
+		{"a piece leaving the line", 34, 1, 70, 8, false},
+	} {
+		if got := l.joins(c.ax, c.ay, c.bx, c.by); got != c.want {
+			t.Errorf("%s: joins %v, want %v", c.name, got, c.want)
+		}
+	}
+}
