@@ -599,13 +599,15 @@ const (
 	// matches the rim (a plaid's dark stripe along a dark border): with
 	// 1.6 px, and with a piece's both ends within the gap, the pieces made
 	// short lines of their own and no quad, and such cards were found by
-	// the blob keypoint search or not at all. With 3.2 and joins' gap
-	// (held-out scenes, 100 / 500 taught): 98.69% / 96.66% right against
+	// the blob keypoint search or not at all. With 3.6 and joins' gap
+	// (held-out scenes, 100 / 500 taught): 98.69% / 96.89% right against
 	// 98.27% / 96.28%, false ids 0 of 2,441 / 0 of 1,226 against 0 / 1,
-	// readings beyond one per card 8 / 6 against 10 / 8, among the untaught
-	// cards 68 / 44 against 168 / 85. The side is re-fitted to the edge at
-	// full resolution anyway.
-	cardLineNear = 3.2
+	// readings beyond one per card 8 / 7 against 10 / 8, among the untaught
+	// cards 65 / 39 against 168 / 85. 3.2 read as many (98.69% / 96.66%)
+	// but lost a card of TestCardsWholeFrame's plaid scenes, 2.4 one of
+	// TestCardsFollow's, 2.2 one of TestCardsAddedEveryFrame's. The side
+	// is re-fitted to the edge at full resolution anyway.
+	cardLineNear = 3.6
 )
 
 // cardIntersect returns where lines a and b cross, as positions along each.
