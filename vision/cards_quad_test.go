@@ -152,16 +152,24 @@ func TestCardLineJoinsInnerEdge(t *testing.T) {
 	var l cardSegLine
 	l.add(0, 0, 30, 0, 30)
 	l.add(50, 0, 80, 0, 30)
-	for _, c := range []struct {
-		name           string
-		ax, ay, bx, by float64
-		want           bool
-	}{
+	cardCheckJoins(t, &l, []cardJoinCase{
 		{"frame 2.6 px in", 32, 2.6, 48, 2.6, true},
 		{"frame 2.6 px in, other side", 32, -2.6, 48, -2.6, true},
 		{"art 5.2 px in", 32, 5.2, 48, 5.2, false},
 		{"on the rim beyond the gap", 140, 0, 160, 0, false},
-	} {
+	})
+}
+
+// cardJoinCase is a segment and whether it joins a line.
+type cardJoinCase struct {
+	name           string
+	ax, ay, bx, by float64
+	want           bool
+}
+
+func cardCheckJoins(t *testing.T, l *cardSegLine, cases []cardJoinCase) {
+	t.Helper()
+	for _, c := range cases {
 		if got := l.joins(c.ax, c.ay, c.bx, c.by); got != c.want {
 			t.Errorf("%s: joins %v, want %v", c.name, got, c.want)
 		}
@@ -177,18 +185,10 @@ func TestCardLineJoinsInnerEdge(t *testing.T) {
 func TestCardLineJoinsLongPiece(t *testing.T) {
 	var l cardSegLine
 	l.add(0, 0, 30, 0, 30)
-	for _, c := range []struct {
-		name           string
-		ax, ay, bx, by float64
-		want           bool
-	}{
+	cardCheckJoins(t, &l, []cardJoinCase{
 		{"next piece", 34, 1, 70, 1, true},
 		{"next piece, drawn the other way", 70, -1, 34, -1, true},
 		{"a piece beyond the gap", 52, 0, 90, 0, false},
 		{"a piece leaving the line", 34, 1, 70, 8, false},
-	} {
-		if got := l.joins(c.ax, c.ay, c.bx, c.by); got != c.want {
-			t.Errorf("%s: joins %v, want %v", c.name, got, c.want)
-		}
-	}
+	})
 }
