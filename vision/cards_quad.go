@@ -371,12 +371,12 @@ func (l *cardSegLine) dist(x, y float64) float64 {
 }
 
 // joins reports whether the segment (ax, ay)–(bx, by) joins the line: both
-// its ends lie on it (within cardLineNear, allowing for the direction as
-// near does) and the segment reaches to within near's gap of the line's
-// segments. A piece of a side longer than the gap before it joins too
-// (with both ends within the gap, as near asks of a point, a side shown in
-// pieces of 20–30 px between breaks of a few pixels made short lines of
-// their own and no quad).
+// its ends lie on it (within cardLineNear, allowing for the line's
+// direction being a little off far from its centre) and the segment
+// reaches to within a gap of the line's segments. A piece of a side longer
+// than the gap joins too: when both its ends had to fall within the gap,
+// a side shown in pieces of 20–30 px between breaks of a few pixels made
+// short lines of their own and no quad.
 func (l *cardSegLine) joins(ax, ay, bx, by float64) bool {
 	ta := (ax-l.p0x)*l.dx + (ay-l.p0y)*l.dy
 	tb := (bx-l.p0x)*l.dx + (by-l.p0y)*l.dy
