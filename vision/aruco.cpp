@@ -1419,6 +1419,20 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
+void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep) {
+    const int w = cols / 4, h = rows / 4;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *r1 = src + (size_t)(4 * y + 1) * step, *r2 = r1 + step;
+        uint8_t *d = dst + (size_t)y * dstep;
+        for (int x = 0; x < w; x++) {
+            const int o = (4 * x + 1) * cn;
+            for (int k = 0; k < cn; k++) {
+                d[x * cn + k] = (uint8_t)((r1[o + k] + r1[o + cn + k] + r2[o + k] + r2[o + cn + k] + 2) >> 2);
+            }
+        }
+    }
+}
+
 int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t n, int32_t level,
                        double shadow_min, double shadow_spread) {
     int32_t hist[3][511];

@@ -177,6 +177,13 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
                     const int32_t *items, int32_t tables, int32_t nbits, int32_t crowded, int32_t max_dist,
                     const uint64_t *q, int32_t nq, double ratio, int32_t *out, int32_t *cand, uint16_t *dist);
 
+// tc_shrink4 is cv::resize of the 8-bit image src (rows×cols, cn
+// channels, rows and cols multiples of 4) to a quarter of its size with
+// INTER_LINEAR (OpenCV 4.6's bit-exact resize): each pixel is the mean of
+// the source's 2×2 pixels at its centre (4x+1, 4x+2 by 4y+1, 4y+2),
+// rounded half up.
+void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep);
+
 // tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (n
 // pixels) becomes 255 where the BGR pixel cur[i] differs from ref[i] by at
 // least level in a channel, each channel's median difference taken out,

@@ -365,10 +365,44 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 // table.
 func (r *CardReader) HasBackground() bool { return r.ref.has }
 
-// cardRefShrinkTo shrinks src by cardRefShrink into dst.
+// cardRefShrinkTo shrinks src by cardRefShrink into dst (linear
+// interpolation). An 8-bit image whose sides are multiples of 4 (720p,
+// 1080p) is shrunk by tc_shrink4, the very pixels of OpenCV's resize
+// (TestCardRefShrinkAsOpenCV) in about a fifth of its time: it reads two
+// rows in four.
 func cardRefShrinkTo(src gocv.Mat, dst *gocv.Mat) {
 	w, h := (src.Cols()+cardRefShrink-1)/cardRefShrink, (src.Rows()+cardRefShrink-1)/cardRefShrink
+	if cardShrink4(src, dst) {
+		return
+	}
 	gocv.Resize(src, dst, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
+}
+
+// cardShrink4 shrinks src (8-bit, 1 or 3 channels, continuous, sides
+// multiples of 4) to a quarter into dst as tc_shrink4; false for other
+// images.
+func cardShrink4(src gocv.Mat, dst *gocv.Mat) bool {
+	t := src.Type()
+	if cardRefShrink != 4 || t != gocv.MatTypeCV8UC3 && t != gocv.MatTypeCV8UC1 || !src.IsContinuous() ||
+		src.Rows()%4 != 0 || src.Cols()%4 != 0 || src.Empty() {
+		return false
+	}
+	h, w, cn := src.Rows()/4, src.Cols()/4, src.Channels()
+	if dst.Rows() != h || dst.Cols() != w || dst.Type() != t || !dst.IsContinuous() {
+		dst.Close()
+		*dst = gocv.NewMatWithSize(h, w, t)
+	}
+	s, err := src.DataPtrUint8()
+	if err != nil || len(s) < src.Rows()*src.Cols()*cn {
+		return false
+	}
+	d, err := dst.DataPtrUint8()
+	if err != nil || len(d) < h*w*cn {
+		return false
+	}
+	C.tc_shrink4((*C.uint8_t)(unsafe.Pointer(&s[0])), C.int(src.Rows()), C.int(src.Cols()), C.size_t(src.Cols()*cn), C.int(cn),
+		(*C.uint8_t)(unsafe.Pointer(&d[0])), C.size_t(w*cn))
+	return true
 }
 
 // refPlaces compares colour (continuous BGR, the frame) with the reference

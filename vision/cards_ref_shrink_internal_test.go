@@ -1,0 +1,69 @@
+package vision
+
+import (
+	"image"
+	"math/rand/v2"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestCardRefShrinkAsOpenCV: tc_shrink4 writes the very pixels of OpenCV's
+// linear resize to a quarter, on noise (every rounding) and on a gradient,
+// in colour and grey, at 720p and at a small size; an image whose sides are
+// not multiples of 4 is left to OpenCV.
+func TestCardRefShrinkAsOpenCV(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 9))
+	for _, c := range []struct {
+		w, h int
+		t    gocv.MatType
+	}{{1280, 720, gocv.MatTypeCV8UC3}, {1280, 720, gocv.MatTypeCV8UC1}, {64, 48, gocv.MatTypeCV8UC3}, {8, 4, gocv.MatTypeCV8UC1}} {
+		for _, noise := range []bool{true, false} {
+			src := gocv.NewMatWithSize(c.h, c.w, c.t)
+			px, err := src.DataPtrUint8()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range px {
+				if noise {
+					px[i] = uint8(rng.IntN(256))
+				} else {
+					px[i] = uint8((i / 3) % 251)
+				}
+			}
+			want, got := gocv.NewMat(), gocv.NewMat()
+			gocv.Resize(src, &want, image.Pt(c.w/4, c.h/4), 0, 0, gocv.InterpolationLinear)
+			if !cardShrink4(src, &got) {
+				t.Fatalf("%d×%d: not shrunk by tc_shrink4", c.w, c.h)
+			}
+			wp, _ := want.DataPtrUint8()
+			gp, _ := got.DataPtrUint8()
+			if got.Rows() != want.Rows() || got.Cols() != want.Cols() || got.Type() != want.Type() || len(gp) != len(wp) {
+				t.Fatalf("%d×%d: %d×%d %v, OpenCV's %d×%d %v", c.w, c.h, got.Cols(), got.Rows(), got.Type(), want.Cols(), want.Rows(), want.Type())
+			}
+			diff := 0
+			for i := range wp {
+				if gp[i] != wp[i] {
+					diff++
+				}
+			}
+			if diff > 0 {
+				t.Errorf("%d×%d %v noise %v: %d of %d values differ from OpenCV's", c.w, c.h, c.t, noise, diff, len(wp))
+			}
+			src.Close()
+			want.Close()
+			got.Close()
+		}
+	}
+	odd := gocv.NewMatWithSize(30, 42, gocv.MatTypeCV8UC3)
+	defer odd.Close()
+	out := gocv.NewMat()
+	defer out.Close()
+	if cardShrink4(odd, &out) {
+		t.Error("a 42×30 image shrunk by tc_shrink4, want OpenCV's resize")
+	}
+	cardRefShrinkTo(odd, &out)
+	if out.Cols() != 11 || out.Rows() != 8 {
+		t.Errorf("42×30 shrunk to %d×%d, want 11×8", out.Cols(), out.Rows())
+	}
+}
