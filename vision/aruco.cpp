@@ -1411,14 +1411,7 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
     key_nearest_plain(desc, card, n, bits, start, items, tables, nbits, crowded, max_dist, q, nq, ratio, out, cand, dist);
 }
 
-// tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
-// ref are n BGR pixels; out[i] becomes 255 where a channel of cur differs
-// from ref's by at least level after taking out that channel's median
-// difference, but for a shadow (cardRefShadow: the same doubles, the same
-// operations in the same order), 0 elsewhere. Returns how many are 255.
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("O3", "fp-contract=off")))
-#endif
+// tc_shrink4: the reference frame shrunk to a quarter (aruco.h).
 void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep) {
     const int w = cols / 4, h = rows / 4;
     for (int y = 0; y < h; y++) {
@@ -1433,6 +1426,14 @@ void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uin
     }
 }
 
+// tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
+// ref are n BGR pixels; out[i] becomes 255 where a channel of cur differs
+// from ref's by at least level after taking out that channel's median
+// difference, but for a shadow (cardRefShadow: the same doubles, the same
+// operations in the same order), 0 elsewhere. Returns how many are 255.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
 int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t n, int32_t level,
                        double shadow_min, double shadow_spread) {
     int32_t hist[3][511];

@@ -403,7 +403,7 @@ func (k *cardKeyer) fitInliers() (cardH, bool) {
 		}
 	}
 	if n > 4 {
-		h, _ = cardRefineLM(rs.src, rs.dst, rs.best, h)
+		h = cardRefineLM(rs.src, rs.dst, rs.best, h)
 	}
 	return h, true
 }

@@ -348,9 +348,9 @@ func cardMulH(a, b cardH) cardH {
 // fit of 150 pairs cost; here the damped normal equations, positive
 // definite, are solved by elimination, and the steps stop once one no
 // longer changes the error (cardLMFlat) (TestCardRefineLMAsOpenCV: the
-// same homography as OpenCV's, 4e-6 px apart at the card's corners). False
-// when a step cannot be solved: h is returned as it was refined so far.
-func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) (cardH, bool) {
+// same homography as OpenCV's, 4e-6 px apart at the card's corners). When
+// a step cannot be solved, h is returned as it was refined so far.
+func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) cardH {
 	x := [8]float64(h[:8])
 	r := cardLMSystem(src, dst, use, &x)
 	a, v, s, rInf := r.a, r.v, r.s, r.rInf
@@ -373,7 +373,7 @@ func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) (cardH, bool) {
 		}
 		step, ok := cardSolve8(&m)
 		if !ok {
-			return cardLMH(x), false
+			return cardLMH(x)
 		}
 		var xd [8]float64
 		dInf := 0.0
@@ -409,9 +409,10 @@ func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) (cardH, bool) {
 			if lambda == 0 {
 				maxval, ok := cardLMInvDiagMax(&a)
 				if !ok {
-					return cardLMH(x), false
+					return cardLMH(x)
 				}
-				lambda, lc = 1/max(eps, maxval), 1/max(eps, maxval)
+				lc = 1 / max(eps, maxval)
+				lambda = lc
 				nu *= 0.5
 			}
 			lambda *= nu
@@ -424,14 +425,14 @@ func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) (cardH, bool) {
 		if sd < s {
 			x = xd
 			if flat {
-				return cardLMH(x), true
+				return cardLMH(x)
 			}
 			r = cardLMSystem(src, dst, use, &x)
 			a, v, s, rInf = r.a, r.v, r.s, r.rInf
 		}
 		iter++
 		if flat || iter >= cardLMIters || dInf < flt || rInf < flt {
-			return cardLMH(x), true
+			return cardLMH(x)
 		}
 	}
 }

@@ -94,7 +94,7 @@ func TestCardRefineLMLowersError(t *testing.T) {
 	if !ok {
 		t.Fatal("no linear fit")
 	}
-	h1, _ := cardRefineLM(src, dst, use, h0)
+	h1 := cardRefineLM(src, dst, use, h0)
 	x0, x1 := [8]float64(h0[:8]), [8]float64(h1[:8])
 	e0, e1 := cardLMErr(src, dst, use, &x0), cardLMErr(src, dst, use, &x1)
 	if !(e1 < e0) {
@@ -103,7 +103,7 @@ func TestCardRefineLMLowersError(t *testing.T) {
 	src, dst = cardLMPairs(4, 30, 0, 0)
 	use = use[:30]
 	h0, _ = cardFitLSQ(src, dst, use)
-	h1, _ = cardRefineLM(src, dst, use, h0)
+	h1 = cardRefineLM(src, dst, use, h0)
 	x1 = [8]float64(h1[:8])
 	if e := cardLMErr(src, dst, use, &x1); e > 1e-6 {
 		t.Errorf("exact pairs refined to squared error %.3g, want ~0", e)

@@ -371,10 +371,10 @@ func (r *CardReader) HasBackground() bool { return r.ref.has }
 // (TestCardRefShrinkAsOpenCV) in about a fifth of its time: it reads two
 // rows in four.
 func cardRefShrinkTo(src gocv.Mat, dst *gocv.Mat) {
-	w, h := (src.Cols()+cardRefShrink-1)/cardRefShrink, (src.Rows()+cardRefShrink-1)/cardRefShrink
 	if cardShrink4(src, dst) {
 		return
 	}
+	w, h := (src.Cols()+cardRefShrink-1)/cardRefShrink, (src.Rows()+cardRefShrink-1)/cardRefShrink
 	gocv.Resize(src, dst, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
 }
 
