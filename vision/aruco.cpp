@@ -1411,18 +1411,32 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
     key_nearest_plain(desc, card, n, bits, start, items, tables, nbits, crowded, max_dist, q, nq, ratio, out, cand, dist);
 }
 
-// tc_shrink4: the reference frame shrunk to a quarter (aruco.h).
-void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep) {
+// tc_shrink4_cn is tc_shrink4 for CN channels, known when compiled: the
+// loop over a pixel's channels unrolled (a 720p colour frame in about 0.8
+// of the time of the loop over cn, 0.35 ms against 0.44 on session 25's
+// machine).
+template <int CN>
+static void tc_shrink4_cn(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, size_t dstep) {
     const int w = cols / 4, h = rows / 4;
     for (int y = 0; y < h; y++) {
         const uint8_t *r1 = src + (size_t)(4 * y + 1) * step, *r2 = r1 + step;
         uint8_t *d = dst + (size_t)y * dstep;
         for (int x = 0; x < w; x++) {
-            const int o = (4 * x + 1) * cn;
-            for (int k = 0; k < cn; k++) {
-                d[x * cn + k] = (uint8_t)((r1[o + k] + r1[o + cn + k] + r2[o + k] + r2[o + cn + k] + 2) >> 2);
+            const int o = (4 * x + 1) * CN;
+            for (int k = 0; k < CN; k++) {
+                d[x * CN + k] = (uint8_t)((r1[o + k] + r1[o + CN + k] + r2[o + k] + r2[o + CN + k] + 2) >> 2);
             }
         }
+    }
+}
+
+// tc_shrink4: the reference frame shrunk to a quarter (aruco.h); cardShrink4
+// gives it 1 or 3 channels.
+void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep) {
+    if (cn == 3) {
+        tc_shrink4_cn<3>(src, rows, cols, step, dst, dstep);
+    } else if (cn == 1) {
+        tc_shrink4_cn<1>(src, rows, cols, step, dst, dstep);
     }
 }
 

@@ -181,7 +181,7 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 // channels, rows and cols multiples of 4) to a quarter of its size with
 // INTER_LINEAR (OpenCV 4.6's bit-exact resize): each pixel is the mean of
 // the source's 2×2 pixels at its centre (4x+1, 4x+2 by 4y+1, 4y+2),
-// rounded half up.
+// rounded half up. cn is 1 or 3 (others are left).
 void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep);
 
 // tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (n
