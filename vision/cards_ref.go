@@ -1505,7 +1505,6 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 	// examples are verified until one makes it stand as the best would
 	// (all of them when traced).
 	var enough cardEnough
-	var first *cardKeyer // the first look's keyer, when it looked
 	if accepted && r.ref.confirmTrace == nil {
 		enough = cardEnough{found: cardRefMinFound, share: cardRefMinShare}
 		// A first look with the keypoints of the first pyramid level
@@ -1520,10 +1519,8 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 		if cardRefVerified(true, v) {
 			return true, nil
 		}
-		first = r.firstKeyer
 	}
-	// The full look takes the first look's keypoints as its first level's.
-	v, err := r.keyer.verifyAfter(first, r.grey, corners, keys, m.mask, shared, enough)
+	v, err := r.keyer.verifyUntil(r.grey, corners, keys, m.mask, shared, enough)
 	if err != nil {
 		return false, err
 	}
