@@ -272,6 +272,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 	r := &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
 		keyer: newCardKeyer(), firstKeyer: newCardFirstLevelKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
 	r.ref.keepNear = r.ref.keepNearChanged
+	r.keyer.upper = newCardUpperKeyer() // a full look after a first one (confirmAt)
 	return r, nil
 }
 

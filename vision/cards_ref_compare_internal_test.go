@@ -142,7 +142,7 @@ func cardChangedForTest(t *testing.T, r *CardReader, qs ...[4]Point2f) {
 // cardBlocksForTest returns a 1280×720 BGR frame of 12 px blocks in
 // random colours (rand seed), slightly blurred: shapes a card's picture
 // has. The test closes it.
-func cardBlocksForTest(t *testing.T, seed int64) gocv.Mat {
+func cardBlocksForTest(t testing.TB, seed int64) gocv.Mat {
 	t.Helper()
 	rng := rand.New(rand.NewSource(seed))
 	img, px := cardFrameForTest(t)
@@ -162,7 +162,7 @@ func cardBlocksForTest(t *testing.T, seed int64) gocv.Mat {
 
 // cardFrameForTest returns a 1280×720 BGR frame and its pixels; the test
 // closes it.
-func cardFrameForTest(t *testing.T) (gocv.Mat, []byte) {
+func cardFrameForTest(t testing.TB) (gocv.Mat, []byte) {
 	t.Helper()
 	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
 	t.Cleanup(func() { img.Close() })
