@@ -718,6 +718,7 @@ func (k *cardKeyer) verifyAfter(first *cardKeyer, grey gocv.Mat, corners [4]Poin
 		if sz := image.Pt(ks.w, ks.h); sz != size {
 			out := image.Pt(ks.w+2*cardVerifyMargin, ks.h+2*cardVerifyMargin)
 			if first != nil && k.upper != nil && first.warped && first.warpedAt == corners && first.warpedSize == out {
+				k.warped = false // k.warp is not this card's
 				k.qpts, k.qdesc = append(k.qpts[:0], first.qpts...), append(k.qdesc[:0], first.qdesc...)
 				if err := k.upper.detectAppend(k, first.warp, cardKeyPlace); err != nil {
 					return best, err
