@@ -1412,9 +1412,9 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 }
 
 // tc_shrink4_cn is tc_shrink4 for CN channels, known when compiled: the
-// loop over a pixel's channels unrolled (a 720p colour frame in about 0.8
-// of the time of the loop over cn, 0.35 ms against 0.44 on session 25's
-// machine).
+// loop over a pixel's channels unrolled (a 720p colour frame in about 0.75
+// of the time of the loop over cn on session 25's machine,
+// BenchmarkCardRefShrink).
 template <int CN>
 static void tc_shrink4_cn(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, size_t dstep) {
     const int w = cols / 4, h = rows / 4;

@@ -1515,11 +1515,13 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 		// time): a match it makes stand, stands (training scenes: 91% of
 		// the accepted matches that stand do so at the first look, and
 		// none stood there that the full look did not make stand). A
-		// match in the band too (session 25): most full looks were
-		// theirs, and one that does not stand now takes the first look's
-		// level (verifyAfter). On the digest's 1,146 training scenes one
-		// reading changed (a card read right from another outline of it);
-		// the held-out figures stayed the same to the card.
+		// match in the band gets it too (session 25: most full looks were
+		// the band's). There the first look can make stand a match the
+		// full look would not: on the digest's 1,146 training scenes one
+		// reading changed (a card read right from a larger outline of
+		// it), and the held-out figures stayed the same to the card. A
+		// full look after a first look takes that look's level
+		// (verifyAfter).
 		v, err := r.firstKeyer.verifyUntil(r.grey, corners, keys, m.mask, shared, enough)
 		if err != nil {
 			return false, err
