@@ -1440,16 +1440,81 @@ void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uin
     }
 }
 
-// tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
-// ref are n BGR pixels; out[i] becomes 255 where a channel of cur differs
-// from ref's by at least level after taking out that channel's median
-// difference, but for a shadow (cardRefShadow: the same doubles, the same
-// operations in the same order), 0 elsewhere. Returns how many are 255.
+// tc_ref_shadow_near is cardRefShadowNear (cards_ref_changed_test.go's
+// reference; cards_ref.go): whether the 3×3 pixels around pixel i of cur
+// (w×h BGR, ref the reference, off each channel's median difference) are
+// the table in a soft shadow: each darker than ref's by more than near_dark
+// over its three channels, their factors ((sum + 12) / (ref's sum + 12))
+// less than near_range apart, and their means darkened by about one factor
+// (cardRefShadow's test). The same integers and doubles as the reference.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
-int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t n, int32_t level,
-                       double shadow_min, double shadow_spread) {
+static bool tc_ref_shadow_near(const uint8_t *cur, const uint8_t *ref, const int *off, int32_t i, int32_t w,
+                               int32_t h, double shadow_min, double shadow_spread, double near_range,
+                               int32_t near_dark) {
+    int32_t x = i % w, y = i / w;
+    int32_t sc[3] = {0, 0, 0}, sr[3] = {0, 0, 0}, cnt = 0;
+    int32_t offs = off[0] + off[1] + off[2];
+    double flo = 0.0, fhi = 0.0;
+    for (int32_t yy = y - 1; yy <= y + 1; yy++) {
+        if (yy < 0 || yy >= h) {
+            continue;
+        }
+        for (int32_t xx = x - 1; xx <= x + 1; xx++) {
+            if (xx < 0 || xx >= w) {
+                continue;
+            }
+            const uint8_t *c = cur + 3 * (yy * w + xx), *r = ref + 3 * (yy * w + xx);
+            int32_t cs = 0, rs = 0;
+            for (int k = 0; k < 3; k++) {
+                sc[k] += c[k];
+                sr[k] += r[k];
+                cs += c[k];
+                rs += r[k];
+            }
+            cs -= offs;
+            if (cs >= rs - near_dark) {
+                return false;
+            }
+            double f = (double)(cs + 12) / (double)(rs + 12);
+            if (cnt == 0 || f < flo) {
+                flo = f;
+            }
+            if (cnt == 0 || f > fhi) {
+                fhi = f;
+            }
+            cnt++;
+        }
+    }
+    if (fhi - flo >= near_range) {
+        return false;
+    }
+    double lo = 2.0, hi = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double cv = (double)sc[k] / (double)cnt - (double)off[k], rv = (double)sr[k] / (double)cnt;
+        if (cv >= rv - 4 || rv < 12) {
+            return false;
+        }
+        double f = (cv + 4) / (rv + 4);
+        lo = f < lo ? f : lo;
+        hi = f > hi ? f : hi;
+    }
+    return lo > shadow_min && hi - lo < shadow_spread;
+}
+
+// tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
+// ref are w×h BGR pixels; out[i] becomes 255 where a channel of cur differs
+// from ref's by at least level after taking out that channel's median
+// difference, but for a shadow (cardRefShadow, or
+// around it cardRefShadowNear: the same doubles, the same operations in
+// the same order), 0 elsewhere. Returns how many are 255.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t w, int32_t h, int32_t level,
+                       double shadow_min, double shadow_spread, double near_range, int32_t near_dark) {
+    int32_t n = w * h;
     int32_t hist[3][511];
     memset(hist, 0, sizeof(hist));
     for (int32_t i = 0; i < n; i++) {
@@ -1500,6 +1565,9 @@ int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int
             hi = f > hi ? f : hi;
         }
         if (shadow && lo > shadow_min && hi - lo < shadow_spread) {
+            continue;
+        }
+        if (tc_ref_shadow_near(cur, ref, off, i, w, h, shadow_min, shadow_spread, near_range, near_dark)) {
             continue;
         }
         out[i] = 255;

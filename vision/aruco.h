@@ -184,13 +184,14 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 // rounded half up. cn is 1 or 3 (others are left).
 void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep);
 
-// tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (n
+// tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (w×h
 // pixels) becomes 255 where the BGR pixel cur[i] differs from ref[i] by at
 // least level in a channel, each channel's median difference taken out,
-// and is no shadow (cardRefShadow, with shadow_min and shadow_spread); 0
+// and is no shadow (cardRefShadow, with shadow_min and shadow_spread) nor
+// amid one (cardRefShadowNear, with near_range and near_dark too); 0
 // elsewhere. Returns how many pixels are 255.
-int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t n, int32_t level,
-                       double shadow_min, double shadow_spread);
+int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t w, int32_t h, int32_t level,
+                       double shadow_min, double shadow_spread, double near_range, int32_t near_dark);
 
 // tc_step_continuity is cardStepContinuity (cards_quad.go) for the BGR
 // image pix (w×h): side holds, for each of the quad's four sides, its

@@ -132,6 +132,19 @@ const (
 	// cardRefShadowMin, the factors less than cardRefShadowSpread apart.
 	cardRefShadowMin    = 0.3
 	cardRefShadowSpread = 0.12
+	// A pixel that fails that test is still a shadow's when the 3×3
+	// pixels around it (the shrunk frame's: 12×12 of the camera's) pass
+	// it on their means, and each is darker than the table's by more than
+	// cardRefShadowNearDark over its three channels, their factors less
+	// than cardRefShadowNearRange apart (cardRefShadowNear). A soft shadow
+	// on a dark table fails the test of each pixel on the camera's noise
+	// (felt's red channel is about 30: noise of 2.5 there moves its factor
+	// by 0.08), and the shadow then joined the card's blob (the outline
+	// finder and the keypoint search then read the card: benchmark frames
+	// on felt 0.63 of the CPU, cloth 0.72). A sticker's squares, a card's
+	// art or its edge in the 3×3 fail the range or the darkening.
+	cardRefShadowNearRange = 0.25
+	cardRefShadowNearDark  = 6
 	// An outline matching no taught card is a shadow, not an unknown card,
 	// when its pixels are the table's darkened by about one factor
 	// (shadowIn): each channel's factor (against the unchanged pixels') at
@@ -522,7 +535,8 @@ func (c *cardRef) changed() (bool, error) {
 		return true, nil
 	}
 	changed := int(C.tc_ref_changed((*C.uint8_t)(unsafe.Pointer(&cur[0])), (*C.uint8_t)(unsafe.Pointer(&ref[0])), (*C.uint8_t)(unsafe.Pointer(&out[0])),
-		C.int32_t(n), C.int32_t(cardRefLevel), C.double(cardRefShadowMin), C.double(cardRefShadowSpread)))
+		C.int32_t(c.mask.Cols()), C.int32_t(c.mask.Rows()), C.int32_t(cardRefLevel), C.double(cardRefShadowMin), C.double(cardRefShadowSpread),
+		C.double(cardRefShadowNearRange), C.int32_t(cardRefShadowNearDark)))
 	return float64(changed) <= cardRefMaxShare*float64(n), nil
 }
 
@@ -796,38 +810,47 @@ func cardSkin(px []byte) bool {
 // full-resolution pixels, not on a clean blob or another part.
 func (c *cardRef) findParts(minArea float64) error {
 	c.parts = c.parts[:0]
+	for bi := range c.blobs {
+		if c.blobs[bi].clean {
+			continue
+		}
+		if err := c.findPartsOf(bi, minArea); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findPartsOf adds the clean parts of blob bi (not clean) to c.parts
+// (findParts).
+func (c *cardRef) findPartsOf(bi int, minArea float64) error {
 	const s = cardRefShrink
 	w := c.mask.Cols()
 	cur, err := c.cur.DataPtrUint8()
 	if err != nil {
 		return fmt.Errorf("card reference parts: %w", err)
 	}
-	for bi := range c.blobs {
-		b := &c.blobs[bi]
-		if b.clean {
-			continue
-		}
-		sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
-		reg := c.mask.Region(sb)
-		reg.CopyTo(&c.part)
-		reg.Close()
-		skin, err := c.takeHand(cur[3*(sb.Min.Y*w+sb.Min.X):], w)
-		if err != nil {
-			return err
-		}
-		if skin == 0 {
-			continue // the blob is not a hand and a card
-		}
-		b.rest = b.area - float64(skin*s*s)
-		// Opened (a hand's rim cut off), and also closed first (a card
-		// like the table in places leaves gaps).
-		c.part.CopyTo(&c.partRaw)
-		gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
-		c.addParts(sb.Min, bi, minArea)
-		gocv.MorphologyEx(c.partRaw, &c.part, gocv.MorphClose, c.partKernel)
-		gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
-		c.addParts(sb.Min, bi, minArea)
+	b := &c.blobs[bi]
+	sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
+	reg := c.mask.Region(sb)
+	reg.CopyTo(&c.part)
+	reg.Close()
+	skin, err := c.takeHand(cur[3*(sb.Min.Y*w+sb.Min.X):], w)
+	if err != nil {
+		return err
 	}
+	if skin == 0 {
+		return nil // the blob is not a hand and a card
+	}
+	b.rest = b.area - float64(skin*s*s)
+	// Opened (a hand's rim cut off), and also closed first (a card
+	// like the table in places leaves gaps).
+	c.part.CopyTo(&c.partRaw)
+	gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
+	c.addParts(sb.Min, bi, minArea)
+	gocv.MorphologyEx(c.partRaw, &c.part, gocv.MorphClose, c.partKernel)
+	gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
+	c.addParts(sb.Min, bi, minArea)
 	return nil
 }
 
@@ -1086,6 +1109,16 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		}
 		var err error
 		if sure, b.clean, err = r.blobCard(colour, gr, b, false, sure, minW, maxW); err != nil {
+			return nil, err
+		}
+		if b.clean {
+			continue
+		}
+		// A card and the hand holding it may fill their quadrilateral
+		// (clean) and not read as a card: their parts are read as a
+		// blob's that is not clean are, the hand taken out, before the
+		// outline finder searches the place.
+		if err := c.findPartsOf(i, minW*minW*cardRefAspect); err != nil {
 			return nil, err
 		}
 	}

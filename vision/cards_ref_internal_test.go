@@ -272,9 +272,14 @@ func TestCardRefShadowIn(t *testing.T) {
 	cardsAddNoise(&frame, 24)
 	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
-	if c := r.ref.changedIn(shadow); c < cardRefUnknownChanged {
-		t.Fatalf("shadow: %.2f of it changed, below cardRefUnknownChanged: the test shows nothing", c)
+	// Most of that shadow is left out of the mask already (the pixels
+	// around each: cardRefShadowNear); an outline is taken for a shadow
+	// where it did not (the noise is stronger, the shadow smaller), marked
+	// here.
+	if c := r.ref.changedIn(shadow); c > 0.2 {
+		t.Errorf("shadow: %.2f of it changed, want at most 0.2 (cardRefShadowNear)", c)
 	}
+	cardChangedForTest(t, r, shadow, card, tinted, dark)
 	for _, tc := range []struct {
 		name   string
 		q      [4]Point2f
