@@ -1506,9 +1506,9 @@ static bool tc_ref_shadow_near(const uint8_t *cur, const uint8_t *ref, const int
 // tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
 // ref are w×h BGR pixels; out[i] becomes 255 where a channel of cur differs
 // from ref's by at least level after taking out that channel's median
-// difference, but for a shadow (cardRefShadow, or
-// around it cardRefShadowNear: the same doubles, the same operations in
-// the same order), 0 elsewhere. Returns how many are 255.
+// difference, but for a shadow (cardRefShadow, or one around the pixel:
+// cardRefShadowNear; the same doubles, the same operations in the same
+// order), 0 elsewhere. Returns how many are 255.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
