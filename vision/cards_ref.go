@@ -1114,10 +1114,10 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		if b.clean {
 			continue
 		}
-		// A card and the hand holding it may fill their quadrilateral
-		// (clean) and not read as a card: their parts are read as a
-		// blob's that is not clean are, the hand taken out, before the
-		// outline finder searches the place.
+		// A card and the thumb holding it may fill their quadrilateral
+		// (clean) and not read as a card: the hand is taken out and the
+		// parts left are read with the other blobs' (readParts) before
+		// the outline finder searches the place.
 		if err := c.findPartsOf(i, minW*minW*cardRefAspect); err != nil {
 			return nil, err
 		}

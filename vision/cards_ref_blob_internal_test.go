@@ -29,7 +29,7 @@ func TestCardRefNoisyShadowLeftOut(t *testing.T) {
 	defer shade.Close()
 	gocv.Rectangle(&shade, image.Rect(560, 240, 760, 500), color.RGBA{179, 179, 179, 0}, -1)
 	gocv.GaussianBlur(shade, &shade, image.Pt(0, 0), 12, 12, gocv.BorderReplicate)
-	gocv.Divide(shade, gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 255, 255, 0), 720, 1280, gocv.MatTypeCV32FC3), &shade)
+	shade.DivideFloat(255)
 	f32 := gocv.NewMat()
 	defer f32.Close()
 	frame.ConvertTo(&f32, gocv.MatTypeCV32FC3)
