@@ -183,6 +183,10 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 // the source's 2×2 pixels at its centre (4x+1, 4x+2 by 4y+1, 4y+2),
 // rounded half up. cn is 1 or 3 (others are left).
 void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep);
+// tc_grey is cv::cvtColor(COLOR_BGR2GRAY) of the 8-bit BGR image src
+// (rows×cols) into dst (8-bit): the same values, with AVX2; -1 without
+// (the caller converts with OpenCV).
+int tc_grey(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, size_t dstep);
 
 // tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (w×h
 // pixels) becomes 255 where the BGR pixel cur[i] differs from ref[i] by at

@@ -325,7 +325,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	colour := img
 	switch img.Type() {
 	case gocv.MatTypeCV8UC3:
-		gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
+		cardGreyTo(img, &r.grey)
 	case gocv.MatTypeCV8UC4:
 		gocv.CvtColor(img, &r.grey, gocv.ColorBGRAToGray)
 		gocv.CvtColor(img, &r.bgr, gocv.ColorBGRAToBGR)

@@ -418,6 +418,26 @@ func cardShrink4(src gocv.Mat, dst *gocv.Mat) bool {
 	return true
 }
 
+// cardGreyTo converts the 8-bit BGR image src to grey into dst, the very
+// values of OpenCV's cvtColor: by tc_grey (AVX2) where src is continuous,
+// in about half of cvtColor's time (BenchmarkCardGrey), else by cvtColor.
+func cardGreyTo(src gocv.Mat, dst *gocv.Mat) {
+	h, w := src.Rows(), src.Cols()
+	if src.Type() == gocv.MatTypeCV8UC3 && src.IsContinuous() && !src.Empty() {
+		if dst.Rows() != h || dst.Cols() != w || dst.Type() != gocv.MatTypeCV8U || !dst.IsContinuous() {
+			dst.Close()
+			*dst = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+		}
+		s, err := src.DataPtrUint8()
+		d, err2 := dst.DataPtrUint8()
+		if err == nil && err2 == nil && len(s) >= 3*w*h && len(d) >= w*h &&
+			C.tc_grey((*C.uint8_t)(unsafe.Pointer(&s[0])), C.int(h), C.int(w), C.size_t(3*w), (*C.uint8_t)(unsafe.Pointer(&d[0])), C.size_t(w)) == 0 {
+			return
+		}
+	}
+	gocv.CvtColor(src, dst, gocv.ColorBGRToGray)
+}
+
 // refPlaces compares colour (continuous BGR, the frame) with the reference
 // and fills r.ref.blobs and r.ref.places (the places searched, merged,
 // even-aligned). It reports false when there is no usable reference.

@@ -116,7 +116,8 @@ func cardRefShadowNear(cur, ref []byte, w, h, i int, off [3]int) bool {
 // shift, with cards (any colour), shadows (every channel darkened by one
 // factor, near the shadow test's bounds), dark pixels and noise; in every
 // other frame they come in blocks of 4×4 pixels, its shadows noisy (what
-// cardRefShadowNear leaves out).
+// cardRefShadowNear leaves out), and in two frames of eight in blocks of
+// 12×12 pixels.
 func TestCardRefChangedC(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 44))
 	for trial := range 40 {
@@ -128,6 +129,11 @@ func TestCardRefChangedC(t *testing.T) {
 		block, noise := 1, 1
 		if trial%2 == 1 {
 			block, noise = 4, 4
+		}
+		if trial%8 >= 6 {
+			// Regions of 12×12 pixels: runs of 16 pixels of table
+			// (tc_ref_quiet16's) whole, and cut by a change anywhere.
+			block = 12
 		}
 		bw := (w + block - 1) / block
 		nb := bw * ((h + block - 1) / block)
@@ -385,5 +391,57 @@ func TestCardBlobFreeShadow(t *testing.T) {
 			t.Errorf("%s: %v left, want the blob's %d", c.name, l.rest, blob.Dx()*blob.Dy())
 		}
 		r.ref.close()
+	}
+}
+
+// BenchmarkCardRefChanged marks what changed (tc_ref_changed) on a 720p
+// frame's quarter: a textured table with the camera's noise, four cards of
+// art (about a sixth of the frame) and a shadow beside each.
+func BenchmarkCardRefChanged(b *testing.B) {
+	const w, h = 320, 180
+	rng := rand.New(rand.NewPCG(8, 88))
+	ref, cur := make([]byte, 3*w*h), make([]byte, 3*w*h)
+	for i := range w * h {
+		for k := range 3 {
+			r := 60 + 20*k + int(8*math.Sin(float64(i%w)/7+float64(i/w)/11)) + rng.IntN(5)
+			ref[3*i+k] = byte(r)
+			cur[3*i+k] = byte(r + rng.IntN(7) - 3)
+		}
+	}
+	for c := range 4 {
+		x0, y0 := 20+75*c, 30+20*(c%2)
+		for y := y0; y < y0+75; y++ {
+			for x := x0; x < x0+52; x++ {
+				i := y*w + x
+				for k := range 3 {
+					cur[3*i+k] = byte(rng.IntN(256))
+				}
+			}
+			for x := x0 + 52; x < x0+60; x++ { // its shadow
+				i := y*w + x
+				for k := range 3 {
+					cur[3*i+k] = byte(int(ref[3*i+k]) * 6 / 10)
+				}
+			}
+		}
+	}
+	c := newCardRef()
+	defer c.close()
+	curM, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC3, cur)
+	if err != nil {
+		b.Fatal(err)
+	}
+	refM, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8UC3, ref)
+	if err != nil {
+		b.Fatal(err)
+	}
+	curM.CopyTo(&c.cur)
+	refM.CopyTo(&c.small)
+	curM.Close()
+	refM.Close()
+	for b.Loop() {
+		if _, err := c.changed(); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

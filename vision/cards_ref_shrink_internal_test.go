@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"fmt"
 	"image"
 	"math/rand/v2"
 	"testing"
@@ -94,5 +95,92 @@ func BenchmarkCardRefShrink(b *testing.B) {
 	for b.Loop() {
 		cardRefShrinkTo(frames[i%len(frames)], &out)
 		i++
+	}
+}
+
+// TestCardGreyAsOpenCV: cardGreyTo (tc_grey) gives each of the 2^24
+// colours the grey of OpenCV's cvtColor, in rows of 4096 pixels and of
+// widths that leave 1 to 31 pixels after the last 32; a view into a larger
+// picture (not continuous) is converted by OpenCV.
+func TestCardGreyAsOpenCV(t *testing.T) {
+	all := gocv.NewMatWithSize(4096, 4096, gocv.MatTypeCV8UC3)
+	defer all.Close()
+	px, err := all.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 1 << 24 {
+		px[3*i], px[3*i+1], px[3*i+2] = byte(i), byte(i>>8), byte(i>>16)
+	}
+	same := func(name string, src gocv.Mat) {
+		t.Helper()
+		want, got := gocv.NewMat(), gocv.NewMat()
+		defer want.Close()
+		defer got.Close()
+		gocv.CvtColor(src, &want, gocv.ColorBGRToGray)
+		cardGreyTo(src, &got)
+		wp, _ := want.DataPtrUint8()
+		gp, _ := got.DataPtrUint8()
+		if got.Rows() != want.Rows() || got.Cols() != want.Cols() || got.Type() != want.Type() || len(gp) != len(wp) {
+			t.Fatalf("%s: %d×%d %v, OpenCV's %d×%d %v", name, got.Cols(), got.Rows(), got.Type(), want.Cols(), want.Rows(), want.Type())
+		}
+		for i := range wp {
+			if gp[i] != wp[i] {
+				t.Fatalf("%s: pixel %d grey %d, OpenCV's %d", name, i, gp[i], wp[i])
+			}
+		}
+	}
+	same("every colour", all)
+	rng := rand.New(rand.NewPCG(3, 33))
+	for _, w := range []int{1, 7, 31, 33, 63, 1280 + 13} {
+		m := gocv.NewMatWithSize(5, w, gocv.MatTypeCV8UC3)
+		p, err := m.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range p {
+			p[i] = byte(rng.IntN(256))
+		}
+		same(fmt.Sprintf("width %d", w), m)
+		m.Close()
+	}
+	view := all.Region(image.Rect(3, 5, 100, 40))
+	defer view.Close()
+	same("a view", view)
+}
+
+// BenchmarkCardGrey converts 720p colour frames of noise (a cycle of 12:
+// not in the cache) to grey as ReadCards does (cardGreyTo), and by
+// OpenCV's cvtColor, on one thread.
+func BenchmarkCardGrey(b *testing.B) {
+	before := OpenCVThreads()
+	SetOpenCVThreads(1)
+	defer SetOpenCVThreads(before)
+	rng := rand.New(rand.NewPCG(1, 2))
+	frames := make([]gocv.Mat, 12)
+	for i := range frames {
+		frames[i] = gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+		defer frames[i].Close()
+		px, err := frames[i].DataPtrUint8()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range px {
+			px[j] = uint8(rng.IntN(256))
+		}
+	}
+	out := gocv.NewMat()
+	defer out.Close()
+	for _, c := range []struct {
+		name string
+		f    func(src gocv.Mat, dst *gocv.Mat)
+	}{{"tc_grey", cardGreyTo}, {"opencv", func(src gocv.Mat, dst *gocv.Mat) { gocv.CvtColor(src, dst, gocv.ColorBGRToGray) }}} {
+		b.Run(c.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				c.f(frames[i%len(frames)], &out)
+				i++
+			}
+		})
 	}
 }
