@@ -935,11 +935,110 @@ static inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, 
 // -reach - 0.5 + stp·j along the normal (nx, ny), each cardGrey.at3 (the
 // bilinear mean of the four pixels around it, clamped to the picture),
 // into vals[(i·count + j)·3 + c].
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+#define TC_SIDE_AVX2 1
+// tc_side_samples_avx2 is tc_side_samples four samples at a time: each
+// lane takes tc_at3's steps (the same multiplies and additions of doubles
+// in the same order, none fused; min and max as its comparisons, the
+// integer part truncated), a corner's three channels fetched in one load of
+// four bytes (a sample whose fourth byte would lie past the picture is
+// taken by tc_at3).
+__attribute__((optimize("O3", "fp-contract=off"), target("avx2")))
+static void tc_side_samples_avx2(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy,
+                                 double nx, double ny, int n, double reach, double stp, int count, double *vals) {
+    const __m256d wm = _mm256_set1_pd((double)(w - 1)), hm = _mm256_set1_pd((double)(h - 1));
+    const __m256d zero = _mm256_setzero_pd(), one = _mm256_set1_pd(1.0);
+    const __m128i wlast = _mm_set1_epi32(w - 1), hlast = _mm_set1_epi32(h - 1), ione = _mm_set1_epi32(1);
+    const __m128i sb = _mm_setr_epi8(0, -1, -1, -1, 4, -1, -1, -1, 8, -1, -1, -1, 12, -1, -1, -1);
+    const __m128i sg = _mm_setr_epi8(1, -1, -1, -1, 5, -1, -1, -1, 9, -1, -1, -1, 13, -1, -1, -1);
+    const __m128i sr = _mm_setr_epi8(2, -1, -1, -1, 6, -1, -1, -1, 10, -1, -1, -1, 14, -1, -1, -1);
+    const size_t len = (size_t)3 * w * h;
+    const __m256d vo0 = _mm256_set1_pd(-reach - 0.5), vstp = _mm256_set1_pd(stp);
+    const __m256d vnx = _mm256_set1_pd(nx), vny = _mm256_set1_pd(ny);
+    for (int i = 0; i < n; i++) {
+        double t = 0.12 + 0.76 * ((double)i + 0.5) / (double)n;
+        double px = ax + dx * t, py = ay + dy * t;
+        const __m256d vpx = _mm256_set1_pd(px), vpy = _mm256_set1_pd(py);
+        double *out = vals + (size_t)i * count * 3;
+        int j = 0;
+        for (; j + 4 <= count; j += 4) {
+            __m256d o = _mm256_add_pd(vo0, _mm256_mul_pd(vstp, _mm256_setr_pd(j, j + 1, j + 2, j + 3)));
+            __m256d x = _mm256_add_pd(vpx, _mm256_mul_pd(vnx, o)), y = _mm256_add_pd(vpy, _mm256_mul_pd(vny, o));
+            x = _mm256_max_pd(_mm256_min_pd(x, wm), zero); // x < wm ? x : wm, then x > 0 ? x : 0
+            y = _mm256_max_pd(_mm256_min_pd(y, hm), zero);
+            __m128i x0 = _mm256_cvttpd_epi32(x), y0 = _mm256_cvttpd_epi32(y);
+            __m128i x1 = _mm_min_epi32(_mm_add_epi32(x0, ione), wlast), y1 = _mm_min_epi32(_mm_add_epi32(y0, ione), hlast);
+            __m256d fx = _mm256_sub_pd(x, _mm256_cvtepi32_pd(x0)), fy = _mm256_sub_pd(y, _mm256_cvtepi32_pd(y0));
+            __m256d gx = _mm256_sub_pd(one, fx), gy = _mm256_sub_pd(one, fy);
+            __m256d w00 = _mm256_mul_pd(gx, gy), w01 = _mm256_mul_pd(fx, gy), w10 = _mm256_mul_pd(gx, fy),
+                    w11 = _mm256_mul_pd(fx, fy);
+            int X0[4], X1[4], Y0[4], Y1[4];
+            _mm_storeu_si128((__m128i *)X0, x0);
+            _mm_storeu_si128((__m128i *)X1, x1);
+            _mm_storeu_si128((__m128i *)Y0, y0);
+            _mm_storeu_si128((__m128i *)Y1, y1);
+            size_t off[4][4]; // [corner][lane]: p00, p01, p10, p11
+            bool inside = true;
+            for (int k = 0; k < 4; k++) {
+                off[0][k] = 3 * ((size_t)Y0[k] * w + X0[k]);
+                off[1][k] = 3 * ((size_t)Y0[k] * w + X1[k]);
+                off[2][k] = 3 * ((size_t)Y1[k] * w + X0[k]);
+                off[3][k] = 3 * ((size_t)Y1[k] * w + X1[k]);
+                inside = inside && off[3][k] + 4 <= len && off[1][k] + 4 <= len && off[2][k] + 4 <= len;
+            }
+            if (!inside) {
+                for (int k = 0; k < 4; k++) {
+                    double oo = -reach - 0.5 + stp * (double)(j + k);
+                    tc_at3(pix, w, h, px + nx * oo, py + ny * oo, out + (size_t)(j + k) * 3);
+                }
+                continue;
+            }
+            __m256d acc[3];
+            const __m256d wt[4] = {w00, w01, w10, w11};
+            for (int c4 = 0; c4 < 4; c4++) {
+                int32_t v[4];
+                for (int k = 0; k < 4; k++) {
+                    std::memcpy(&v[k], pix + off[c4][k], 4);
+                }
+                __m128i px4 = _mm_loadu_si128((const __m128i *)v);
+                __m256d b = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_shuffle_epi8(px4, sb)), wt[c4]);
+                __m256d g = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_shuffle_epi8(px4, sg)), wt[c4]);
+                __m256d r = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_shuffle_epi8(px4, sr)), wt[c4]);
+                if (c4 == 0) {
+                    acc[0] = b, acc[1] = g, acc[2] = r;
+                } else {
+                    acc[0] = _mm256_add_pd(acc[0], b), acc[1] = _mm256_add_pd(acc[1], g), acc[2] = _mm256_add_pd(acc[2], r);
+                }
+            }
+            double cb[4], cg[4], cr[4];
+            _mm256_storeu_pd(cb, acc[0]);
+            _mm256_storeu_pd(cg, acc[1]);
+            _mm256_storeu_pd(cr, acc[2]);
+            for (int k = 0; k < 4; k++) {
+                double *d = out + (size_t)(j + k) * 3;
+                d[0] = cb[k], d[1] = cg[k], d[2] = cr[k];
+            }
+        }
+        for (; j < count; j++) {
+            double o = -reach - 0.5 + stp * (double)j;
+            tc_at3(pix, w, h, px + nx * o, py + ny * o, out + (size_t)j * 3);
+        }
+    }
+}
+#endif
+
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
 void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy, double nx,
                      double ny, int n, double reach, double stp, int count, double *vals) {
+#if defined(TC_SIDE_AVX2)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) {
+        tc_side_samples_avx2(pix, w, h, ax, ay, dx, dy, nx, ny, n, reach, stp, count, vals);
+        return;
+    }
+#endif
     for (int i = 0; i < n; i++) {
         double t = 0.12 + 0.76 * ((double)i + 0.5) / (double)n;
         double px = ax + dx * t, py = ay + dy * t;
@@ -1611,6 +1710,35 @@ static bool tc_ref_shadow_near(const uint8_t *cur, const uint8_t *ref, const int
         hi = f > hi ? f : hi;
     }
     return lo > shadow_min && hi - lo < shadow_spread;
+}
+
+// tc_ref_gain_sums adds up each channel of cur and of ref (n BGR pixels)
+// where mask is 0 into sums (cur's three, then ref's): cardRef.gain's
+// integer sums, in runs short enough for 32-bit partial sums, vectorised.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#if defined(TC_X86)
+__attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+void tc_ref_gain_sums(const uint8_t *cur, const uint8_t *ref, const uint8_t *mask, int32_t n, uint64_t *sums) {
+    for (int k = 0; k < 6; k++) {
+        sums[k] = 0;
+    }
+    for (int32_t i0 = 0; i0 < n; i0 += 1 << 20) { // 2^20 · 255 < 2^32
+        const int32_t i1 = n - i0 < (1 << 20) ? n : i0 + (1 << 20);
+        uint32_t c0 = 0, c1 = 0, c2 = 0, r0 = 0, r1 = 0, r2 = 0;
+        for (int32_t i = i0; i < i1; i++) {
+            const uint32_t keep = mask[i] == 0 ? 0xffffffffu : 0;
+            c0 += cur[3 * i] & keep;
+            c1 += cur[3 * i + 1] & keep;
+            c2 += cur[3 * i + 2] & keep;
+            r0 += ref[3 * i] & keep;
+            r1 += ref[3 * i + 1] & keep;
+            r2 += ref[3 * i + 2] & keep;
+        }
+        sums[0] += c0, sums[1] += c1, sums[2] += c2, sums[3] += r0, sums[4] += r1, sums[5] += r2;
+    }
 }
 
 // tc_ref_quiet16 reports whether none of the 16 BGR pixels at c differs

@@ -196,6 +196,9 @@ int tc_grey(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, s
 // elsewhere. Returns how many pixels are 255.
 int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t w, int32_t h, int32_t level,
                        double shadow_min, double shadow_spread, double near_range, int32_t near_dark);
+// tc_ref_gain_sums adds up each channel of cur and of ref (n BGR pixels)
+// where mask is 0 into sums[0..2] (cur's) and sums[3..5] (ref's).
+void tc_ref_gain_sums(const uint8_t *cur, const uint8_t *ref, const uint8_t *mask, int32_t n, uint64_t *sums);
 
 // tc_step_continuity is cardStepContinuity (cards_quad.go) for the BGR
 // image pix (w×h): side holds, for each of the quad's four sides, its

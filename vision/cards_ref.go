@@ -662,19 +662,16 @@ func (c *cardRef) gain(cur, ref, mask []byte) [3]float64 {
 	}
 	w, h := c.mask.Cols(), c.mask.Rows()
 	// Integer sums: the same as adding the pixels as doubles (exact below
-	// 2⁵³), without a conversion per channel.
-	var sc, sr [3]uint64
-	cur, ref = cur[:3*w*h], ref[:3*w*h]
-	for i, m := range mask[:w*h] {
-		if m != 0 {
-			continue
-		}
-		c3, r3 := (*[3]byte)(cur[3*i:]), (*[3]byte)(ref[3*i:])
-		sc[0], sc[1], sc[2] = sc[0]+uint64(c3[0]), sc[1]+uint64(c3[1]), sc[2]+uint64(c3[2])
-		sr[0], sr[1], sr[2] = sr[0]+uint64(r3[0]), sr[1]+uint64(r3[1]), sr[2]+uint64(r3[2])
+	// 2⁵³), without a conversion per channel (tc_ref_gain_sums: in C,
+	// vectorised).
+	var sums [6]uint64
+	cur, ref, mask = cur[:3*w*h], ref[:3*w*h], mask[:w*h]
+	if w*h > 0 {
+		C.tc_ref_gain_sums((*C.uint8_t)(unsafe.Pointer(&cur[0])), (*C.uint8_t)(unsafe.Pointer(&ref[0])), (*C.uint8_t)(unsafe.Pointer(&mask[0])),
+			C.int32_t(w*h), (*C.uint64_t)(unsafe.Pointer(&sums[0])))
 	}
 	for k := range 3 {
-		c.tableGain[k] = float64(sc[k]) / max(1, float64(sr[k]))
+		c.tableGain[k] = float64(sums[k]) / max(1, float64(sums[3+k]))
 	}
 	c.tableGainOK = true
 	return c.tableGain
@@ -746,10 +743,11 @@ func cardQuadFinite(q [4]Point2f) bool {
 // within ±1e7: each side's test along the row is monotonic in x (rounding
 // keeps the order of the points' X - a.X, and of a product with a constant
 // and a difference from one), so the points passing it are a prefix or a
-// suffix of the row (all or none for a side along the row), found by
-// bisection with the very test (sort.Search's, written out: no calls
-// through closures); the points passing all four are where the four spans
-// meet. A few tests per side instead of four per point.
+// suffix of the row (all or none for a side along the row), whose end is
+// found with the very test: from where the side crosses the row, step by
+// step to where the test changes (a step or two); the points passing all
+// four are where the four spans meet. A few tests per side instead of four
+// per point.
 func cardQuadRowSpan(q [4]Point2f, py float32, s, x0, x1 int) (int, int) {
 	for k := range 4 {
 		if x0 >= x1 {
@@ -759,32 +757,39 @@ func cardQuadRowSpan(q [4]Point2f, py float32, s, x0, x1 int) (int, int) {
 		ex, ey, ay := float64(b.X-a.X), float64(b.Y-a.Y), float64(py-a.Y)
 		// pass(x) is cardPointInQuad's test of this side at column x.
 		pass := func(x int) bool { return !(ex*ay-ey*float64(float32(x*s+s/2)-a.X) < 0) }
-		lo, hi := 0, x1-x0
-		switch {
-		case ey > 0: // the test's value falls along the row: a prefix passes
-			for lo < hi { // the first that fails
-				h := int(uint(lo+hi) >> 1)
-				if pass(x0 + h) {
-					lo = h + 1
-				} else {
-					hi = h
-				}
-			}
-			x1 = x0 + lo
-		case ey < 0: // it rises: a suffix passes
-			for lo < hi { // the first that passes
-				h := int(uint(lo+hi) >> 1)
-				if !pass(x0 + h) {
-					lo = h + 1
-				} else {
-					hi = h
-				}
-			}
-			x0 += lo
-		default: // the same along the row
+		n := x1 - x0
+		if ey == 0 { // the same along the row
 			if !pass(x0) {
 				return x0, x0
 			}
+			continue
+		}
+		// Where the side crosses the row, as a column from x0, within
+		// 0 … n.
+		at := (float64(a.X) + ex*ay/ey - float64(s/2)) / float64(s)
+		h := n
+		if e := math.Ceil(at) - float64(x0); e < float64(n) {
+			h = int(max(0, e))
+		} // e NaN or from n on: n
+		switch {
+		case ey > 0: // the test's value falls along the row: a prefix passes
+			// The first that fails: none before it fails.
+			for h < n && pass(x0+h) {
+				h++
+			}
+			for h > 0 && !pass(x0+h-1) {
+				h--
+			}
+			x1 = x0 + h
+		default: // it rises: a suffix passes
+			// The first that passes: none before it passes.
+			for h < n && !pass(x0+h) {
+				h++
+			}
+			for h > 0 && pass(x0+h-1) {
+				h--
+			}
+			x0 += h
 		}
 	}
 	return x0, x1

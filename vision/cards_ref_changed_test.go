@@ -445,3 +445,50 @@ func BenchmarkCardRefChanged(b *testing.B) {
 		}
 	}
 }
+
+// TestCardRefGainSums: gain (tc_ref_gain_sums) is each channel's sum over
+// the unchanged pixels of the frame over the reference's, the Go loop's
+// integer sums, on random pictures and masks; one of more than 2^20
+// pixels of 255 (the 32-bit partial sums' runs).
+func TestCardRefGainSums(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 66))
+	for trial := range 12 {
+		w, h := 1+rng.IntN(400), 1+rng.IntN(300)
+		if trial == 0 {
+			w, h = 1100, 1000
+		}
+		n := w * h
+		cur, ref, mask := make([]byte, 3*n), make([]byte, 3*n), make([]byte, n)
+		share := rng.IntN(11) // tenths masked
+		for i := range n {
+			for k := range 3 {
+				cur[3*i+k], ref[3*i+k] = byte(rng.IntN(256)), byte(rng.IntN(256))
+				if trial == 0 {
+					cur[3*i+k] = 255
+				}
+			}
+			if rng.IntN(10) < share {
+				mask[i] = 255
+			}
+		}
+		var sc, sr [3]uint64
+		for i := range n {
+			if mask[i] == 0 {
+				for k := range 3 {
+					sc[k] += uint64(cur[3*i+k])
+					sr[k] += uint64(ref[3*i+k])
+				}
+			}
+		}
+		c := newCardRef()
+		c.mask.Close()
+		c.mask = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
+		got := c.gain(cur, ref, mask)
+		for k := range 3 {
+			if want := float64(sc[k]) / max(1, float64(sr[k])); got[k] != want {
+				t.Fatalf("trial %d (%d×%d): channel %d gain %v, want %v", trial, w, h, k, got[k], want)
+			}
+		}
+		c.close()
+	}
+}

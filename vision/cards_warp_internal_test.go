@@ -424,3 +424,25 @@ func TestCardMorphMatchesPixels(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCardSideSamples takes the samples of a card's outer fit
+// (tc_side_samples: 24 points, 24 samples a pixel apart) across sides
+// anywhere on a 720p colour frame of noise.
+func BenchmarkCardSideSamples(b *testing.B) {
+	rng := rand.New(rand.NewPCG(15, 17))
+	w, h := 1280, 720
+	g := cardGrey{pix: make([]byte, 3*w*h), w: w, h: h, cn: 3}
+	for i := range g.pix {
+		g.pix[i] = uint8(rng.IntN(256))
+	}
+	var buf [][3]float64
+	i := 0
+	for b.Loop() {
+		a := Point2f{float32(100 + (i*37)%1000), float32(100 + (i*53)%500)}
+		var ok bool
+		if buf, ok = cardSideSamples(g, a, 150, 40, 40/154.9, -150/154.9, 24, 8, 1, 24, buf); !ok {
+			b.Fatal("refused")
+		}
+		i++
+	}
+}
