@@ -76,19 +76,7 @@ func BenchmarkCardRefShrink(b *testing.B) {
 	before := OpenCVThreads()
 	SetOpenCVThreads(1)
 	defer SetOpenCVThreads(before)
-	rng := rand.New(rand.NewPCG(1, 2))
-	frames := make([]gocv.Mat, 12)
-	for i := range frames {
-		frames[i] = gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
-		defer frames[i].Close()
-		px, err := frames[i].DataPtrUint8()
-		if err != nil {
-			b.Fatal(err)
-		}
-		for j := range px {
-			px[j] = uint8(rng.IntN(256))
-		}
-	}
+	frames := cardNoiseFrames(b)
 	out := gocv.NewMat()
 	defer out.Close()
 	i := 0
@@ -156,19 +144,7 @@ func BenchmarkCardGrey(b *testing.B) {
 	before := OpenCVThreads()
 	SetOpenCVThreads(1)
 	defer SetOpenCVThreads(before)
-	rng := rand.New(rand.NewPCG(1, 2))
-	frames := make([]gocv.Mat, 12)
-	for i := range frames {
-		frames[i] = gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
-		defer frames[i].Close()
-		px, err := frames[i].DataPtrUint8()
-		if err != nil {
-			b.Fatal(err)
-		}
-		for j := range px {
-			px[j] = uint8(rng.IntN(256))
-		}
-	}
+	frames := cardNoiseFrames(b)
 	out := gocv.NewMat()
 	defer out.Close()
 	for _, c := range []struct {
@@ -183,4 +159,23 @@ func BenchmarkCardGrey(b *testing.B) {
 			}
 		})
 	}
+}
+
+// cardNoiseFrames returns 12 720p colour frames of noise (too many for the
+// cache), closed when b ends.
+func cardNoiseFrames(b *testing.B) []gocv.Mat {
+	rng := rand.New(rand.NewPCG(1, 2))
+	frames := make([]gocv.Mat, 12)
+	for i := range frames {
+		frames[i] = gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+		b.Cleanup(func() { frames[i].Close() })
+		px, err := frames[i].DataPtrUint8()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for j := range px {
+			px[j] = uint8(rng.IntN(256))
+		}
+	}
+	return frames
 }
