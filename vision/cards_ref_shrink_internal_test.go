@@ -73,9 +73,6 @@ func TestCardRefShrinkAsOpenCV(t *testing.T) {
 // 12: not in the cache) to a quarter as the reference does each frame
 // (cardRefShrinkTo), on one thread.
 func BenchmarkCardRefShrink(b *testing.B) {
-	before := OpenCVThreads()
-	SetOpenCVThreads(1)
-	defer SetOpenCVThreads(before)
 	frames := cardNoiseFrames(b)
 	out := gocv.NewMat()
 	defer out.Close()
@@ -141,9 +138,6 @@ func TestCardGreyAsOpenCV(t *testing.T) {
 // not in the cache) to grey as ReadCards does (cardGreyTo), and by
 // OpenCV's cvtColor, on one thread.
 func BenchmarkCardGrey(b *testing.B) {
-	before := OpenCVThreads()
-	SetOpenCVThreads(1)
-	defer SetOpenCVThreads(before)
 	frames := cardNoiseFrames(b)
 	out := gocv.NewMat()
 	defer out.Close()
@@ -162,8 +156,11 @@ func BenchmarkCardGrey(b *testing.B) {
 }
 
 // cardNoiseFrames returns 12 720p colour frames of noise (too many for the
-// cache), closed when b ends.
+// cache), closed when b ends, and runs OpenCV on one thread until then.
 func cardNoiseFrames(b *testing.B) []gocv.Mat {
+	before := OpenCVThreads()
+	SetOpenCVThreads(1)
+	b.Cleanup(func() { SetOpenCVThreads(before) })
 	rng := rand.New(rand.NewPCG(1, 2))
 	frames := make([]gocv.Mat, 12)
 	for i := range frames {
