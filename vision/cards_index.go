@@ -208,21 +208,7 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 			o.hash = hashes[r]
 		}
 		o.fineNorm = float32(fineNorm)
-		switch r {
-		case 0:
-			o.fine = *fine0
-		case 2:
-			for i := range fine0 {
-				o.fine[i] = fine0[cardFineD-1-i]
-			}
-		default:
-			base, sy, sx := cardRotStrides(r, cardFineN)
-			for y := range cardFineN {
-				for x := range cardFineN {
-					o.fine[y*cardFineN+x] = fine0[base+y*sy+x*sx]
-				}
-			}
-		}
+		cardTurnFine(&o.fine, fine0, r)
 		base, sy, sx := cardRotStrides(r, cardChromN)
 		for cy := range cardChromN {
 			for cx := range cardChromN {
@@ -250,6 +236,39 @@ func (d *cardDescriber) scaleFine() (norm, q, fineNorm float64) {
 func (d *cardDescriber) dctRows(g *[cardHashN * cardHashN]float64) *[8][cardHashN]float64 {
 	C.tc_dct_rows((*C.double)(unsafe.Pointer(&d.dctC[0][0])), (*C.double)(unsafe.Pointer(&g[0])), (*C.double)(unsafe.Pointer(&d.dctTmp[0][0])), C.int(cardHashN), 8)
 	return &d.dctTmp
+}
+
+// cardTurnFine writes the fine grey image in turned r×90° clockwise into
+// out (cardRotStrides' pixels), row by row of out, in and out seen as
+// cardFineN×cardFineN arrays: no bounds checks.
+func cardTurnFine(out, in *[cardFineD]int8, r int) {
+	const n = cardFineN
+	o, f := (*[n][n]int8)(unsafe.Pointer(out)), (*[n][n]int8)(unsafe.Pointer(in))
+	switch r & 3 {
+	case 0:
+		*out = *in
+	case 1: // out(y, x) = in(n-1-x, y)
+		for y := range n {
+			row := &o[y]
+			for x := range n {
+				row[x] = f[(n-1-x)&(n-1)][y]
+			}
+		}
+	case 2: // out(y, x) = in(n-1-y, n-1-x)
+		for y := range n {
+			row, src := &o[y], &f[(n-1-y)&(n-1)]
+			for x := range n {
+				row[x] = src[(n-1-x)&(n-1)]
+			}
+		}
+	case 3: // out(y, x) = in(x, n-1-y)
+		for y := range n {
+			row, c := &o[y], (n-1-y)&(n-1)
+			for x := range n {
+				row[x] = f[x][c]
+			}
+		}
+	}
 }
 
 // cardRotStrides gives where, in an n×n image stored row by row, the

@@ -146,3 +146,24 @@ func TestCardIndexGrownEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestCardTurnFine: cardTurnFine puts each pixel of the fine grey image
+// where cardRotStrides says a turn r×90° clockwise takes it, for the four
+// turns.
+func TestCardTurnFine(t *testing.T) {
+	var in, out [cardFineD]int8
+	for i := range in {
+		in[i] = int8(i*7 + i/cardFineN)
+	}
+	for r := range 4 {
+		cardTurnFine(&out, &in, r)
+		base, sy, sx := cardRotStrides(r, cardFineN)
+		for y := range cardFineN {
+			for x := range cardFineN {
+				if got, want := out[y*cardFineN+x], in[base+y*sy+x*sx]; got != want {
+					t.Fatalf("turn %d, pixel (%d, %d): %d, want %d", r, x, y, got, want)
+				}
+			}
+		}
+	}
+}
