@@ -1663,9 +1663,11 @@ __attribute__((optimize("O3", "fp-contract=off")))
 static bool tc_ref_shadow_near(const uint8_t *cur, const uint8_t *ref, const int *off, int32_t x, int32_t y,
                                int32_t w, int32_t h, double shadow_min, double shadow_spread, double near_range,
                                int32_t near_dark) {
-    int32_t sc[3] = {0, 0, 0}, sr[3] = {0, 0, 0}, cnt = 0;
+    // The three tests in order of cost (all must pass: the same answer in
+    // any order): each pixel darker (integers), the means' one factor
+    // (three divisions), the pixels' factors near each other (nine).
+    int32_t sc[3] = {0, 0, 0}, sr[3] = {0, 0, 0}, cnt = 0, css[9], rss[9];
     int32_t offs = off[0] + off[1] + off[2];
-    double flo = 0.0, fhi = 0.0;
     for (int32_t yy = y - 1; yy <= y + 1; yy++) {
         if (yy < 0 || yy >= h) {
             continue;
@@ -1686,18 +1688,10 @@ static bool tc_ref_shadow_near(const uint8_t *cur, const uint8_t *ref, const int
             if (cs >= rs - near_dark) {
                 return false;
             }
-            double f = (double)(cs + 12) / (double)(rs + 12);
-            if (cnt == 0 || f < flo) {
-                flo = f;
-            }
-            if (cnt == 0 || f > fhi) {
-                fhi = f;
-            }
+            css[cnt] = cs;
+            rss[cnt] = rs;
             cnt++;
         }
-    }
-    if (fhi - flo >= near_range) {
-        return false;
     }
     double lo = 2.0, hi = 0.0;
     for (int k = 0; k < 3; k++) {
@@ -1709,7 +1703,20 @@ static bool tc_ref_shadow_near(const uint8_t *cur, const uint8_t *ref, const int
         lo = f < lo ? f : lo;
         hi = f > hi ? f : hi;
     }
-    return lo > shadow_min && hi - lo < shadow_spread;
+    if (!(lo > shadow_min && hi - lo < shadow_spread)) {
+        return false;
+    }
+    double flo = 0.0, fhi = 0.0;
+    for (int32_t i = 0; i < cnt; i++) {
+        double f = (double)(css[i] + 12) / (double)(rss[i] + 12);
+        if (i == 0 || f < flo) {
+            flo = f;
+        }
+        if (i == 0 || f > fhi) {
+            fhi = f;
+        }
+    }
+    return fhi - flo < near_range;
 }
 
 // tc_ref_gain_sums adds up each channel of cur and of ref (n BGR pixels)
