@@ -929,12 +929,6 @@ static inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, 
     }
 }
 
-// tc_side_samples is the BGR sampling of cardSideFitter.fitSide
-// (cards_quad.go) in C, the same doubles: for point i of n along the side
-// from (ax, ay) by (dx, dy), sample j of count at offset
-// -reach - 0.5 + stp·j along the normal (nx, ny), each cardGrey.at3 (the
-// bilinear mean of the four pixels around it, clamped to the picture),
-// into vals[(i·count + j)·3 + c].
 #if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
 #define TC_SIDE_AVX2 1
 // tc_side_samples_avx2 is tc_side_samples four samples at a time: each
@@ -1026,6 +1020,13 @@ static void tc_side_samples_avx2(const uint8_t *pix, int w, int h, double ax, do
     }
 }
 #endif
+
+// tc_side_samples is the BGR sampling of cardSideFitter.fitSide
+// (cards_quad.go) in C, the same doubles: for point i of n along the side
+// from (ax, ay) by (dx, dy), sample j of count at offset
+// -reach - 0.5 + stp·j along the normal (nx, ny), each cardGrey.at3 (the
+// bilinear mean of the four pixels around it, clamped to the picture),
+// into vals[(i·count + j)·3 + c].
 
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
