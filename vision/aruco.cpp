@@ -9,6 +9,7 @@
 #include "aruco.h"
 
 #include <opencv2/aruco.hpp>
+#include <opencv2/features2d.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/imgproc/imgproc_c.h>
 
@@ -1910,3 +1911,185 @@ int tc_threads(void) {
 }
 
 }  // extern "C"
+
+// tablecam's ORB (aruco.h): OpenCV 4.6's ORB (features2d/src/orb.cpp,
+// detectAndCompute) takes the keypoints and then, for their descriptors,
+// blurs each pyramid level in place (GaussianBlur, 7×7, sigma 2,
+// BORDER_REFLECT_101, the level a region of its bordered pyramid) and
+// compares 256 pairs of the blurred pixels at points turned by the
+// keypoint's angle, one at a time in scalar float code: most of ORB's time
+// on a card. Here ORB takes the keypoints alone (detect: no blur, no
+// descriptors), the levels are rebuilt and blurred as ORB does it, and the
+// pairs are compared eight at a time with the same float arithmetic
+// (multiplies, then a subtraction or an addition; no fused multiply-add;
+// rounded to nearest even as cvRound) and gathered pixels. With a patch
+// other than 31 ORB's points are its random pattern (makeRandomPattern:
+// cv::RNG seeded 0x34985739, each point's x then y uniform in
+// [-patch/2, patch/2]); the same bytes as ORB's (TestCardOrbAsOpenCV).
+struct TcOrb {
+    cv::Ptr<cv::ORB> orb;
+    bool own = false;
+    // Pair n (descriptor byte n/8, bit n%8) compares pattern point 2n (a)
+    // with point 2n+1 (b): bit set when a's pixel is darker.
+    alignas(32) float ax[256], ay[256], bx[256], by[256];
+    std::vector<cv::KeyPoint> kps;
+    cv::Mat desc;
+    std::vector<cv::Mat> levels, bufs;
+    TcOrb() { live_objects++; }
+    ~TcOrb() { live_objects--; }
+};
+
+namespace {
+
+// kOrbBorder is ORB's border around each level (detectAndCompute:
+// max(edgeThreshold, ceil(patch/2·√2), 4) + 1 for the card keyers' edge
+// 15 and patch 15); the blur reads 3 pixels of it.
+const int kOrbBorder = 16;
+
+#if defined(TC_X86)
+// tc_orb_describe_avx2 computes the 32-byte descriptor of the keypoint at
+// centre (in a blurred level, row step bytes), turned by cos a and sin b:
+// the points' offsets eight at a time, then the pixels (gathers are slower
+// here).
+__attribute__((optimize("O3", "fp-contract=off"), target("avx2")))
+void tc_orb_describe_avx2(const TcOrb *o, const uint8_t *centre, int step, float a, float b, uint8_t *desc) {
+    const __m256 va = _mm256_set1_ps(a), vb = _mm256_set1_ps(b);
+    const __m256i vstep = _mm256_set1_epi32(step);
+    alignas(32) int32_t offa[256], offb[256];
+    for (int i = 0; i < 32; i++) {
+        __m256 pxa = _mm256_load_ps(o->ax + 8 * i), pya = _mm256_load_ps(o->ay + 8 * i);
+        __m256 pxb = _mm256_load_ps(o->bx + 8 * i), pyb = _mm256_load_ps(o->by + 8 * i);
+        // x = p.x·a − p.y·b, y = p.x·b + p.y·a (GET_VALUE)
+        __m256i xa = _mm256_cvtps_epi32(_mm256_sub_ps(_mm256_mul_ps(pxa, va), _mm256_mul_ps(pya, vb)));
+        __m256i ya = _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(pxa, vb), _mm256_mul_ps(pya, va)));
+        __m256i xb = _mm256_cvtps_epi32(_mm256_sub_ps(_mm256_mul_ps(pxb, va), _mm256_mul_ps(pyb, vb)));
+        __m256i yb = _mm256_cvtps_epi32(_mm256_add_ps(_mm256_mul_ps(pxb, vb), _mm256_mul_ps(pyb, va)));
+        _mm256_store_si256((__m256i *)(offa + 8 * i), _mm256_add_epi32(_mm256_mullo_epi32(ya, vstep), xa));
+        _mm256_store_si256((__m256i *)(offb + 8 * i), _mm256_add_epi32(_mm256_mullo_epi32(yb, vstep), xb));
+    }
+    for (int i = 0; i < 32; i++) {
+        const int32_t *pa = offa + 8 * i, *pb = offb + 8 * i;
+        unsigned v = 0;
+        for (int k = 0; k < 8; k++) {
+            v |= (unsigned)(centre[pa[k]] < centre[pb[k]]) << k;
+        }
+        desc[i] = (uint8_t)v;
+    }
+}
+#endif
+
+// tc_orb_describe fills o->desc with the descriptors of o->kps, keypoints
+// ORB found in img (not a region of a larger Mat).
+void tc_orb_describe(TcOrb *o, const cv::Mat &img) {
+    int n = (int)o->kps.size(), nlev = 0;
+    for (const cv::KeyPoint &k : o->kps) {
+        nlev = std::max(nlev, k.octave + 1);
+    }
+    double sf = o->orb->getScaleFactor();
+    std::vector<float> scale(nlev);
+    o->levels.resize(nlev);
+    o->bufs.resize(nlev);
+    std::vector<cv::Mat> blurred(nlev);
+    for (int l = 0; l < nlev; l++) {
+        scale[l] = (float)std::pow(sf, (double)l);  // getScale
+        if (l == 0) {
+            o->levels[0] = img;
+        } else {
+            float inv = 1.0f / scale[l];
+            cv::Size sz(cvRound(img.cols * inv), cvRound(img.rows * inv));
+            cv::resize(o->levels[l - 1], o->levels[l], sz, 0, 0, cv::INTER_LINEAR_EXACT);
+        }
+        const cv::Mat &lv = o->levels[l];
+        cv::copyMakeBorder(lv, o->bufs[l], kOrbBorder, kOrbBorder, kOrbBorder, kOrbBorder, cv::BORDER_REFLECT_101);
+        blurred[l] = o->bufs[l](cv::Rect(kOrbBorder, kOrbBorder, lv.cols, lv.rows));
+        cv::GaussianBlur(blurred[l], blurred[l], cv::Size(7, 7), 2, 2, cv::BORDER_REFLECT_101);
+    }
+    o->desc.create(n, 32, CV_8U);
+    for (int j = 0; j < n; j++) {
+        const cv::KeyPoint &k = o->kps[j];
+        const cv::Mat &bl = blurred[k.octave];
+        float s = 1.f / scale[k.octave];
+        float angle = k.angle * (float)(CV_PI / 180.f);
+        float a, b;
+        sincosf(angle, &b, &a);
+        const uint8_t *centre = bl.ptr<uint8_t>(cvRound(k.pt.y * s)) + cvRound(k.pt.x * s);
+#if defined(TC_X86)
+        tc_orb_describe_avx2(o, centre, (int)bl.step, a, b, o->desc.ptr<uint8_t>(j));
+#endif
+    }
+}
+
+}  // namespace
+
+TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, int fast, int own, int *owns, char **err) {
+    try {
+        TcOrb *o = new TcOrb();
+        o->orb = cv::ORB::create(features, scale, levels, edge, 0, 2, cv::ORB::HARRIS_SCORE, patch, fast);
+        bool avx2 = false;
+#if defined(TC_X86)
+        avx2 = __builtin_cpu_supports("avx2");
+#endif
+        // The descriptors read within patch/2·√2 of a keypoint, which is at
+        // least edge from the level's sides; the gathers read 3 bytes on.
+        o->own = own != 0 && avx2 && patch != 31 && patch >= 2 && cvCeil(patch / 2 * std::sqrt(2.0)) + 4 <= kOrbBorder + edge;
+        if (o->own) {
+            cv::RNG rng(0x34985739);
+            float px[512], py[512];
+            for (int i = 0; i < 512; i++) {
+                px[i] = (float)rng.uniform(-patch / 2, patch / 2 + 1);
+                py[i] = (float)rng.uniform(-patch / 2, patch / 2 + 1);
+            }
+            for (int n = 0; n < 256; n++) {
+                o->ax[n] = px[2 * n], o->ay[n] = py[2 * n];
+                o->bx[n] = px[2 * n + 1], o->by[n] = py[2 * n + 1];
+            }
+        }
+        *owns = o->own ? 1 : 0;
+        return o;
+    } catch (...) {
+        set_current_error(err);
+        return NULL;
+    }
+}
+
+void tc_orb_free(TcOrb *o) { delete o; }
+
+int tc_orb_detect(TcOrb *o, void *img, void *mask, char **err) {
+    try {
+        const cv::Mat &im = *static_cast<cv::Mat *>(img);
+        const cv::Mat &mk = *static_cast<cv::Mat *>(mask);
+        o->kps.clear();
+        // A region of a larger Mat is bordered by its neighbours (ORB's
+        // first level copyMakeBorder is not isolated): OpenCV's own.
+        if (!o->own || im.type() != CV_8UC1 || im.isSubmatrix() || im.empty()) {
+            o->orb->detectAndCompute(im, mk, o->kps, o->desc);
+            if (!o->kps.empty() && (o->desc.rows != (int)o->kps.size() || o->desc.cols != 32 || o->desc.type() != CV_8U)) {
+                set_error(err, "unexpected ORB descriptors");
+                return -1;
+            }
+            return (int)o->kps.size();
+        }
+        o->orb->detect(im, o->kps, mk);
+        if (o->kps.empty()) {
+            o->desc.release();
+            return 0;
+        }
+        tc_orb_describe(o, im);
+        return (int)o->kps.size();
+    } catch (...) {
+        set_current_error(err);
+        return -1;
+    }
+}
+
+void tc_orb_copy(TcOrb *o, float *kp, uint8_t *desc, int n) {
+    n = std::min(n, (int)o->kps.size());
+    for (int i = 0; i < n; i++) {
+        const cv::KeyPoint &k = o->kps[i];
+        float *p = kp + 6 * i;
+        p[0] = k.pt.x, p[1] = k.pt.y, p[2] = k.size, p[3] = k.angle, p[4] = k.response, p[5] = (float)k.octave;
+        if (o->desc.rows > i && o->desc.cols == 32) {
+            std::memcpy(desc + 32 * i, o->desc.ptr<uint8_t>(i), 32);
+        }
+    }
+}

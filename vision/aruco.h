@@ -211,6 +211,28 @@ double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, 
 void tc_set_threads(int n);
 int tc_threads(void);
 
+// tablecam's ORB: OpenCV's ORB finds the keypoints; their descriptors are
+// computed here, the same bytes as OpenCV's (cards_orb.go).
+typedef struct TcOrb TcOrb;
+
+// tc_orb_new is cv::ORB::create(features, scale, levels, edge, 0, 2,
+// HARRIS_SCORE, patch, fast). With own != 0 the descriptors are computed
+// here where this can (*owns: whether it can: a patch other than 31, AVX2).
+// NULL with *err set on failure; free with tc_orb_free.
+TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, int fast, int own, int *owns, char **err);
+void tc_orb_free(TcOrb *o);
+
+// tc_orb_detect takes the keypoints of img (a cv::Mat of 8-bit grey) where
+// mask (a cv::Mat; empty: everywhere) is not zero, and their descriptors:
+// those of OpenCV's ORB detectAndCompute. It keeps them in o and returns
+// how many there are, or -1 with *err set.
+int tc_orb_detect(TcOrb *o, void *img, void *mask, char **err);
+
+// tc_orb_copy copies the first n keypoints of the last tc_orb_detect:
+// kp[6*i .. 6*i+5] the x, y, size, angle, response and octave of keypoint
+// i, desc[32*i .. 32*i+31] its descriptor.
+void tc_orb_copy(TcOrb *o, float *kp, uint8_t *desc, int n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -35,8 +35,14 @@ func TestCardFirstLevelKeyer(t *testing.T) {
 		reg := src.Region(image.Rectangle{Min: at, Max: at.Add(sz)})
 		pic := reg.Clone()
 		reg.Close()
-		fk, fd := full.orb.DetectAndCompute(pic, full.noMask)
-		ok, od := first.orb.DetectAndCompute(pic, first.noMask)
+		fk, fd, err := full.orb.detectAndCompute(pic, full.noMask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, od, err := first.orb.detectAndCompute(pic, first.noMask)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var level0 []gocv.KeyPoint
 		for _, kp := range fk {
 			if kp.Octave == 0 {
@@ -51,7 +57,7 @@ func TestCardFirstLevelKeyer(t *testing.T) {
 				t.Fatalf("picture %d keypoint %d: %+v, full keyer's %+v", i, j, ok[j], fk[j])
 			}
 			for c := range 32 {
-				if od.GetUCharAt(j, c) != fd.GetUCharAt(j, c) {
+				if od[32*j+c] != fd[32*j+c] {
 					t.Fatalf("picture %d keypoint %d: descriptor byte %d differs", i, j, c)
 				}
 			}
@@ -62,8 +68,6 @@ func TestCardFirstLevelKeyer(t *testing.T) {
 		compared += len(ok)
 		above += len(fk) - len(ok)
 		pic.Close()
-		fd.Close()
-		od.Close()
 	}
 	if above == 0 || full0 == 0 {
 		t.Fatalf("the full keyer took %d keypoints beyond its first level, its full share there in %d pictures: the test shows nothing", above, full0)

@@ -49,7 +49,7 @@ type cardKeys struct {
 // cardKeyer takes keypoints; it keeps its buffers and is not safe for
 // concurrent use.
 type cardKeyer struct {
-	orb              gocv.ORB
+	orb              *cardOrb
 	hm               gocv.Mat
 	warp, grey       gocv.Mat
 	scaled, noMask   gocv.Mat
@@ -91,9 +91,10 @@ func newCardKeyerWith(features, levels int) *cardKeyer {
 }
 
 // cardNewORB is the ORB of the card keyers: at most features keypoints in
-// levels pyramid levels cardKeyScale apart.
-func cardNewORB(features, levels int) gocv.ORB {
-	return gocv.NewORBWithParams(features, cardKeyScale, levels, 15, 0, 2, gocv.ORBScoreTypeHarris, 15, 12)
+// levels pyramid levels cardKeyScale apart (an edge and a patch of 15, a
+// FAST threshold of 12), its descriptors tablecam's (cardOrb).
+func cardNewORB(features, levels int) *cardOrb {
+	return newCardOrb(features, cardKeyScale, levels, 15, 15, 12, true)
 }
 
 // Levels of newCardKeyer's ORB and the scale between them.
@@ -155,7 +156,7 @@ func cardOrbShares(features int, scale float32, levels int) []int {
 // ORB's time, the same keypoints with the same descriptors in the same
 // order (TestCardUpperKeyer).
 type cardUpperKeyer struct {
-	orbs []gocv.ORB // level l+1's
+	orbs []*cardOrb // level l+1's
 	imgs []gocv.Mat // level l+1's picture
 }
 
@@ -171,7 +172,7 @@ func newCardUpperKeyer() *cardUpperKeyer {
 
 func (u *cardUpperKeyer) close() {
 	for i := range u.orbs {
-		u.orbs[i].Close()
+		u.orbs[i].close()
 		u.imgs[i].Close()
 	}
 }
@@ -189,12 +190,11 @@ func (u *cardUpperKeyer) detectAppend(k *cardKeyer, pic gocv.Mat, max int) error
 		}
 		gocv.Resize(prev, &u.imgs[i], lsz, 0, 0, cardInterLinearExact)
 		prev = u.imgs[i]
-		kps, desc := u.orbs[i].DetectAndCompute(u.imgs[i], k.noMask)
-		err := k.appendKeys(kps, desc, cardOrbScale(cardKeyScale, l), max)
-		desc.Close()
+		kps, desc, err := u.orbs[i].detectAndCompute(u.imgs[i], k.noMask)
 		if err != nil {
 			return err
 		}
+		k.appendKeys(kps, desc, cardOrbScale(cardKeyScale, l), max)
 	}
 	return nil
 }
@@ -207,7 +207,7 @@ func (k *cardKeyer) close() {
 	if k.upper != nil {
 		k.upper.close()
 	}
-	k.orb.Close()
+	k.orb.close()
 	k.hm.Close()
 	k.warp.Close()
 	k.grey.Close()
@@ -223,38 +223,30 @@ func (k *cardKeyer) detect(grey gocv.Mat, max int) error {
 
 // detectMasked is detect where mask (empty: everywhere) is not zero.
 func (k *cardKeyer) detectMasked(grey, mask gocv.Mat, max int) error {
-	kps, desc := k.orb.DetectAndCompute(grey, mask)
-	defer desc.Close()
+	kps, desc, err := k.orb.detectAndCompute(grey, mask)
+	if err != nil {
+		return err
+	}
 	k.qpts, k.qdesc = k.qpts[:0], k.qdesc[:0]
-	return k.appendKeys(kps, desc, 1, max)
+	k.appendKeys(kps, desc, 1, max)
+	return nil
 }
 
-// appendKeys appends the keypoints kps with descriptors desc (ORB's) to
-// k.qpts and k.qdesc, their positions times scale (in float, as ORB scales
-// its levels' keypoints), until there are max.
-func (k *cardKeyer) appendKeys(kps []gocv.KeyPoint, desc gocv.Mat, scale float32, max int) error {
-	if desc.Empty() || len(kps) == 0 {
-		return nil
-	}
-	if desc.Cols() != 32 || desc.Rows() != len(kps) || desc.Type() != gocv.MatTypeCV8U {
-		return errors.New("vision: card keypoints: unexpected descriptor")
-	}
-	raw, err := desc.DataPtrUint8()
-	if err != nil {
-		return fmt.Errorf("card keypoint descriptors: %w", err)
-	}
+// appendKeys appends the keypoints kps with descriptors desc (ORB's, 32
+// bytes each) to k.qpts and k.qdesc, their positions times scale (in float,
+// as ORB scales its levels' keypoints), until there are max.
+func (k *cardKeyer) appendKeys(kps []gocv.KeyPoint, desc []byte, scale float32, max int) {
 	for i, kp := range kps {
 		if len(k.qpts) >= max {
 			break
 		}
 		var d [4]uint64
 		for j := range 4 {
-			d[j] = binary.LittleEndian.Uint64(raw[32*i+8*j:])
+			d[j] = binary.LittleEndian.Uint64(desc[32*i+8*j:])
 		}
 		k.qpts = append(k.qpts, Point2f{float32(kp.X) * scale, float32(kp.Y) * scale})
 		k.qdesc = append(k.qdesc, d)
 	}
-	return nil
 }
 
 // teach returns the keypoints of the card with outline q (clockwise, its
