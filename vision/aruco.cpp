@@ -1913,19 +1913,21 @@ int tc_threads(void) {
 }  // extern "C"
 
 // tablecam's ORB (aruco.h): OpenCV 4.6's ORB (features2d/src/orb.cpp,
-// detectAndCompute) takes the keypoints and then, for their descriptors,
-// blurs each pyramid level in place (GaussianBlur, 7×7, sigma 2,
-// BORDER_REFLECT_101, the level a region of its bordered pyramid) and
+// detectAndCompute) scores every FAST corner in scalar code, and for the
+// descriptors blurs each pyramid level in place (GaussianBlur, 7×7, sigma
+// 2, BORDER_REFLECT_101, the level a region of its bordered pyramid) and
 // compares 256 pairs of the blurred pixels at points turned by the
-// keypoint's angle, one at a time in scalar float code: most of ORB's time
-// on a card. Here ORB takes the keypoints alone (detect: no blur, no
-// descriptors), the levels are rebuilt and blurred as ORB does it, and the
-// pairs are compared eight at a time with the same float arithmetic
+// keypoint's angle, one point at a time in scalar float code: most of its
+// time on a card. Here, for one level, the keypoints are found as ORB
+// finds them (tc_orb_keypoints: FAST's scores 32 pixels at a time), and
+// with more levels ORB takes them alone (detect: no blur, no
+// descriptors); the levels are rebuilt and blurred as ORB does it, and the
+// pairs' points computed eight at a time with the same float arithmetic
 // (multiplies, then a subtraction or an addition; no fused multiply-add;
-// rounded to nearest even as cvRound) and gathered pixels. With a patch
-// other than 31 ORB's points are its random pattern (makeRandomPattern:
-// cv::RNG seeded 0x34985739, each point's x then y uniform in
-// [-patch/2, patch/2]); the same bytes as ORB's (TestCardOrbAsOpenCV).
+// rounded to nearest even as cvRound). With a patch other than 31 ORB's
+// points are its random pattern (makeRandomPattern: cv::RNG seeded
+// 0x34985739, each point's x then y uniform in [-patch/2, patch/2]). The
+// same keypoints and bytes as ORB's (TestCardOrbAsOpenCV).
 struct TcOrb {
     cv::Ptr<cv::ORB> orb;
     bool own = false;
@@ -1935,6 +1937,11 @@ struct TcOrb {
     std::vector<cv::KeyPoint> kps;
     cv::Mat desc;
     std::vector<cv::Mat> levels, bufs;
+    // keys: one level, its keypoints found here too (tc_orb_keypoints).
+    bool keys = false;
+    int features = 0, edge = 0, patch = 0, fast = 0;
+    std::vector<int> umax;
+    std::vector<uint8_t> scores;
     TcOrb() { live_objects++; }
     ~TcOrb() { live_objects--; }
 };
@@ -2019,6 +2026,276 @@ void tc_orb_describe(TcOrb *o, const cv::Mat &img) {
     }
 }
 
+
+// The 16 pixels of FAST's circle of radius 3 around a pixel, in order
+// around it (a corner's arc of 9 is contiguous in this order).
+const int kFastCircle[16][2] = {{0, 3},  {1, 3},   {2, 2},   {3, 1},   {3, 0},  {3, -1},  {2, -2}, {1, -3},
+                                {0, -3}, {-1, -3}, {-2, -2}, {-3, -1}, {-3, 0}, {-3, 1}, {-2, 2}, {-1, 3}};
+
+// tc_fast_score1 is FAST's score of the pixel at p (row step step) with
+// threshold t: 0 when it is no corner (no arc of 9 of its circle all
+// darker or all brighter than it by more than t), else one less than the
+// largest such t (cv::FAST with non-maximum suppression, cornerScore<16>:
+// the largest of t and each arc's least difference, less one).
+inline int tc_fast_score1(const uint8_t *p, int step, int t) {
+    int d[16];
+    for (int k = 0; k < 16; k++) {
+        d[k] = (int)p[0] - (int)p[kFastCircle[k][0] + kFastCircle[k][1] * step];
+    }
+    int best = INT_MIN;
+    for (int k = 0; k < 16; k++) {
+        int mn = INT_MAX, mx = INT_MIN;
+        for (int j = 0; j < 9; j++) {
+            mn = std::min(mn, d[(k + j) & 15]);
+            mx = std::max(mx, d[(k + j) & 15]);
+        }
+        best = std::max(best, std::max(mn, -mx));
+    }
+    return best > t ? best - 1 : 0;
+}
+
+#if defined(TC_X86)
+// tc_fast_scores_avx2 is tc_fast_score1 for the 32 pixels from p, in 8-bit
+// saturated differences (an arc whose least difference is not positive
+// makes no corner either way), each arc's least one by pairs, fours and
+// eights of the circle's.
+__attribute__((optimize("O3"), target("avx2")))
+void tc_fast_scores_avx2(const uint8_t *p, int step, int t, uint8_t *out) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)p);
+    __m256i dk[16], bk[16];
+    __m256i any = _mm256_setzero_si256();
+    const __m256i vt = _mm256_set1_epi8((char)t);
+    for (int k = 0; k < 16; k++) {
+        __m256i q = _mm256_loadu_si256((const __m256i *)(p + kFastCircle[k][0] + kFastCircle[k][1] * step));
+        dk[k] = _mm256_subs_epu8(v, q);  // darker by
+        bk[k] = _mm256_subs_epu8(q, v);  // brighter by
+    }
+    // A corner's arc holds two of the circle's quarter points beyond t.
+    for (int k = 0; k < 16; k += 4) {
+        any = _mm256_or_si256(any, _mm256_subs_epu8(_mm256_max_epu8(dk[k], bk[k]), vt));
+    }
+    if (_mm256_testz_si256(any, any)) {
+        _mm256_storeu_si256((__m256i *)out, _mm256_setzero_si256());
+        return;
+    }
+    __m256i best = _mm256_setzero_si256();
+    for (int side = 0; side < 2; side++) {
+        __m256i *d = side == 0 ? dk : bk;
+        __m256i m2[16], m4[16];
+        for (int k = 0; k < 16; k++) m2[k] = _mm256_min_epu8(d[k], d[(k + 1) & 15]);
+        for (int k = 0; k < 16; k++) m4[k] = _mm256_min_epu8(m2[k], m2[(k + 2) & 15]);
+        for (int k = 0; k < 16; k++) {
+            __m256i m9 = _mm256_min_epu8(_mm256_min_epu8(m4[k], m4[(k + 4) & 15]), d[(k + 8) & 15]);
+            best = _mm256_max_epu8(best, m9);
+        }
+    }
+    // best > t: best − 1, else 0.
+    __m256i corner = _mm256_cmpeq_epi8(_mm256_max_epu8(best, _mm256_adds_epu8(vt, _mm256_set1_epi8(1))), best);
+    __m256i score = _mm256_and_si256(corner, _mm256_subs_epu8(best, _mm256_set1_epi8(1)));
+    _mm256_storeu_si256((__m256i *)out, score);
+}
+#endif
+
+#if defined(TC_X86)
+// tc_fast_peaks_avx2 appends the corners of row i (scores s1, the rows
+// above and below s0 and s2, cols wide) that beat their eight neighbours,
+// left to right, 32 columns at a time from column 3 (rows of at least 36);
+// it returns the first column left.
+__attribute__((optimize("O3"), target("avx2")))
+int tc_fast_peaks_avx2(const uint8_t *s0, const uint8_t *s1, const uint8_t *s2, int i, int cols,
+                       std::vector<cv::KeyPoint> &kps) {
+    int j = 3, done = 3;
+    for (; done < cols - 3 && cols >= 36; j += 32) {
+        // The last 32 columns read end at the row's end; those done
+        // already are skipped.
+        j = std::min(j, cols - 33);
+        int from = done;
+        done = j + 32;
+        __m256i v = _mm256_loadu_si256((const __m256i *)(s1 + j));
+        if (_mm256_testz_si256(v, v)) {
+            continue;
+        }
+        __m256i m = _mm256_max_epu8(_mm256_loadu_si256((const __m256i *)(s1 + j - 1)),
+                                    _mm256_loadu_si256((const __m256i *)(s1 + j + 1)));
+        for (const uint8_t *r : {s0, s2}) {
+            m = _mm256_max_epu8(m, _mm256_loadu_si256((const __m256i *)(r + j - 1)));
+            m = _mm256_max_epu8(m, _mm256_loadu_si256((const __m256i *)(r + j)));
+            m = _mm256_max_epu8(m, _mm256_loadu_si256((const __m256i *)(r + j + 1)));
+        }
+        // v > m (unsigned): v is their maximum and not equal to m.
+        __m256i ge = _mm256_cmpeq_epi8(_mm256_max_epu8(v, m), v), eq = _mm256_cmpeq_epi8(v, m);
+        unsigned bits = (unsigned)_mm256_movemask_epi8(_mm256_andnot_si256(eq, ge));
+        while (bits != 0) {
+            int b = __builtin_ctz(bits);
+            bits &= bits - 1;
+            if (j + b >= from && j + b < cols - 3) {
+                kps.push_back(cv::KeyPoint((float)(j + b), (float)i, 7.f, -1, (float)s1[j + b]));
+            }
+        }
+    }
+    return std::max(3, std::min(done, cols - 3));
+}
+
+// tc_harris_avx2 is the Harris sums of ORB's 7×7 block around p (row step
+// step): a = ΣIx², b = ΣIy², c = ΣIx·Iy of its Sobel-like differences, the
+// block's seven columns in 16-bit lanes (the eighth kept at 0), exact
+// integers.
+__attribute__((optimize("O3"), target("avx2")))
+void tc_harris_avx2(const uint8_t *p, int step, int *a, int *b, int *c) {
+    const __m128i keep = _mm_setr_epi16(-1, -1, -1, -1, -1, -1, -1, 0);
+    __m128i sa = _mm_setzero_si128(), sb = _mm_setzero_si128(), sc = _mm_setzero_si128();
+    const uint8_t *r = p - 3 * step - 3;  // the block's top-left pixel
+    for (int y = 0; y < 7; y++, r += step) {
+        const uint8_t *u = r - step, *d = r + step;
+        __m128i uL = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(u - 1)));
+        __m128i uC = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)u));
+        __m128i uR = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(u + 1)));
+        __m128i cL = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(r - 1)));
+        __m128i cR = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(r + 1)));
+        __m128i dL = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(d - 1)));
+        __m128i dC = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)d));
+        __m128i dR = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(d + 1)));
+        __m128i ix = _mm_add_epi16(_mm_add_epi16(_mm_slli_epi16(_mm_sub_epi16(cR, cL), 1), _mm_sub_epi16(uR, uL)),
+                                   _mm_sub_epi16(dR, dL));
+        __m128i iy = _mm_add_epi16(_mm_add_epi16(_mm_slli_epi16(_mm_sub_epi16(dC, uC), 1), _mm_sub_epi16(dL, uL)),
+                                   _mm_sub_epi16(dR, uR));
+        ix = _mm_and_si128(ix, keep);
+        iy = _mm_and_si128(iy, keep);
+        sa = _mm_add_epi32(sa, _mm_madd_epi16(ix, ix));
+        sb = _mm_add_epi32(sb, _mm_madd_epi16(iy, iy));
+        sc = _mm_add_epi32(sc, _mm_madd_epi16(ix, iy));
+    }
+    int32_t va[4], vb[4], vc[4];
+    _mm_storeu_si128((__m128i *)va, sa);
+    _mm_storeu_si128((__m128i *)vb, sb);
+    _mm_storeu_si128((__m128i *)vc, sc);
+    *a = va[0] + va[1] + va[2] + va[3];
+    *b = vb[0] + vb[1] + vb[2] + vb[3];
+    *c = vc[0] + vc[1] + vc[2] + vc[3];
+}
+#endif
+
+// tc_orb_keypoints is ORB's keypoints of the one-level o in img (8-bit
+// grey, not a region) where mask (empty: everywhere) is not zero
+// (OpenCV 4.6's ORB_Impl::detectAndCompute, computeKeyPoints): FAST with
+// non-maximum suppression (the corners in rows, each left to right; a
+// corner stands when its score beats its eight neighbours'), those on the
+// mask and at least edge from the sides, the 2·features strongest
+// (KeyPointsFilter::retainBest), then their Harris responses (7×7 block,
+// k 0.04), the features strongest by those, and their angles by intensity
+// centroid (cv::fastAtan2 of the patch's moments).
+void tc_orb_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask) {
+    std::vector<cv::KeyPoint> &kps = o->kps;
+    kps.clear();
+    const int rows = img.rows, cols = img.cols, step = (int)img.step, t = o->fast;
+    if (rows < 7 || cols < 7) {
+        return;
+    }
+    o->scores.assign((size_t)rows * cols, 0);
+    uint8_t *sc = o->scores.data();
+#if defined(TC_X86)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
+    for (int i = 3; i < rows - 3; i++) {
+        const uint8_t *row = img.ptr<uint8_t>(i);
+        uint8_t *srow = sc + (size_t)i * cols;
+        int j = 3;
+#if defined(TC_X86)
+        if (avx2 && cols >= 32 + 6) {
+            // The last 32 overlap the ones before them: the same scores.
+            for (;; j += 32) {
+                j = std::min(j, cols - 3 - 32);
+                tc_fast_scores_avx2(row + j, step, t, srow + j);
+                if (j == cols - 3 - 32) {
+                    break;
+                }
+            }
+            j = cols - 3;
+        }
+#endif
+        for (; j < cols - 3; j++) {
+            srow[j] = (uint8_t)tc_fast_score1(row + j, step, t);
+        }
+    }
+    for (int i = 3; i < rows - 3; i++) {
+        const uint8_t *s0 = sc + (size_t)(i - 1) * cols, *s1 = sc + (size_t)i * cols, *s2 = sc + (size_t)(i + 1) * cols;
+        int j = 3;
+#if defined(TC_X86)
+        if (avx2) {
+            j = tc_fast_peaks_avx2(s0, s1, s2, i, cols, kps);
+        }
+#endif
+        for (; j < cols - 3; j++) {
+            int v = s1[j];
+            if (v == 0) {
+                continue;
+            }
+            if (v > s0[j - 1] && v > s0[j] && v > s0[j + 1] && v > s1[j - 1] && v > s1[j + 1] && v > s2[j - 1] &&
+                v > s2[j] && v > s2[j + 1]) {
+                kps.push_back(cv::KeyPoint((float)j, (float)i, 7.f, -1, (float)v));
+            }
+        }
+    }
+    if (!mask.empty()) {
+        cv::KeyPointsFilter::runByPixelsMask(kps, mask);
+    }
+    cv::KeyPointsFilter::runByImageBorder(kps, img.size(), o->edge);
+    cv::KeyPointsFilter::retainBest(kps, 2 * o->features);
+    for (cv::KeyPoint &k : kps) {
+        k.octave = 0;
+        k.size = (float)o->patch * 1.0f;
+    }
+    // Harris responses.
+    const int r = 3;
+    const float hk = 0.04f;
+    float scale = 1.f / ((1 << 2) * 7 * 255.f);
+    float scale_sq_sq = scale * scale * scale * scale;
+    for (cv::KeyPoint &k : kps) {
+        int x0 = cvRound(k.pt.x), y0 = cvRound(k.pt.y);
+        const uint8_t *p0 = img.ptr<uint8_t>(y0 - r) + x0 - r;
+        int a = 0, b = 0, c = 0;
+#if defined(TC_X86)
+        if (avx2) {
+            tc_harris_avx2(p0 + r * step + r, step, &a, &b, &c);
+            k.response = ((float)a * b - (float)c * c - hk * ((float)a + b) * ((float)a + b)) * scale_sq_sq;
+            continue;
+        }
+#endif
+        for (int y = 0; y < 7; y++) {
+            for (int x = 0; x < 7; x++) {
+                const uint8_t *p = p0 + y * step + x;
+                int ix = (p[1] - p[-1]) * 2 + (p[-step + 1] - p[-step - 1]) + (p[step + 1] - p[step - 1]);
+                int iy = (p[step] - p[-step]) * 2 + (p[step - 1] - p[-step - 1]) + (p[step + 1] - p[-step + 1]);
+                a += ix * ix;
+                b += iy * iy;
+                c += ix * iy;
+            }
+        }
+        k.response = ((float)a * b - (float)c * c - hk * ((float)a + b) * ((float)a + b)) * scale_sq_sq;
+    }
+    cv::KeyPointsFilter::retainBest(kps, o->features);
+    // Angles.
+    const int half = o->patch / 2;
+    const std::vector<int> &umax = o->umax;
+    for (cv::KeyPoint &k : kps) {
+        const uint8_t *centre = img.ptr<uint8_t>(cvRound(k.pt.y)) + cvRound(k.pt.x);
+        int m01 = 0, m10 = 0;
+        for (int u = -half; u <= half; u++) {
+            m10 += u * centre[u];
+        }
+        for (int v = 1; v <= half; v++) {
+            int vsum = 0, d = umax[v];
+            for (int u = -d; u <= d; u++) {
+                int plus = centre[u + v * step], minus = centre[u - v * step];
+                vsum += plus - minus;
+                m10 += u * (plus + minus);
+            }
+            m01 += v * vsum;
+        }
+        k.angle = cv::fastAtan2((float)m01, (float)m10);
+    }
+}
+
 }  // namespace
 
 TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, int fast, int own, int *owns, char **err) {
@@ -2042,6 +2319,24 @@ TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, in
             for (int n = 0; n < 256; n++) {
                 o->ax[n] = px[2 * n], o->ay[n] = py[2 * n];
                 o->bx[n] = px[2 * n + 1], o->by[n] = py[2 * n + 1];
+            }
+        }
+        o->features = features, o->edge = edge, o->patch = patch, o->fast = fast;
+        o->keys = o->own && levels == 1 && features > 0 && fast >= 0 && fast < 254;
+        if (o->keys) {
+            // The end of each row of the circular patch (computeKeyPoints).
+            int half = patch / 2;
+            o->umax.assign(half + 2, 0);
+            int vmax = cvFloor(half * std::sqrt(2.f) / 2 + 1), vmin = cvCeil(half * std::sqrt(2.f) / 2);
+            for (int v = 0; v <= vmax; v++) {
+                o->umax[v] = cvRound(std::sqrt((double)half * half - v * v));
+            }
+            for (int v = half, v0 = 0; v >= vmin; v--) {
+                while (o->umax[v0] == o->umax[v0 + 1]) {
+                    v0++;
+                }
+                o->umax[v] = v0;
+                v0++;
             }
         }
         *owns = o->own ? 1 : 0;
@@ -2069,7 +2364,11 @@ int tc_orb_detect(TcOrb *o, void *img, void *mask, char **err) {
             }
             return (int)o->kps.size();
         }
-        o->orb->detect(im, o->kps, mk);
+        if (o->keys) {
+            tc_orb_keypoints(o, im, mk);
+        } else {
+            o->orb->detect(im, o->kps, mk);
+        }
         if (o->kps.empty()) {
             o->desc.release();
             return 0;
