@@ -1354,6 +1354,53 @@ void tc_warp_row3_avx2(const uint8_t *src, int rows, int cols, size_t step, cons
 }
 #endif
 
+#if defined(TC_WARP_AVX)
+// tc_warp_row1_avx2 is tc_warp_row<1> eight pixels at a time where all
+// eight have their four neighbours inside the picture: each pixel's two
+// pairs of neighbours side by side in 16-bit lanes, weighted by one
+// multiply-add each (the same sums); the others take tc_warp_row<1>.
+__attribute__((optimize("O3"), target("avx2")))
+void tc_warp_row1_avx2(const uint8_t *src, int rows, int cols, size_t step, const short *xy,
+                       const unsigned short *al, int n, uint8_t *d) {
+    const TcWarpTab &tab = tc_warp_tab();
+    const int *w32 = (const int *)&tab.w[0][0];  // w01 of entry a at 2a, w23 at 2a + 1
+    const __m256i delta = _mm256_set1_epi32(1 << 14);
+    const unsigned xlim = (unsigned)(cols - 1), ylim = (unsigned)(rows - 1);
+    int x1 = 0;
+    for (; x1 + 8 <= n; x1 += 8) {
+        const short *p = xy + 2 * x1;
+        bool in = true;
+        for (int k = 0; k < 8; k++) {
+            in &= (unsigned)p[2 * k] < xlim && (unsigned)p[2 * k + 1] < ylim;
+        }
+        if (!in) {
+            tc_warp_row<1>(src, rows, cols, step, p, al + x1, 8, d + x1);
+            continue;
+        }
+        uint16_t t[8], b[8];
+        int32_t wa[8], wb[8];
+        for (int k = 0; k < 8; k++) {
+            const uint8_t *q = src + (size_t)p[2 * k + 1] * step + p[2 * k];
+            std::memcpy(&t[k], q, 2);
+            std::memcpy(&b[k], q + step, 2);
+            wa[k] = w32[2 * al[x1 + k]];
+            wb[k] = w32[2 * al[x1 + k] + 1];
+        }
+        __m128i top = _mm_loadu_si128((const __m128i *)t), bot = _mm_loadu_si128((const __m128i *)b);
+        __m256i w01 = _mm256_loadu_si256((const __m256i *)wa), w23 = _mm256_loadu_si256((const __m256i *)wb);
+        __m256i v = _mm256_add_epi32(_mm256_madd_epi16(_mm256_cvtepu8_epi16(top), w01),
+                                     _mm256_madd_epi16(_mm256_cvtepu8_epi16(bot), w23));
+        v = _mm256_srai_epi32(_mm256_add_epi32(v, delta), 15);
+        // 8 ints to 8 bytes (0..255 already: weights sum to 1 << 15).
+        __m128i v16 = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+        _mm_storel_epi64((__m128i *)(d + x1), _mm_packus_epi16(v16, v16));
+    }
+    if (x1 < n) {
+        tc_warp_row<1>(src, rows, cols, step, xy + x1 * 2, al + x1, n - x1, d + x1);
+    }
+}
+#endif
+
 }  // namespace
 
 extern "C" {
@@ -1411,7 +1458,12 @@ int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, c
 #endif
                         tc_warp_row<3>(src, rows, cols, step, xy, al, bw, d);
                 } else {
-                    tc_warp_row<1>(src, rows, cols, step, xy, al, bw, d);
+#ifdef TC_WARP_AVX
+                    if (avx2) {
+                        tc_warp_row1_avx2(src, rows, cols, step, xy, al, bw, d);
+                    } else
+#endif
+                        tc_warp_row<1>(src, rows, cols, step, xy, al, bw, d);
                 }
             }
         }
@@ -1541,24 +1593,29 @@ __attribute__((optimize("O3")))
 __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
+static void tc_shrink4_c3v_row(const uint8_t *src, int y, int cols, size_t step, uint8_t *dst, size_t dstep,
+                               uint16_t *tmp) {
+    const int w = cols / 4, n = 12 * w;
+    const uint8_t *r1 = src + (size_t)(4 * y + 1) * step, *r2 = r1 + step;
+    for (int j = 0; j < n; j++) {
+        tmp[j] = (uint16_t)(r1[j] + r2[j]);
+    }
+    for (int j = 0; j + 3 < n; j++) {
+        tmp[j] = (uint16_t)(tmp[j] + tmp[j + 3] + 2);
+    }
+    uint8_t *d = dst + (size_t)y * dstep;
+    for (int x = 0; x < w; x++) {
+        const uint16_t *t = tmp + 12 * x + 3;
+        d[3 * x] = (uint8_t)(t[0] >> 2);
+        d[3 * x + 1] = (uint8_t)(t[1] >> 2);
+        d[3 * x + 2] = (uint8_t)(t[2] >> 2);
+    }
+}
+
 static void tc_shrink4_c3v(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, size_t dstep,
                            uint16_t *tmp) {
-    const int w = cols / 4, h = rows / 4, n = 12 * w;
-    for (int y = 0; y < h; y++) {
-        const uint8_t *r1 = src + (size_t)(4 * y + 1) * step, *r2 = r1 + step;
-        for (int j = 0; j < n; j++) {
-            tmp[j] = (uint16_t)(r1[j] + r2[j]);
-        }
-        for (int j = 0; j + 3 < n; j++) {
-            tmp[j] = (uint16_t)(tmp[j] + tmp[j + 3] + 2);
-        }
-        uint8_t *d = dst + (size_t)y * dstep;
-        for (int x = 0; x < w; x++) {
-            const uint16_t *t = tmp + 12 * x + 3;
-            d[3 * x] = (uint8_t)(t[0] >> 2);
-            d[3 * x + 1] = (uint8_t)(t[1] >> 2);
-            d[3 * x + 2] = (uint8_t)(t[2] >> 2);
-        }
+    for (int y = 0; y < rows / 4; y++) {
+        tc_shrink4_c3v_row(src, y, cols, step, dst, dstep, tmp);
     }
 }
 
@@ -1918,16 +1975,15 @@ int tc_threads(void) {
 // 2, BORDER_REFLECT_101, the level a region of its bordered pyramid) and
 // compares 256 pairs of the blurred pixels at points turned by the
 // keypoint's angle, one point at a time in scalar float code: most of its
-// time on a card. Here, for one level, the keypoints are found as ORB
-// finds them (tc_orb_keypoints: FAST's scores 32 pixels at a time), and
-// with more levels ORB takes them alone (detect: no blur, no
-// descriptors); the levels are rebuilt and blurred as ORB does it, and the
-// pairs' points computed eight at a time with the same float arithmetic
-// (multiplies, then a subtraction or an addition; no fused multiply-add;
-// rounded to nearest even as cvRound). With a patch other than 31 ORB's
-// points are its random pattern (makeRandomPattern: cv::RNG seeded
-// 0x34985739, each point's x then y uniform in [-patch/2, patch/2]). The
-// same keypoints and bytes as ORB's (TestCardOrbAsOpenCV).
+// time on a card. Here the pyramid's levels are built as ORB builds them,
+// the keypoints found in each as ORB finds them (tc_orb_keypoints: FAST's
+// scores 32 pixels at a time), the levels blurred as ORB blurs them, and
+// the pairs' points computed eight at a time with the same float
+// arithmetic (multiplies, then a subtraction or an addition; no fused
+// multiply-add; rounded to nearest even as cvRound). With a patch other
+// than 31 ORB's points are its random pattern (makeRandomPattern: cv::RNG
+// seeded 0x34985739, each point's x then y uniform in [-patch/2,
+// patch/2]). The same keypoints and bytes as ORB's (TestCardOrbAsOpenCV).
 struct TcOrb {
     cv::Ptr<cv::ORB> orb;
     bool own = false;
@@ -1937,9 +1993,11 @@ struct TcOrb {
     std::vector<cv::KeyPoint> kps;
     cv::Mat desc;
     std::vector<cv::Mat> levels, bufs;
-    // keys: one level, its keypoints found here too (tc_orb_keypoints).
+    std::vector<float> scales;
+    std::vector<cv::KeyPoint> lkps;  // one level's
+    // keys: the keypoints found here too (tc_orb_keypoints).
     bool keys = false;
-    int features = 0, edge = 0, patch = 0, fast = 0;
+    int features = 0, nlevels = 0, edge = 0, patch = 0, fast = 0;
     std::vector<int> umax;
     std::vector<uint8_t> scores;
     TcOrb() { live_objects++; }
@@ -1987,25 +2045,41 @@ void tc_orb_describe_avx2(const TcOrb *o, const uint8_t *centre, int step, float
 
 // tc_orb_describe fills o->desc with the descriptors of o->kps, keypoints
 // ORB found in img (not a region of a larger Mat).
-void tc_orb_describe(TcOrb *o, const cv::Mat &img) {
+// tc_orb_levels puts in o->levels the first nlev levels of ORB's pyramid of
+// img (each the one before shrunk to 1/scale^l of img's size, rounded, by
+// INTER_LINEAR_EXACT) and in o->scales their scales; false when a level
+// would be empty.
+bool tc_orb_levels(TcOrb *o, const cv::Mat &img, int nlev) {
+    double sf = o->orb->getScaleFactor();
+    o->scales.resize(nlev);
+    o->levels.resize(nlev);
+    for (int l = 0; l < nlev; l++) {
+        o->scales[l] = (float)std::pow(sf, (double)l);  // getScale
+        if (l == 0) {
+            o->levels[0] = img;
+            continue;
+        }
+        float inv = 1.0f / o->scales[l];
+        cv::Size sz(cvRound(img.cols * inv), cvRound(img.rows * inv));
+        if (sz.width < 1 || sz.height < 1) {
+            return false;
+        }
+        cv::resize(o->levels[l - 1], o->levels[l], sz, 0, 0, cv::INTER_LINEAR_EXACT);
+    }
+    return true;
+}
+
+// tc_orb_describe fills o->desc with the descriptors of o->kps, keypoints
+// ORB found in o->levels (tc_orb_levels, as many as their octaves need).
+void tc_orb_describe(TcOrb *o) {
     int n = (int)o->kps.size(), nlev = 0;
     for (const cv::KeyPoint &k : o->kps) {
         nlev = std::max(nlev, k.octave + 1);
     }
-    double sf = o->orb->getScaleFactor();
-    std::vector<float> scale(nlev);
-    o->levels.resize(nlev);
+    const std::vector<float> &scale = o->scales;
     o->bufs.resize(nlev);
     std::vector<cv::Mat> blurred(nlev);
     for (int l = 0; l < nlev; l++) {
-        scale[l] = (float)std::pow(sf, (double)l);  // getScale
-        if (l == 0) {
-            o->levels[0] = img;
-        } else {
-            float inv = 1.0f / scale[l];
-            cv::Size sz(cvRound(img.cols * inv), cvRound(img.rows * inv));
-            cv::resize(o->levels[l - 1], o->levels[l], sz, 0, 0, cv::INTER_LINEAR_EXACT);
-        }
         const cv::Mat &lv = o->levels[l];
         cv::copyMakeBorder(lv, o->bufs[l], kOrbBorder, kOrbBorder, kOrbBorder, kOrbBorder, cv::BORDER_REFLECT_101);
         blurred[l] = o->bufs[l](cv::Rect(kOrbBorder, kOrbBorder, lv.cols, lv.rows));
@@ -2175,17 +2249,19 @@ void tc_harris_avx2(const uint8_t *p, int step, int *a, int *b, int *c) {
 }
 #endif
 
-// tc_orb_keypoints is ORB's keypoints of the one-level o in img (8-bit
-// grey, not a region) where mask (empty: everywhere) is not zero
-// (OpenCV 4.6's ORB_Impl::detectAndCompute, computeKeyPoints): FAST with
+// tc_orb_level_keypoints sets kps to ORB's keypoints of one level img
+// (octave, scale) where mask (empty: everywhere) is not zero, at most
+// features of them (OpenCV 4.6's ORB_Impl::detectAndCompute,
+// computeKeyPoints): FAST with
 // non-maximum suppression (the corners in rows, each left to right; a
 // corner stands when its score beats its eight neighbours'), those on the
 // mask and at least edge from the sides, the 2·features strongest
 // (KeyPointsFilter::retainBest), then their Harris responses (7×7 block,
-// k 0.04), the features strongest by those, and their angles by intensity
-// centroid (cv::fastAtan2 of the patch's moments).
-void tc_orb_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask) {
-    std::vector<cv::KeyPoint> &kps = o->kps;
+// k 0.04), the features strongest by those, their angles by intensity
+// centroid (cv::fastAtan2 of the patch's moments), and last their places
+// and sizes times scale.
+void tc_orb_level_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask, int features, int octave,
+                            float scale, std::vector<cv::KeyPoint> &kps) {
     kps.clear();
     const int rows = img.rows, cols = img.cols, step = (int)img.step, t = o->fast;
     if (rows < 7 || cols < 7) {
@@ -2240,16 +2316,16 @@ void tc_orb_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask) {
         cv::KeyPointsFilter::runByPixelsMask(kps, mask);
     }
     cv::KeyPointsFilter::runByImageBorder(kps, img.size(), o->edge);
-    cv::KeyPointsFilter::retainBest(kps, 2 * o->features);
+    cv::KeyPointsFilter::retainBest(kps, 2 * features);
     for (cv::KeyPoint &k : kps) {
-        k.octave = 0;
-        k.size = (float)o->patch * 1.0f;
+        k.octave = octave;
+        k.size = o->patch * scale;
     }
     // Harris responses.
     const int r = 3;
     const float hk = 0.04f;
-    float scale = 1.f / ((1 << 2) * 7 * 255.f);
-    float scale_sq_sq = scale * scale * scale * scale;
+    float hscale = 1.f / ((1 << 2) * 7 * 255.f);
+    float scale_sq_sq = hscale * hscale * hscale * hscale;
     for (cv::KeyPoint &k : kps) {
         int x0 = cvRound(k.pt.x), y0 = cvRound(k.pt.y);
         const uint8_t *p0 = img.ptr<uint8_t>(y0 - r) + x0 - r;
@@ -2273,7 +2349,7 @@ void tc_orb_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask) {
         }
         k.response = ((float)a * b - (float)c * c - hk * ((float)a + b) * ((float)a + b)) * scale_sq_sq;
     }
-    cv::KeyPointsFilter::retainBest(kps, o->features);
+    cv::KeyPointsFilter::retainBest(kps, features);
     // Angles.
     const int half = o->patch / 2;
     const std::vector<int> &umax = o->umax;
@@ -2294,6 +2370,46 @@ void tc_orb_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask) {
         }
         k.angle = cv::fastAtan2((float)m01, (float)m10);
     }
+    for (cv::KeyPoint &k : kps) {
+        k.pt *= scale;
+    }
+}
+
+// tc_orb_keypoints is ORB's keypoints of o in img (8-bit grey, not a
+// region) where mask (empty: everywhere) is not zero, in o->levels
+// (tc_orb_levels): each level's, its share of the features
+// (computeKeyPoints: nfeatures·(1 − 1/s)/(1 − (1/s)^levels) for the first,
+// 1/s less for each next one, rounded, the last what is left), on its
+// mask (the one before shrunk as the level, then below 255 cleared);
+// false when a level is empty.
+bool tc_orb_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask) {
+    const int nlev = o->nlevels;
+    o->kps.clear();
+    if (!tc_orb_levels(o, img, nlev)) {
+        return false;
+    }
+    std::vector<int> per(nlev);
+    float factor = (float)(1.0 / o->orb->getScaleFactor());
+    float want = o->features * (1 - factor) / (1 - (float)std::pow((double)factor, (double)nlev));
+    int sum = 0;
+    for (int l = 0; l < nlev - 1; l++) {
+        per[l] = cvRound(want);
+        sum += per[l];
+        want *= factor;
+    }
+    per[nlev - 1] = std::max(o->features - sum, 0);
+    cv::Mat lmask = mask;
+    for (int l = 0; l < nlev; l++) {
+        if (l > 0 && !mask.empty()) {
+            cv::Mat next;
+            cv::resize(lmask, next, o->levels[l].size(), 0, 0, cv::INTER_LINEAR_EXACT);
+            cv::threshold(next, next, 254, 0, cv::THRESH_TOZERO);
+            lmask = next;
+        }
+        tc_orb_level_keypoints(o, o->levels[l], lmask, per[l], l, o->scales[l], o->lkps);
+        o->kps.insert(o->kps.end(), o->lkps.begin(), o->lkps.end());
+    }
+    return true;
 }
 
 }  // namespace
@@ -2321,8 +2437,8 @@ TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, in
                 o->bx[n] = px[2 * n + 1], o->by[n] = py[2 * n + 1];
             }
         }
-        o->features = features, o->edge = edge, o->patch = patch, o->fast = fast;
-        o->keys = o->own && levels == 1 && features > 0 && fast >= 0 && fast < 254;
+        o->features = features, o->nlevels = levels, o->edge = edge, o->patch = patch, o->fast = fast;
+        o->keys = o->own && levels >= 1 && features > 0 && fast >= 0 && fast < 254;
         if (o->keys) {
             // The end of each row of the circular patch (computeKeyPoints).
             int half = patch / 2;
@@ -2364,16 +2480,19 @@ int tc_orb_detect(TcOrb *o, void *img, void *mask, char **err) {
             }
             return (int)o->kps.size();
         }
-        if (o->keys) {
-            tc_orb_keypoints(o, im, mk);
-        } else {
+        if (!o->keys || !tc_orb_keypoints(o, im, mk)) {
             o->orb->detect(im, o->kps, mk);
+            int nlev = 0;
+            for (const cv::KeyPoint &k : o->kps) {
+                nlev = std::max(nlev, k.octave + 1);
+            }
+            tc_orb_levels(o, im, nlev);
         }
         if (o->kps.empty()) {
             o->desc.release();
             return 0;
         }
-        tc_orb_describe(o, im);
+        tc_orb_describe(o);
         return (int)o->kps.size();
     } catch (...) {
         set_current_error(err);

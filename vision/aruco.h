@@ -211,15 +211,14 @@ double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, 
 void tc_set_threads(int n);
 int tc_threads(void);
 
-// tablecam's ORB: the keypoints and descriptors of OpenCV's ORB (with one
-// level all computed here; with more, OpenCV's ORB finds the keypoints),
-// the same keypoints and bytes (cards_orb.go).
+// tablecam's ORB: the keypoints and descriptors of OpenCV's ORB computed
+// here, the same keypoints and bytes (cards_orb.go).
 typedef struct TcOrb TcOrb;
 
 // tc_orb_new is cv::ORB::create(features, scale, levels, edge, 0, 2,
-// HARRIS_SCORE, patch, fast). With own != 0 the descriptors (and with one
-// level the keypoints) are computed here where this can (*owns: whether
-// it can: a patch other than 31, AVX2).
+// HARRIS_SCORE, patch, fast). With own != 0 the keypoints and descriptors
+// are computed here where this can (*owns: whether it can: a patch other
+// than 31, AVX2); else by OpenCV's ORB.
 // NULL with *err set on failure; free with tc_orb_free.
 TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, int fast, int own, int *owns, char **err);
 void tc_orb_free(TcOrb *o);

@@ -15,12 +15,11 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// cardOrb is OpenCV's ORB whose descriptors tablecam computes, and with one
-// level its keypoints too (aruco.cpp, tc_orb_detect): the same keypoints
-// and the same descriptor bytes as gocv's DetectAndCompute
-// (TestCardOrbAsOpenCV), in about a third of its time on a card's picture
-// with one level (BenchmarkCardOrb). It keeps its buffers and is not safe
-// for concurrent use.
+// cardOrb is OpenCV's ORB computed by tablecam (aruco.cpp, tc_orb_detect):
+// the same keypoints and the same descriptor bytes as gocv's
+// DetectAndCompute (TestCardOrbAsOpenCV), in about a third of its time on
+// a card's picture (BenchmarkCardOrb). A region of a larger Mat is left to
+// OpenCV's ORB. It keeps its buffers and is not safe for concurrent use.
 type cardOrb struct {
 	p    *C.TcOrb
 	owns bool // the descriptors are computed here (else OpenCV's)

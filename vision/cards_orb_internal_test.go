@@ -11,8 +11,7 @@ import (
 
 // TestCardOrbAsOpenCV: cardOrb gives OpenCV's ORB keypoints and
 // descriptors to the byte (gocv's DetectAndCompute with the same
-// parameters): one level (its keypoints found by tablecam too) and four,
-// the card keyers' patch of 15 and an edge of 15 or 8, with and without a
+// parameters): one level and four, the card keyers' patch of 15 and an edge of 15 or 8, with and without a
 // mask, on pictures of card shapes and of busy art of many sizes (some
 // narrower than the vector loops), on regions of a larger Mat (OpenCV's
 // own there) and on a picture with no keypoint.
@@ -88,19 +87,26 @@ func TestCardOrbAsOpenCV(t *testing.T) {
 }
 
 // BenchmarkCardOrb: a card's first look (a 128×166 picture of the card
-// rectified, one level of ORB, at most 249 keypoints) by OpenCV's ORB and
-// by tablecam's.
+// rectified, one level of ORB, at most 249 keypoints; look) and a
+// keypoint search's (a 300×300 place, four levels, at most 700; place) by
+// OpenCV's ORB and by tablecam's.
 func BenchmarkCardOrb(b *testing.B) {
 	SetOpenCVThreads(1)
 	blocks, busy := cardKeyPicturesForTest(b)
-	sz := image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
-	for _, own := range []bool{false, true} {
-		name := "opencv"
-		if own {
-			name = "tablecam"
-		}
-		b.Run(name, func(b *testing.B) {
-			o := newCardOrb(cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], cardKeyScale, 1, 15, 15, 12, own)
+	for _, c := range []struct {
+		name             string
+		sz               image.Point
+		features, levels int
+		own              bool
+	}{
+		{"look/opencv", image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin), cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1, false},
+		{"look/tablecam", image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin), cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1, true},
+		{"place/opencv", image.Pt(300, 300), cardKeyPlace, cardKeyLevels, false},
+		{"place/tablecam", image.Pt(300, 300), cardKeyPlace, cardKeyLevels, true},
+	} {
+		sz := c.sz
+		b.Run(c.name, func(b *testing.B) {
+			o := newCardOrb(c.features, cardKeyScale, c.levels, 15, 15, 12, c.own)
 			defer o.close()
 			var pics []gocv.Mat
 			for i := range 8 {
@@ -108,7 +114,7 @@ func BenchmarkCardOrb(b *testing.B) {
 				if i%2 == 1 {
 					src = busy
 				}
-				at := image.Pt(37+131*i, 21+61*i)
+				at := image.Pt(37+131*i, 21+41*i)
 				reg := src.Region(image.Rectangle{Min: at, Max: at.Add(sz)})
 				pics = append(pics, reg.Clone())
 				reg.Close()
