@@ -1696,6 +1696,27 @@ int tc_grey(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, s
     return -1;
 }
 
+// tc_grey_shrink4: tc_grey and tc_shrink4 of a BGR frame in one pass
+// (aruco.h).
+int tc_grey_shrink4(const uint8_t *src, int rows, int cols, size_t step, uint8_t *grey, size_t gstep, uint8_t *dst,
+                    size_t dstep) {
+#if defined(TC_GREY_AVX2)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2 && rows % 4 == 0 && cols % 4 == 0 && cols <= 4096) {
+        uint16_t tmp[3 * 4096];
+        for (int y = 0; y < rows / 4; y++) {
+            for (int r = 4 * y; r < 4 * y + 4; r++) {
+                tc_grey_avx2(src + (size_t)r * step, cols, grey + (size_t)r * gstep);
+            }
+            tc_shrink4_c3v_row(src, y, cols, step, dst, dstep, tmp);
+        }
+        return 0;
+    }
+#endif
+    (void)src, (void)rows, (void)cols, (void)step, (void)grey, (void)gstep, (void)dst, (void)dstep;
+    return -1;
+}
+
 void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep) {
     if (cn == 3 && cols <= 4096) {
         uint16_t tmp[3 * 4096];

@@ -176,3 +176,82 @@ func cardNoiseFrames(b *testing.B) []gocv.Mat {
 	}
 	return frames
 }
+
+// TestCardGreyShrinkTo: the one pass over a frame gives cardGreyTo's grey
+// and cardRefShrinkTo's quarter to the byte, on noise at 720p and at a
+// small size; a frame whose sides are not multiples of 4, or a view of a
+// larger one, is left to them (false, nothing written).
+func TestCardGreyShrinkTo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 4))
+	for _, sz := range []image.Point{{1280, 720}, {64, 48}, {8, 4}} {
+		src := gocv.NewMatWithSize(sz.Y, sz.X, gocv.MatTypeCV8UC3)
+		px, err := src.DataPtrUint8()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range px {
+			px[i] = uint8(rng.IntN(256))
+		}
+		grey, small, wantG, wantS := gocv.NewMat(), gocv.NewMat(), gocv.NewMat(), gocv.NewMat()
+		if !cardGreyShrinkTo(src, &grey, &small) {
+			t.Fatalf("%v: not converted in one pass", sz)
+		}
+		cardGreyTo(src, &wantG)
+		cardRefShrinkTo(src, &wantS)
+		for _, c := range []struct {
+			name      string
+			got, want gocv.Mat
+		}{{"grey", grey, wantG}, {"quarter", small, wantS}} {
+			g, _ := c.got.DataPtrUint8()
+			w, _ := c.want.DataPtrUint8()
+			if c.got.Rows() != c.want.Rows() || c.got.Cols() != c.want.Cols() || c.got.Type() != c.want.Type() || len(g) != len(w) {
+				t.Fatalf("%v %s: %d×%d %v, want %d×%d %v", sz, c.name, c.got.Cols(), c.got.Rows(), c.got.Type(), c.want.Cols(), c.want.Rows(), c.want.Type())
+			}
+			for i := range w {
+				if g[i] != w[i] {
+					t.Fatalf("%v %s: byte %d is %d, want %d", sz, c.name, i, g[i], w[i])
+				}
+			}
+		}
+		for _, m := range []gocv.Mat{src, grey, small, wantG, wantS} {
+			m.Close()
+		}
+	}
+	odd := gocv.NewMatWithSize(30, 42, gocv.MatTypeCV8UC3)
+	defer odd.Close()
+	big := gocv.NewMatWithSize(48, 64, gocv.MatTypeCV8UC3)
+	defer big.Close()
+	view := big.Region(image.Rect(0, 4, 32, 36))
+	defer view.Close()
+	for _, m := range []gocv.Mat{odd, view} {
+		grey, small := gocv.NewMat(), gocv.NewMat()
+		if cardGreyShrinkTo(m, &grey, &small) || !grey.Empty() || !small.Empty() {
+			t.Errorf("a %d×%d frame (continuous %v) converted in one pass", m.Cols(), m.Rows(), m.IsContinuous())
+		}
+		grey.Close()
+		small.Close()
+	}
+}
+
+// BenchmarkCardGreyShrink: a 720p colour frame (a cycle of 12: not in the
+// cache) to grey and to a quarter in one pass (cardGreyShrinkTo), and in
+// two (cardGreyTo, then cardRefShrinkTo), on one thread.
+func BenchmarkCardGreyShrink(b *testing.B) {
+	frames := cardNoiseFrames(b)
+	grey, small := gocv.NewMat(), gocv.NewMat()
+	defer grey.Close()
+	defer small.Close()
+	for _, c := range []struct {
+		name string
+		f    func(src gocv.Mat)
+	}{{"one", func(src gocv.Mat) { cardGreyShrinkTo(src, &grey, &small) }},
+		{"two", func(src gocv.Mat) { cardGreyTo(src, &grey); cardRefShrinkTo(src, &small) }}} {
+		b.Run(c.name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				c.f(frames[i%len(frames)])
+				i++
+			}
+		})
+	}
+}
