@@ -191,3 +191,26 @@ func TestCardKeepFollowed(t *testing.T) {
 		t.Errorf("stickers' reads %v, want the kept sticker's (2)", r.reads)
 	}
 }
+
+// TestCardAtAndBox: atAndBox gives g.at and cardBoxAt's values exactly,
+// inside a grey picture, at its border and beyond it (clamped), at whole
+// and half pixels and anywhere between.
+func TestCardAtAndBox(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 1))
+	const w, h = 37, 23
+	pix := make([]byte, w*h)
+	for i := range pix {
+		pix[i] = byte(rng.IntN(256))
+	}
+	g := cardGrey{pix: pix, w: w, h: h}
+	for i := range 200000 {
+		x, y := rng.Float64()*(w+6)-3, rng.Float64()*(h+6)-3
+		if i%5 == 0 {
+			x, y = math.Round(2*x)/2, math.Round(2*y)/2
+		}
+		px, box := g.atAndBox(x, y)
+		if wp, wb := g.at(x, y), cardBoxAt(g, x, y); px != wp || box != wb {
+			t.Fatalf("at (%v, %v): %v and %v, want %v and %v", x, y, px, box, wp, wb)
+		}
+	}
+}
