@@ -1430,6 +1430,15 @@ int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, c
     static const bool has_avx = __builtin_cpu_supports("avx"), has_avx2 = __builtin_cpu_supports("avx2");
     const bool avx = has_avx && avx_ok, avx2 = has_avx2 && avx_ok;
 #endif
+    // The rows' interpolation: 3 channels or 1, two or eight pixels at a
+    // time with AVX2.
+    void (*row)(const uint8_t *, int, int, size_t, const short *, const unsigned short *, int, uint8_t *) =
+        cn == 3 ? tc_warp_row<3> : tc_warp_row<1>;
+#ifdef TC_WARP_AVX
+    if (avx2) {
+        row = cn == 3 ? tc_warp_row3_avx2 : tc_warp_row1_avx2;
+    }
+#endif
     const int bs = 32;
     int bh0 = std::min(bs / 2, drows);
     int bw0 = std::min(bs * bs / bh0, dcols);
@@ -1449,22 +1458,7 @@ int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, c
                 } else
 #endif
                     tc_warp_coords(M, X0, Y0, W0, bw, xy, al);
-                uint8_t *d = dst + (size_t)(y + y1) * dstep + (size_t)x * cn;
-                if (cn == 3) {
-#ifdef TC_WARP_AVX
-                    if (avx2) {
-                        tc_warp_row3_avx2(src, rows, cols, step, xy, al, bw, d);
-                    } else
-#endif
-                        tc_warp_row<3>(src, rows, cols, step, xy, al, bw, d);
-                } else {
-#ifdef TC_WARP_AVX
-                    if (avx2) {
-                        tc_warp_row1_avx2(src, rows, cols, step, xy, al, bw, d);
-                    } else
-#endif
-                        tc_warp_row<1>(src, rows, cols, step, xy, al, bw, d);
-                }
+                row(src, rows, cols, step, xy, al, bw, dst + (size_t)(y + y1) * dstep + (size_t)x * cn);
             }
         }
     }
@@ -2066,6 +2060,25 @@ void tc_orb_describe_avx2(const TcOrb *o, const uint8_t *centre, int step, float
 
 // tc_orb_describe fills o->desc with the descriptors of o->kps, keypoints
 // ORB found in img (not a region of a larger Mat).
+// tc_orb_describe1 is tc_orb_describe_avx2 one point at a time (ORB's own
+// order of operations).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_orb_describe1(const TcOrb *o, const uint8_t *centre, int step, float a, float b, uint8_t *desc) {
+    for (int i = 0; i < 32; i++) {
+        unsigned v = 0;
+        for (int k = 0; k < 8; k++) {
+            int n = 8 * i + k;
+            float xa = o->ax[n] * a - o->ay[n] * b, ya = o->ax[n] * b + o->ay[n] * a;
+            float xb = o->bx[n] * a - o->by[n] * b, yb = o->bx[n] * b + o->by[n] * a;
+            int ta = centre[cvRound(ya) * step + cvRound(xa)], tb = centre[cvRound(yb) * step + cvRound(xb)];
+            v |= (unsigned)(ta < tb) << k;
+        }
+        desc[i] = (uint8_t)v;
+    }
+}
+
 // tc_orb_levels puts in o->levels the first nlev levels of ORB's pyramid of
 // img (each the one before shrunk to 1/scale^l of img's size, rounded, by
 // INTER_LINEAR_EXACT) and in o->scales their scales; false when a level
@@ -2107,6 +2120,9 @@ void tc_orb_describe(TcOrb *o) {
         cv::GaussianBlur(blurred[l], blurred[l], cv::Size(7, 7), 2, 2, cv::BORDER_REFLECT_101);
     }
     o->desc.create(n, 32, CV_8U);
+#if defined(TC_X86)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
     for (int j = 0; j < n; j++) {
         const cv::KeyPoint &k = o->kps[j];
         const cv::Mat &bl = blurred[k.octave];
@@ -2116,8 +2132,12 @@ void tc_orb_describe(TcOrb *o) {
         sincosf(angle, &b, &a);
         const uint8_t *centre = bl.ptr<uint8_t>(cvRound(k.pt.y * s)) + cvRound(k.pt.x * s);
 #if defined(TC_X86)
-        tc_orb_describe_avx2(o, centre, (int)bl.step, a, b, o->desc.ptr<uint8_t>(j));
+        if (avx2) {
+            tc_orb_describe_avx2(o, centre, (int)bl.step, a, b, o->desc.ptr<uint8_t>(j));
+            continue;
+        }
 #endif
+        tc_orb_describe1(o, centre, (int)bl.step, a, b, o->desc.ptr<uint8_t>(j));
     }
 }
 
@@ -2439,13 +2459,9 @@ TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, in
     try {
         TcOrb *o = new TcOrb();
         o->orb = cv::ORB::create(features, scale, levels, edge, 0, 2, cv::ORB::HARRIS_SCORE, patch, fast);
-        bool avx2 = false;
-#if defined(TC_X86)
-        avx2 = __builtin_cpu_supports("avx2");
-#endif
         // The descriptors read within patch/2·√2 of a keypoint, which is at
-        // least edge from the level's sides; the gathers read 3 bytes on.
-        o->own = own != 0 && avx2 && patch != 31 && patch >= 2 && cvCeil(patch / 2 * std::sqrt(2.0)) + 4 <= kOrbBorder + edge;
+        // least edge from the level's sides.
+        o->own = own != 0 && patch != 31 && patch >= 2 && cvCeil(patch / 2 * std::sqrt(2.0)) <= kOrbBorder + edge;
         if (o->own) {
             cv::RNG rng(0x34985739);
             float px[512], py[512];

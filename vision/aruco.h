@@ -224,7 +224,7 @@ typedef struct TcOrb TcOrb;
 // tc_orb_new is cv::ORB::create(features, scale, levels, edge, 0, 2,
 // HARRIS_SCORE, patch, fast). With own != 0 the keypoints and descriptors
 // are computed here where this can (*owns: whether it can: a patch other
-// than 31, AVX2); else by OpenCV's ORB.
+// than 31); else by OpenCV's ORB.
 // NULL with *err set on failure; free with tc_orb_free.
 TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, int fast, int own, int *owns, char **err);
 void tc_orb_free(TcOrb *o);
