@@ -1363,7 +1363,6 @@ __attribute__((optimize("O3"), target("avx2")))
 void tc_warp_row1_avx2(const uint8_t *src, int rows, int cols, size_t step, const short *xy,
                        const unsigned short *al, int n, uint8_t *d) {
     const TcWarpTab &tab = tc_warp_tab();
-    const int *w32 = (const int *)&tab.w[0][0];  // w01 of entry a at 2a, w23 at 2a + 1
     const __m256i delta = _mm256_set1_epi32(1 << 14);
     const unsigned xlim = (unsigned)(cols - 1), ylim = (unsigned)(rows - 1);
     int x1 = 0;
@@ -1383,8 +1382,8 @@ void tc_warp_row1_avx2(const uint8_t *src, int rows, int cols, size_t step, cons
             const uint8_t *q = src + (size_t)p[2 * k + 1] * step + p[2 * k];
             std::memcpy(&t[k], q, 2);
             std::memcpy(&b[k], q + step, 2);
-            wa[k] = w32[2 * al[x1 + k]];
-            wb[k] = w32[2 * al[x1 + k] + 1];
+            std::memcpy(&wa[k], tab.w[al[x1 + k]], 4);  // w0, w1
+            std::memcpy(&wb[k], tab.w[al[x1 + k]] + 2, 4);  // w2, w3
         }
         __m128i top = _mm_loadu_si128((const __m128i *)t), bot = _mm_loadu_si128((const __m128i *)b);
         __m256i w01 = _mm256_loadu_si256((const __m256i *)wa), w23 = _mm256_loadu_si256((const __m256i *)wb);
@@ -1694,21 +1693,33 @@ int tc_grey(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, s
 // (aruco.h).
 int tc_grey_shrink4(const uint8_t *src, int rows, int cols, size_t step, uint8_t *grey, size_t gstep, uint8_t *dst,
                     size_t dstep) {
+    if (rows % 4 != 0 || cols % 4 != 0 || cols > 4096) {
+        return -1;
+    }
 #if defined(TC_GREY_AVX2)
     static const bool avx2 = __builtin_cpu_supports("avx2");
-    if (avx2 && rows % 4 == 0 && cols % 4 == 0 && cols <= 4096) {
-        uint16_t tmp[3 * 4096];
-        for (int y = 0; y < rows / 4; y++) {
-            for (int r = 4 * y; r < 4 * y + 4; r++) {
-                tc_grey_avx2(src + (size_t)r * step, cols, grey + (size_t)r * gstep);
-            }
-            tc_shrink4_c3v_row(src, y, cols, step, dst, dstep, tmp);
-        }
-        return 0;
-    }
+#else
+    const bool avx2 = false;
 #endif
-    (void)src, (void)rows, (void)cols, (void)step, (void)grey, (void)gstep, (void)dst, (void)dstep;
-    return -1;
+    uint16_t tmp[3 * 4096];
+    for (int y = 0; y < rows / 4; y++) {
+        for (int r = 4 * y; r < 4 * y + 4; r++) {
+            const uint8_t *s = src + (size_t)r * step;
+            uint8_t *g = grey + (size_t)r * gstep;
+#if defined(TC_GREY_AVX2)
+            if (avx2) {
+                tc_grey_avx2(s, cols, g);
+                continue;
+            }
+#endif
+            for (int x = 0; x < cols; x++) {
+                g[x] = tc_grey1(s + 3 * x);
+            }
+        }
+        tc_shrink4_c3v_row(src, y, cols, step, dst, dstep, tmp);
+    }
+    (void)avx2;
+    return 0;
 }
 
 void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep) {

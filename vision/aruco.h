@@ -190,7 +190,7 @@ int tc_grey(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, s
 // tc_grey_shrink4 is tc_grey into grey and tc_shrink4 into dst of the BGR
 // frame src (rows and cols multiples of 4, cols at most 4096) in one pass
 // over it: each four rows' grey, then their quarter. The same pixels.
-// Returns -1 (nothing written) without AVX2 or for other sizes.
+// Returns -1 (nothing written) for other sizes.
 int tc_grey_shrink4(const uint8_t *src, int rows, int cols, size_t step, uint8_t *grey, size_t gstep, uint8_t *dst,
                     size_t dstep);
 

@@ -22,15 +22,15 @@ import (
 // OpenCV's ORB. It keeps its buffers and is not safe for concurrent use.
 type cardOrb struct {
 	p    *C.TcOrb
-	owns bool // the descriptors are computed here (else OpenCV's)
+	owns bool // the keypoints and descriptors are computed here (else by OpenCV's ORB)
 	kp   []float32
 	desc []byte
 	kps  []gocv.KeyPoint
 }
 
 // newCardOrb is gocv.NewORBWithParams(features, scale, levels, edge, 0, 2,
-// ORBScoreTypeHarris, patch, fast); own false leaves the descriptors to
-// OpenCV (a test's reference).
+// ORBScoreTypeHarris, patch, fast); own false leaves the keypoints and
+// descriptors to OpenCV's ORB (a test's reference).
 func newCardOrb(features int, scale float32, levels, edge, patch, fast int, own bool) *cardOrb {
 	var cerr *C.char
 	var owns C.int

@@ -443,7 +443,7 @@ func cardGreyTo(src gocv.Mat, dst *gocv.Mat) {
 // cardGreyShrinkTo is cardGreyTo into grey and cardRefShrinkTo into small
 // of the frame src (continuous BGR, sides multiples of 4) in one pass over
 // it (tc_grey_shrink4: the frame is read from memory once; the same
-// pixels); false, nothing written, for other frames or without AVX2.
+// pixels); false, nothing written, for other frames.
 func cardGreyShrinkTo(src gocv.Mat, grey, small *gocv.Mat) bool {
 	h, w := src.Rows(), src.Cols()
 	if cardRefShrink != 4 || src.Type() != gocv.MatTypeCV8UC3 || !src.IsContinuous() || src.Empty() || h%4 != 0 || w%4 != 0 || w > 4096 {
