@@ -2018,7 +2018,7 @@ struct TcOrb {
     alignas(32) float ax[256], ay[256], bx[256], by[256];
     std::vector<cv::KeyPoint> kps;
     cv::Mat desc;
-    std::vector<cv::Mat> levels, bufs;
+    std::vector<cv::Mat> levels, bufs, blurred, masks;  // kept from call to call
     std::vector<float> scales;
     std::vector<cv::KeyPoint> lkps;  // one level's
     // keys: the keypoints found here too (tc_orb_keypoints).
@@ -2123,7 +2123,8 @@ void tc_orb_describe(TcOrb *o) {
     }
     const std::vector<float> &scale = o->scales;
     o->bufs.resize(nlev);
-    std::vector<cv::Mat> blurred(nlev);
+    std::vector<cv::Mat> &blurred = o->blurred;
+    blurred.resize(nlev);
     for (int l = 0; l < nlev; l++) {
         const cv::Mat &lv = o->levels[l];
         cv::copyMakeBorder(lv, o->bufs[l], kOrbBorder, kOrbBorder, kOrbBorder, kOrbBorder, cv::BORDER_REFLECT_101);
@@ -2450,15 +2451,15 @@ bool tc_orb_keypoints(TcOrb *o, const cv::Mat &img, const cv::Mat &mask) {
         want *= factor;
     }
     per[nlev - 1] = std::max(o->features - sum, 0);
-    cv::Mat lmask = mask;
+    o->masks.resize(nlev);
     for (int l = 0; l < nlev; l++) {
-        if (l > 0 && !mask.empty()) {
-            cv::Mat next;
-            cv::resize(lmask, next, o->levels[l].size(), 0, 0, cv::INTER_LINEAR_EXACT);
-            cv::threshold(next, next, 254, 0, cv::THRESH_TOZERO);
-            lmask = next;
+        if (l == 0 || mask.empty()) {
+            o->masks[l] = mask;
+        } else {
+            cv::resize(o->masks[l - 1], o->masks[l], o->levels[l].size(), 0, 0, cv::INTER_LINEAR_EXACT);
+            cv::threshold(o->masks[l], o->masks[l], 254, 0, cv::THRESH_TOZERO);
         }
-        tc_orb_level_keypoints(o, o->levels[l], lmask, per[l], l, o->scales[l], o->lkps);
+        tc_orb_level_keypoints(o, o->levels[l], o->masks[l], per[l], l, o->scales[l], o->lkps);
         o->kps.insert(o->kps.end(), o->lkps.begin(), o->lkps.end());
     }
     return true;
@@ -2538,9 +2539,15 @@ int tc_orb_detect(TcOrb *o, void *img, void *mask, char **err) {
         }
         if (o->kps.empty()) {
             o->desc.release();
-            return 0;
+        } else {
+            tc_orb_describe(o);
         }
-        tc_orb_describe(o);
+        // The caller's image and mask are not held past the call.
+        for (std::vector<cv::Mat> *v : {&o->levels, &o->masks}) {
+            if (!v->empty()) {
+                (*v)[0].release();
+            }
+        }
         return (int)o->kps.size();
     } catch (...) {
         set_current_error(err);

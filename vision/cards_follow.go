@@ -351,26 +351,13 @@ func (t *cardFollowed) diff(g cardGrey, c Point2f, turn float64) float64 {
 	return sum / float64(len(now))
 }
 
-// atAndBox is g.at(x, y) and cardBoxAt(g, x, y), the same values (the same
-// operations in the same order), for a grey g in one call.
+// atAndBox is g.at(x, y) and cardBoxAt(g, x, y) (the same values) in one
+// call, the grey's five samples without at's test of the channels.
 func (g cardGrey) atAndBox(x, y float64) (px, box float64) {
 	if g.cn == 3 {
 		return g.at(x, y), cardBoxAt(g, x, y)
 	}
-	w1, h1 := float64(g.w-1), float64(g.h-1)
-	pix, w := g.pix, g.w
-	at := func(x, y float64) float64 {
-		x = max(0, min(w1, x))
-		y = max(0, min(h1, y))
-		x0, y0 := int(x), int(y)
-		x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
-		fx, fy := x-float64(x0), y-float64(y0)
-		r0, r1 := pix[y0*w:], pix[y1*w:]
-		a := float64(r0[x0])*(1-fx) + float64(r0[x1])*fx
-		b := float64(r1[x0])*(1-fx) + float64(r1[x1])*fx
-		return a*(1-fy) + b*fy
-	}
-	return at(x, y), (at(x-0.5, y-0.5) + at(x+0.5, y-0.5) + at(x-0.5, y+0.5) + at(x+0.5, y+0.5)) / 4
+	return g.at1(x, y), (g.at1(x-0.5, y-0.5) + g.at1(x+0.5, y-0.5) + g.at1(x-0.5, y+0.5) + g.at1(x+0.5, y+0.5)) / 4
 }
 
 // cardBoxAt is the mean of the 2×2 pixels around (x, y) of g, sampled

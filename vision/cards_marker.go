@@ -187,6 +187,11 @@ func (g cardGrey) at(x, y float64) float64 {
 		v := g.at3(x, y)
 		return (v[0] + v[1] + v[2]) / 3
 	}
+	return g.at1(x, y)
+}
+
+// at1 is at for a grey g.
+func (g cardGrey) at1(x, y float64) float64 {
 	x = max(0, min(float64(g.w-1), x))
 	y = max(0, min(float64(g.h-1), y))
 	x0, y0 := int(x), int(y)
