@@ -416,6 +416,34 @@ TcFine tc_card_fine(const double *v, int n, int8_t *fine) {
     return f;
 }
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+// tc_dct_rows32_avx is tc_dct_rows for rows of 32: each row's 32 sums in
+// eight registers across the 32 rows of g (the compiler keeps them in
+// memory, t possibly aliasing g), the same products and additions in the
+// same order.
+__attribute__((optimize("O3", "fp-contract=off"), target("avx"))) static void tc_dct_rows32_avx(const double *c,
+                                                                                                const double *g,
+                                                                                                double *t, int m) {
+    const int n = 32;
+    for (int u = 0; u < m; u++) {
+        __m256d a[8];
+        for (int k = 0; k < 8; k++) {
+            a[k] = _mm256_setzero_pd();
+        }
+        for (int y = 0; y < n; y++) {
+            const __m256d cy = _mm256_set1_pd(c[u * n + y]);
+            const double *row = g + y * n;
+            for (int k = 0; k < 8; k++) {
+                a[k] = _mm256_add_pd(a[k], _mm256_mul_pd(cy, _mm256_loadu_pd(row + 4 * k)));
+            }
+        }
+        for (int k = 0; k < 8; k++) {
+            _mm256_storeu_pd(t + u * n + 4 * k, a[k]);
+        }
+    }
+}
+#endif
+
 // tc_dct_rows is the first half of cardDescriber.dctHash in C: t[u][x] =
 // the sum over y (ascending) of c[u][y]·g[y][x], each product rounded
 // before it is added (the same doubles), vectorised along x.
@@ -426,6 +454,13 @@ __attribute__((target_clones("avx2", "default")))
 #endif
 #endif
 void tc_dct_rows(const double *c, const double *g, double *t, int n, int m) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+    static const bool avx = __builtin_cpu_supports("avx");
+    if (avx && n == 32) {
+        tc_dct_rows32_avx(c, g, t, m);
+        return;
+    }
+#endif
     for (int u = 0; u < m; u++) {
         double *tu = t + u * n;
         for (int x = 0; x < n; x++) {
@@ -776,10 +811,98 @@ int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
 // doubles: the channel sums are integers; each gain, grey pixel and
 // colour sum is the same operations in the same order (no fused
 // multiply-add).
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+// tc_card_grey_avx2 is tc_card_grey without occluders, vectorised: the
+// channel sums (integers) by sums of absolute differences over each
+// channel's bytes; each pixel's grey and colour differences four pixels at
+// a time (the same operations on each, division by 3 included, and /2 as
+// ×0.5: exact); each cell's colour sums added in the same order (the
+// cells' chains side by side).
+__attribute__((optimize("O3", "fp-contract=off"), target("avx2"))) static void tc_card_grey_avx2(const uint8_t *px,
+                                                                                                  double *g64,
+                                                                                                  double *ch) {
+    const int canon = 64, cell = 8, chromN = 8;
+    // Bytes at positions ≡ k (mod 3) of 16.
+    const __m128i m0 = _mm_setr_epi8(-1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1);
+    const __m128i m1 = _mm_setr_epi8(0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0);
+    const __m128i m2 = _mm_setr_epi8(0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0, 0, -1, 0);
+    const __m128i z = _mm_setzero_si128();
+    __m128i sb = z, sg = z, sr = z;
+    for (int i = 0; i < 3 * canon * canon; i += 48) {
+        __m128i x0 = _mm_loadu_si128((const __m128i *)(px + i)), x1 = _mm_loadu_si128((const __m128i *)(px + i + 16)),
+                x2 = _mm_loadu_si128((const __m128i *)(px + i + 32));
+        // 48 bytes: channel c at positions ≡ c (mod 3); byte 16 is ≡ 1,
+        // byte 32 ≡ 2.
+        sb = _mm_add_epi64(sb, _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(x0, m0), z),
+                                             _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(x1, m2), z),
+                                                           _mm_sad_epu8(_mm_and_si128(x2, m1), z))));
+        sg = _mm_add_epi64(sg, _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(x0, m1), z),
+                                             _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(x1, m0), z),
+                                                           _mm_sad_epu8(_mm_and_si128(x2, m2), z))));
+        sr = _mm_add_epi64(sr, _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(x0, m2), z),
+                                             _mm_add_epi64(_mm_sad_epu8(_mm_and_si128(x1, m1), z),
+                                                           _mm_sad_epu8(_mm_and_si128(x2, m0), z))));
+    }
+    long long sum[3] = {_mm_cvtsi128_si64(sb) + _mm_extract_epi64(sb, 1), _mm_cvtsi128_si64(sg) + _mm_extract_epi64(sg, 1),
+                        _mm_cvtsi128_si64(sr) + _mm_extract_epi64(sr, 1)};
+    double np = (double)(canon * canon);
+    double gain[3];
+    for (int c = 0; c < 3; c++) {
+        double m = (double)sum[c] / np;
+        gain[c] = 128 / (m > 4 ? m : 4);
+    }
+    const __m256d g0 = _mm256_set1_pd(gain[0]), g1 = _mm256_set1_pd(gain[1]), g2 = _mm256_set1_pd(gain[2]);
+    const __m256d three = _mm256_set1_pd(3), half = _mm256_set1_pd(0.5);
+    // Four pixels' 12 bytes: B, G, R of each as 32-bit lanes.
+    const __m128i pb = _mm_setr_epi8(0, -1, -1, -1, 3, -1, -1, -1, 6, -1, -1, -1, 9, -1, -1, -1);
+    const __m128i pg = _mm_setr_epi8(1, -1, -1, -1, 4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1);
+    const __m128i pr = _mm_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1);
+    alignas(32) double d0[64], d1[64];
+    for (int i = 0; i < 2 * chromN * chromN; i++) {
+        ch[i] = 0;
+    }
+    for (int y = 0; y < canon; y++) {
+        const uint8_t *row = px + 3 * y * canon;
+        double *grow = g64 + y * canon;
+        for (int x = 0; x < canon; x += 4) {
+            int t;
+            std::memcpy(&t, row + 3 * x + 8, 4);
+            __m128i v = _mm_insert_epi32(_mm_loadl_epi64((const __m128i *)(row + 3 * x)), t, 2);
+            __m256d b = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_shuffle_epi8(v, pb)), g0);
+            __m256d gg = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_shuffle_epi8(v, pg)), g1);
+            __m256d r = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_shuffle_epi8(v, pr)), g2);
+            _mm256_storeu_pd(grow + x, _mm256_div_pd(_mm256_add_pd(_mm256_add_pd(b, gg), r), three));
+            _mm256_store_pd(d0 + x, _mm256_sub_pd(r, gg));
+            _mm256_store_pd(d1 + x, _mm256_sub_pd(_mm256_mul_pd(_mm256_add_pd(r, gg), half), b));
+        }
+        double *cc = ch + (y / cell) * 2 * chromN;
+        for (int cx = 0; cx < chromN; cx++) {
+            double c0 = cc[2 * cx], c1 = cc[2 * cx + 1];
+            for (int x = cx * cell; x < (cx + 1) * cell; x++) {
+                c0 += d0[x];
+                c1 += d1[x];
+            }
+            cc[2 * cx] = c0;
+            cc[2 * cx + 1] = c1;
+        }
+    }
+    for (int i = 0; i < 2 * chromN * chromN; i++) {
+        ch[i] /= cell * cell;
+    }
+}
+#endif
+
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
 void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2 && occ == NULL) {
+        tc_card_grey_avx2(px, g64, ch);
+        return;
+    }
+#endif
     const int canon = 64, cell = 8, chromN = 8;
     long long sum[3] = {0, 0, 0};
     double np = (double)(canon * canon);
@@ -831,6 +954,107 @@ void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch
     }
 }
 
+#if defined(TC_X86)
+// tc_t8x8 transposes the 8×8 bytes of rows r[0..7] (8 bytes each) into
+// out's rows (stride os), out's rows in reverse order when flip.
+static inline void tc_t8x8(const uint8_t *const r[8], uint8_t *out, int os, bool flip) {
+    __m128i a0 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)r[0]), _mm_loadl_epi64((const __m128i *)r[1]));
+    __m128i a1 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)r[2]), _mm_loadl_epi64((const __m128i *)r[3]));
+    __m128i a2 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)r[4]), _mm_loadl_epi64((const __m128i *)r[5]));
+    __m128i a3 = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)r[6]), _mm_loadl_epi64((const __m128i *)r[7]));
+    __m128i b0 = _mm_unpacklo_epi16(a0, a1), b1 = _mm_unpackhi_epi16(a0, a1);
+    __m128i b2 = _mm_unpacklo_epi16(a2, a3), b3 = _mm_unpackhi_epi16(a2, a3);
+    __m128i c[4] = {_mm_unpacklo_epi32(b0, b2), _mm_unpackhi_epi32(b0, b2), _mm_unpacklo_epi32(b1, b3),
+                    _mm_unpackhi_epi32(b1, b3)};
+    for (int k = 0; k < 4; k++) {
+        int i0 = 2 * k, i1 = 2 * k + 1;
+        if (flip) {
+            i0 = 7 - i0, i1 = 7 - i1;
+        }
+        _mm_storel_epi64((__m128i *)(out + i0 * os), c[k]);
+        _mm_storel_epi64((__m128i *)(out + i1 * os), _mm_unpackhi_epi64(c[k], c[k]));
+    }
+}
+#endif
+
+// tc_turn_fine is cardTurnFine (cards_index.go) in C: the 64×64 bytes of
+// in turned r×90° clockwise into out (out(y, x) = in(63-x, y) for one
+// turn), by 8×8 blocks transposed with SSE2 on x86-64.
+void tc_turn_fine(const int8_t *in8, int8_t *out8, int r) {
+    const int n = 64;
+    const uint8_t *in = (const uint8_t *)in8;
+    uint8_t *out = (uint8_t *)out8;
+    r &= 3;
+    if (r == 0) {
+        std::memcpy(out, in, n * n);
+        return;
+    }
+    if (r == 2) {
+        for (int k = 0; k < n * n; k++) {
+            out[k] = in[n * n - 1 - k];
+        }
+        return;
+    }
+#if defined(TC_X86)
+    for (int by = 0; by < n; by += 8) {
+        for (int bx = 0; bx < n; bx += 8) {
+            const uint8_t *rows[8];
+            if (r == 1) {
+                // out(by+i, bx+j) = in(n-1-bx-j, by+i): the source
+                // block's rows from the bottom, transposed.
+                for (int a = 0; a < 8; a++) {
+                    rows[a] = in + (n - 1 - bx - a) * n + by;
+                }
+                tc_t8x8(rows, out + by * n + bx, n, false);
+            } else {
+                // out(by+i, bx+j) = in(bx+j, n-1-by-i): the source block
+                // transposed, its rows stored from the bottom.
+                for (int a = 0; a < 8; a++) {
+                    rows[a] = in + (bx + a) * n + (n - 8 - by);
+                }
+                tc_t8x8(rows, out + by * n + bx, n, true);
+            }
+        }
+    }
+#else
+    for (int y = 0; y < n; y++) {
+        for (int x = 0; x < n; x++) {
+            out[y * n + x] = r == 1 ? in[(n - 1 - x) * n + y] : in[x * n + (n - 1 - y)];
+        }
+    }
+#endif
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+// tc_dct_cols8_avx is the second half of tc_card_hashes' DCT: coef[u][v]
+// = the sum over x (ascending) of t[u][x]·ct[x][v], for 8 rows u of 32
+// and 8 columns v, four rows' sums at a time in registers (the same
+// products and additions in the same order).
+__attribute__((optimize("O3", "fp-contract=off"), target("avx"))) static void tc_dct_cols8_avx(const double *t,
+                                                                                               const double *ct,
+                                                                                               double *coef) {
+    const int n = 32;
+    for (int u0 = 0; u0 < 8; u0 += 4) {
+        __m256d s[4][2];
+        for (int k = 0; k < 4; k++) {
+            s[k][0] = s[k][1] = _mm256_setzero_pd();
+        }
+        for (int x = 0; x < n; x++) {
+            const __m256d c0 = _mm256_loadu_pd(ct + 8 * x), c1 = _mm256_loadu_pd(ct + 8 * x + 4);
+            for (int k = 0; k < 4; k++) {
+                const __m256d tu = _mm256_set1_pd(t[(u0 + k) * n + x]);
+                s[k][0] = _mm256_add_pd(s[k][0], _mm256_mul_pd(tu, c0));
+                s[k][1] = _mm256_add_pd(s[k][1], _mm256_mul_pd(tu, c1));
+            }
+        }
+        for (int k = 0; k < 4; k++) {
+            _mm256_storeu_pd(coef + (u0 + k) * 8, s[k][0]);
+            _mm256_storeu_pd(coef + (u0 + k) * 8 + 4, s[k][1]);
+        }
+    }
+}
+#endif
+
 // tc_card_hashes is describeTurns' hash part and cardDescriber.dctHash in
 // C, the same doubles: the 2×2 block means of g64 (summed in the same
 // order), turned r×90° clockwise (cardRotStrides), the 8 lowest DCT rows
@@ -840,6 +1064,9 @@ void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
 void tc_card_hashes(const double *g64, const double *c, uint64_t *hash) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+    static const bool avx = __builtin_cpu_supports("avx");
+#endif
     const int n = 32, canon = 64, blk = 2;
     double g[32 * 32], rg[32 * 32], t[8 * 32], ct[32][8];
     for (int y = 0; y < n; y++) {
@@ -878,18 +1105,23 @@ void tc_card_hashes(const double *g64, const double *c, uint64_t *hash) {
         }
         tc_dct_rows(c, rg, t, n, 8);
         double coef[64];
-        for (int u = 0; u < 8; u++) {
-            double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-            for (int x = 0; x < n; x++) {
-                double tu = t[u * n + x];
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+        if (avx) {
+            tc_dct_cols8_avx(t, &ct[0][0], coef);
+        } else
+#endif
+            for (int u = 0; u < 8; u++) {
+                double s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+                for (int x = 0; x < n; x++) {
+                    double tu = t[u * n + x];
+                    for (int v = 0; v < 8; v++) {
+                        s[v] += tu * ct[x][v];
+                    }
+                }
                 for (int v = 0; v < 8; v++) {
-                    s[v] += tu * ct[x][v];
+                    coef[u * 8 + v] = s[v];
                 }
             }
-            for (int v = 0; v < 8; v++) {
-                coef[u * 8 + v] = s[v];
-            }
-        }
         double sorted[64];
         std::memcpy(sorted, coef, sizeof(sorted));
         sorted[0] = coef[1];
@@ -1157,6 +1389,29 @@ const TcWarpTab &tc_warp_tab() {
     return tab;
 }
 
+// TcWarpTab4 is TcWarpTab's weights as the colour rows take them: the top
+// pair (w0, w1) four times over, and the bottom pair (w2, w3).
+struct TcWarpTab4 {
+    alignas(16) short top[32 * 32][8];
+    alignas(16) short bottom[32 * 32][8];
+    TcWarpTab4() {
+        const TcWarpTab &t = tc_warp_tab();
+        for (int i = 0; i < 32 * 32; i++) {
+            for (int k = 0; k < 4; k++) {
+                top[i][2 * k] = t.w[i][0];
+                top[i][2 * k + 1] = t.w[i][1];
+                bottom[i][2 * k] = t.w[i][2];
+                bottom[i][2 * k + 1] = t.w[i][3];
+            }
+        }
+    }
+};
+
+const TcWarpTab4 &tc_warp_tab4() {
+    static const TcWarpTab4 tab;
+    return tab;
+}
+
 inline int tc_clip(int x, int n) { return x >= 0 ? (x < n ? x : n - 1) : 0; }
 
 // tc_warp_put stores the source points X, Y (1/32 px) of 4 pixels: the
@@ -1355,6 +1610,81 @@ void tc_warp_row3_avx2(const uint8_t *src, int rows, int cols, size_t step, cons
 #endif
 
 #if defined(TC_WARP_AVX)
+// tc_warp_row3_avx2q is tc_warp_row3_avx2 four pixels at a time: the four
+// pixels' bounds checked and their source offsets (sx·3 + sy·step) taken
+// in one vector each, the pairs' weights broadcast from the table, the
+// four results packed and stored together (the same sums).
+__attribute__((optimize("O3"), target("avx2")))
+void tc_warp_row3_avx2q(const uint8_t *src, int rows, int cols, size_t step, const short *xy,
+                        const unsigned short *al, int n, uint8_t *d) {
+    if (step > 32767 || cols > 32767 || rows > 32767 || cols < 3 || rows < 2) {
+        tc_warp_row3_avx2(src, rows, cols, step, xy, al, n, d);
+        return;
+    }
+    const TcWarpTab4 &wq = tc_warp_tab4();
+    const __m256i pair = _mm256_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -1, -1, -1, -1, 0, 1, 6, 7, 2, 3, 8,
+                                          9, 4, 5, 10, 11, -1, -1, -1, -1);
+    const __m256i delta = _mm256_set1_epi32(1 << 14);
+    // After packing: lane 0 holds pixels 0 and 2, lane 1 pixels 1 and 3
+    // (four bytes each); vpermd brings them in order, pshufb drops the
+    // fourth bytes.
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const __m128i squeeze = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    const __m128i lim = _mm_setr_epi16((short)(cols - 2), (short)(rows - 1), (short)(cols - 2), (short)(rows - 1),
+                                       (short)(cols - 2), (short)(rows - 1), (short)(cols - 2), (short)(rows - 1));
+    const __m128i mul = _mm_set1_epi32((int)(((unsigned)step << 16) | 3u));
+    const __m128i neg = _mm_set1_epi16(-1);
+    int x1 = 0;
+    for (; x1 + 4 <= n; x1 += 4) {
+        __m128i p = _mm_loadu_si128((const __m128i *)(xy + 2 * x1));
+        __m128i in = _mm_and_si128(_mm_cmpgt_epi16(p, neg), _mm_cmpgt_epi16(lim, p));
+        if (_mm_movemask_epi8(in) != 0xffff) {
+            tc_warp_row3_avx2(src, rows, cols, step, xy + 2 * x1, al + x1, 4, d + 3 * x1);
+            continue;
+        }
+        alignas(16) int off[4];
+        _mm_store_si128((__m128i *)off, _mm_madd_epi16(p, mul));
+        const uint8_t *p0 = src + off[0], *p1 = src + off[1], *p2 = src + off[2], *p3 = src + off[3];
+        __m256i a01 = _mm256_shuffle_epi8(
+            _mm256_cvtepu8_epi16(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p0), _mm_loadl_epi64((const __m128i *)p1))),
+            pair);
+        __m256i b01 = _mm256_shuffle_epi8(
+            _mm256_cvtepu8_epi16(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(p0 + step)),
+                                                    _mm_loadl_epi64((const __m128i *)(p1 + step)))),
+            pair);
+        __m256i a23 = _mm256_shuffle_epi8(
+            _mm256_cvtepu8_epi16(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p2), _mm_loadl_epi64((const __m128i *)p3))),
+            pair);
+        __m256i b23 = _mm256_shuffle_epi8(
+            _mm256_cvtepu8_epi16(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(p2 + step)),
+                                                    _mm_loadl_epi64((const __m128i *)(p3 + step)))),
+            pair);
+        const unsigned a0 = al[x1], a1 = al[x1 + 1], a2 = al[x1 + 2], a3 = al[x1 + 3];
+        __m256i v01 = _mm256_add_epi32(
+            _mm256_madd_epi16(a01, _mm256_loadu2_m128i((const __m128i *)wq.top[a1], (const __m128i *)wq.top[a0])),
+            _mm256_madd_epi16(b01, _mm256_loadu2_m128i((const __m128i *)wq.bottom[a1], (const __m128i *)wq.bottom[a0])));
+        __m256i v23 = _mm256_add_epi32(
+            _mm256_madd_epi16(a23, _mm256_loadu2_m128i((const __m128i *)wq.top[a3], (const __m128i *)wq.top[a2])),
+            _mm256_madd_epi16(b23, _mm256_loadu2_m128i((const __m128i *)wq.bottom[a3], (const __m128i *)wq.bottom[a2])));
+        v01 = _mm256_srai_epi32(_mm256_add_epi32(v01, delta), 15);
+        v23 = _mm256_srai_epi32(_mm256_add_epi32(v23, delta), 15);
+        __m256i v = _mm256_packs_epi32(v01, v23); // lane 0: px 0, 2; lane 1: px 1, 3 (words)
+        v = _mm256_packus_epi16(v, v);              // bytes: lane 0: px 0, 2, px 0, 2; lane 1: px 1, 3, ...
+        v = _mm256_permutevar8x32_epi32(v, order);  // px 0, 1, 2, 3 (four bytes each)
+        __m128i o = _mm_shuffle_epi8(_mm256_castsi256_si128(v), squeeze);
+        if (x1 + 6 <= n) {
+            _mm_storeu_si128((__m128i *)(d + 3 * x1), o); // the last four bytes are the next pixels'
+        } else {
+            _mm_storel_epi64((__m128i *)(d + 3 * x1), o);
+            int t = _mm_extract_epi32(o, 2);
+            std::memcpy(d + 3 * x1 + 8, &t, 4);
+        }
+    }
+    if (x1 < n) {
+        tc_warp_row3_avx2(src, rows, cols, step, xy + x1 * 2, al + x1, n - x1, d + 3 * x1);
+    }
+}
+
 // tc_warp_row1_avx2 is tc_warp_row<1> eight pixels at a time where all
 // eight have their four neighbours inside the picture: each pixel's two
 // pairs of neighbours side by side in 16-bit lanes, weighted by one
@@ -1404,6 +1734,41 @@ void tc_warp_row1_avx2(const uint8_t *src, int rows, int cols, size_t step, cons
 
 extern "C" {
 
+// tc_warp_prefetch fetches ahead the rows of the source region that the
+// inverse homography M maps the drows×dcols picture from (its corners'
+// bounding box, a pixel more on each side), line by line: the warp's own
+// loads walk the frame across its rows (a turned card) and would wait for
+// each line in turn. Nothing is fetched when a corner maps to or behind
+// the horizon.
+static void tc_warp_prefetch(const double *M, const uint8_t *src, int rows, int cols, size_t step, int cn, int drows,
+                             int dcols) {
+    double xs[4], ys[4];
+    const double cx[4] = {0, (double)dcols, 0, (double)dcols}, cy[4] = {0, 0, (double)drows, (double)drows};
+    for (int k = 0; k < 4; k++) {
+        double w = M[6] * cx[k] + M[7] * cy[k] + M[8];
+        if (!(w > 1e-9)) {
+            return;
+        }
+        xs[k] = (M[0] * cx[k] + M[1] * cy[k] + M[2]) / w;
+        ys[k] = (M[3] * cx[k] + M[4] * cy[k] + M[5]) / w;
+    }
+    double x0 = std::min(std::min(xs[0], xs[1]), std::min(xs[2], xs[3]));
+    double x1 = std::max(std::max(xs[0], xs[1]), std::max(xs[2], xs[3]));
+    double y0 = std::min(std::min(ys[0], ys[1]), std::min(ys[2], ys[3]));
+    double y1 = std::max(std::max(ys[0], ys[1]), std::max(ys[2], ys[3]));
+    if (!(x0 < cols + 1.0 && x1 > -2.0 && y0 < rows + 1.0 && y1 > -2.0)) {
+        return; // the region lies outside the picture (or a NaN)
+    }
+    int ix0 = (int)std::max(0.0, x0 - 1), ix1 = (int)std::min((double)cols - 1, x1 + 2);
+    int iy0 = (int)std::max(0.0, y0 - 1), iy1 = (int)std::min((double)rows - 1, y1 + 2);
+    for (int yy = iy0; yy <= iy1; yy++) {
+        const uint8_t *r = src + (size_t)yy * step;
+        for (int b = ix0 * cn; b < (ix1 + 1) * cn; b += 64) {
+            __builtin_prefetch(r + b);
+        }
+    }
+}
+
 // tc_warp_persp is cv::warpPerspective (OpenCV 4.6, imgwarp.cpp) for 8-bit
 // images, INTER_LINEAR and BORDER_REPLICATE, without its per-block remap
 // calls: the inverse homography as OpenCV computes it (cv::invert), the
@@ -1435,9 +1800,12 @@ int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, c
         cn == 3 ? tc_warp_row<3> : tc_warp_row<1>;
 #ifdef TC_WARP_AVX
     if (avx2) {
-        row = cn == 3 ? tc_warp_row3_avx2 : tc_warp_row1_avx2;
+        row = cn == 3 ? tc_warp_row3_avx2q : tc_warp_row1_avx2;
     }
 #endif
+    if (cn == 3) {
+        tc_warp_prefetch(M, src, rows, cols, step, cn, drows, dcols);
+    }
     const int bs = 32;
     int bh0 = std::min(bs / 2, drows);
     int bw0 = std::min(bs * bs / bh0, dcols);

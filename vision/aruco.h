@@ -240,6 +240,11 @@ int tc_orb_detect(TcOrb *o, void *img, void *mask, char **err);
 // i, desc[32*i .. 32*i+31] its descriptor.
 void tc_orb_copy(TcOrb *o, float *kp, uint8_t *desc, int n);
 
+
+// tc_turn_fine writes the 64×64 bytes of in turned r×90° clockwise into
+// out (cardTurnFine).
+void tc_turn_fine(const int8_t *in, int8_t *out, int r);
+
 #ifdef __cplusplus
 }
 #endif

@@ -812,11 +812,11 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 		if err := r.desc.rectify(img, tr.q, tr.grow); err != nil {
 			continue
 		}
-		var d [4]cardDesc
-		if err := r.desc.describe(&d); err != nil {
+		d := &r.desc.turns
+		if err := r.desc.describe(d); err != nil {
 			return rd, false, best, err
 		}
-		m := ix.match(&d)
+		m := ix.match(d)
 		r.times.since("      one outline compared", t1)
 		if ti == 0 {
 			first = m.dist

@@ -152,11 +152,11 @@ func (r *CardReader) fitToCard(img gocv.Mat, q [4]Point2f, m cardMatch) ([4]Poin
 	if err := r.desc.rectify(img, q, 0); err != nil {
 		return q, m, false, nil
 	}
-	var ds [4]cardDesc
-	if err := r.desc.describe(&ds); err != nil {
+	ds := &r.desc.turns
+	if err := r.desc.describe(ds); err != nil {
 		return q, m, false, err
 	}
-	return q, ix.match(&ds), true, nil
+	return q, ix.match(ds), true, nil
 }
 
 // cardShiftSide moves side k of q (from q[k] to q[k+1]) outwards by t

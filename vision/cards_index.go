@@ -88,6 +88,9 @@ type cardDescriber struct {
 	occQueue     []int32
 	fine0        [cardFineD]int8
 	dctTmp       [8][cardHashN]float64
+	// turns holds the descriptors of a comparison (the readers' and
+	// fitting's), kept here rather than allocated for each (18 KB).
+	turns [4]cardDesc
 }
 
 func newCardDescriber() *cardDescriber {
@@ -208,7 +211,7 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 			o.hash = hashes[r]
 		}
 		o.fineNorm = float32(fineNorm)
-		cardTurnFine(&o.fine, fine0, r)
+		cardTurnFineC(&o.fine, fine0, r)
 		base, sy, sx := cardRotStrides(r, cardChromN)
 		for cy := range cardChromN {
 			for cx := range cardChromN {
@@ -269,6 +272,12 @@ func cardTurnFine(out, in *[cardFineD]int8, r int) {
 			}
 		}
 	}
+}
+
+// cardTurnFineC is cardTurnFine in C (tc_turn_fine: 8×8 blocks
+// transposed with SSE2), the same bytes.
+func cardTurnFineC(out, in *[cardFineD]int8, r int) {
+	C.tc_turn_fine((*C.int8_t)(unsafe.Pointer(&in[0])), (*C.int8_t)(unsafe.Pointer(&out[0])), C.int(r))
 }
 
 // cardRotStrides gives where, in an n×n image stored row by row, the
@@ -351,9 +360,9 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 // tc_warp_persp: the pixels of cv::warpPerspective (INTER_LINEAR,
 // BORDER_REPLICATE) in a little over half its time (OpenCV remaps each
 // block of 64×16 pixels through its generic remap; here the source points
-// are computed four at a time with AVX and each pixel interpolated with
-// SSE2 multiply-adds on x86-64; portable loops, the same pixels, on other
-// CPUs). avx false keeps to SSE2 (tests). False for other images: OpenCV
+// are computed four at a time with AVX and the pixels interpolated with
+// multiply-adds on x86-64, colour ones four at a time with AVX2; portable
+// loops, the same pixels, on other CPUs). avx false keeps to SSE2 (tests). False for other images: OpenCV
 // warps them.
 func cardWarpPersp(img gocv.Mat, out *gocv.Mat, h *cardH, sz image.Point, avx bool) bool {
 	t := img.Type()

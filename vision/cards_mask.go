@@ -332,13 +332,13 @@ func (d *cardDescriber) matchOccluded(ix *CardIndex) (cardMatch, int, bool, erro
 	if err != nil || n < cardMaskMin || n > cardMaskMax {
 		return cardMatch{}, n, false, err
 	}
-	var ds [4]cardDesc
+	ds := &d.turns
 	if err := d.describeTurns(ds[:], true, &m); err != nil {
 		return cardMatch{}, n, false, err
 	}
 	var ms [4]cardMask
 	cardMaskTurns(&m, &ms)
-	return ix.matchMasked(&ds, &ms), n, true, nil
+	return ix.matchMasked(ds, &ms), n, true, nil
 }
 
 // cardMasked reports whether the taught keypoint p of ks lies in a block
