@@ -1055,6 +1055,141 @@ __attribute__((optimize("O3", "fp-contract=off"), target("avx"))) static void tc
 }
 #endif
 
+// tc_solve8 is cardSolve8 (cards_ransac.go) in C: the 8×8 system m (its
+// ninth column the right-hand side) solved by Gaussian elimination with
+// partial pivoting, h[8] = 1; the same operations in the same order (no
+// fused multiply-add). False when a pivot is below 1e-12.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+static bool tc_solve8(double m[8][9], double h[9]) {
+    for (int col = 0; col < 8; col++) {
+        int piv = col;
+        for (int r = col + 1; r < 8; r++) {
+            if (std::fabs(m[r][col]) > std::fabs(m[piv][col])) {
+                piv = r;
+            }
+        }
+        if (std::fabs(m[piv][col]) < 1e-12) {
+            return false;
+        }
+        if (piv != col) {
+            for (int c = 0; c < 9; c++) {
+                double t = m[col][c];
+                m[col][c] = m[piv][c];
+                m[piv][c] = t;
+            }
+        }
+        for (int r = col + 1; r < 8; r++) {
+            double f = m[r][col] / m[col][col];
+            for (int c = col; c < 9; c++) {
+                m[r][c] -= f * m[col][c];
+            }
+        }
+    }
+    for (int r = 7; r >= 0; r--) {
+        double v = m[r][8];
+        for (int c = r + 1; c < 8; c++) {
+            v -= m[r][c] * h[c];
+        }
+        h[r] = v / m[r][r];
+    }
+    h[8] = 1;
+    return true;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+// tc_ransac_inliers4 is tc_ransac_inliers for the pairs of the first
+// multiple of four, four at a time (the same operations on each lane).
+__attribute__((optimize("O3", "fp-contract=off"), target("avx2"))) static int tc_ransac_inliers4(const double *h,
+                                                                                                 const float *src,
+                                                                                                 const float *dst,
+                                                                                                 int n, double t,
+                                                                                                 uint8_t *cur) {
+    const __m256d h0 = _mm256_set1_pd(h[0]), h1 = _mm256_set1_pd(h[1]), h2 = _mm256_set1_pd(h[2]);
+    const __m256d h3 = _mm256_set1_pd(h[3]), h4 = _mm256_set1_pd(h[4]), h5 = _mm256_set1_pd(h[5]);
+    const __m256d h6 = _mm256_set1_pd(h[6]), h7 = _mm256_set1_pd(h[7]), h8 = _mm256_set1_pd(h[8]);
+    const __m256d one = _mm256_set1_pd(1), tv = _mm256_set1_pd(t);
+    const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    int c = 0;
+    for (int i = 0; i + 4 <= n; i += 4) {
+        // x0 y0 … x3 y3 → x0 … x3 | y0 … y3.
+        __m256 ps = _mm256_permutevar8x32_ps(_mm256_loadu_ps(src + 2 * i), evens);
+        __m256 pd = _mm256_permutevar8x32_ps(_mm256_loadu_ps(dst + 2 * i), evens);
+        __m256d x = _mm256_cvtps_pd(_mm256_castps256_ps128(ps)), y = _mm256_cvtps_pd(_mm256_extractf128_ps(ps, 1));
+        __m256d u = _mm256_cvtps_pd(_mm256_castps256_ps128(pd)), v = _mm256_cvtps_pd(_mm256_extractf128_ps(pd, 1));
+        __m256d w = _mm256_div_pd(one, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(h6, x), _mm256_mul_pd(h7, y)), h8));
+        __m256d dx = _mm256_sub_pd(
+            _mm256_mul_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(h0, x), _mm256_mul_pd(h1, y)), h2), w), u);
+        __m256d dy = _mm256_sub_pd(
+            _mm256_mul_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(h3, x), _mm256_mul_pd(h4, y)), h5), w), v);
+        int m = _mm256_movemask_pd(
+            _mm256_cmp_pd(_mm256_add_pd(_mm256_mul_pd(dx, dx), _mm256_mul_pd(dy, dy)), tv, _CMP_LE_OQ));
+        cur[i] = m & 1;
+        cur[i + 1] = (m >> 1) & 1;
+        cur[i + 2] = (m >> 2) & 1;
+        cur[i + 3] = (m >> 3) & 1;
+        c += __builtin_popcount(m);
+    }
+    return c;
+}
+#endif
+
+// tc_ransac_inliers is cardRansac.inliers in C: cur[i] = pair i
+// (src[2i], src[2i+1]) → dst brought within sqrt(t) px by h, the count
+// returned; the same doubles (no fused multiply-add), four pairs at a time
+// with AVX2.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+int tc_ransac_inliers(const double *h, const float *src, const float *dst, int n, double t, uint8_t *cur) {
+    int c = 0, i = 0;
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+    if (__builtin_cpu_supports("avx2")) {
+        c = tc_ransac_inliers4(h, src, dst, n, t, cur);
+        i = n & ~3;
+    }
+#endif
+    for (; i < n; i++) {
+        double x = (double)src[2 * i], y = (double)src[2 * i + 1];
+        double w = 1 / (h[6] * x + h[7] * y + h[8]);
+        double dx = (h[0] * x + h[1] * y + h[2]) * w - (double)dst[2 * i];
+        double dy = (h[3] * x + h[4] * y + h[5]) * w - (double)dst[2 * i + 1];
+        uint8_t in = dx * dx + dy * dy <= t;
+        cur[i] = in;
+        c += in;
+    }
+    return c;
+}
+
+// tc_ransac_try is one RANSAC step of cardRansac.run in C: the
+// homography h of the four pairs s[i] → d[i] (cardHomography: the 8×9
+// system, tc_solve8, every entry finite) and its inliers among the n pairs
+// (tc_ransac_inliers); -1 when the four pairs have no homography.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+int tc_ransac_try(const double *s, const double *d, const float *src, const float *dst, int n, double t, uint8_t *cur,
+                  double *h) {
+    double a[8][9];
+    for (int i = 0; i < 4; i++) {
+        double x = s[2 * i], y = s[2 * i + 1], u = d[2 * i], v = d[2 * i + 1];
+        const double r0[9] = {x, y, 1, 0, 0, 0, -u * x, -u * y, u};
+        const double r1[9] = {0, 0, 0, x, y, 1, -v * x, -v * y, v};
+        std::memcpy(a[2 * i], r0, sizeof(r0));
+        std::memcpy(a[2 * i + 1], r1, sizeof(r1));
+    }
+    if (!tc_solve8(a, h)) {
+        return -1;
+    }
+    for (int i = 0; i < 9; i++) {
+        if (!std::isfinite(h[i])) {
+            return -1;
+        }
+    }
+    return tc_ransac_inliers(h, src, dst, n, t, cur);
+}
+
 // tc_card_hashes is describeTurns' hash part and cardDescriber.dctHash in
 // C, the same doubles: the 2×2 block means of g64 (summed in the same
 // order), turned r×90° clockwise (cardRotStrides), the 8 lowest DCT rows

@@ -245,6 +245,17 @@ void tc_orb_copy(TcOrb *o, float *kp, uint8_t *desc, int n);
 // out (cardTurnFine).
 void tc_turn_fine(const int8_t *in, int8_t *out, int r);
 
+// tc_ransac_inliers marks in cur the pairs src → dst (n, x and y
+// interleaved) that the homography h brings within sqrt(t) px and returns
+// how many there are (cardRansac.inliers).
+int tc_ransac_inliers(const double *h, const float *src, const float *dst, int n, double t, uint8_t *cur);
+
+// tc_ransac_try is a RANSAC step: the homography h of the four pairs s → d
+// (x and y interleaved) and its inliers among src → dst as
+// tc_ransac_inliers, or -1 when the four pairs have none.
+int tc_ransac_try(const double *s, const double *d, const float *src, const float *dst, int n, double t, uint8_t *cur,
+                  double *h);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@ package vision
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -161,4 +162,65 @@ func cardFitInliersCV(k *cardKeyer) (cardH, bool) {
 	var hm cardH
 	copy(hm[:], hd)
 	return hm, true
+}
+
+// TestCardRansacTryMatchesGo checks RANSAC's step in C (try: the sample's
+// homography and its inliers, tc_ransac_try) and the inlier count in C
+// (inliers) against the Go they replaced (cardHomography, inliersGo), bit
+// for bit: the homography, the count and every pair's mark, for samples
+// of card-like pairs, stray pairs, collinear and repeated points (no
+// homography) and far-off or huge points.
+func TestCardRansacTryMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	var rs, ref cardRansac
+	for trial := range 3000 {
+		n := 1 + rng.IntN(200)
+		src, dst := make([]gocv.Point2f, n), make([]gocv.Point2f, n)
+		h0 := cardH{1 + rng.NormFloat64()*0.2, rng.NormFloat64() * 0.2, rng.Float64() * 100, rng.NormFloat64() * 0.2, 1 + rng.NormFloat64()*0.2, rng.Float64() * 100, rng.NormFloat64() * 1e-3, rng.NormFloat64() * 1e-3, 1}
+		for i := range n {
+			x, y := rng.Float64()*300, rng.Float64()*400
+			u, v := h0.apply(x, y)
+			if rng.IntN(3) == 0 { // a stray pair
+				u, v = rng.Float64()*300, rng.Float64()*400
+			}
+			if trial%50 == 7 {
+				x, u = x*1e15, u*1e15 // far off
+			}
+			src[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
+			dst[i] = gocv.Point2f{X: float32(u + rng.NormFloat64()), Y: float32(v + rng.NormFloat64())}
+		}
+		rs.reset(src, dst)
+		ref.reset(src, dst)
+		var s, d [4][2]float64
+		for j := range 4 {
+			k := rng.IntN(n)
+			s[j] = [2]float64{float64(src[k].X), float64(src[k].Y)}
+			d[j] = [2]float64{float64(dst[k].X), float64(dst[k].Y)}
+		}
+		switch trial % 5 {
+		case 1: // collinear
+			s[2] = [2]float64{(s[0][0] + s[1][0]) / 2, (s[0][1] + s[1][1]) / 2}
+		case 2: // repeated
+			d[3] = d[1]
+		}
+		th := []float64{1, 9, 25}[trial%3]
+		h, c, ok := rs.try(&s, &d, th)
+		wh, wok := cardHomography(s, d)
+		if ok != wok {
+			t.Fatalf("trial %d: homography found %v, Go %v", trial, ok, wok)
+		}
+		if !ok {
+			continue
+		}
+		if h != wh {
+			t.Fatalf("trial %d: homography %v, Go %v", trial, h, wh)
+		}
+		if wc := ref.inliersGo(&wh, th); c != wc || !slices.Equal(rs.cur, ref.cur) {
+			t.Fatalf("trial %d: %d inliers, Go %d (marks equal: %v)", trial, c, wc, slices.Equal(rs.cur, ref.cur))
+		}
+		clear(rs.cur)
+		if c2 := rs.inliers(&wh, th); c2 != c || !slices.Equal(rs.cur, ref.cur) {
+			t.Fatalf("trial %d: inliers in C %d, Go %d", trial, c2, c)
+		}
+	}
 }
