@@ -1190,6 +1190,78 @@ int tc_ransac_try(const double *s, const double *d, const float *src, const floa
     return tc_ransac_inliers(h, src, dst, n, t, cur);
 }
 
+// TC_KEY_CLOSEST_BODY is tc_key_closest's loop, compiled with the popcnt
+// instruction and without (as TC_KEY_NEAREST_BODY).
+#define TC_KEY_CLOSEST_BODY                                                                                            \
+    const double rr = r * r;                                                                                           \
+    for (int j = 0; j < m; j++) {                                                                                      \
+        int32_t b = 257, bi = -1;                                                                                      \
+        const double x = px[j], y = py[j];                                                                             \
+        if (!std::isnan(x) && !std::isnan(y)) {                                                                        \
+            int x0 = std::max(0, tc_key_cell(x - r, cols)), x1 = std::min(cols - 1, tc_key_cell(x + r, cols));         \
+            int y0 = std::max(0, tc_key_cell(y - r, rows)), y1 = std::min(rows - 1, tc_key_cell(y + r, rows));         \
+            const uint64_t *dj = d + 4 * (size_t)j;                                                                    \
+            for (int gy = y0; gy <= y1; gy++) {                                                                        \
+                for (int gx = x0; gx <= x1; gx++) {                                                                    \
+                    for (int32_t i = head[gy * cols + gx]; i >= 0; i = next[i]) {                                      \
+                        double dx = (double)qpts[2 * i] - x, dy = (double)qpts[2 * i + 1] - y;                         \
+                        if (dx * dx + dy * dy > rr) {                                                                  \
+                            continue;                                                                                  \
+                        }                                                                                              \
+                        const uint64_t *qi = qdesc + 4 * (size_t)i;                                                    \
+                        int32_t h = __builtin_popcountll(dj[0] ^ qi[0]) + __builtin_popcountll(dj[1] ^ qi[1]) +       \
+                                    __builtin_popcountll(dj[2] ^ qi[2]) + __builtin_popcountll(dj[3] ^ qi[3]);         \
+                        if (h < b) {                                                                                   \
+                            b = h, bi = i;                                                                             \
+                        }                                                                                              \
+                    }                                                                                                  \
+                }                                                                                                      \
+            }                                                                                                          \
+        }                                                                                                              \
+        best[j] = b;                                                                                                   \
+        idx[j] = bi;                                                                                                   \
+    }
+
+// tc_key_cell is closest's cell of coordinate v in a grid of n cells of
+// cardVerifyCell (8) px: floor(v/8) clamped to -1 … n (v not a NaN).
+static inline int tc_key_cell(double v, int n) {
+    double c = std::floor(v / 8);
+    c = c < (double)n ? c : (double)n;
+    c = c > -1 ? c : -1;
+    return (int)c;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+__attribute__((optimize("O3", "fp-contract=off"), target("popcnt"))) static void
+tc_key_closest_popcnt(const double *px, const double *py, const uint64_t *d, int m, double r, const float *qpts,
+                      const uint64_t *qdesc, const int32_t *head, const int32_t *next, int cols, int rows,
+                      int32_t *idx, int32_t *best) {
+    TC_KEY_CLOSEST_BODY
+}
+#endif
+
+// tc_key_closest is cardKeyer.closest for m points at once: for point j
+// (px[j], py[j]) with descriptor d[4j … 4j+3], the keypoint of qpts (x, y
+// interleaved; gridded: head, next, cols×rows cells of 8 px) within r px
+// whose descriptor (qdesc) is nearest in bits, the first of the nearest in
+// the grid's order: its index into idx[j] (-1: none) and its distance into
+// best[j] (257: none). The same comparisons of the same doubles.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_key_closest(const double *px, const double *py, const uint64_t *d, int m, double r, const float *qpts,
+                    const uint64_t *qdesc, const int32_t *head, const int32_t *next, int cols, int rows, int32_t *idx,
+                    int32_t *best) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+    static const bool popcnt = __builtin_cpu_supports("popcnt");
+    if (popcnt) {
+        tc_key_closest_popcnt(px, py, d, m, r, qpts, qdesc, head, next, cols, rows, idx, best);
+        return;
+    }
+#endif
+    TC_KEY_CLOSEST_BODY
+}
+
 // tc_card_hashes is describeTurns' hash part and cardDescriber.dctHash in
 // C, the same doubles: the 2×2 block means of g64 (summed in the same
 // order), turned r×90° clockwise (cardRotStrides), the 8 lowest DCT rows
@@ -1295,6 +1367,81 @@ static inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, 
     for (int c = 0; c < 3; c++) {
         out[c] = (double)p00[c] * w00 + (double)p01[c] * w01 + (double)p10[c] * w10 + (double)p11[c] * w11;
     }
+}
+
+// tc_at1 is cardGrey.at1 (cards_marker.go): the bilinear sample of the
+// grey image pix (w×h) at (x, y), clamped to the border; the same doubles.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+static inline double tc_at1(const uint8_t *pix, int w, int h, double x, double y) {
+    const double wm = (double)(w - 1), hm = (double)(h - 1);
+    x = x < wm ? x : wm;
+    x = x > 0 ? x : 0;
+    y = y < hm ? y : hm;
+    y = y > 0 ? y : 0;
+    int x0 = (int)x, y0 = (int)y;
+    int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
+    double fx = x - (double)x0, fy = y - (double)y0;
+    const uint8_t *r0 = pix + (size_t)y0 * w, *r1 = pix + (size_t)y1 * w;
+    double a = (double)r0[x0] * (1 - fx) + (double)r0[x1] * fx;
+    double b = (double)r1[x0] * (1 - fx) + (double)r1[x1] * fx;
+    return a * (1 - fy) + b * fy;
+}
+
+// tc_sample_cells is cardCodebook.sampleCells' loops (cards_marker.go) in
+// C: the (M+2)² cells around and of a marker of M modules mapped by the
+// homography h (module space to the picture: cardH.apply), each the mean
+// of 9 samples (cardGrey.at: grey, or the mean of the three channels when
+// cn is 3) into vals, and the sum of the inner cells' standard deviations
+// into *spread; the same doubles in the same order.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_sample_cells(const double *h, const uint8_t *pix, int w, int hgt, int cn, int M, double *vals, double *spread) {
+    const int G = M + 2;
+    const double mf = (double)M;
+    const double offs[3] = {-0.22, 0, 0.22};
+    double sp = 0;
+    for (int i = -1; i <= M; i++) {
+        for (int j = -1; j <= M; j++) {
+            double cy = (double)i + 0.5, cx = (double)j + 0.5;
+            if (i == -1) {
+                cy = -0.4;
+            } else if (i == M) {
+                cy = mf + 0.4;
+            }
+            if (j == -1) {
+                cx = -0.4;
+            } else if (j == M) {
+                cx = mf + 0.4;
+            }
+            double s = 0.0, ss = 0.0;
+            for (int a = 0; a < 3; a++) {
+                for (int b = 0; b < 3; b++) {
+                    double x = cx + offs[b], y = cy + offs[a];
+                    double ww = h[6] * x + h[7] * y + h[8];
+                    double px = (h[0] * x + h[1] * y + h[2]) / ww, py = (h[3] * x + h[4] * y + h[5]) / ww;
+                    double v;
+                    if (cn == 3) {
+                        double c3[3];
+                        tc_at3(pix, w, hgt, px, py, c3);
+                        v = (c3[0] + c3[1] + c3[2]) / 3;
+                    } else {
+                        v = tc_at1(pix, w, hgt, px, py);
+                    }
+                    s += v;
+                    ss += v * v;
+                }
+            }
+            vals[(i + 1) * G + j + 1] = s / 9;
+            if (i >= 0 && j >= 0 && i < M && j < M) {
+                double var = ss / 9 - (s / 9) * (s / 9);
+                sp += std::sqrt(var > 0 ? var : 0);
+            }
+        }
+    }
+    *spread = sp;
 }
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)

@@ -256,6 +256,21 @@ int tc_ransac_inliers(const double *h, const float *src, const float *dst, int n
 int tc_ransac_try(const double *s, const double *d, const float *src, const float *dst, int n, double t, uint8_t *cur,
                   double *h);
 
+// tc_key_closest is cardKeyer.closest for m points (px[j], py[j]) with
+// descriptors d (4 words each) at once: the index (idx, -1: none) and bit
+// distance (best, 257: none) of the nearest keypoint of qpts (x, y
+// interleaved; gridded by head and next, cols×rows cells of 8 px) within r
+// px of each.
+void tc_key_closest(const double *px, const double *py, const uint64_t *d, int m, double r, const float *qpts,
+                    const uint64_t *qdesc, const int32_t *head, const int32_t *next, int cols, int rows, int32_t *idx,
+                    int32_t *best);
+
+// tc_sample_cells samples the (M+2)² cells around and of a marker of M
+// modules mapped into pix (w×hgt, cn 1 or 3 channels) by the homography h
+// into vals (cardCodebook.sampleCells), the sum of the inner cells'
+// standard deviations into *spread.
+void tc_sample_cells(const double *h, const uint8_t *pix, int w, int hgt, int cn, int M, double *vals, double *spread);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,11 @@ package vision
 // which is then rectified and matched like any other outline (the same
 // threshold and ratio decide, so untaught cards stay unknown).
 
+/*
+#include "aruco.h"
+*/
+import "C"
+
 import (
 	"bytes"
 	"encoding/binary"
@@ -20,6 +25,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -63,6 +69,9 @@ type cardKeyer struct {
 	// verifyAt's grid of the keypoints taken (grid).
 	cellHead, cellNext []int32
 	cellCols           int
+	// closestAll's points and results.
+	nearX, nearY      []float64
+	nearIdx, nearDist []int32
 	// warped: k.warp and the keypoints taken are the card at warpedAt
 	// (corners) rectified to warpedSize (verifyUntil), for a keyer taking
 	// the other levels (verifyAfter).
@@ -786,9 +795,14 @@ func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask, shared []bool) card
 		}
 	}
 	k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
+	k.nearPoints(len(ks.pts))
+	for j, tp := range ks.pts {
+		k.nearX[j], k.nearY[j] = float64(tp.X+m), float64(tp.Y+m)
+	}
+	k.closestAll(ks.desc, cardVerifyReach)
 	for j, tp := range ks.pts {
 		x, y := tp.X+m, tp.Y+m
-		if bi, d := k.closest(&ks.desc[j], float64(x), float64(y), cardVerifyReach); d <= cardVerifyDist {
+		if bi, d := k.nearIdx[j], k.nearDist[j]; d <= cardVerifyDist {
 			k.srcPts = append(k.srcPts, gocv.Point2f{X: x, Y: y})
 			k.dstPts = append(k.dstPts, gocv.Point2f{X: k.qpts[bi].X, Y: k.qpts[bi].Y})
 		}
@@ -804,8 +818,11 @@ func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask, shared []bool) card
 	v.inliers = inl
 	// Again where the fit puts them, closer and more alike.
 	for j, tp := range ks.pts {
-		x, y := hm.apply(float64(tp.X+m), float64(tp.Y+m))
-		if _, d := k.closest(&ks.desc[j], x, y, cardVerifyFine); d <= cardVerifyFineDist && counted(j) {
+		k.nearX[j], k.nearY[j] = hm.apply(float64(tp.X+m), float64(tp.Y+m))
+	}
+	k.closestAll(ks.desc, cardVerifyFine)
+	for j, tp := range ks.pts {
+		if d := k.nearDist[j]; d <= cardVerifyFineDist && counted(j) {
 			v.found++
 			v.cells |= cardCellBit(ks, tp)
 			if distinct(j) {
@@ -851,8 +868,39 @@ func (k *cardKeyer) cellOf(x, y float64) int {
 	return cy*k.cellCols + cx
 }
 
+// nearPoints sizes closestAll's points and results for n points.
+func (k *cardKeyer) nearPoints(n int) {
+	k.nearX = slices.Grow(k.nearX[:0], n)[:n]
+	k.nearY = slices.Grow(k.nearY[:0], n)[:n]
+	k.nearIdx = slices.Grow(k.nearIdx[:0], n)[:n]
+	k.nearDist = slices.Grow(k.nearDist[:0], n)[:n]
+}
+
+// closestAll is closest for the points (k.nearX[j], k.nearY[j]) with
+// descriptors desc[j] (nearPoints sized them) in one call to C
+// (tc_key_closest: the same comparisons): k.nearIdx[j] and k.nearDist[j].
+func (k *cardKeyer) closestAll(desc [][4]uint64, r float64) {
+	n := len(k.nearX)
+	if n == 0 {
+		return
+	}
+	if len(k.qpts) == 0 || k.cellCols <= 0 || len(k.cellHead) == 0 || len(desc) < n {
+		for j := range n {
+			k.nearIdx[j], k.nearDist[j] = -1, 257
+		}
+		return
+	}
+	rows := len(k.cellHead) / k.cellCols
+	C.tc_key_closest((*C.double)(unsafe.Pointer(&k.nearX[0])), (*C.double)(unsafe.Pointer(&k.nearY[0])),
+		(*C.uint64_t)(unsafe.Pointer(&desc[0][0])), C.int(n), C.double(r),
+		(*C.float)(unsafe.Pointer(&k.qpts[0])), (*C.uint64_t)(unsafe.Pointer(&k.qdesc[0][0])),
+		(*C.int32_t)(unsafe.Pointer(&k.cellHead[0])), (*C.int32_t)(unsafe.Pointer(&k.cellNext[0])),
+		C.int(k.cellCols), C.int(rows), (*C.int32_t)(unsafe.Pointer(&k.nearIdx[0])), (*C.int32_t)(unsafe.Pointer(&k.nearDist[0])))
+}
+
 // closest returns the keypoint taken (k.qpts, gridded) within r px of
-// (x, y) whose descriptor is nearest to d, and its distance (257: none).
+// (x, y) whose descriptor is nearest to d, and its distance (257: none)
+// (closestAll's reference in the tests).
 func (k *cardKeyer) closest(d *[4]uint64, x, y, r float64) (int, int) {
 	best, bi := 257, -1
 	rows := len(k.cellHead) / max(1, k.cellCols)

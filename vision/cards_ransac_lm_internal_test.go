@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"image"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -221,6 +222,65 @@ func TestCardRansacTryMatchesGo(t *testing.T) {
 		clear(rs.cur)
 		if c2 := rs.inliers(&wh, th); c2 != c || !slices.Equal(rs.cur, ref.cur) {
 			t.Fatalf("trial %d: inliers in C %d, Go %d", trial, c2, c)
+		}
+	}
+}
+
+// TestCardKeyClosestAllMatchesGo checks the keypoint pairing in C
+// (closestAll: tc_key_closest) against closest in Go, point by point: the
+// same keypoint and distance for points on and off the picture, far off,
+// not a number, with keypoints crowded (ties in distance) or none.
+func TestCardKeyClosestAllMatchesGo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	k := &cardKeyer{}
+	for trial := range 200 {
+		sz := image.Pt(20+rng.IntN(200), 20+rng.IntN(200))
+		nq := rng.IntN(300)
+		if trial%17 == 0 {
+			nq = 0
+		}
+		k.qpts, k.qdesc = k.qpts[:0], k.qdesc[:0]
+		for range nq {
+			k.qpts = append(k.qpts, Point2f{float32(rng.Float64() * float64(sz.X)), float32(rng.Float64() * float64(sz.Y))})
+			var d [4]uint64
+			for w := range d {
+				d[w] = rng.Uint64()
+				if trial%3 == 0 {
+					d[w] &= 0xff // few bits: ties
+				}
+			}
+			k.qdesc = append(k.qdesc, d)
+		}
+		k.grid(sz)
+		m := rng.IntN(150)
+		desc := make([][4]uint64, m)
+		k.nearPoints(m)
+		for j := range m {
+			for w := range desc[j] {
+				desc[j][w] = rng.Uint64()
+				if trial%3 == 0 {
+					desc[j][w] &= 0xff
+				}
+			}
+			x, y := rng.Float64()*float64(sz.X+40)-20, rng.Float64()*float64(sz.Y+40)-20
+			switch j % 23 {
+			case 5:
+				x = math.NaN()
+			case 7:
+				y = math.Inf(1)
+			case 9:
+				x = -1e300
+			}
+			k.nearX[j], k.nearY[j] = x, y
+		}
+		for _, r := range []float64{cardVerifyReach, cardVerifyFine, 0.5, 30} {
+			k.closestAll(desc, r)
+			for j := range m {
+				wi, wd := k.closest(&desc[j], k.nearX[j], k.nearY[j], r)
+				if int(k.nearIdx[j]) != wi || int(k.nearDist[j]) != wd {
+					t.Fatalf("trial %d, reach %v, point %d (%v, %v): keypoint %d at %d, Go %d at %d", trial, r, j, k.nearX[j], k.nearY[j], k.nearIdx[j], k.nearDist[j], wi, wd)
+				}
+			}
 		}
 	}
 }
