@@ -1389,6 +1389,24 @@ static inline double tc_at1(const uint8_t *pix, int w, int h, double x, double y
     return a * (1 - fy) + b * fy;
 }
 
+// tc_at_and_box is cardGrey.atAndBox (cards_follow.go) for n points of
+// the grey image pix (w×h) at once: px[i] the bilinear sample at (xs[i],
+// ys[i]), box[i] the mean of the four at ±0.5 px (added in the same
+// order); the same doubles.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+void tc_at_and_box(const uint8_t *pix, int w, int h, const double *xs, const double *ys, int n, double *px,
+                   double *box) {
+    for (int i = 0; i < n; i++) {
+        const double x = xs[i], y = ys[i];
+        px[i] = tc_at1(pix, w, h, x, y);
+        box[i] = (tc_at1(pix, w, h, x - 0.5, y - 0.5) + tc_at1(pix, w, h, x + 0.5, y - 0.5) +
+                  tc_at1(pix, w, h, x - 0.5, y + 0.5) + tc_at1(pix, w, h, x + 0.5, y + 0.5)) /
+                 4;
+    }
+}
+
 // tc_sample_cells is cardCodebook.sampleCells' loops (cards_marker.go) in
 // C: the (M+2)² cells around and of a marker of M modules mapped by the
 // homography h (module space to the picture: cardH.apply), each the mean

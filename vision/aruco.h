@@ -271,6 +271,12 @@ void tc_key_closest(const double *px, const double *py, const uint64_t *d, int m
 // standard deviations into *spread.
 void tc_sample_cells(const double *h, const uint8_t *pix, int w, int hgt, int cn, int M, double *vals, double *spread);
 
+// tc_at_and_box samples the grey image pix (w×h) at n points (xs, ys):
+// px the bilinear sample, box the mean of the four at ±0.5 px
+// (cardGrey.atAndBox).
+void tc_at_and_box(const uint8_t *pix, int w, int h, const double *xs, const double *ys, int n, double *px,
+                   double *box);
+
 #ifdef __cplusplus
 }
 #endif

@@ -244,7 +244,9 @@ type CardReader struct {
 	followed  []cardFollowed
 	followRun int
 	kept      []int
-	partly    bool // the last frame was partly followed
+	// followSamples are startFollowing's points and samples.
+	followSamples cardFollowSamples
+	partly        bool // the last frame was partly followed
 	// times, when set, adds up where the time goes (TimeCardsForTest).
 	times *cardTimes
 }
