@@ -103,7 +103,7 @@ func TestCardUnshaded(t *testing.T) {
 	// shadow out of the mask; the mask is set by hand to the card and the
 	// shadow, as where the noise is stronger (the card's blob then holds
 	// its shadow, which blobFreeOf sees).
-	cardsAddNoise(&frame, 12)
+	cardsAddNoise(&frame, 12, 1)
 	shadow := [4]Point2f{{x0, y0}, {x1 - 1, y0}, {x1 - 1, y1 - 1}, {x0, y1 - 1}}
 	other := frame.Clone()
 	defer other.Close()

@@ -48,8 +48,8 @@ func TestCardRefNoisyShadowLeftOut(t *testing.T) {
 			gocv.Rectangle(&frame, image.Rect(sticker.Min.X+10*x, sticker.Min.Y+10*y, sticker.Min.X+10*x+10, sticker.Min.Y+10*y+10), c, -1)
 		}
 	}
-	cardsAddNoise(&frame, 7)
-	cardsAddNoise(&ref, 7)
+	cardsAddNoise(&frame, 7, 1)
+	cardsAddNoise(&ref, 7, 2)
 	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
 	quad := func(b image.Rectangle) [4]Point2f {

@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -269,7 +270,7 @@ func TestCardRefShadowIn(t *testing.T) {
 	tinted := scale(image.Rect(100, 300, 260, 520), 0.9, 0.75, 0.6)
 	dark := scale(image.Rect(100, 40, 260, 260), 0.2, 0.2, 0.2)
 	plain := [4]Point2f{{900, 40}, {1060, 40}, {1060, 260}, {900, 260}}
-	cardsAddNoise(&frame, 24)
+	cardsAddNoise(&frame, 24, 1)
 	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
 	// Most of that shadow is left out of the mask already (the pixels
@@ -299,11 +300,21 @@ func TestCardRefShadowIn(t *testing.T) {
 
 // cardsAddNoise adds Gaussian noise of sigma grey levels to the 8-bit BGR
 // frame (clipped where it meets 0: about 24 levels of it are drawn above
-// and taken off again).
-func cardsAddNoise(frame *gocv.Mat, sigma float64) {
-	noise := gocv.NewMatWithSize(frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
+// and taken off again), drawn from a generator seeded with seed: OpenCV's
+// RandN draws from a generator per thread, whose state depends on which
+// thread the test ran on and what it drew before, so that a test's noise
+// (and at times its outcome) changed from run to run.
+func cardsAddNoise(frame *gocv.Mat, sigma float64, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x6e6f697365))
+	pix := make([]byte, 3*frame.Rows()*frame.Cols())
+	for i := range pix {
+		pix[i] = uint8(min(255, max(0, math.Round(24+rng.NormFloat64()*sigma))))
+	}
+	noise, err := gocv.NewMatFromBytes(frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3, pix)
+	if err != nil {
+		panic(err)
+	}
 	defer noise.Close()
-	gocv.RandN(&noise, gocv.NewScalar(24, 24, 24, 0), gocv.NewScalar(sigma, sigma, sigma, 0))
 	mean := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(24, 24, 24, 0), frame.Rows(), frame.Cols(), gocv.MatTypeCV8UC3)
 	defer mean.Close()
 	gocv.Add(*frame, noise, frame)
