@@ -1347,23 +1347,41 @@ void tc_card_hashes(const double *g64, const double *c, uint64_t *hash) {
     }
 }
 
+// TcBilin is where a bilinear sample at (x, y) of a w×h picture takes its
+// four pixels (columns x0, x1 of rows y0, y1) and its fractions, (x, y)
+// clamped to the border: cardGrey.at1 and at3's first steps.
+struct TcBilin {
+    int x0, y0, x1, y1;
+    double fx, fy;
+};
+
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+static inline TcBilin tc_bilin(int w, int h, double x, double y) {
+    const double wm = (double)(w - 1), hm = (double)(h - 1);
+    x = x < wm ? x : wm;
+    x = x > 0 ? x : 0;
+    y = y < hm ? y : hm;
+    y = y > 0 ? y : 0;
+    TcBilin b;
+    b.x0 = (int)x, b.y0 = (int)y;
+    b.x1 = b.x0 + 1 < w - 1 ? b.x0 + 1 : w - 1, b.y1 = b.y0 + 1 < h - 1 ? b.y0 + 1 : h - 1;
+    b.fx = x - (double)b.x0, b.fy = y - (double)b.y0;
+    return b;
+}
+
 // tc_at3 is cardGrey.at3 (cards_marker.go): the bilinear sample of the
 // BGR image pix (w×h) at (x, y), clamped to the border; the same doubles.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
 static inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, double out[3]) {
-    const double wm = (double)(w - 1), hm = (double)(h - 1);
-    x = x < wm ? x : wm;
-    x = x > 0 ? x : 0;
-    y = y < hm ? y : hm;
-    y = y > 0 ? y : 0;
-    int x0 = (int)x, y0 = (int)y;
-    int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
-    double fx = x - (double)x0, fy = y - (double)y0;
+    const TcBilin b = tc_bilin(w, h, x, y);
+    const double fx = b.fx, fy = b.fy;
     double w00 = (1 - fx) * (1 - fy), w01 = fx * (1 - fy), w10 = (1 - fx) * fy, w11 = fx * fy;
-    const uint8_t *p00 = pix + 3 * ((size_t)y0 * w + x0), *p01 = pix + 3 * ((size_t)y0 * w + x1);
-    const uint8_t *p10 = pix + 3 * ((size_t)y1 * w + x0), *p11 = pix + 3 * ((size_t)y1 * w + x1);
+    const uint8_t *p00 = pix + 3 * ((size_t)b.y0 * w + b.x0), *p01 = pix + 3 * ((size_t)b.y0 * w + b.x1);
+    const uint8_t *p10 = pix + 3 * ((size_t)b.y1 * w + b.x0), *p11 = pix + 3 * ((size_t)b.y1 * w + b.x1);
     for (int c = 0; c < 3; c++) {
         out[c] = (double)p00[c] * w00 + (double)p01[c] * w01 + (double)p10[c] * w10 + (double)p11[c] * w11;
     }
@@ -1375,18 +1393,11 @@ static inline void tc_at3(const uint8_t *pix, int w, int h, double x, double y, 
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
 static inline double tc_at1(const uint8_t *pix, int w, int h, double x, double y) {
-    const double wm = (double)(w - 1), hm = (double)(h - 1);
-    x = x < wm ? x : wm;
-    x = x > 0 ? x : 0;
-    y = y < hm ? y : hm;
-    y = y > 0 ? y : 0;
-    int x0 = (int)x, y0 = (int)y;
-    int x1 = x0 + 1 < w - 1 ? x0 + 1 : w - 1, y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
-    double fx = x - (double)x0, fy = y - (double)y0;
-    const uint8_t *r0 = pix + (size_t)y0 * w, *r1 = pix + (size_t)y1 * w;
-    double a = (double)r0[x0] * (1 - fx) + (double)r0[x1] * fx;
-    double b = (double)r1[x0] * (1 - fx) + (double)r1[x1] * fx;
-    return a * (1 - fy) + b * fy;
+    const TcBilin b = tc_bilin(w, h, x, y);
+    const uint8_t *r0 = pix + (size_t)b.y0 * w, *r1 = pix + (size_t)b.y1 * w;
+    double a = (double)r0[b.x0] * (1 - b.fx) + (double)r0[b.x1] * b.fx;
+    double c = (double)r1[b.x0] * (1 - b.fx) + (double)r1[b.x1] * b.fx;
+    return a * (1 - b.fy) + c * b.fy;
 }
 
 // tc_at_and_box is cardGrey.atAndBox (cards_follow.go) for n points of
