@@ -114,10 +114,10 @@ func (rs *cardRansac) improve(c int, t float64) int {
 // try is a step of run: the homography h of the sample s → d
 // (cardHomography) and, when there is one, its inliers (inliers), in one
 // call to C (tc_ransac_try: the same doubles); false when the sample has
-// no homography. rs holds at least one pair.
+// no homography (or no pairs: reset sets them).
 func (rs *cardRansac) try(s, d *[4][2]float64, t float64) (h cardH, inliers int, ok bool) {
 	n := len(rs.src)
-	if n == 0 {
+	if n == 0 || len(rs.dst) < n || len(rs.cur) < n {
 		return cardH{}, 0, false
 	}
 	c := C.tc_ransac_try((*C.double)(unsafe.Pointer(&s[0][0])), (*C.double)(unsafe.Pointer(&d[0][0])),
@@ -130,7 +130,7 @@ func (rs *cardRansac) try(s, d *[4][2]float64, t float64) (h cardH, inliers int,
 // how many there are (tc_ransac_inliers: the same doubles as inliersGo).
 func (rs *cardRansac) inliers(h *cardH, t float64) int {
 	n := len(rs.src)
-	if n == 0 {
+	if n == 0 || len(rs.dst) < n || len(rs.cur) < n {
 		return 0
 	}
 	return int(C.tc_ransac_inliers((*C.double)(unsafe.Pointer(&h[0])), (*C.float)(unsafe.Pointer(&rs.src[0])),
