@@ -1145,7 +1145,8 @@ __attribute__((optimize("O3", "fp-contract=off")))
 int tc_ransac_inliers(const double *h, const float *src, const float *dst, int n, double t, uint8_t *cur) {
     int c = 0, i = 0;
 #if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
-    if (__builtin_cpu_supports("avx2")) {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) {
         c = tc_ransac_inliers4(h, src, dst, n, t, cur);
         i = n & ~3;
     }

@@ -370,7 +370,7 @@ type cardFollowSamples struct {
 // atAndBox takes g.atAndBox at every point into s.px and s.box: for a grey
 // view in one call to C (tc_at_and_box: the same doubles).
 func (s *cardFollowSamples) atAndBox(g cardGrey) {
-	if g.cn != 3 && g.w > 0 && g.h > 0 && len(g.pix) >= g.w*g.h {
+	if cn, ok := g.whole(); ok && cn == 1 {
 		C.tc_at_and_box((*C.uint8_t)(unsafe.Pointer(&g.pix[0])), C.int(g.w), C.int(g.h),
 			(*C.double)(unsafe.Pointer(&s.x[0])), (*C.double)(unsafe.Pointer(&s.y[0])), C.int(len(s.x)),
 			(*C.double)(unsafe.Pointer(&s.px[0])), (*C.double)(unsafe.Pointer(&s.box[0])))

@@ -362,8 +362,8 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 // block of 64×16 pixels through its generic remap; here the source points
 // are computed four at a time with AVX and the pixels interpolated with
 // multiply-adds on x86-64, colour ones four at a time with AVX2; portable
-// loops, the same pixels, on other CPUs). avx false keeps to SSE2 (tests). False for other images: OpenCV
-// warps them.
+// loops, the same pixels, on other CPUs). avx false keeps to SSE2
+// (tests). False for other images: OpenCV warps them.
 func cardWarpPersp(img gocv.Mat, out *gocv.Mat, h *cardH, sz image.Point, avx bool) bool {
 	t := img.Type()
 	if t != gocv.MatTypeCV8UC1 && t != gocv.MatTypeCV8UC3 || !img.IsContinuous() || sz.X <= 0 || sz.Y <= 0 {

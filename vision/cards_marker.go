@@ -196,6 +196,16 @@ func (g cardGrey) at(x, y float64) float64 {
 	return g.at1(x, y)
 }
 
+// whole reports whether g's pixels cover its size (a view C may read),
+// and its channels (1 or 3).
+func (g cardGrey) whole() (cn int, ok bool) {
+	cn = 1
+	if g.cn == 3 {
+		cn = 3
+	}
+	return cn, g.w > 0 && g.h > 0 && len(g.pix) >= cn*g.w*g.h
+}
+
 // at1 is at for a grey g.
 func (g cardGrey) at1(x, y float64) float64 {
 	x = max(0, min(float64(g.w-1), x))
@@ -299,13 +309,9 @@ func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScra
 		sc.vals = make([]float64, G*G)
 	}
 	vals = sc.vals[:G*G]
-	if len(g.pix) > 0 && g.w > 0 && g.h > 0 && (g.cn == 3 && len(g.pix) >= 3*g.w*g.h || g.cn != 3 && len(g.pix) >= g.w*g.h) {
+	if cn, ok := g.whole(); ok {
 		// In C (tc_sample_cells: the same doubles as the loops below,
 		// the tests' reference).
-		cn := 1
-		if g.cn == 3 {
-			cn = 3
-		}
 		var sp C.double
 		C.tc_sample_cells((*C.double)(unsafe.Pointer(&h[0])), (*C.uint8_t)(unsafe.Pointer(&g.pix[0])), C.int(g.w), C.int(g.h),
 			C.int(cn), C.int(M), (*C.double)(unsafe.Pointer(&vals[0])), &sp)
