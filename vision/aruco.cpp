@@ -2567,6 +2567,7 @@ int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int
     for (int j = 0; j < 48; j++) {
         off16[j] = (int16_t)off[j % 3];
     }
+    const int32_t offs = off[0] + off[1] + off[2];
     int32_t changed = 0;
     for (int32_t y = 0; y < h; y++) {
         for (int32_t x = 0; x < w; x++) {
@@ -2590,6 +2591,20 @@ int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int
             out[i] = 0;
             if (d < level) {
                 continue;
+            }
+            // Most changed pixels are no shadow by the first test of each
+            // kind, in integers: a channel not darker than the
+            // reference's (the pixel's own test below), and the pixel
+            // itself not darker over its three channels (one of
+            // tc_ref_shadow_near's tests, all of which must pass). With
+            // near_dark below 15 the second implies the first.
+            if (c[0] - off[0] >= r[0] - 4 || c[1] - off[1] >= r[1] - 4 || c[2] - off[2] >= r[2] - 4 || r[0] < 12 ||
+                r[1] < 12 || r[2] < 12) {
+                if ((int32_t)c[0] + c[1] + c[2] - offs >= (int32_t)r[0] + r[1] + r[2] - near_dark) {
+                    out[i] = 255;
+                    changed++;
+                    continue;
+                }
             }
             // cardRefShadow.
             double lo = 2.0, hi = 0.0;

@@ -445,6 +445,9 @@ type CardIndex struct {
 	// of the nearest other card (0: the default; 1 or more: no ratio test).
 	Ratio   float64
 	entries []cardEntry
+	// hashes are the entries' hashes side by side (add, Load) for the
+	// shortlist, which reads one word of each entry (4.6 KB apart).
+	hashes []uint64
 }
 
 type cardEntry struct {
@@ -520,10 +523,12 @@ func (ix *CardIndex) add(id string, d, grown *[4]cardDesc, firstRot int) int {
 		}
 		break
 	}
+	hashes := ix.syncedHashes()
 	ix.entries = append(ix.entries, cardEntry{id: id, desc: d[rot]}, cardEntry{id: id, desc: grown[rot], grown: true})
 	for i := len(ix.entries) - 2; i < len(ix.entries); i++ {
 		ix.entries[i].setBlockEnergy()
 	}
+	ix.hashes = append(hashes, d[rot].hash, grown[rot].hash)
 	return rot
 }
 
@@ -613,11 +618,14 @@ type cardCand struct {
 // in any turn, nearest first, and returns the part filled.
 func (ix *CardIndex) shortlist(q *[4]cardDesc, buf []cardCand) []cardCand {
 	short := buf[:0]
-	for i := range ix.entries {
-		e := &ix.entries[i]
+	hashes := ix.hashes
+	if len(hashes) != len(ix.entries) { // entries set directly (tests)
+		hashes = ix.syncedHashes()
+	}
+	for i, eh := range hashes {
 		h := 64
 		for r := range 4 {
-			h = min(h, bits.OnesCount64(q[r].hash^e.desc.hash))
+			h = min(h, bits.OnesCount64(q[r].hash^eh))
 		}
 		if len(short) < len(buf) {
 			short = append(short, cardCand{i, h})
@@ -631,6 +639,19 @@ func (ix *CardIndex) shortlist(q *[4]cardDesc, buf []cardCand) []cardCand {
 		}
 	}
 	return short
+}
+
+// syncedHashes returns the entries' hashes: ix.hashes when it holds them
+// all, else a new slice of them (the entries set without add or Load).
+func (ix *CardIndex) syncedHashes() []uint64 {
+	if len(ix.hashes) == len(ix.entries) {
+		return ix.hashes
+	}
+	hs := make([]uint64, len(ix.entries))
+	for i := range ix.entries {
+		hs[i] = ix.entries[i].desc.hash
+	}
+	return hs
 }
 
 // keysOf appends the keypoints of card id to out (those of its first
@@ -1171,6 +1192,7 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 		e.setBlockEnergy()
 		e.grown = len(ix.entries)%2 == 1 // saved in add's pairs: as found, grown
 		ix.entries = append(ix.entries, e)
+		ix.hashes = append(ix.hashes, e.desc.hash)
 	}
 	if _, err := r.ReadByte(); err != io.EOF {
 		return nil, bad("trailing data")

@@ -4,7 +4,9 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -142,6 +144,75 @@ func TestCardIndexGrownEntries(t *testing.T) {
 		for i, e := range x.entries {
 			if e.grown != (i%2 == 1) {
 				t.Errorf("%s: entry %d grown %v", name, i, e.grown)
+			}
+		}
+	}
+}
+
+// TestCardShortlistHashes: the shortlist, which reads the entries' hashes
+// kept side by side (ix.hashes), keeps them in step with the entries as
+// cards are taught (add) and loaded (LoadCardIndex), and lists what the
+// entries' own hashes list; with entries set directly (ix.hashes shorter)
+// it reads the entries.
+func TestCardShortlistHashes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 3))
+	ix := NewCardIndex()
+	for c := range 12 {
+		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 140, 90, 0), 360, 480, gocv.MatTypeCV8UC3)
+		gocv.Rectangle(&img, image.Rect(160, 80, 320, 300), color.RGBA{230, 225, 215, 0}, -1)
+		for range 4 {
+			x, y := 170+rng.IntN(120), 90+rng.IntN(180)
+			gocv.Rectangle(&img, image.Rect(x, y, x+10+rng.IntN(30), y+10+rng.IntN(30)), color.RGBA{uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 0}, -1)
+		}
+		err := ix.AddExample(string(rune('a'+c)), img)
+		img.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := t.TempDir()
+	if err := ix.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadCardIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shortlist as the entries give it: every entry's nearest turn,
+	// nearest first, ties in the entries' order.
+	want := func(x *CardIndex, q *[4]cardDesc, n int) []cardCand {
+		var all []cardCand
+		for i := range x.entries {
+			h := 64
+			for r := range 4 {
+				h = min(h, bits.OnesCount64(q[r].hash^x.entries[i].desc.hash))
+			}
+			all = append(all, cardCand{i, h})
+		}
+		slices.SortStableFunc(all, func(a, b cardCand) int { return a.ham - b.ham })
+		return all[:min(n, len(all))]
+	}
+	direct := &CardIndex{entries: slices.Clone(ix.entries[:len(ix.entries)-2])}
+	for name, x := range map[string]*CardIndex{"taught": ix, "loaded": loaded, "entries set directly": direct} {
+		if name != "entries set directly" && (len(x.hashes) != len(x.entries) || len(x.entries) != 24) {
+			t.Fatalf("%s: %d hashes for %d entries, want 24", name, len(x.hashes), len(x.entries))
+		}
+		for i := range x.hashes {
+			if x.hashes[i] != x.entries[i].desc.hash {
+				t.Fatalf("%s: hash %d is %x, its entry's %x", name, i, x.hashes[i], x.entries[i].desc.hash)
+			}
+		}
+		for k := range 40 {
+			var q [4]cardDesc
+			for r := range 4 {
+				q[r].hash = rng.Uint64()
+				if k%2 == 1 { // near a taught entry
+					q[r].hash = x.entries[rng.IntN(len(x.entries))].desc.hash ^ 1<<rng.IntN(64)
+				}
+			}
+			var buf [cardShortlist]cardCand
+			if got, w := x.shortlist(&q, buf[:]), want(x, &q, cardShortlist); !slices.Equal(got, w) {
+				t.Fatalf("%s: query %d: shortlist %v, want %v", name, k, got, w)
 			}
 		}
 	}
