@@ -119,9 +119,9 @@ func (g *fakeGrabber) Read(m *gocv.Mat) bool {
 	var src gocv.Mat
 	switch step {
 	case "ok":
-		src = tableFrame(64, 48, 0)
+		src = tableFrame(64, 48, 0, nil)
 	case "big":
-		src = tableFrame(80, 48, 0)
+		src = tableFrame(80, 48, 0, nil)
 	case "grey":
 		src = gocv.NewMatWithSize(48, 64, gocv.MatTypeCV8UC1)
 	case "empty":

@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -18,26 +20,31 @@ var (
 )
 
 // tableFrame draws a w×h table with 40-pixel (at 720p) yellow dice at the
-// given centres, plus Gaussian sensor noise of sigma grey levels (0: none).
-// The caller closes it.
-func tableFrame(w, h int, sigma float64, dice ...image.Point) gocv.Mat {
+// given centres, plus Gaussian sensor noise of sigma grey levels drawn
+// from rng (sigma 0: none, rng may be nil). The noise is the caller's
+// generator's, not OpenCV's RandN, which draws from a generator per
+// thread: a test's frames are the same in every run. The caller closes
+// the frame.
+func tableFrame(w, h int, sigma float64, rng *rand.Rand, dice ...image.Point) gocv.Mat {
 	m := gocv.NewMatWithSizeFromScalar(tableBGR, h, w, gocv.MatTypeCV8UC3)
 	half := max(2, 20*w/1280)
 	for _, c := range dice {
 		gocv.Rectangle(&m, image.Rect(c.X-half, c.Y-half, c.X+half, c.Y+half), dieYellow, -1)
 	}
 	if sigma > 0 {
-		noise := gocv.NewMatWithSize(h, w, gocv.MatTypeCV16SC3)
-		wide := gocv.NewMat()
-		gocv.RandN(&noise, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(sigma, sigma, sigma, 0))
-		m.ConvertTo(&wide, gocv.MatTypeCV16SC3)
-		gocv.Add(wide, noise, &wide)
-		wide.ConvertTo(&m, gocv.MatTypeCV8UC3) // saturating
-		noise.Close()
-		wide.Close()
+		px, err := m.DataPtrUint8()
+		if err != nil {
+			panic(err)
+		}
+		for i, v := range px {
+			px[i] = uint8(min(255, max(0, math.Round(float64(v)+rng.NormFloat64()*sigma)))) // saturating
+		}
 	}
 	return m
 }
+
+// tableNoise is a generator of tableFrame's noise for a test.
+func tableNoise(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x7461626c65)) }
 
 // throwPositions returns per-frame die centres: moving frames of three dice
 // tumbling towards their rest positions, then still frames.
@@ -66,7 +73,7 @@ func TestMotionStillAfterNQuietFrames(t *testing.T) {
 		m := NewMotion(MotionConfig{})
 		pos := throwPositions(moving, still, float64(c.w)/1280)
 		for i, ps := range pos {
-			f := tableFrame(c.w, c.h, c.sigma, ps...)
+			f := tableFrame(c.w, c.h, c.sigma, tableNoise(uint64(1000*c.w+i)), ps...)
 			s, err := m.Observe(f)
 			f.Close()
 			if err != nil {
@@ -92,7 +99,7 @@ func TestMotionNoiseOnlyIsQuiet(t *testing.T) {
 	for _, sigma := range []float64{3, 8, 15} {
 		m := NewMotion(MotionConfig{})
 		for i := range 20 {
-			f := tableFrame(1280, 720, sigma, dice...)
+			f := tableFrame(1280, 720, sigma, tableNoise(uint64(1000*sigma)+uint64(i)), dice...)
 			s, err := m.Observe(f)
 			f.Close()
 			if err != nil {
@@ -111,7 +118,7 @@ func TestMotionSlowCreepIsNotQuiet(t *testing.T) {
 	m := NewMotion(MotionConfig{})
 	defer m.Close()
 	for i := range 10 {
-		f := tableFrame(1280, 720, 6, image.Pt(400+2*i, 300+i))
+		f := tableFrame(1280, 720, 6, tableNoise(uint64(i)), image.Pt(400+2*i, 300+i))
 		s, err := m.Observe(f)
 		f.Close()
 		if err != nil {
@@ -129,7 +136,7 @@ func TestMotionROI(t *testing.T) {
 	defer m.Close()
 	for i := range 8 {
 		// A hand-sized block moves outside the rolling area: quiet.
-		f := tableFrame(1280, 720, 4, image.Pt(1000+20*i, 650), image.Pt(500, 300))
+		f := tableFrame(1280, 720, 4, tableNoise(uint64(i)), image.Pt(1000+20*i, 650), image.Pt(500, 300))
 		gocv.Rectangle(&f, image.Rect(950+15*i, 0, 1100+15*i, 200), color.RGBA{180, 140, 120, 0}, -1)
 		s, err := m.Observe(f)
 		f.Close()
@@ -144,7 +151,7 @@ func TestMotionROI(t *testing.T) {
 		}
 	}
 	// Inside the area it counts.
-	f := tableFrame(1280, 720, 4, image.Pt(540, 300))
+	f := tableFrame(1280, 720, 4, tableNoise(99), image.Pt(540, 300))
 	s, _ := m.Observe(f)
 	f.Close()
 	if s.Quiet {
@@ -152,7 +159,7 @@ func TestMotionROI(t *testing.T) {
 	}
 	// An ROI reaching past the frame is clipped; SetROI forgets the previous frame.
 	m.SetROI(image.Rect(1000, 500, 5000, 5000))
-	f = tableFrame(1280, 720, 0)
+	f = tableFrame(1280, 720, 0, nil)
 	s, err := m.Observe(f)
 	f.Close()
 	if err != nil || !s.First || s.Pixels != 160*126 {
@@ -173,7 +180,7 @@ func TestMotionInputs(t *testing.T) {
 	}
 	float.Close()
 	m.SetROI(image.Rect(100, 100, 200, 200))
-	small := tableFrame(64, 48, 0)
+	small := tableFrame(64, 48, 0, nil)
 	if _, err := m.Observe(small); err == nil {
 		t.Error("ROI outside the frame: no error")
 	}
@@ -181,7 +188,7 @@ func TestMotionInputs(t *testing.T) {
 
 	// Tiny, grey and BGRA frames work; a size change restarts the comparison.
 	for i, sz := range []image.Point{{1, 1}, {1, 1}, {3, 2}, {64, 48}, {64, 48}} {
-		f := tableFrame(sz.X, sz.Y, 0)
+		f := tableFrame(sz.X, sz.Y, 0, nil)
 		s, err := m.Observe(f)
 		f.Close()
 		if err != nil {
@@ -239,7 +246,7 @@ func (s *sceneSource) Read(ctx context.Context) (Frame, error) {
 		return Frame{}, io.EOF
 	}
 	s.cur++
-	return Frame{Mat: tableFrame(1280, 720, 4, s.pos[s.cur]...), Index: s.cur, Time: time.Duration(s.cur) * time.Second / 30}, nil
+	return Frame{Mat: tableFrame(1280, 720, 4, tableNoise(uint64(s.cur)), s.pos[s.cur]...), Index: s.cur, Time: time.Duration(s.cur) * time.Second / 30}, nil
 }
 
 func (s *sceneSource) Close() error { s.closed = true; return nil }
@@ -387,7 +394,7 @@ func benchMotion(b *testing.B, w, h int) {
 	pos := throwPositions(4, 4, float64(w)/1280)
 	frames := make([]gocv.Mat, len(pos))
 	for i, ps := range pos {
-		frames[i] = tableFrame(w, h, 6, ps...)
+		frames[i] = tableFrame(w, h, 6, tableNoise(uint64(i)), ps...)
 	}
 	defer func() {
 		for _, f := range frames {
@@ -416,7 +423,7 @@ func TestMotionSlowCreepIsCaughtByDrift(t *testing.T) {
 	slowQuiet := 0
 	for i := range creep + 6 {
 		x := 400 + min(i, creep)
-		img := tableFrame(1280, 720, 0, image.Pt(x, 300))
+		img := tableFrame(1280, 720, 0, nil, image.Pt(x, 300))
 		s, err := m.Observe(img)
 		img.Close()
 		if err != nil {
@@ -444,7 +451,7 @@ func TestMotionChangesMarkWhereItMoved(t *testing.T) {
 	defer m.Close()
 	var mask MotionMask
 	for i, x := range []int{300, 300, 700} {
-		img := tableFrame(1280, 720, 2, image.Pt(x, 400))
+		img := tableFrame(1280, 720, 2, tableNoise(uint64(i)), image.Pt(x, 400))
 		_, err := m.Observe(img)
 		img.Close()
 		if err != nil {
@@ -483,9 +490,10 @@ func TestMotionNetChangesIgnoreAHandThatLeft(t *testing.T) {
 	var mask MotionMask
 	a, b, c := image.Pt(300, 400), image.Pt(700, 400), image.Pt(1000, 200)
 	box := func(p image.Point) image.Rectangle { return image.Rect(p.X-25, p.Y-25, p.X+25, p.Y+25) }
+	noise := tableNoise(5)
 	observe := func(hand image.Rectangle, dice ...image.Point) MotionSample {
 		t.Helper()
-		img := tableFrame(1280, 720, 2, dice...)
+		img := tableFrame(1280, 720, 2, noise, dice...)
 		if !hand.Empty() {
 			gocv.Rectangle(&img, hand, color.RGBA{150, 110, 90, 0}, -1)
 		}
