@@ -129,14 +129,7 @@ func TestCardIndexGrownEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := t.TempDir()
-	if err := ix.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := LoadCardIndex(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := cardIndexReloaded(t, ix)
 	for name, x := range map[string]*CardIndex{"taught": ix, "loaded": loaded} {
 		if len(x.entries) != 4 {
 			t.Fatalf("%s: %d entries, want 4", name, len(x.entries))
@@ -170,14 +163,7 @@ func TestCardShortlistHashes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := t.TempDir()
-	if err := ix.Save(dir); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := LoadCardIndex(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	loaded := cardIndexReloaded(t, ix)
 	// The shortlist as the entries give it: every entry's nearest turn,
 	// nearest first, ties in the entries' order.
 	want := func(x *CardIndex, q *[4]cardDesc, n int) []cardCand {
@@ -216,6 +202,20 @@ func TestCardShortlistHashes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// cardIndexReloaded saves ix to a temporary directory and loads it back.
+func cardIndexReloaded(t *testing.T, ix *CardIndex) *CardIndex {
+	t.Helper()
+	dir := t.TempDir()
+	if err := ix.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadCardIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loaded
 }
 
 // TestCardTurnFine: cardTurnFine and cardTurnFineC (in C, what
