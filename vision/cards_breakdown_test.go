@@ -227,3 +227,89 @@ func cardsBenchFrames(t testing.TB, bg synth.Background) (frames, empties []gocv
 	}
 	return frames, empties
 }
+
+// TestCardsNewFrameCPU (TABLECAM_CARD_CPU=1) measures
+// BenchmarkReadCards720pNew's frames with the reference as that benchmark
+// does (ReadCards' CPU time of all threads, OpenCV's loops on one thread,
+// the 12 frames of a table in the benchmark's order) over
+// TABLECAM_CARD_ROUNDS rounds (default 12), and gives per table the mean
+// over the frames of each frame's least and of each frame's median CPU
+// time, the mean of all the readings, and the slowest frame's median. The
+// least is the steadiest figure on a busy machine (noise only adds); the
+// tables' frames alternate round by round, so a slow stretch of the
+// machine falls on every table.
+func TestCardsNewFrameCPU(t *testing.T) {
+	if os.Getenv("TABLECAM_CARD_CPU") == "" {
+		t.Skip("TABLECAM_CARD_CPU=1 measures the CPU time of BenchmarkReadCards720pNew's frames per frame")
+	}
+	before := vision.OpenCVThreads()
+	vision.SetOpenCVThreads(1)
+	t.Cleanup(func() { vision.SetOpenCVThreads(before) })
+	rounds := cardsEnvInt("TABLECAM_CARD_ROUNDS", 12)
+	ix, _ := cardsTeachAll(t, 100, 2)
+	tables := synth.Backgrounds()
+	readers := make([]*vision.CardReader, len(tables))
+	steps := make([][]cardsStep, len(tables))
+	for ti, bg := range tables {
+		r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		readers[ti] = r
+		s, mats := cardsReadSteps(t, bg, false)
+		defer func() {
+			for _, m := range mats {
+				m.Close()
+			}
+		}()
+		steps[ti] = s
+	}
+	read := func(r *vision.CardReader, s cardsStep) float64 {
+		t.Helper()
+		if err := r.SetBackground(*s.bg); err != nil {
+			t.Fatal(err)
+		}
+		c0 := cardsCPU()
+		_, err := r.ReadCards(s.frame)
+		dt := cardsCPU() - c0
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(dt) / 1e6
+	}
+	// cpu[table][frame]: that frame's readings, one a round.
+	cpu := make([][][]float64, len(tables))
+	for ti := range tables {
+		cpu[ti] = make([][]float64, len(steps[ti]))
+		for _, s := range steps[ti] { // the first readings build what the reader keeps
+			read(readers[ti], s)
+		}
+	}
+	for range rounds {
+		for ti := range tables {
+			for si, s := range steps[ti] {
+				cpu[ti][si] = append(cpu[ti][si], read(readers[ti], s))
+			}
+		}
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "ms per frame\teach frame's least\teach frame's median\tall readings' mean\tslowest frame's median\t")
+	for ti, bg := range tables {
+		var least, median, mean, slowest float64
+		nf := float64(len(cpu[ti]))
+		for _, f := range cpu[ti] {
+			for _, v := range f {
+				mean += v / nf / float64(len(f))
+			}
+			slices.Sort(f)
+			least += f[0] / nf
+			median += f[len(f)/2] / nf
+			slowest = max(slowest, f[len(f)/2])
+		}
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.1f\t\n", bg, least, median, mean, slowest)
+	}
+	tw.Flush()
+	t.Logf("BenchmarkReadCards720pNew's frames with the reference, CPU time, %d rounds:\n%s", rounds, b.String())
+}
