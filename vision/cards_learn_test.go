@@ -254,6 +254,128 @@ func TestCardKeyHash(t *testing.T) {
 // keypoint of a card taught twice (the same look in both examples) is found
 // for its card (at its place in either example, or at another place of
 // the card's that looks alike), seldom for another card.
+// cardRandomKeys are n keypoints of a w×h card with random descriptors, a
+// quarter of them alike (a card's plain patches crowd a few buckets).
+func cardRandomKeys(rng *rand.Rand, w, h, n int) *cardKeys {
+	k := &cardKeys{w: w, h: h}
+	for range n {
+		var d [4]uint64
+		for j := range d {
+			d[j] = rng.Uint64()
+		}
+		if rng.IntN(4) == 0 {
+			d = [4]uint64{0xff00ff00, 0, ^uint64(0), 1 << uint(rng.IntN(3))}
+		}
+		k.desc = append(k.desc, d)
+		k.pts = append(k.pts, Point2f{float32(rng.IntN(w)), float32(rng.IntN(h))})
+	}
+	return k
+}
+
+// BenchmarkCardKeyHash builds the keypoint hash of 100 cards taught from 3
+// examples of 400 keypoints and 320 in their views (216,000 keypoints, as
+// many as the evaluation's 100 taught cards): what a reader's first search
+// by keypoints, and its first after a card is taught, waits for.
+func BenchmarkCardKeyHash(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	ix := NewCardIndex()
+	for i := range 100 {
+		for range 3 {
+			ix.entries = append(ix.entries, cardEntry{id: fmt.Sprintf("card-%03d", i),
+				keys: cardRandomKeys(rng, cardKeyW, cardKeyH, 400), views: cardRandomKeys(rng, cardKeyW, cardKeyH, 320)})
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		newCardKeyHash(ix)
+	}
+}
+
+// TestCardKeyHashFiled checks newCardKeyHash's arrays against their
+// definition: the keypoints of every card's examples and then of their
+// views, cards in order, those of examples taught the other way round than
+// the card's first left out; and in each table, bucket b holds the
+// keypoints whose key is b, in their order.
+func TestCardKeyHashFiled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	keys := func(w, h, n int) *cardKeys { return cardRandomKeys(rng, w, h, n) }
+	ix := NewCardIndex()
+	for i := range 40 {
+		e := cardEntry{id: fmt.Sprintf("card-%02d", (i*7)%12)} // a card's examples apart
+		switch i % 5 {
+		case 0: // no keypoints
+		case 1:
+			e.keys, e.views = keys(120, 166, 50+rng.IntN(50)), keys(120, 166, rng.IntN(30))
+		case 2: // the other way round (kept where it is a card's first)
+			e.keys, e.views = keys(166, 120, 40), keys(166, 120, 10)
+		default:
+			e.keys = keys(120, 166, 60)
+		}
+		ix.entries = append(ix.entries, e)
+	}
+	h := newCardKeyHash(ix)
+
+	var desc [][4]uint64
+	var card []int32
+	var pt []Point2f
+	var ids []string
+	for _, id := range ix.Cards() {
+		var first *cardKeys
+		for _, e := range ix.entries {
+			if e.id == id && e.keys != nil && len(e.keys.desc) > 0 {
+				first = e.keys
+				break
+			}
+		}
+		if first == nil {
+			continue
+		}
+		ids = append(ids, id)
+		for _, views := range []bool{false, true} {
+			for _, e := range ix.entries {
+				k := e.keys
+				if views {
+					k = e.views
+				}
+				if e.id != id || k == nil || k.w != first.w || k.h != first.h {
+					continue
+				}
+				desc = append(desc, k.desc...)
+				pt = append(pt, k.pts...)
+				for range k.desc {
+					card = append(card, int32(len(ids)-1))
+				}
+			}
+		}
+	}
+	if len(ids) != len(h.cards) {
+		t.Fatalf("%d cards hashed, want %d", len(h.cards), len(ids))
+	}
+	for c, id := range ids {
+		if h.cards[c].id != id {
+			t.Fatalf("card %d is %s, want %s", c, h.cards[c].id, id)
+		}
+	}
+	if !slices.Equal(h.desc, desc) || !slices.Equal(h.card, card) || !slices.Equal(h.pt, pt) {
+		t.Fatalf("%d keypoints hashed (cards %d, points %d), want %d", len(h.desc), len(h.card), len(h.pt), len(desc))
+	}
+	for tb := range cardFrameTables {
+		want := make([][]int32, 1<<cardFrameBits)
+		for i := range desc {
+			k := h.key(tb, &desc[i])
+			want[k] = append(want[k], int32(i))
+		}
+		if len(h.start[tb]) != 1<<cardFrameBits+1 || h.start[tb][0] != 0 {
+			t.Fatalf("table %d: %d starts, the first %d", tb, len(h.start[tb]), h.start[tb][0])
+		}
+		for b, w := range want {
+			if got := h.items[tb][h.start[tb][b]:h.start[tb][b+1]]; !slices.Equal(got, w) {
+				t.Fatalf("table %d, bucket %d: %v, want %v", tb, b, got, w)
+			}
+		}
+	}
+}
+
 func TestCardKeyHashExamples(t *testing.T) {
 	k := newCardKeyer()
 	defer k.close()
