@@ -250,10 +250,6 @@ func TestCardKeyHash(t *testing.T) {
 	}
 }
 
-// TestCardKeyHashExamples: every example of a card is hashed, and a
-// keypoint of a card taught twice (the same look in both examples) is found
-// for its card (at its place in either example, or at another place of
-// the card's that looks alike), seldom for another card.
 // cardRandomKeys are n keypoints of a w×h card with random descriptors, a
 // quarter of them alike (a card's plain patches crowd a few buckets).
 func cardRandomKeys(rng *rand.Rand, w, h, n int) *cardKeys {
@@ -376,6 +372,10 @@ func TestCardKeyHashFiled(t *testing.T) {
 	}
 }
 
+// TestCardKeyHashExamples: every example of a card is hashed, and a
+// keypoint of a card taught twice (the same look in both examples) is found
+// for its card (at its place in either example, or at another place of
+// the card's that looks alike), seldom for another card.
 func TestCardKeyHashExamples(t *testing.T) {
 	k := newCardKeyer()
 	defer k.close()
