@@ -279,6 +279,10 @@ func (s *Server) handleStream(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no camera", http.StatusNotFound)
 		return
 	}
+	if !s.openStream(w) {
+		return
+	}
+	defer s.closeStream()
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "multipart/x-mixed-replace; boundary="+mjpegBoundary)
 	w.Header().Set("Cache-Control", "no-store")

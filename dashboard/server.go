@@ -37,6 +37,13 @@ const (
 	DefaultHistory = 200
 	// DefaultMaxFPS caps the MJPEG stream's frame rate.
 	DefaultMaxFPS = 10
+	// DefaultMaxStreams is the most event and camera streams open at once:
+	// a table has a few screens, and each stream holds a goroutine and a
+	// message queue for as long as it is open.
+	DefaultMaxStreams = 32
+	// DefaultReadTimeout is how long a client may take to send a whole
+	// request, body included; a body trickled slower is cut off.
+	DefaultReadTimeout = 30 * time.Second
 )
 
 // Internal limits.
@@ -108,6 +115,12 @@ type Options struct {
 	History int
 	// MaxFPS caps the MJPEG stream's frame rate (default DefaultMaxFPS).
 	MaxFPS int
+	// MaxStreams bounds the open event and camera streams together
+	// (default DefaultMaxStreams); one more is answered 503.
+	MaxStreams int
+	// ReadTimeout bounds the time to read a request (default
+	// DefaultReadTimeout); open streams are not cut by it.
+	ReadTimeout time.Duration
 	// Now returns the time (default time.Now).
 	Now func() time.Time
 }
@@ -133,6 +146,8 @@ type Server struct {
 	version  atomic.Uint64 // snapshots built
 	stopping chan struct{}
 	stopOnce sync.Once
+	// streams holds a token for each open event or camera stream.
+	streams chan struct{}
 
 	mu      sync.Mutex // guards muted, history, lastEvents, lastStatus
 	muted   bool
@@ -168,6 +183,12 @@ func New(o Options) (*Server, error) {
 	if o.MaxFPS <= 0 {
 		o.MaxFPS = DefaultMaxFPS
 	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = DefaultMaxStreams
+	}
+	if o.ReadTimeout <= 0 {
+		o.ReadTimeout = DefaultReadTimeout
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -176,7 +197,8 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("dashboard: address %q: %w", o.Addr, err)
 	}
 	s := &Server{opts: o, log: o.Logger.With("component", "dashboard"), token: o.Token,
-		loopback: isLoopbackHost(host), hub: newHub(), stopping: make(chan struct{}), muted: o.Muted}
+		loopback: isLoopbackHost(host), hub: newHub(), stopping: make(chan struct{}), muted: o.Muted,
+		streams: make(chan struct{}, o.MaxStreams)}
 	s.view = view{c: o.Content.Localized(o.Lang), framesDir: o.FramesDir}
 	if !s.loopback && s.token == "" {
 		if s.token, err = newToken(); err != nil {
@@ -271,6 +293,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	srv := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       s.opts.ReadTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
@@ -480,3 +503,19 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	}
 	return nil
 }
+
+// openStream takes a stream slot, or answers 503 and returns false when
+// all are taken. The caller releases the slot with closeStream.
+func (s *Server) openStream(w http.ResponseWriter) bool {
+	select {
+	case s.streams <- struct{}{}:
+	default:
+		s.log.Warn("too many open streams", "max", cap(s.streams))
+		writeError(w, http.StatusServiceUnavailable, fmt.Sprintf("%d dashboard streams are open already, the most allowed; close a dashboard page and reload", cap(s.streams)))
+		return false
+	}
+	return true
+}
+
+// closeStream releases a slot taken by openStream.
+func (s *Server) closeStream() { <-s.streams }

@@ -99,6 +99,10 @@ func (h *hub) broadcast(event string, data []byte) {
 // handleEvents streams Server-Sent Events: the full state first, then every
 // announcement and state change, with a comment ping against idle proxies.
 func (s *Server) handleEvents(w http.ResponseWriter, r *http.Request) {
+	if !s.openStream(w) {
+		return
+	}
+	defer s.closeStream()
 	rc := http.NewResponseController(w)
 	// Under the publish lock the full state is queued first: every later
 	// message is newer than it, every earlier one is part of it.

@@ -62,6 +62,9 @@ func AddEnemy(c *models.Content, st State, sp EnemySpec) (State, []Outcome, erro
 	if err != nil {
 		return st, nil, err
 	}
+	if len(st.Enemies) >= MaxEnemies {
+		return st, nil, fmt.Errorf("%d enemies are on the map already, the most tablecam tracks; remove one first", len(st.Enemies))
+	}
 	if sp.Token != "" {
 		t, _ := c.EnemyType(typ)
 		if _, ok := t.Token(sp.Token); !ok {
@@ -131,8 +134,8 @@ func idxOf(st *State, ids []string) []int {
 // the most recently placed ones.
 func SetEnemyCount(c *models.Content, st State, id string, n int) (State, []Outcome, error) {
 	st = st.Clone()
-	if n < 0 {
-		return st, nil, fmt.Errorf("enemy count must not be negative")
+	if err := inRange("the enemy count", n, 0, MaxEnemies); err != nil {
+		return st, nil, err
 	}
 	typ, fac, _, err := resolveType(c, id)
 	if err != nil {
@@ -143,6 +146,9 @@ func SetEnemyCount(c *models.Content, st State, id string, n int) (State, []Outc
 		if e.Type == typ {
 			have++
 		}
+	}
+	if others := len(st.Enemies) - have; others+n > MaxEnemies {
+		return st, nil, fmt.Errorf("%d more enemies would make %d on the map, more than the %d tablecam tracks", n, others+n, MaxEnemies)
 	}
 	for ; have < n; have++ {
 		st.NextEnemy++
@@ -167,6 +173,9 @@ func Adjust(c *models.Content, st State, survivor, field string, delta int) (Sta
 		return st, nil, fmt.Errorf("unknown survivor %q", survivor)
 	}
 	s := &st.Survivors[i]
+	if err := inRange("a change of "+field, delta, -MaxStep, MaxStep); err != nil {
+		return st, nil, err
+	}
 	switch field {
 	case "hp":
 		if delta < 0 {
@@ -190,12 +199,18 @@ func Adjust(c *models.Content, st State, survivor, field string, delta int) (Sta
 		}
 		return st, []Outcome{{Kind: KindRads, Vars: Vars{"survivor": s.Name, "rads": delta, "total": s.Rads}}}, nil
 	case "xp":
+		if s.XP+delta > MaxXP {
+			return st, nil, fmt.Errorf("%s would have %d XP, more than the %d tablecam keeps", s.Name, s.XP+delta, MaxXP)
+		}
 		s.XP += delta
 		if s.XP < 0 {
 			s.XP = 0
 		}
 		return st, []Outcome{{Kind: KindXP, Vars: Vars{"survivor": s.Name, "n": delta, "total": s.XP}}}, nil
 	case "caps":
+		if s.Caps+delta > MaxCaps {
+			return st, nil, fmt.Errorf("%s would have %d caps, more than the %d tablecam keeps", s.Name, s.Caps+delta, MaxCaps)
+		}
 		s.Caps += delta
 		if s.Caps < 0 {
 			return st, nil, fmt.Errorf("%s has only %d caps", s.Name, s.Caps-delta)
@@ -259,8 +274,8 @@ func SetPower(c *models.Content, st State, space int) (State, []Outcome, error) 
 // SetGoals sets the number of completed goals by hand (no retreat, no win).
 func SetGoals(c *models.Content, st State, n int) (State, []Outcome, error) {
 	st = st.Clone()
-	if n < 0 {
-		return st, nil, fmt.Errorf("goals must not be negative")
+	if err := inRange("goals", n, 0, MaxGoals); err != nil {
+		return st, nil, err
 	}
 	st.Goals = n
 	return st, []Outcome{{Kind: KindGoalsSet, Vars: Vars{"goals": n, "required": st.GoalsRequired}}}, nil
@@ -269,6 +284,12 @@ func SetGoals(c *models.Content, st State, n int) (State, []Outcome, error) {
 // AddCamps changes the group's C.A.M.P. tokens by delta.
 func AddCamps(c *models.Content, st State, delta int) (State, []Outcome, error) {
 	st = st.Clone()
+	if err := inRange("a change of C.A.M.P. tokens", delta, -MaxStep, MaxStep); err != nil {
+		return st, nil, err
+	}
+	if st.Camps+delta > MaxCamps {
+		return st, nil, fmt.Errorf("the group would have %d C.A.M.P. tokens, more than the %d tablecam keeps", st.Camps+delta, MaxCamps)
+	}
 	if st.Camps+delta < 0 {
 		return st, nil, fmt.Errorf("the group has only %d C.A.M.P. tokens", st.Camps)
 	}

@@ -385,6 +385,9 @@ func Power(c *models.Content, st State, faction string, n int, survivor string) 
 	if n < 0 {
 		return st, nil, fmt.Errorf("power: use retreat for negative values")
 	}
+	if err := inRange("power", n, 0, MaxStep); err != nil {
+		return st, nil, err
+	}
 	switch faction {
 	case st.Opposing, "":
 		st, out := advance(c, st, n, "reward")
@@ -400,6 +403,10 @@ func Power(c *models.Content, st State, faction string, n int, survivor string) 
 			}
 		}
 		p := side.Plus
+		s := st.Survivors[i]
+		if s.XP+p.XP*n > MaxXP || s.Caps+p.Caps*n > MaxCaps || st.Camps+p.Camps*n > MaxCamps {
+			return st, nil, fmt.Errorf("power: %d times the loyal faction's reward would pass the most XP (%d), caps (%d) or C.A.M.P. tokens (%d) tablecam keeps", n, MaxXP, MaxCaps, MaxCamps)
+		}
 		st.Survivors[i].XP += p.XP * n
 		st.Survivors[i].Caps += p.Caps * n
 		st.Camps += p.Camps * n

@@ -346,3 +346,29 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// AddTaughtSet makes a face set that was taught from pictures (a set the
+// content pack does not define) known to the rules, so that rolls of it are
+// accepted and announced by its face labels. When the content (or a user's
+// override file) already defines a set with that id, the content's face
+// table wins: each taught face id must then be one of its faces, or the
+// readings could not be scored.
+func (c *Content) AddTaughtSet(fs FaceSet) error {
+	if have, ok := c.FaceSet(fs.ID); ok {
+		for _, f := range fs.Faces {
+			if _, ok := have.Face(f.ID); !ok {
+				return &ValidationError{Entry: fmt.Sprintf("face_sets %q", fs.ID),
+					Problem: fmt.Sprintf("the taught face %q is not a face of the content's set (faces: %s); name the face folders after them and teach again, or add the face to the set", f.ID, strings.Join(have.FaceIDs(), ", "))}
+			}
+		}
+		return nil
+	}
+	fs.Faces = append([]Face(nil), fs.Faces...)
+	next := *c
+	next.FaceSets = append(append([]FaceSet(nil), c.FaceSets...), fs)
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	c.FaceSets = next.FaceSets
+	return nil
+}

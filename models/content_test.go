@@ -157,3 +157,32 @@ func FuzzContentOverride(f *testing.F) {
 		}
 	})
 }
+
+// Adding a taught set validates it and leaves a set of the content alone.
+func TestAddTaughtSet(t *testing.T) {
+	c, err := LoadContent("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(c.FaceSets)
+	if err := c.AddTaughtSet(FaceSet{ID: "ours", Name: "ours", Kind: KindSymbol, Faces: []Face{{ID: "x"}, {ID: "y"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if fs, ok := c.FaceSet("ours"); !ok || len(c.FaceSets) != n+1 || len(fs.Faces) != 2 {
+		t.Errorf("ours not added: %+v", c.FaceSets)
+	}
+	// A set of the pack keeps its table when its taught faces are its own.
+	if err := c.AddTaughtSet(FaceSet{ID: "d6", Kind: KindNumeric, Faces: []Face{{ID: "1", Value: 1}, {ID: "6", Value: 6}}}); err != nil {
+		t.Error(err)
+	}
+	if fs, _ := c.FaceSet("d6"); len(fs.Faces) != 6 || len(c.FaceSets) != n+1 {
+		t.Errorf("d6 changed: %+v", fs)
+	}
+	// A broken taught set is refused and not added.
+	if err := c.AddTaughtSet(FaceSet{ID: "bad", Kind: KindSymbol, Faces: []Face{{ID: "x"}}}); err == nil {
+		t.Error("a set of one face was added")
+	}
+	if _, ok := c.FaceSet("bad"); ok {
+		t.Error("the refused set is in the content")
+	}
+}

@@ -381,7 +381,7 @@ func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 	if p == nil || set != "vats" {
 		// No context: announce the faces and hits.
 		return g, append(one(engine.KindRollFaces, engine.Vars{"set": set, "faces": faceLabels(fs), "hits": engine.RollHits(fs),
-			"numeric": isNumeric(c, set), "sum": sumValues(fs)}), unsure...), nil
+			"numeric": isNumeric(c, set), "scored": scored(c, set), "sum": sumValues(fs)}), unsure...), nil
 	}
 	var pre outs
 	if p.Rolled {
@@ -533,6 +533,19 @@ func faceLabels(fs []models.Face) []string {
 func isNumeric(c *models.Content, set string) bool {
 	fs, _ := c.FaceSet(set)
 	return fs.Kind == models.KindNumeric
+}
+
+// scored reports whether any face of the set carries hits: a set taught
+// under a name of its own has no face table until the group gives one, and
+// then its rolls are announced by their faces only.
+func scored(c *models.Content, set string) bool {
+	fs, _ := c.FaceSet(set)
+	for _, f := range fs.Faces {
+		if f.Hits > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func sumValues(fs []models.Face) int {

@@ -33,6 +33,14 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("unknown dice set %q", r.Set)
 	}
+	// Checked before any line is written, so a bad request prints nothing
+	// but the error.
+	if r.Rerolls < 0 || r.Rerolls > engine.MaxOddsRerolls {
+		return "", fmt.Errorf("rerolls must be 0 … %d, got %d", engine.MaxOddsRerolls, r.Rerolls)
+	}
+	if r.Dice < 1 || r.Dice > engine.MaxOddsDice {
+		return "", fmt.Errorf("dice must be 1 … %d, got %d", engine.MaxOddsDice, r.Dice)
+	}
 	var b strings.Builder
 	var goal engine.Goal
 	var assist *models.FaceSet

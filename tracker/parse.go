@@ -93,6 +93,24 @@ func atoi(s, what string) (int, error) {
 	return n, nil
 }
 
+// num parses a typed whole number that must lie in lo … hi.
+func num(s, what string, lo, hi int) (int, error) {
+	n, err := atoi(s, what)
+	if err != nil {
+		return 0, err
+	}
+	if n < lo || n > hi {
+		return 0, fmt.Errorf("%s must be %d … %d, got %d", what, lo, hi, n)
+	}
+	return n, nil
+}
+
+// Bounds of typed numbers that the engine does not bound itself.
+const (
+	maxDifficulty = 30 // twelve dice of two hits each at most
+	maxRerolls    = 10
+)
+
 func split(s string) []string {
 	var out []string
 	for _, x := range strings.Split(s, ",") {
@@ -124,7 +142,7 @@ func parse(c *models.Content, cmd string, a []string) (Event, error) {
 		if len(a) < 2 {
 			return Event{}, fmt.Errorf("usage: %s", usage)
 		}
-		d, err := atoi(a[1], "difficulty")
+		d, err := num(a[1], "difficulty", 0, maxDifficulty)
 		if err != nil {
 			return Event{}, err
 		}
@@ -244,9 +262,9 @@ func parse(c *models.Content, cmd string, a []string) (Event, error) {
 		if err := want(a, 1, usage); err != nil {
 			return Event{}, err
 		}
-		n, err := atoi(a[0], "N")
-		if err != nil || n <= 0 {
-			return Event{}, fmt.Errorf("power needs a positive number, got %q", a[0])
+		n, err := num(a[0], "power", 1, engine.MaxStep)
+		if err != nil {
+			return Event{}, err
 		}
 		ev.N = n
 		return ev, nil
@@ -254,7 +272,9 @@ func parse(c *models.Content, cmd string, a []string) (Event, error) {
 		if err := want(a, 1, usage); err != nil {
 			return Event{}, err
 		}
-		n, err := atoi(a[0], "N")
+		r := map[string][2]int{"retreat": {1, engine.MaxStep}, "setpower": {1, engine.MaxStep},
+			"setgoals": {0, engine.MaxGoals}, "camps": {-engine.MaxStep, engine.MaxStep}}[cmd]
+		n, err := num(a[0], cmd, r[0], r[1])
 		if err != nil {
 			return Event{}, err
 		}
@@ -263,7 +283,7 @@ func parse(c *models.Content, cmd string, a []string) (Event, error) {
 		if err := want(a, 2, usage); err != nil {
 			return Event{}, err
 		}
-		n, err := atoi(a[1], "N")
+		n, err := num(a[1], "a change of "+cmd, -engine.MaxStep, engine.MaxStep)
 		if err != nil {
 			return Event{}, err
 		}
@@ -284,7 +304,7 @@ func parse(c *models.Content, cmd string, a []string) (Event, error) {
 		if err := want(a, 2, usage); err != nil {
 			return Event{}, err
 		}
-		n, err := atoi(a[1], "N")
+		n, err := num(a[1], "the enemy count", 0, engine.MaxEnemies)
 		if err != nil {
 			return Event{}, err
 		}
@@ -302,9 +322,9 @@ func rerollsOpt(ctx *RollContext, rest []string, usage string) error {
 	if len(rest) != 2 || rest[0] != "rerolls" {
 		return fmt.Errorf("usage: %s", usage)
 	}
-	n, err := atoi(rest[1], "rerolls")
-	if err != nil || n < 0 {
-		return fmt.Errorf("rerolls must be a whole number >= 0")
+	n, err := num(rest[1], "rerolls", 0, maxRerolls)
+	if err != nil {
+		return err
 	}
 	ctx.Rerolls = &n
 	return nil

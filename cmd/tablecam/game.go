@@ -18,20 +18,6 @@ import (
 	"tablecam/tracker"
 )
 
-func (a *app) content() (*models.Content, error) {
-	c, err := models.LoadContent(a.cfg.ContentDir)
-	if err != nil {
-		return nil, fmt.Errorf("content: %w", err)
-	}
-	if a.cfg.Rules.DeckEmpty != "" {
-		c.Rules.DeckEmpty = a.cfg.Rules.DeckEmpty
-		if err := c.Validate(); err != nil {
-			return nil, fmt.Errorf("config rules.deck_empty: %w", err)
-		}
-	}
-	return c, nil
-}
-
 // outputs builds the announcers: console text or JSON lines, plus voice
 // (behind a mute switch the dashboard can flip).
 func (a *app) outputs(ctx context.Context, w io.Writer, jsonOut bool, voice string) (announce.Multi, *dashboard.MuteSwitch, error) {

@@ -265,7 +265,7 @@ profile is stored in the data directory and used from then on.`,
 			if set == "" {
 				return errors.New("learn dice needs --set NAME")
 			}
-			c, err := a.content()
+			c, err := a.packContent()
 			if err != nil {
 				return err
 			}
@@ -284,6 +284,9 @@ profile is stored in the data directory and used from then on.`,
 				kind = "new set"
 			}
 			fmt.Fprintf(w, "taught %s %q (%d faces, %d examples) -> %s\n", kind, set, len(p.Set.Faces), len(p.Examples), dir)
+			if p.Custom {
+				fmt.Fprintf(w, "play with it: tablecam play --vision-dice-sets %s (its faces are announced by their folder names; give them labels, hits or values in a face_sets entry %q in your content_dir)\n", set, set)
+			}
 			if check.Accuracy() < 0.99 {
 				fmt.Fprintln(w, "warning: the self-check is below 99%: add clearer pictures of the faces listed above and teach again")
 			}

@@ -1,0 +1,55 @@
+package tracker
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every number a group types is bounded, with an error that names the
+// accepted range, before anything is stored or allocated.
+func TestParseBoundsTypedNumbers(t *testing.T) {
+	c := testContent(t)
+	for _, tc := range []struct{ line, want string }{
+		{"enemies ghoul 100000000", "the enemy count must be 0 … 60"},
+		{"enemies ghoul -1", "the enemy count must be 0 … 60"},
+		{"setgoals 999999999999", "setgoals must be 0 … 50"},
+		{"xp alice 9223372036854775807", "a change of xp must be -1000 … 1000"},
+		{"caps alice -99999999", "a change of caps must be -1000 … 1000"},
+		{"hp alice 5000", "a change of hp must be -1000 … 1000"},
+		{"camps 1000000", "camps must be -1000 … 1000"},
+		{"power 100000", "power must be 1 … 1000"},
+		{"retreat 0", "retreat must be 1 … 1000"},
+		{"setpower 99999999", "setpower must be 1 … 1000"},
+		{"test alice 2 rerolls 100000", "rerolls must be 0 … 10"},
+		{"test alice 2 rerolls -1", "rerolls must be 0 … 10"},
+		{"test alice 1000", "difficulty must be 0 … 30"},
+		{"fight alice e1 rerolls 99", "rerolls must be 0 … 10"},
+	} {
+		_, _, err := ParseLine(c, tc.line)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: want an error with %q, got %v", tc.line, tc.want, err)
+		}
+	}
+	// The bounds leave ordinary values alone.
+	for _, line := range []string{"enemies ghoul 3", "setgoals 2", "xp alice 2", "caps alice -3", "test alice 2 rerolls 1", "retreat 2"} {
+		if _, ok, err := ParseLine(c, line); err != nil || !ok {
+			t.Errorf("%q: %v", line, err)
+		}
+	}
+}
+
+// `tablecam odds` refuses rerolls or dice out of range before it prints a
+// line, instead of printing a header (rerolls -1) or computing rows until
+// the engine's bound stops it (rerolls 100000).
+func TestOddsReportBoundsBeforeOutput(t *testing.T) {
+	c := testContent(t)
+	for _, r := range []OddsRequest{{Dice: 3, Difficulty: 1, Rerolls: 100000}, {Dice: 3, Difficulty: 1, Rerolls: -1}, {Dice: 0, Difficulty: 1}, {Dice: 1 << 20, Difficulty: 1}} {
+		text, err := OddsReport(c, r)
+		if err == nil || text != "" {
+			t.Errorf("%+v: want an error and no text, got %v and %q", r, err, text)
+		}
+	}
+	if text, err := OddsReport(c, OddsRequest{Dice: 3, Difficulty: 2, Rerolls: 2}); err != nil || strings.Count(text, "P(pass)") != 3 {
+		t.Errorf("difficulty 2 with 2 rerolls: %v\n%s", err, text)
+	}
+}
