@@ -49,8 +49,6 @@ type Snapshot struct {
 	// EnemyGroups counts the enemies by type and faction.
 	EnemyGroups []EnemyGroup `json:"enemy_groups"`
 	Pending     *PendingView `json:"pending,omitempty"`
-	// AttacksLeft is the number of enemy attacks still to fight this activation.
-	AttacksLeft int `json:"attacks_left"`
 	// Rolls is the roll-proof trail: the readings in force, newest first.
 	Rolls    []RollView `json:"rolls"`
 	Fairness []Fairness `json:"fairness"`
@@ -327,7 +325,6 @@ func (v view) snapshot(g tracker.Game, events []tracker.LoggedEvent) Snapshot {
 	for _, t := range c.EnemyTypes {
 		snap.Targets = append(snap.Targets, Named{ID: t.ID, Name: t.Name})
 	}
-	snap.AttacksLeft = len(g.Attacks)
 	if g.Pending != nil && g.Pending.Context.Kind != tracker.CtxNone {
 		snap.Pending = v.pending(st, *g.Pending)
 	}

@@ -1116,7 +1116,10 @@ func TestSeed000EndeDerRunde_FlipInactive(t *testing.T) {
 			t.Errorf("raider flipped by a robot/ghoul card")
 		}
 	})
-	st, rout := EndRound(c, st)
+	st, rout, err := EndRound(c, st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Run("seed 000 Ende der Runde: EndRound clears replacement marks", func(t *testing.T) {
 		if st.Round != 2 {
 			t.Errorf("round = %d, want 2", st.Round)
@@ -1237,7 +1240,7 @@ func TestSeed003ActivationCards_FactionIcon(t *testing.T) {
 		if out[len(out)-1].Kind != KindGameLost {
 			t.Errorf("outcomes after the loss: %v", rtKinds(out))
 		}
-		if _, _, _, err := Activate(c, st, "activation-3"); err == nil {
+		if _, _, err := Activate(c, st, "activation-3"); err == nil {
 			t.Errorf("activation after the game ended: want an error")
 		}
 	})
@@ -1515,7 +1518,7 @@ func TestSeed003ActivationDeck(t *testing.T) {
 		if len(st2.Deck) != 0 || len(st2.Discard) != 8 {
 			t.Errorf("deck %d discard %d, want unchanged 0/8", len(st2.Deck), len(st2.Discard))
 		}
-		if _, _, _, err := Activate(c, st, "activation-5"); err == nil {
+		if _, _, err := Activate(c, st, "activation-5"); err == nil {
 			t.Errorf("Activate on an empty deck under stop: want an error")
 		}
 	})
@@ -1560,7 +1563,10 @@ func TestSeed003ChooseFirstPlayer(t *testing.T) {
 			t.Errorf("first %d deck %v discard %v", st2.FirstPlayer, st2.Deck, st2.Discard)
 		}
 		rtVar(t, rtMust(t, out, KindFirstPlayer), "survivor", "Cat")
-		_, rout := EndRound(c, st2)
+		_, rout, err := EndRound(c, st2)
+		if err != nil {
+			t.Fatal(err)
+		}
 		rtVar(t, rtMust(t, rout, KindRound), "first", "Cat")
 	})
 	t.Run("seed 003 Choose first player: by name, and staying first player", func(t *testing.T) {

@@ -78,6 +78,9 @@ type State struct {
 	// NextEnemy counts enemies placed (not replacements): ids e1, e2, ...
 	NextEnemy int    `json:"next_enemy"`
 	Result    string `json:"result,omitempty"`
+	// Turn is the enemy turn in progress: set while an activation card waits
+	// for a fight, nil otherwise.
+	Turn *EnemyTurn `json:"turn,omitempty"`
 	// Rules are the content rule switches in force for this game.
 	Rules models.Rules `json:"rules"`
 }
@@ -100,6 +103,9 @@ func (s State) Clone() State {
 	}
 	c.Deck = append([]string(nil), s.Deck...)
 	c.Discard = append([]string(nil), s.Discard...)
+	if s.Turn != nil {
+		c.Turn = s.Turn.clone()
+	}
 	return c
 }
 

@@ -189,8 +189,13 @@ func rtEnemy(t *testing.T, st State, id string) Enemy {
 	return st.Enemies[i]
 }
 
+// rtActivation lists the attacks an enemy turn made, in order.
+type rtActivation struct {
+	Attacks []Attack
+}
+
 // rtAttacks formats an activation's attacks as "enemy>survivor".
-func rtAttacks(a Activation) []string {
+func rtAttacks(a rtActivation) []string {
 	out := make([]string, len(a.Attacks))
 	for i, x := range a.Attacks {
 		out[i] = x.Enemy + ">" + x.Survivor
@@ -198,12 +203,61 @@ func rtAttacks(a Activation) []string {
 	return out
 }
 
-// rtActivate resolves an activation card and fails on error.
-func rtActivate(t *testing.T, c *models.Content, st State, card string) (State, Activation, []Outcome) {
+// rtActivate resolves an activation card to its end and fails on error.
+// Each attack is recorded and the turn resumed without a fight, so the
+// state changes only by the enemies' own actions (rtTurn fights them).
+func rtActivate(t *testing.T, c *models.Content, st State, card string) (State, rtActivation, []Outcome) {
 	t.Helper()
-	st, act, out, err := Activate(c, st, card)
+	st, out, err := Activate(c, st, card)
 	if err != nil {
 		t.Fatalf("Activate(%s): %v", card, err)
+	}
+	var act rtActivation
+	for {
+		a, ok := st.Waiting()
+		if !ok {
+			return st, act, out
+		}
+		act.Attacks = append(act.Attacks, a)
+		var o []Outcome
+		st, o, err = ResumeTurn(c, st)
+		if err != nil {
+			t.Fatalf("ResumeTurn after %+v: %v", a, err)
+		}
+		out = append(out, o...)
+	}
+}
+
+// rtTurn resolves an activation card to its end, fighting each attack with
+// the next roll of faces (V.A.T.S. face ids) and resuming the turn after
+// it. It fails if the turn attacks more or fewer times than rolls given.
+func rtTurn(t *testing.T, c *models.Content, st State, card string, rolls ...[]string) (State, rtActivation, []Outcome) {
+	t.Helper()
+	st, out, err := Activate(c, st, card)
+	if err != nil {
+		t.Fatalf("Activate(%s): %v", card, err)
+	}
+	var act rtActivation
+	for {
+		a, ok := st.Waiting()
+		if !ok {
+			break
+		}
+		act.Attacks = append(act.Attacks, a)
+		if len(act.Attacks) > len(rolls) {
+			t.Fatalf("attack %d (%s>%s) but only %d rolls; outcomes %v", len(act.Attacks), a.Enemy, a.Survivor, len(rolls), rtKinds(out))
+		}
+		var o []Outcome
+		st, _, o = rtFight(t, c, st, FightInput{Survivor: a.Survivor, Enemy: a.Enemy, Faces: rtVATS(t, c, rolls[len(act.Attacks)-1]...)})
+		out = append(out, o...)
+		st, o, err = ResumeTurn(c, st)
+		if err != nil {
+			t.Fatalf("ResumeTurn after %+v: %v", a, err)
+		}
+		out = append(out, o...)
+	}
+	if len(act.Attacks) != len(rolls) {
+		t.Fatalf("attacks %v, want %d", rtAttacks(act), len(rolls))
 	}
 	return st, act, out
 }

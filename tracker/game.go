@@ -58,13 +58,13 @@ type RollRecord struct {
 }
 
 // Game is the tracked game: the rules state plus the session's roll flow.
+// While the enemy turn waits for a fight (State.Waiting), Pending is that
+// fight.
 type Game struct {
 	Started bool         `json:"started"`
 	State   engine.State `json:"state"`
 	Pending *Pending     `json:"pending,omitempty"`
-	// Attacks are enemy attacks from the last activation still to be fought.
-	Attacks []engine.Attack `json:"attacks,omitempty"`
-	Rolls   []RollRecord    `json:"rolls,omitempty"`
+	Rolls   []RollRecord `json:"rolls,omitempty"`
 }
 
 func (g Game) clone() Game {
@@ -75,7 +75,6 @@ func (g Game) clone() Game {
 		p.Faces = append([]string(nil), g.Pending.Faces...)
 		c.Pending = &p
 	}
-	c.Attacks = append([]engine.Attack(nil), g.Attacks...)
 	// Rolls is append-only: sharing the backing array is safe because no
 	// element is ever changed and each game appends past its own length.
 	return c
@@ -123,21 +122,18 @@ func apply(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 		}
 		return resolve(c, g)
 	case EvCard:
-		var act engine.Activation
-		st, act, o, err = engine.Activate(c, st, ev.Card)
+		st, o, err = engine.Activate(c, st, ev.Card)
 		if err == nil {
-			g.Attacks = act.Attacks
 			g.Pending = nil
 			g.State = st
-			g, o = promptNextAttack(c, g, o)
+			g, o = promptAttack(c, g, o)
 			return g, o, nil
 		}
 	case EvRound:
 		if g.Pending != nil && g.Pending.Rolled {
 			return g, nil, fmt.Errorf("round: a roll is still waiting; say done first")
 		}
-		st, o = engine.EndRound(c, st)
-		g.Attacks = nil
+		st, o, err = engine.EndRound(c, st)
 	case EvFirst:
 		st, o, err = engine.SetFirstPlayer(c, st, ev.Survivor)
 	case EvGoal:
@@ -183,33 +179,47 @@ func apply(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 		return g, nil, err
 	}
 	g.State = st
+	g, o = recheckTurn(c, g, o)
 	return g, o, nil
 }
 
-// promptNextAttack turns the next queued enemy attack into the pending fight.
-func promptNextAttack(c *models.Content, g Game, o outs) (Game, outs) {
-	// Drop attacks whose enemy left the map or whose survivor is out.
-	for len(g.Attacks) > 0 {
-		a := g.Attacks[0]
-		si := g.State.Survivor(a.Survivor)
-		if g.State.Enemy(a.Enemy) >= 0 && si >= 0 && !g.State.Survivors[si].Out {
-			break
-		}
-		g.Attacks = g.Attacks[1:]
-	}
-	if len(g.Attacks) == 0 || g.State.Over() {
+// recheckTurn keeps a waiting enemy turn consistent with a change made
+// while it waits (engine.RecheckTurn): when its attack can no longer happen,
+// the turn goes on and the pending fight follows it.
+func recheckTurn(c *models.Content, g Game, o outs) (Game, outs) {
+	before, ok := g.State.Waiting()
+	if !ok {
 		return g, o
 	}
-	a := g.Attacks[0]
-	g.Attacks = g.Attacks[1:]
+	st, more := engine.RecheckTurn(c, g.State)
+	g.State = st
+	o = append(o, more...)
+	if after, ok := st.Waiting(); !ok || after != before {
+		g.Pending = nil
+		g, o = promptAttack(c, g, o)
+	}
+	return g, o
+}
+
+// promptAttack makes the attack the enemy turn waits for the pending fight.
+func promptAttack(c *models.Content, g Game, o outs) (Game, outs) {
+	a, ok := g.State.Waiting()
+	if !ok || g.State.Over() {
+		return g, o
+	}
 	ctx := RollContext{Kind: CtxFight, Survivor: a.Survivor, Enemy: a.Enemy}
 	g.Pending = newPending(g.State, ctx)
-	e := g.State.Enemies[g.State.Enemy(a.Enemy)]
 	s := g.State.Survivors[g.State.Survivor(a.Survivor)]
 	o = append(o, engine.Outcome{Kind: KindFightPrompt, Vars: engine.Vars{
-		"enemy": engine.TypeName(c, e.Type, false), "id": e.ID, "survivor": s.Name, "left": len(g.Attacks),
+		"enemy": engine.TypeName(c, a.Type, false), "id": a.Enemy, "survivor": s.Name,
 	}})
 	return g, o
+}
+
+// isAttack reports whether a roll context is the fight the enemy turn waits
+// for (with or without an assistant or a reroll override).
+func isAttack(ctx RollContext, a engine.Attack) bool {
+	return ctx.Kind == CtxFight && !ctx.Draw && ctx.Survivor == a.Survivor && ctx.Enemy == a.Enemy
 }
 
 func newPending(st engine.State, ctx RollContext) *Pending {
@@ -238,6 +248,21 @@ func rerollsFor(st engine.State, ctx RollContext) int {
 }
 
 func setContext(c *models.Content, g Game, ev Event) (Game, outs, error) {
+	if a, ok := g.State.Waiting(); ok {
+		// The enemy turn goes on only after this fight: another context
+		// would leave it waiting with nothing to roll.
+		ctx := RollContext{}
+		if ev.Context != nil {
+			ctx = *ev.Context
+		}
+		if i := g.State.Survivor(ctx.Survivor); i >= 0 {
+			ctx.Survivor = g.State.Survivors[i].ID
+		}
+		if !isAttack(ctx, a) {
+			return g, nil, fmt.Errorf("the enemy turn waits for %s: roll it first (`fight %s %s assist SURVIVOR` adds an assistant), or undo the card",
+				engine.AttackText(c, &g.State, a), a.Survivor, a.Enemy)
+		}
+	}
 	if ev.Context == nil || ev.Context.Kind == CtxNone {
 		g.Pending = nil
 		return g, one(KindContextClear, nil), nil
@@ -509,12 +534,22 @@ func resolve(c *models.Content, g Game) (Game, outs, error) {
 		if err != nil {
 			return g, nil, err
 		}
+		if a, ok := st.Waiting(); ok && isAttack(p.Context, a) {
+			// The fight the enemy turn waited for is resolved: the next
+			// enemy acts from the state after it.
+			var more outs
+			st, more, err = engine.ResumeTurn(c, st)
+			if err != nil {
+				return g, nil, err
+			}
+			o = append(o, more...)
+		}
 	default:
 		return g, nil, fmt.Errorf("pending roll without context")
 	}
 	g.State = st
 	g.Pending = nil
-	g, o = promptNextAttack(c, g, o)
+	g, o = promptAttack(c, g, o)
 	return g, o, nil
 }
 

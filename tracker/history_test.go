@@ -462,6 +462,7 @@ var catalogKinds = []string{
 	engine.KindDamage, engine.KindRads, engine.KindHeal, engine.KindXP, engine.KindCaps,
 	engine.KindMutation, engine.KindKilled, engine.KindRespawn, engine.KindOut,
 	engine.KindActivationCard, engine.KindActivateType, engine.KindEnemyAttack, engine.KindEnemyMoveTo,
+	engine.KindEnemyAggressive, engine.KindAttackDropped,
 	engine.KindEnemyMove, engine.KindEnemyIdle, engine.KindEnemyFlip, engine.KindLoyalIcon,
 	engine.KindOpposingIcon, engine.KindActivationRow,
 	engine.KindDeckReshuffled, engine.KindDeckEmpty, engine.KindDeckRedrawn,
@@ -689,19 +690,19 @@ func (h *historySession) submitRecover(line string) (as []models.Announcement, e
 	return
 }
 
-// An activation queues attacks by enemy id; when an attacking enemy is
-// removed before its fight comes up, its attack is dropped (a regression
-// test: this once panicked, found by FuzzSubmit).
+// An enemy removed while the enemy turn waits for another enemy's fight
+// does not act when its turn comes (a regression test: this once panicked,
+// found by FuzzSubmit).
 func TestAttackOnRemovedEnemyIsDropped(t *testing.T) {
 	h := newHistorySession(t)
 	h.must(histSetup,
 		"enemy add raider-1 with alice", // e1
 		"enemy add robot-1 with bob",    // e2
-		"card activation-5",             // raiders, robots: e1 attacks alice (prompted), e2 attacks bob (queued)
+		"card activation-5",             // raiders, robots: e1 attacks alice (prompted); e2 acts after that fight
 		"enemy remove e2",               // accepted
 	)
 	n := h.count()
-	_, err, p := h.submitRecover("roll head head head") // resolves e1's fight, then prompts e2's
+	_, err, p := h.submitRecover("roll head head head") // resolves e1's fight; e2 is gone
 	switch {
 	case p != nil:
 		t.Errorf("Submit panicked: %v", p)

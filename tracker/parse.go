@@ -170,6 +170,9 @@ func parse(c *models.Content, cmd string, a []string) (Event, error) {
 				if i+1 >= len(rest) {
 					return Event{}, fmt.Errorf("usage: %s", usage)
 				}
+				if ctx.Assistant != "" {
+					return Event{}, fmt.Errorf("only one survivor may assist a fight (seed 003 \"Assisting\"): %s already assists, not also %s", ctx.Assistant, rest[i+1])
+				}
 				ctx.Assistant = rest[i+1]
 				i++
 			default:

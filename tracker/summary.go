@@ -106,8 +106,8 @@ func (g Game) Summary(c *models.Content) string {
 		}
 		fmt.Fprintf(&b, "Pending    %s: %s, %d rerolls left\n", what, faces, p.RerollsLeft)
 	}
-	if len(g.Attacks) > 0 {
-		fmt.Fprintf(&b, "Attacks    %d more to fight\n", len(g.Attacks))
+	if a, ok := g.State.Waiting(); ok {
+		fmt.Fprintf(&b, "Enemy turn %s waits for %s\n", st.Turn.Card, engine.AttackText(c, &st, a))
 	}
 	return b.String()
 }
