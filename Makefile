@@ -38,7 +38,15 @@ OPENCV_DOC_PHOTOS ?= $(addprefix opencv4/html/,singlemarkersoriginal.jpg screen_
 	$(foreach n,01 02 03 04 05 06 07 08 09 11 12 13 14,examples/data/left$(n).jpg) \
 	$(foreach n,04 05 06 07 08 09 11 12 13 14,examples/data/right$(n).jpg)
 
-.PHONY: deps build test demo bench eval-real
+# Debian packages model training needs (make train).
+TRAIN_PKGS ?= python3-torch python3-torchvision python3-onnx python3-opencv python3-numpy
+# Where training keeps its checkpoints (outside the repository: a stopped
+# run resumes from them), and the real labelled photos it learns from.
+TRAIN_WORK ?= $(HOME)/.cache/tablecam-train
+REAL_DICE ?= ../shared/data/dice-real
+PYTHON ?= /usr/bin/python3
+
+.PHONY: deps train-deps build test demo bench eval-real train eval-dice-real
 
 # Install the missing Debian packages (apt-get update only when something is missing).
 deps:
@@ -53,6 +61,9 @@ deps:
 	else echo "deps: need root (or sudo) to install:$$missing" >&2; exit 1; fi; \
 	$$sudo apt-get update; \
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
+
+train-deps:
+	@$(MAKE) --no-print-directory deps APT_PKGS="$(TRAIN_PKGS)" TEST_PKGS=
 
 build: deps
 	$(GO) build -o bin/tablecam ./cmd/tablecam
@@ -91,3 +102,13 @@ eval-real: deps
 	  mkdir -p "$(OPENCV_DOC_DIR)"; cp $(addprefix "$$tmp"/usr/share/doc/opencv-doc/,$(OPENCV_DOC_PHOTOS)) "$(OPENCV_DOC_DIR)/"; \
 	fi
 	TABLECAM_EVAL_REAL=1 TABLECAM_OPENCV_DOC="$(abspath $(OPENCV_DOC_DIR))" $(GO) test -count=1 -run 'TestCardsReal' -v ./vision/
+
+# Train the dice reader's models from scratch on this machine's CPU and
+# write them to vision/dice/models (see vision/dice/models/MODELS.md).
+train: train-deps
+	$(PYTHON) train/train_finder.py --data $(REAL_DICE) --work $(TRAIN_WORK)/finder --out vision/dice/models
+	$(PYTHON) train/train_faces.py --data $(REAL_DICE) --work $(TRAIN_WORK)/faces --out vision/dice/models
+
+# The dice reader on the real photos it never trained on, per rig.
+eval-dice-real: deps
+	$(GO) test -count=1 -run TestEvalReal -v ./vision/dice -args -real-data $(abspath $(REAL_DICE))

@@ -13,7 +13,6 @@ import torch
 def strip_identities(model):
     """Replace every Identity node by renaming its output to its input."""
     g = model.graph
-    inits = {t.name for t in g.initializer}
     graph_outputs = {o.name for o in g.output}
     rename = {}
     keep = []
@@ -35,9 +34,6 @@ def strip_identities(model):
             node.input[i] = resolve(name)
     del g.node[:]
     g.node.extend(keep)
-    for o in g.output:
-        o.name = resolve(o.name) if o.name in rename else o.name
-    _ = inits
     return model
 
 

@@ -1,0 +1,189 @@
+"""Trains the face reader on die crops of the real photos (train split of
+data.py): a classifier of the six pip faces of a d6, with an embedding
+layer that later training on rendered face sets extends to taught dice.
+
+    /usr/bin/python3 train/train_faces.py --work ~/.cache/tablecam-train/faces --out DIR
+"""
+import argparse
+import math
+import os
+import random
+import sys
+import time
+
+import cv2
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import data  # noqa: E402
+import nets  # noqa: E402
+import onnxio  # noqa: E402
+import train_finder as tf  # noqa: E402
+
+SIDE = 48
+# The crop around a found die: its box grown by this factor, so that a
+# finder box a little off still holds the whole top face.
+GROW = 1.25
+EXPORT_SHAPE = (1, 3, SIDE, SIDE)
+
+
+def crop(img, cx, cy, w, h, rng=None):
+    """A SIDE x SIDE view of a die at (cx, cy) of size (w, h) in pixels,
+    turned by a random angle and jittered when rng is given."""
+    side = max(w, h) * GROW
+    ang = 0.0
+    if rng is not None:
+        side *= math.exp(rng.uniform(-0.15, 0.15))
+        cx += rng.uniform(-0.1, 0.1) * w
+        cy += rng.uniform(-0.1, 0.1) * h
+        ang = rng.uniform(0, 360)
+    s = SIDE / side
+    M = cv2.getRotationMatrix2D((cx, cy), ang, s)
+    M[0, 2] += SIDE / 2 - cx
+    M[1, 2] += SIDE / 2 - cy
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, M, (SIDE, SIDE), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+class Faces(nn.Module):
+    def __init__(self, classes=6, dim=64, width=(24, 48, 96)):
+        super().__init__()
+        w = width
+        self.body = nn.Sequential(
+            nets.conv_bn(3, w[0], 3, 1),
+            nets.conv_bn(w[0], w[0], 3, 1),
+            nets.stage(w[0], w[1], 2),   # 24
+            nets.stage(w[1], w[2], 2),   # 12
+            nets.stage(w[2], w[2], 2),   # 6
+        )
+        self.emb = nn.Linear(w[2], dim)
+        self.cls = nn.Linear(dim, classes)
+
+    def forward(self, x):
+        v = F.adaptive_avg_pool2d(self.body(x), 1).flatten(1)
+        e = self.emb(v)
+        return self.cls(F.relu(e)), e
+
+
+def samples(photos):
+    out = []
+    for pi, p in enumerate(photos):
+        for c, cx, cy, w, h in p.boxes:
+            out.append((pi, c - 1, cx, cy, w, h))
+    return out
+
+
+def load_all(photos):
+    # JPEG bytes in memory: decoding is cheap, reading the disk again is not.
+    return [np.fromfile(p.path, np.uint8) for p in photos]
+
+
+def batch_iter(photos, blobs, smp, rng, size, train=True):
+    order = list(range(len(smp)))
+    if train:
+        rng.shuffle(order)
+    cache = {}
+    for i in range(0, len(order), size):
+        xs, ys = [], []
+        for j in order[i:i + size]:
+            pi, c, cx, cy, w, h = smp[j]
+            img = cache.get(pi)
+            if img is None:
+                img = cv2.imdecode(blobs[pi], cv2.IMREAD_COLOR)
+                if len(cache) > 64:
+                    cache.clear()
+                cache[pi] = img
+            H, W = img.shape[:2]
+            a = crop(img, cx * W, cy * H, w * W, h * H, rng if train else None)
+            if train:
+                a = photometric(a, rng)
+            xs.append(tf.to_tensor(a))
+            ys.append(c)
+        yield torch.stack(xs), torch.tensor(ys)
+
+
+def photometric(img, rng):
+    f = img.astype(np.float32)
+    if rng.random() < 0.4:
+        f = np.repeat(f.mean(axis=2, keepdims=True), 3, axis=2)
+    f *= np.array([rng.uniform(0.75, 1.25) for _ in range(3)], np.float32)
+    f = (f - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-40, 40)
+    f = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.2))
+    if rng.random() < 0.3:
+        n = np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(2, 8), f.shape)
+        f = np.clip(f.astype(np.float32) + n, 0, 255).astype(np.uint8)
+    return f
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "dice-real"))
+    ap.add_argument("--work", default=os.path.expanduser("~/.cache/tablecam-train/faces"))
+    ap.add_argument("--out", default=None)
+    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    os.makedirs(args.work, exist_ok=True)
+    allp = data.photos(args.data)
+    train = [p for p in allp if p.split == "train"]
+    val = [p for p in allp if p.split == "val"]
+    tb, vb = load_all(train), load_all(val)
+    ts, vs = samples(train), samples(val)
+    torch.manual_seed(args.seed)
+    model = Faces()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = (len(ts) + args.batch - 1) // args.batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs, pct_start=0.1)
+    start = 0
+    ck = os.path.join(args.work, "checkpoint.pt")
+    if os.path.exists(ck):
+        s = torch.load(ck)
+        model.load_state_dict(s["model"])
+        opt.load_state_dict(s["opt"])
+        sched.load_state_dict(s["sched"])
+        start = s["epoch"]
+        print(f"resumed after epoch {start}", flush=True)
+    for epoch in range(start, args.epochs):
+        model.train()
+        rng = random.Random(args.seed * 1000 + epoch)
+        t0 = time.time()
+        tot, n = 0.0, 0
+        for x, y in batch_iter(train, tb, ts, rng, args.batch):
+            logits, _ = model(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += loss.item()
+            n += 1
+        model.eval()
+        right = {}
+        with torch.no_grad():
+            for x, y in batch_iter(val, vb, vs, rng, 256, train=False):
+                pred = model(x)[0].argmax(1)
+                right.setdefault("all", [0, 0])
+                right["all"][0] += int((pred == y).sum())
+                right["all"][1] += len(y)
+        r = right["all"]
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {tot / max(n, 1):.4f} val {100 * r[0] / r[1]:.2f}% ({time.time() - t0:.0f} s)", flush=True)
+        tmp = ck + ".tmp"
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch + 1}, tmp)
+        os.replace(tmp, ck)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        onnxio.export(model, EXPORT_SHAPE, os.path.join(args.out, "faces.onnx"), ["logits", "embedding"])
+        print("wrote", os.path.join(args.out, "faces.onnx"))
+
+
+if __name__ == "__main__":
+    main()

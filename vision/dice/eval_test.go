@@ -1,0 +1,41 @@
+package dice
+
+import (
+	"flag"
+	"os"
+	"testing"
+)
+
+var (
+	evalData   = flag.String("real-data", "", "the shared dice-real folder: measure the reader on its held-out photos")
+	evalModels = flag.String("models", "models", "the folder of the models to measure")
+	evalConf   = flag.Float64("min-conf", 0.9, "readings below this confidence count as uncertain")
+)
+
+// TestEvalReal prints the reader's figures on the held-out real photos,
+// per rig, when -real-data names the shared photos.
+func TestEvalReal(t *testing.T) {
+	if *evalData == "" {
+		t.Skip("no -real-data folder")
+	}
+	photos, err := RealPhotos(*evalData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var val []Photo
+	for _, p := range photos {
+		if p.Split == "val" {
+			val = append(val, p)
+		}
+	}
+	r, err := LoadReader(*evalModels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	stats, err := EvaluateReal(r, val, *evalConf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	WriteRealReport(os.Stdout, stats)
+}

@@ -1,0 +1,69 @@
+package dice
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"os"
+	"path/filepath"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision/dnn"
+)
+
+// Model files in a model directory.
+const (
+	FinderFile = "finder.onnx"
+	FacesFile  = "faces.onnx"
+)
+
+// Reader finds dice in frames and reads their faces. It is not safe for
+// concurrent use.
+type Reader struct {
+	finder *finder
+	faces  *faceNet
+}
+
+// LoadReader reads the models in dir.
+func LoadReader(dir string) (*Reader, error) {
+	fn, err := loadModel(filepath.Join(dir, FinderFile), "heat", "box")
+	if err != nil {
+		return nil, err
+	}
+	fc, err := loadModel(filepath.Join(dir, FacesFile), "logits", "embedding")
+	if err != nil {
+		fn.Close()
+		return nil, err
+	}
+	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc)}, nil
+}
+
+func loadModel(path string, outputs ...string) (*dnn.Net, error) {
+	net, err := dnn.Load(path, outputs...)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("dice: the model %s is missing: restore it with `git checkout -- %s`, or train it again with `make train`", path, path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dice: %w (restore the file with `git checkout -- %s`, or train it again with `make train`)", err, path)
+	}
+	return net, nil
+}
+
+// Close frees the models.
+func (r *Reader) Close() error {
+	r.finder.net.Close()
+	r.faces.net.Close()
+	return nil
+}
+
+// SetFindThreshold sets the least score a die top is reported at.
+func (r *Reader) SetFindThreshold(t float64) { r.finder.thresh = t }
+
+// Find marks the die tops in a BGR frame, best first.
+func (r *Reader) Find(frame gocv.Mat) ([]Found, error) { return r.finder.find(frame) }
+
+// Face reads the face of a die that Find marked.
+func (r *Reader) Face(frame gocv.Mat, f Found) (Face, error) { return r.faces.read(frame, f) }
+
+func imagePt(x, y int) image.Point { return image.Pt(x, y) }
