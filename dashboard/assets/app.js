@@ -32,7 +32,7 @@
       toofew: "need {need} dice for the test, {n} so far", fair: "consistent with a fair die",
       suspicious: "suspicious: p < 0.01", dice: "dice", expected: "expected",
       correcttitle: "Correct reading #{seq}", noassist: "no assistant",
-      won: "GAME WON", lost: "GAME LOST", lostspace: "lost", attacks: "{n} more attacks to fight",
+      won: "GAME WON", lost: "GAME LOST", lostspace: "lost",
       nocards: "deck empty",
     },
     de: {
@@ -63,7 +63,7 @@
       toofew: "{need} Würfel für den Test nötig, bisher {n}", fair: "passt zu einem fairen Würfel",
       suspicious: "auffällig: p < 0,01", dice: "Würfel", expected: "erwartet",
       correcttitle: "Wurf #{seq} korrigieren", noassist: "ohne Helfer",
-      won: "SPIEL GEWONNEN", lost: "SPIEL VERLOREN", lostspace: "verloren", attacks: "noch {n} Angriffe",
+      won: "SPIEL GEWONNEN", lost: "SPIEL VERLOREN", lostspace: "verloren",
       nocards: "Stapel leer",
     },
   };
@@ -246,8 +246,7 @@
     const body = $("pending-body");
     if (!S.started) { fill(body, h("p", { class: "muted" }, t("nogame"))); return; }
     const p = S.pending;
-    const extra = S.attacks_left ? h("p", { class: "muted" }, t("attacks", { n: S.attacks_left })) : null;
-    if (!p) { fill(body, h("p", { class: "muted" }, t("noroll")), extra); return; }
+    if (!p) { fill(body, h("p", { class: "muted" }, t("noroll"))); return; }
     const title = [];
     if (p.kind === "test") {
       title.push(h("span", { class: "ctx-kind" }, t("test")), " ", h("b", null, p.survivor.name),
@@ -321,7 +320,7 @@
       }
       if (p.frame_url) actions.push(frameThumb(p.frame_url, p.frame));
     }
-    parts.push(h("div", { class: "row" }, actions), extra);
+    parts.push(h("div", { class: "row" }, actions));
     fill(body, parts);
   }
 
