@@ -30,23 +30,16 @@ package vision
 import "C"
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
-	"io"
 	"math"
 	"math/bits"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"time"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -414,8 +407,10 @@ func cardDot(q, t *cardDesc) int32 {
 const cardChromaWeight = 0.012
 
 // CardIndexVersion is the version of the saved index format and of the
-// descriptor; Load refuses other versions (teach the cards again).
-const CardIndexVersion = 4
+// descriptor; Load refuses other versions (teach the cards again) but
+// version 4, whose descriptor is the same and whose entries are not
+// framed (cards_index_file.go).
+const CardIndexVersion = 5
 
 // cardDescriptorName names the descriptor in saved indexes.
 const cardDescriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8+orb96x134+views4t1.41"
@@ -690,26 +685,31 @@ func (ix *CardIndex) viewsAll(id string, out []*cardKeys) []*cardKeys {
 }
 
 // cardImageExts are the picture files TeachCards reads.
-var cardImageExts = []string{".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+var cardImageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".bmp": true, ".tif": true, ".tiff": true, ".webp": true}
 
 // TeachCards builds an index from example photos: dir holds one folder per
 // card, named by the card's content id (dir/activation-3/, dir/goal-2/),
 // with photos of the card in it: whole camera frames showing that one card
 // on the table, or crops of the card (a crop is a picture whose largest
 // card outline, if any, covers more than a third of it; the whole picture
-// is taken as the card). Two to five photos from the camera in its place
-// work best. progress, if not nil, receives a line per card and per photo
-// that could not be used. A card without any usable photo is left out; an
-// error is returned when no card could be taught.
+// is taken as the card). Symbolic links to folders and to photos are
+// followed. Two to five photos from the camera in its place work best.
+// progress, if not nil, receives a line per card and per photo that could
+// not be used (unreadable, or larger than the size limit). A card without
+// any usable photo is left out; an error is returned when no card could be
+// taught.
 func TeachCards(dir string, progress func(string)) (*CardIndex, error) {
 	say := func(format string, args ...any) {
 		if progress != nil {
 			progress(fmt.Sprintf(format, args...))
 		}
 	}
-	entries, err := os.ReadDir(dir)
+	ids, badLinks, err := subfolders(dir)
 	if err != nil {
 		return nil, fmt.Errorf("vision: teach cards: %w", err)
+	}
+	for _, err := range badLinks {
+		say("skipped %v", err)
 	}
 	t, err := newCardTeacher()
 	if err != nil {
@@ -717,36 +717,28 @@ func TeachCards(dir string, progress func(string)) (*CardIndex, error) {
 	}
 	defer t.close()
 	ix := &CardIndex{}
-	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue
-		}
-		id := e.Name()
+	for _, id := range ids {
 		if err := cardCheckID(id); err != nil {
 			say("%s: skipped: %v", id, err)
 			continue
 		}
-		files, err := os.ReadDir(filepath.Join(dir, id))
+		files, badLinks, err := pictureFiles(filepath.Join(dir, id), cardImageExts)
 		if err != nil {
 			return nil, fmt.Errorf("vision: teach cards: %w", err)
 		}
+		for _, err := range badLinks {
+			say("%s: skipped %v", id, err)
+		}
 		var imgs []gocv.Mat
 		var names []string
-		total := 0
-		for _, f := range files {
-			ext := strings.ToLower(filepath.Ext(f.Name()))
-			if f.IsDir() || !slices.Contains(cardImageExts, ext) {
-				continue
-			}
-			total++
-			img := gocv.IMRead(filepath.Join(dir, id, f.Name()), gocv.IMReadColor)
-			if img.Empty() {
-				img.Close()
-				say("%s: %s: not a picture OpenCV can read", id, f.Name())
+		for _, path := range files {
+			img, err := readImageFile(path)
+			if err != nil {
+				say("%s: %s: skipped: %s", id, filepath.Base(path), strings.TrimPrefix(err.Error(), path+": "))
 				continue
 			}
 			imgs = append(imgs, img)
-			names = append(names, f.Name())
+			names = append(names, filepath.Base(path))
 		}
 		used, errs := t.teach(ix, id, imgs)
 		for i, err := range errs {
@@ -758,16 +750,16 @@ func TeachCards(dir string, progress func(string)) (*CardIndex, error) {
 			m.Close()
 		}
 		switch {
-		case total == 0:
-			say("%s: no pictures (want %s)", id, strings.Join(cardImageExts, ", "))
+		case len(files) == 0:
+			say("%s: no pictures (want %s)", id, imageExtList(cardImageExts))
 		case used == 0:
-			say("%s: none of %d pictures could be used", id, total)
+			say("%s: none of %d pictures could be used", id, len(files))
 		default:
-			say("%s: taught from %d of %d pictures", id, used, total)
+			say("%s: taught from %d of %d pictures", id, used, len(files))
 		}
 	}
 	if len(ix.entries) == 0 {
-		return nil, fmt.Errorf("vision: teach cards: no card could be taught from %s (want one folder per card id with its photos)", dir)
+		return nil, fmt.Errorf("vision: teach cards: no card could be taught from %s (want one folder per card id with its photos: %s)", dir, imageExtList(cardImageExts))
 	}
 	return ix, nil
 }
@@ -928,9 +920,13 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		// Each example's keypoints (keysOf gives the first one's, keysAll
 		// all). Without keypoints (a degenerate outline) the example still
 		// serves the outline matcher.
+		// Keypoints or views of which none were found are kept as none
+		// (nil), as they are saved and loaded.
 		if keys, err := t.keyer.teach(imgs[which[k]], turned); err == nil {
-			ix.entries[len(ix.entries)-2].keys = keys
-			if views, err := t.keyer.teachViews(imgs[which[k]], turned, keys.w, keys.h); err == nil {
+			if len(keys.desc) > 0 {
+				ix.entries[len(ix.entries)-2].keys = keys
+			}
+			if views, err := t.keyer.teachViews(imgs[which[k]], turned, keys.w, keys.h); err == nil && len(views.desc) > 0 {
 				ix.entries[len(ix.entries)-2].views = views
 			}
 		}
@@ -1024,180 +1020,6 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]cardQuadCandidate, error) {
 		return []cardQuadCandidate{{q: whole, area: float64(w * h), score: 1}}, nil
 	}
 	return nil, errors.New("no card outline found (show the card whole, against the table)")
-}
-
-// Saved index files.
-const (
-	cardIndexManifest = "index.json"
-	cardIndexData     = "descriptors.bin"
-	cardIndexMagic    = "TCCARDS1"
-)
-
-// cardIndexFile is the manifest of a saved index.
-type cardIndexFile struct {
-	Format     string    `json:"format"`
-	Version    int       `json:"version"`
-	Descriptor string    `json:"descriptor"`
-	Threshold  float64   `json:"threshold"`
-	Ratio      float64   `json:"ratio"`
-	Saved      time.Time `json:"saved"`
-	Examples   int       `json:"examples"`
-	Cards      []struct {
-		ID       string `json:"id"`
-		Examples int    `json:"examples"`
-	} `json:"cards"`
-}
-
-// Save writes the index into dir (created if needed): index.json, a
-// readable manifest, and descriptors.bin. The data directory's place for it
-// is profiles/cards/.
-func (ix *CardIndex) Save(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("vision: save card index: %w", err)
-	}
-	man := cardIndexFile{Format: "tablecam-card-index", Version: CardIndexVersion, Descriptor: cardDescriptorName,
-		Threshold: ix.Threshold, Ratio: ix.Ratio, Saved: time.Now().UTC().Truncate(time.Second), Examples: len(ix.entries)}
-	count := map[string]int{}
-	for _, e := range ix.entries {
-		count[e.id]++
-	}
-	for _, id := range ix.Cards() {
-		man.Cards = append(man.Cards, struct {
-			ID       string `json:"id"`
-			Examples int    `json:"examples"`
-		}{id, count[id]})
-	}
-	js, err := json.MarshalIndent(man, "", "  ")
-	if err != nil {
-		return fmt.Errorf("vision: save card index: %w", err)
-	}
-	var buf bytes.Buffer
-	buf.WriteString(cardIndexMagic)
-	le := binary.LittleEndian
-	hdr := []uint32{CardIndexVersion, uint32(len(ix.entries)), cardFineD, cardChromD}
-	binary.Write(&buf, le, hdr)
-	for _, e := range ix.entries {
-		binary.Write(&buf, le, uint16(len(e.id)))
-		buf.WriteString(e.id)
-		binary.Write(&buf, le, e.desc.hash)
-		binary.Write(&buf, le, e.desc.fineNorm)
-		binary.Write(&buf, le, e.desc.fine[:])
-		binary.Write(&buf, le, e.desc.chroma[:])
-		cardWriteKeys(&buf, e.keys)
-		cardWriteKeys(&buf, e.views)
-	}
-	// Data first, manifest last: a manifest always describes its data.
-	if err := cardWriteFile(filepath.Join(dir, cardIndexData), buf.Bytes()); err != nil {
-		return err
-	}
-	return cardWriteFile(filepath.Join(dir, cardIndexManifest), append(js, '\n'))
-}
-
-// cardWriteFile writes data to path through a temporary file and a rename.
-func cardWriteFile(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("vision: save card index: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("vision: save card index: %w", err)
-	}
-	return nil
-}
-
-// LoadCardIndex reads an index saved with Save from dir. An index of another
-// version is refused with an error that says to teach the cards again.
-func LoadCardIndex(dir string) (*CardIndex, error) {
-	js, err := os.ReadFile(filepath.Join(dir, cardIndexManifest))
-	if err != nil {
-		return nil, fmt.Errorf("vision: load card index: %w", err)
-	}
-	var man cardIndexFile
-	if err := json.Unmarshal(js, &man); err != nil {
-		return nil, fmt.Errorf("vision: load card index %s: %w", filepath.Join(dir, cardIndexManifest), err)
-	}
-	if man.Format != "tablecam-card-index" {
-		return nil, fmt.Errorf("vision: load card index %s: not a card index (format %q)", dir, man.Format)
-	}
-	if man.Version != CardIndexVersion || man.Descriptor != cardDescriptorName {
-		return nil, fmt.Errorf("vision: load card index %s: version %d (%s), this tablecam reads version %d (%s): teach the cards again",
-			dir, man.Version, man.Descriptor, CardIndexVersion, cardDescriptorName)
-	}
-	f, err := os.Open(filepath.Join(dir, cardIndexData))
-	if err != nil {
-		return nil, fmt.Errorf("vision: load card index: %w", err)
-	}
-	defer f.Close()
-	r := bufio.NewReader(f)
-	bad := func(what string) error {
-		return fmt.Errorf("vision: load card index %s: %s is damaged (%s)", dir, cardIndexData, what)
-	}
-	magic := make([]byte, len(cardIndexMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != cardIndexMagic {
-		return nil, bad("no header")
-	}
-	le := binary.LittleEndian
-	var hdr [4]uint32
-	if err := binary.Read(r, le, &hdr); err != nil {
-		return nil, bad("short header")
-	}
-	if hdr[0] != CardIndexVersion || hdr[2] != cardFineD || hdr[3] != cardChromD {
-		return nil, bad("wrong version or sizes")
-	}
-	if int(hdr[1]) != man.Examples || hdr[1] > 1<<20 {
-		return nil, bad(fmt.Sprintf("%d examples, manifest says %d", hdr[1], man.Examples))
-	}
-	if man.Threshold < 0 || man.Ratio < 0 || math.IsNaN(man.Threshold) || math.IsNaN(man.Ratio) {
-		return nil, fmt.Errorf("vision: load card index %s: bad threshold or ratio", dir)
-	}
-	ix := &CardIndex{Threshold: man.Threshold, Ratio: man.Ratio, entries: make([]cardEntry, 0, hdr[1])}
-	for range hdr[1] {
-		var n uint16
-		if err := binary.Read(r, le, &n); err != nil || n == 0 || n > 64 {
-			return nil, bad("bad card id")
-		}
-		id := make([]byte, n)
-		if _, err := io.ReadFull(r, id); err != nil {
-			return nil, bad("short card id")
-		}
-		var e cardEntry
-		e.id = string(id)
-		if err := binary.Read(r, le, &e.desc.hash); err != nil {
-			return nil, bad("short data")
-		}
-		if err := binary.Read(r, le, &e.desc.fineNorm); err != nil {
-			return nil, bad("short data")
-		}
-		if err := binary.Read(r, le, e.desc.fine[:]); err != nil {
-			return nil, bad("short data")
-		}
-		if err := binary.Read(r, le, e.desc.chroma[:]); err != nil {
-			return nil, bad("short data")
-		}
-		if !(e.desc.fineNorm > 0) || math.IsInf(float64(e.desc.fineNorm), 0) {
-			return nil, bad("bad norm")
-		}
-		for _, v := range e.desc.chroma {
-			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return nil, bad("not a number in the data")
-			}
-		}
-		if e.keys, err = cardReadKeys(r); err != nil {
-			return nil, bad(err.Error())
-		}
-		if e.views, err = cardReadKeys(r); err != nil {
-			return nil, bad(err.Error())
-		}
-		e.setBlockEnergy()
-		e.grown = len(ix.entries)%2 == 1 // saved in add's pairs: as found, grown
-		ix.entries = append(ix.entries, e)
-		ix.hashes = append(ix.hashes, e.desc.hash)
-	}
-	if _, err := r.ReadByte(); err != io.EOF {
-		return nil, bad("trailing data")
-	}
-	return ix, nil
 }
 
 // NewCardIndex returns an empty index; add cards with AddExample.

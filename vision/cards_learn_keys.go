@@ -16,12 +16,9 @@ package vision
 import "C"
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"image"
-	"io"
 	"math"
 	"math/bits"
 	"slices"
@@ -566,57 +563,6 @@ func (k *cardKeyer) guide(ks *cardKeys, hm *cardH) int {
 		}
 	}
 	return len(k.srcPts)
-}
-
-// cardWriteKeys writes an example's keypoints to a saved index: their
-// count (0: none), the upright card's size, then per keypoint x, y
-// (float32) and the descriptor (4 uint64).
-func cardWriteKeys(buf *bytes.Buffer, ks *cardKeys) {
-	le := binary.LittleEndian
-	if ks == nil {
-		binary.Write(buf, le, uint16(0))
-		return
-	}
-	binary.Write(buf, le, uint16(len(ks.desc)))
-	binary.Write(buf, le, [2]uint16{uint16(ks.w), uint16(ks.h)})
-	for i, d := range ks.desc {
-		binary.Write(buf, le, [2]float32{ks.pts[i].X, ks.pts[i].Y})
-		binary.Write(buf, le, d)
-	}
-}
-
-// cardReadKeys reads what cardWriteKeys writes (nil for none).
-func cardReadKeys(r io.Reader) (*cardKeys, error) {
-	le := binary.LittleEndian
-	var n uint16
-	if err := binary.Read(r, le, &n); err != nil {
-		return nil, fmt.Errorf("short keypoints: %w", err)
-	}
-	if n == 0 {
-		return nil, nil
-	}
-	var size [2]uint16
-	if err := binary.Read(r, le, &size); err != nil {
-		return nil, fmt.Errorf("short keypoints: %w", err)
-	}
-	if n > 4*cardKeyTeach || size != [2]uint16{cardKeyW, cardKeyH} && size != [2]uint16{cardKeyH, cardKeyW} {
-		return nil, errors.New("bad keypoints")
-	}
-	ks := &cardKeys{w: int(size[0]), h: int(size[1]), pts: make([]Point2f, n), desc: make([][4]uint64, n)}
-	for i := range ks.desc {
-		var p [2]float32
-		if err := binary.Read(r, le, &p); err != nil {
-			return nil, fmt.Errorf("short keypoints: %w", err)
-		}
-		if !(p[0] >= -1 && p[0] <= float32(ks.w) && p[1] >= -1 && p[1] <= float32(ks.h)) {
-			return nil, errors.New("keypoint outside the card")
-		}
-		ks.pts[i] = Point2f{p[0], p[1]}
-		if err := binary.Read(r, le, &ks.desc[i]); err != nil {
-			return nil, fmt.Errorf("short keypoints: %w", err)
-		}
-	}
-	return ks, nil
 }
 
 // Verification at a known pose (refConfirms): an outline and its match's

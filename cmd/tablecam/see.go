@@ -47,7 +47,12 @@ func (a *app) cardReader(wholeFrame bool) (*vision.CardReader, error) {
 	dir := cardsDir(a.cfg.DataDir)
 	if _, err := os.Stat(dir); err == nil {
 		ix, err := vision.LoadCardIndex(dir)
-		if err != nil {
+		var damaged *vision.CardIndexDamagedError
+		switch {
+		case errors.As(err, &damaged) && ix != nil:
+			// The cards that lost entries are named; the others read.
+			a.log.Warn("taught cards: some could not be read", "err", err)
+		case err != nil:
 			return nil, fmt.Errorf("taught cards: %w", err)
 		}
 		opts.Index = ix
