@@ -243,6 +243,12 @@ func Fight(c *models.Content, st State, in FightInput) (State, FightResult, []Ou
 	// Enemy damage first (the enemy attacks first, seed 000 step 01).
 	st, o := hurt(c, st, si, res.Damage, res.Rads)
 	out = append(out, o...)
+	if st.Over() {
+		// The survivor's death moved the power token to its last space:
+		// the game ends there, and the rest of the fight with it (seed 003
+		// "Ending the game").
+		return st, res, out, nil
+	}
 	if res.Killed {
 		xp := in.Token.Level
 		caps := 0

@@ -1639,3 +1639,35 @@ func TestSeed000ProbenAblegen_EachOwnedTokenOnce(t *testing.T) {
 		t.Errorf("seed 000 Proben ablegen: TestRerolls(owns S, test SS) = %d, want 1 (one S token owned)", got)
 	}
 }
+
+// seed 003 "ENDING THE GAME": "they lose together when the opposing
+// faction's power token reaches the last space on the power track". A
+// survivor killed in a fight with the token one space short loses the game
+// there: the rest of the fight (the enemy's retreat, XP for a kill) is not
+// resolved.
+func TestSeed003EndingTheGame_LostInAFightEndsIt(t *testing.T) {
+	c := rtContent(t)
+	for _, faces := range [][]string{{"head", "torso", "1h"}, {"arms", "legs", "2h"}} {
+		st := rtGame(t, c)
+		st.Power = st.LastSpace() - 1
+		st.Survivors[st.Survivor("ann")].Damage = 9
+		// raider-2: level 2, vulnerable arms+legs, retreat.
+		st, id := rtAdd(t, c, st, EnemySpec{Type: "raider", Token: "raider-2", With: []string{"ann"}})
+		st, _, out := rtFight(t, c, st, FightInput{Survivor: "ann", Enemy: id, Faces: rtVATS(t, c, faces...)})
+		if st.Result != ResultLost {
+			t.Fatalf("%v: result %q, want lost", faces, st.Result)
+		}
+		if out[len(out)-1].Kind != KindGameLost {
+			t.Errorf("%v: the fight goes on after the game is lost: %v", faces, rtKinds(out))
+		}
+		rtNone(t, out, KindFightRetreat)
+		rtNone(t, out, KindFightSurvived)
+		rtNone(t, out, KindFightKilled)
+		if ann := rtSurv(t, st, "ann"); ann.XP != 0 {
+			t.Errorf("%v: Ann gained %d XP in a lost game", faces, ann.XP)
+		}
+		if !rtEnemy(t, st, id).Active {
+			t.Errorf("%v: the raider turned facedown after the game ended", faces)
+		}
+	}
+}
