@@ -195,7 +195,7 @@ func TestTeachCardsDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := strings.Join(log, "\n")
-	for _, w := range []string{"goal-1: broken.jpg: not a picture", "goal-1: taught from 2 of 3 pictures", "goal-9: taught from 1 of 1", "empty: no pictures"} {
+	for _, w := range []string{"goal-1: broken.jpg: skipped: not a readable PNG", "goal-1: taught from 2 of 3 pictures", "goal-9: taught from 1 of 1", "empty: no pictures"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("progress lacks %q:\n%s", w, text)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 
 	"gocv.io/x/gocv"
 )
@@ -63,19 +62,17 @@ func (d *Die) UnmarshalJSON(data []byte) error {
 }
 
 // ErrBadImage is returned by ReadImage for a file that is not a readable
-// PNG, JPEG or BMP picture.
-var ErrBadImage = errors.New("not a readable PNG, JPEG or BMP image")
+// PNG, JPEG, BMP, TIFF or WebP picture.
+var ErrBadImage = errors.New("not a readable PNG, JPEG, BMP, TIFF or WebP image")
 
 // ReadImage reads a picture file as an 8-bit BGR Mat (close it). A missing,
 // empty, truncated or corrupt file is an error wrapping ErrBadImage (or the
-// file system's error), never a crash.
+// file system's error), one whose header declares too many pixels an
+// error wrapping ErrImageTooLarge; never a crash.
 func ReadImage(path string) (gocv.Mat, error) {
-	if _, err := os.Stat(path); err != nil {
+	m, err := readImageFile(path)
+	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("read image: %w", err)
-	}
-	m, ok := decodeImage(path)
-	if !ok {
-		return gocv.Mat{}, fmt.Errorf("read image %s: %w", path, ErrBadImage)
 	}
 	return m, nil
 }

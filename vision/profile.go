@@ -5,6 +5,7 @@ package vision
 // directory (profiles/dice/<set>/: profile.json and one PNG per example).
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -284,13 +285,19 @@ func writeCropPNG(path string, crop []byte) error {
 	return f.Close()
 }
 
+// readCropPNG reads an example crop, exampleCrop px square. Its header is
+// checked (readImageBytes, then the crop's size) before it is decoded: a
+// crop file whose header claims a huge picture costs an error, not the
+// memory of decoding it.
 func readCropPNG(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	data, err := readImageBytes(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	if w, h, err := imageHeaderSize(data); err != nil || w != exampleCrop || h != exampleCrop {
+		return nil, fmt.Errorf("%s: %dx%d, want %dx%d", path, w, h, exampleCrop, exampleCrop)
+	}
+	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

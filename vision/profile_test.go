@@ -2,6 +2,7 @@ package vision_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,35 @@ func TestDiceProfileLoadErrors(t *testing.T) {
 	}
 	if _, err := vision.LoadDiceProfile(dir); err == nil {
 		t.Error("corrupt JSON: want an error")
+	}
+}
+
+// TestDiceProfileOversizedCrop: a crop file of a saved profile whose PNG
+// header declares 32000×32000 pixels (800 bytes) is an error naming the
+// file and the limit, found from the header before anything is decoded
+// (decoding it took the memory of 4 GB of pixels and killed every dice
+// run that loaded the profile).
+func TestDiceProfileOversizedCrop(t *testing.T) {
+	_, profs := diceDefaultProfiles(t, "assist")
+	dir := filepath.Join(t.TempDir(), "assist")
+	if err := profs[0].Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	var man struct {
+		Examples []struct {
+			File string `json:"file"`
+		} `json:"examples"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "profile.json"))
+	if err != nil || json.Unmarshal(data, &man) != nil || len(man.Examples) == 0 {
+		t.Fatalf("profile.json: %v", err)
+	}
+	crop := filepath.Join(dir, man.Examples[0].File)
+	if err := os.WriteFile(crop, vision.HugePNGForTest(t, 32000, 32000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = vision.LoadDiceProfile(dir)
+	if !errors.Is(err, vision.ErrImageTooLarge) || !strings.Contains(err.Error(), crop) || !strings.Contains(err.Error(), "16384") {
+		t.Errorf("oversized crop: %v", err)
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"image"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -691,20 +690,25 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 	if set == "" || strings.ContainsAny(set, `/\`) || set == "." || set == ".." {
 		return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: bad set name %q", set)
 	}
-	ents, err := os.ReadDir(dir)
+	say := func(format string, args ...any) {
+		if progress != nil {
+			progress(fmt.Sprintf(format, args...))
+		}
+	}
+	faceDirs, badLinks, err := subfolders(dir)
 	if err != nil {
 		return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %w", err)
 	}
-	var faceDirs []string
+	for _, err := range badLinks {
+		say("skipped %v", err)
+	}
 	var bgFile string
-	for _, e := range ents {
-		name := e.Name()
-		switch {
-		case e.IsDir() && !strings.HasPrefix(name, "."):
-			faceDirs = append(faceDirs, name)
-		case !e.IsDir() && imageExts[strings.ToLower(filepath.Ext(name))] &&
-			strings.EqualFold(strings.TrimSuffix(name, filepath.Ext(name)), "background"):
-			bgFile = filepath.Join(dir, name)
+	if files, _, err := pictureFiles(dir, imageExts); err == nil {
+		for _, f := range files {
+			name := filepath.Base(f)
+			if strings.EqualFold(strings.TrimSuffix(name, filepath.Ext(name)), "background") {
+				bgFile = f
+			}
 		}
 	}
 	if len(faceDirs) == 0 {
@@ -734,11 +738,12 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 	bg := gocv.NewMat()
 	defer bg.Close()
 	if bgFile != "" {
-		bg.Close()
-		bg = gocv.IMRead(bgFile, gocv.IMReadColor)
-		if bg.Empty() {
-			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s: cannot read the image", bgFile)
+		m, err := readImageFile(bgFile)
+		if err != nil {
+			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: background: %w", err)
 		}
+		bg.Close()
+		bg = m
 	}
 	var examples []TeachExample
 	defer func() {
@@ -747,21 +752,26 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 		}
 	}()
 	for _, fd := range faceDirs {
-		files, err := os.ReadDir(filepath.Join(dir, fd))
+		files, badLinks, err := pictureFiles(filepath.Join(dir, fd), imageExts)
 		if err != nil {
 			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %w", err)
 		}
-		for _, f := range files {
-			if f.IsDir() || !imageExts[strings.ToLower(filepath.Ext(f.Name()))] {
+		for _, err := range badLinks {
+			say("%s: skipped %v", fd, err)
+		}
+		read := 0
+		for _, path := range files {
+			m, err := readImageFile(path)
+			if err != nil {
+				// One unreadable or oversized picture costs itself.
+				say("%s: %s: skipped: %s", fd, filepath.Base(path), strings.TrimPrefix(err.Error(), path+": "))
 				continue
 			}
-			path := filepath.Join(dir, fd, f.Name())
-			m := gocv.IMRead(path, gocv.IMReadColor)
-			if m.Empty() {
-				m.Close()
-				return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s: cannot read the image", path)
-			}
+			read++
 			examples = append(examples, TeachExample{Face: fd, Image: m, Background: bg, Name: path})
+		}
+		if read == 0 {
+			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s: no readable picture (reads %s files)", filepath.Join(dir, fd), imageExtList(imageExts))
 		}
 	}
 	if progress != nil {

@@ -56,6 +56,7 @@ func (a *app) rawSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Sourc
 		if err != nil {
 			return nil, nil, err
 		}
+		d.OnSkip = func(err error) { a.log.Warn("frame skipped", "err", err) }
 		var src vision.Source = d
 		if o.realtime {
 			src = vision.Paced(d, nil)
