@@ -57,6 +57,9 @@ type DiceProfile struct {
 	Body []DieColour `json:"body,omitempty"`
 	// Examples are the taught faces.
 	Examples []DieExample `json:"examples"`
+	// Skipped lists the example pictures LoadDiceProfile could not read
+	// and left out.
+	Skipped []error `json:"-"`
 }
 
 // DieExample is one taught face: a square crop around the top face,
@@ -210,18 +213,26 @@ func LoadDiceProfile(dir string) (*DiceProfile, error) {
 	if p.Version < 1 || p.Version > DiceProfileVersion {
 		return nil, fmt.Errorf("vision: load dice profile %s: version %d, this program reads 1 … %d", dir, p.Version, DiceProfileVersion)
 	}
-	for i := range p.Examples {
-		e := &p.Examples[i]
+	// An example whose picture cannot be read costs that example only,
+	// as long as every face keeps one.
+	kept := p.Examples[:0]
+	for i, e := range p.Examples {
 		if e.File == "" || filepath.Base(e.File) != e.File {
 			return nil, fmt.Errorf("vision: load dice profile %s: example %d: bad file name %q", dir, i, e.File)
 		}
 		crop, err := readCropPNG(filepath.Join(dir, e.File))
 		if err != nil {
-			return nil, fmt.Errorf("vision: load dice profile %s: %w", dir, err)
+			p.Skipped = append(p.Skipped, err)
+			continue
 		}
 		e.Crop = crop
+		kept = append(kept, e)
 	}
+	p.Examples = kept
 	if err := p.Validate(); err != nil {
+		if len(p.Skipped) > 0 {
+			return nil, fmt.Errorf("%w (in %s; %d example pictures could not be read: %w)", err, dir, len(p.Skipped), errors.Join(p.Skipped...))
+		}
 		return nil, fmt.Errorf("%w (in %s)", err, dir)
 	}
 	return &p, nil

@@ -3,6 +3,7 @@ package vision_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,9 +90,6 @@ func TestDiceProfileLoadErrors(t *testing.T) {
 		{"path in file name", "bad file name", func(m map[string]any) {
 			m["examples"].([]any)[0].(map[string]any)["file"] = "../x.png"
 		}},
-		{"missing png", "no such file", func(m map[string]any) {
-			m["examples"].([]any)[0].(map[string]any)["file"] = "gone.png"
-		}},
 		{"face without examples", "no example of face", func(m map[string]any) {
 			var keep []any
 			for _, e := range m["examples"].([]any) {
@@ -107,6 +105,11 @@ func TestDiceProfileLoadErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
 		}
+	}
+	// A missing picture costs its example only.
+	edit(func(m map[string]any) { m["examples"].([]any)[0].(map[string]any)["file"] = "gone.png" })
+	if p, err := vision.LoadDiceProfile(dir); err != nil || len(p.Skipped) != 1 || !strings.Contains(p.Skipped[0].Error(), "gone.png") {
+		t.Errorf("missing png: %v (skipped %v)", err, p)
 	}
 	if err := os.WriteFile(manifest, []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
@@ -140,8 +143,40 @@ func TestDiceProfileOversizedCrop(t *testing.T) {
 	if err := os.WriteFile(crop, vision.HugePNGForTest(t, 32000, 32000), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = vision.LoadDiceProfile(dir)
-	if !errors.Is(err, vision.ErrImageTooLarge) || !strings.Contains(err.Error(), crop) || !strings.Contains(err.Error(), "16384") {
+	// The oversized crop costs its example only.
+	p, err := vision.LoadDiceProfile(dir)
+	if err != nil {
+		t.Fatalf("one oversized crop: %v", err)
+	}
+	if len(p.Examples) != len(man.Examples)-1 || len(p.Skipped) != 1 {
+		t.Fatalf("%d of %d examples kept, %d skipped; want all but one", len(p.Examples), len(man.Examples), len(p.Skipped))
+	}
+	if err := p.Skipped[0]; !errors.Is(err, vision.ErrImageTooLarge) || !strings.Contains(err.Error(), crop) || !strings.Contains(err.Error(), "16384") {
 		t.Errorf("oversized crop: %v", err)
+	}
+	// A face left with no readable example is an error that names the
+	// unreadable pictures.
+	var face string
+	data, _ = os.ReadFile(filepath.Join(dir, "profile.json"))
+	var full struct {
+		Examples []struct {
+			File string `json:"file"`
+			Face string `json:"face"`
+		} `json:"examples"`
+	}
+	if err := json.Unmarshal(data, &full); err != nil {
+		t.Fatal(err)
+	}
+	face = full.Examples[0].Face
+	for _, e := range full.Examples {
+		if e.Face == face {
+			if err := os.WriteFile(filepath.Join(dir, e.File), []byte("not a picture"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	_, err = vision.LoadDiceProfile(dir)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("no example of face %q", face)) || !strings.Contains(err.Error(), "could not be read") {
+		t.Errorf("a face with no readable example: %v", err)
 	}
 }
