@@ -56,6 +56,9 @@ func Load(c *models.Content, dataDir string, sets []string, progress func(string
 				if err != nil {
 					return nil, nil, fmt.Errorf("taught dice set %q: %w (teach it again with: tablecam learn dice --set %s DIR)", set, err, set)
 				}
+				for _, e := range p.Skipped {
+					progress(fmt.Sprintf("taught dice set %q: an example is left out: %v", set, e))
+				}
 				out = append(out, p)
 				srcs = append(srcs, Source{Set: set, Taught: true, Dir: dir})
 				continue
