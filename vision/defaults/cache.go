@@ -124,7 +124,12 @@ func loadCached(dir, key string) (*vision.DiceProfile, error) {
 	if strings.TrimSpace(string(k)) != key {
 		return nil, errors.New("stale")
 	}
-	return vision.LoadDiceProfile(dir)
+	p, err := vision.LoadDiceProfile(dir)
+	if err == nil && len(p.Skipped) > 0 {
+		// A cache with a damaged picture is built again whole.
+		return nil, errors.Join(p.Skipped...)
+	}
+	return p, err
 }
 
 func saveCached(dir, key string, p *vision.DiceProfile) error {
