@@ -1,6 +1,15 @@
-"""Trains the face reader on die crops of the real photos (train split of
-data.py): a classifier of the six pip faces of a d6, with an embedding
-layer that later training on rendered face sets extends to taught dice.
+"""Trains the face reader: one network with two heads.
+
+- logits: the six pip faces of a d6, learnt from die crops of the real
+  photos (train split of data.py);
+- embedding: a descriptor in which views of one face are near and other
+  faces far, learnt from procedural face sets (faceart.py) by prototypes:
+  for each face of a batch one view is the prototype, another is matched
+  against all prototypes of the batch. A die the group teaches is then read
+  by the nearest taught prototype, with no retraining.
+
+The family --hold-out of faceart is never trained on; the end of each epoch
+measures 5-shot reading of new sets of that family.
 
     /usr/bin/python3 train/train_faces.py --work ~/.cache/tablecam-train/faces --out DIR
 """
@@ -19,6 +28,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import data  # noqa: E402
+import faceart  # noqa: E402
 import nets  # noqa: E402
 import onnxio  # noqa: E402
 import train_finder as tf  # noqa: E402
@@ -120,15 +130,65 @@ def photometric(img, rng):
     return f
 
 
+class ArtBatches:
+    """Batches of procedural faces: sets x faces x views."""
+
+    def __init__(self, rng, families, sets=16, faces=4, views=2):
+        self.rng, self.families = rng, families
+        self.sets, self.faces, self.views = sets, faces, views
+
+    def next(self):
+        xs = []
+        for _ in range(self.sets):
+            style, fs = faceart.random_set(self.rng, self.rng.choice(self.families), max(self.faces, self.rng.randint(self.faces, 10)))
+            for g in self.rng.sample(fs, self.faces):
+                for _ in range(self.views):
+                    xs.append(tf.to_tensor(faceart.view(style, g, self.rng)))
+        return torch.stack(xs)
+
+
+def proto_loss(emb, faces_per_batch, views, scale):
+    """Each face's first view is its prototype; the others are matched
+    against every prototype of the batch by cosine similarity."""
+    e = F.normalize(emb, dim=1).view(faces_per_batch, views, -1)
+    protos = e[:, 0]
+    loss = 0.0
+    for v in range(1, views):
+        logits = scale * e[:, v] @ protos.t()
+        loss = loss + F.cross_entropy(logits, torch.arange(faces_per_batch))
+    return loss / (views - 1)
+
+
+def few_shot(model, rng, family, sets=30, shots=5, queries=4):
+    """5-shot reading of new sets of a family: right, confidently wrong
+    (cosine margin), and all queries."""
+    model.eval()
+    right = total = 0
+    with torch.no_grad():
+        for _ in range(sets):
+            style, fs = faceart.random_set(rng, family)
+            views = [[tf.to_tensor(faceart.view(style, g, rng)) for _ in range(shots + queries)] for g in fs]
+            x = torch.stack([v for vs in views for v in vs])
+            e = F.normalize(model(x)[1], dim=1).view(len(fs), shots + queries, -1)
+            protos = F.normalize(e[:, :shots].mean(1), dim=1)
+            sim = e[:, shots:] @ protos.t()
+            pred = sim.argmax(-1)
+            right += int((pred == torch.arange(len(fs))[:, None]).sum())
+            total += len(fs) * queries
+    return right, total
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "dice-real"))
     ap.add_argument("--work", default=os.path.expanduser("~/.cache/tablecam-train/faces"))
     ap.add_argument("--out", default=None)
-    ap.add_argument("--epochs", type=int, default=20)
+    ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hold-out", default="letters", help="faceart family never trained on")
+    ap.add_argument("--art-every", type=int, default=1, help="an art batch after every n real batches (0: none)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -140,7 +200,9 @@ def main():
     ts, vs = samples(train), samples(val)
     torch.manual_seed(args.seed)
     model = Faces()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    scale = nn.Parameter(torch.tensor(10.0))
+    opt = torch.optim.AdamW(list(model.parameters()) + [scale], lr=3e-3, weight_decay=1e-4)
+    families = [f for f in faceart.FAMILIES if f != args.hold_out]
     steps = (len(ts) + args.batch - 1) // args.batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs, pct_start=0.1)
     start = 0
@@ -148,6 +210,7 @@ def main():
     if os.path.exists(ck):
         s = torch.load(ck)
         model.load_state_dict(s["model"])
+        scale.data.fill_(s.get("scale", 10.0))
         opt.load_state_dict(s["opt"])
         sched.load_state_dict(s["sched"])
         start = s["epoch"]
@@ -156,10 +219,16 @@ def main():
         model.train()
         rng = random.Random(args.seed * 1000 + epoch)
         t0 = time.time()
-        tot, n = 0.0, 0
+        tot, tot_art, n = 0.0, 0.0, 0
+        art = ArtBatches(random.Random(args.seed * 7919 + epoch), families)
         for x, y in batch_iter(train, tb, ts, rng, args.batch):
             logits, _ = model(x)
             loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            if args.art_every and n % args.art_every == 0:
+                _, e = model(art.next())
+                la = proto_loss(e, art.sets * art.faces, art.views, scale)
+                loss = loss + la
+                tot_art += la.item()
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -175,9 +244,11 @@ def main():
                 right["all"][0] += int((pred == y).sum())
                 right["all"][1] += len(y)
         r = right["all"]
-        print(f"epoch {epoch + 1}/{args.epochs}: loss {tot / max(n, 1):.4f} val {100 * r[0] / r[1]:.2f}% ({time.time() - t0:.0f} s)", flush=True)
+        fr, ft = few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out)
+        print(f"epoch {epoch + 1}/{args.epochs}: loss {tot / max(n, 1):.4f} (art {tot_art / max(n, 1):.4f}) "
+              f"real d6 val {100 * r[0] / r[1]:.2f}%, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
         tmp = ck + ".tmp"
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch + 1}, tmp)
+        torch.save({"model": model.state_dict(), "scale": float(scale), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch + 1}, tmp)
         os.replace(tmp, ck)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
