@@ -35,8 +35,8 @@ type Options struct {
 	Video   string
 	Settles []int
 	Rolls   int
-	// Loops plays the video this many times in a row (default 1), into one
-	// session: a long session is many loops.
+	// Loops plays the video this many times in a row (default 1, at most
+	// MaxLoops), into one session: a long session is many loops.
 	Loops int
 	// Unpaced plays frames as fast as they are processed instead of at the
 	// video's frame rate (for memory over a long simulated session; the
@@ -124,9 +124,23 @@ func (r Report) CPUShare() float64 {
 	return float64(r.CPU) / float64(r.Wall) / float64(r.Cores)
 }
 
+// MaxLoops bounds Options.Loops: a day of play is about 5,000 loops.
+const MaxLoops = 5000
+
+// Validate checks the options a user gives (0 loops means 1).
+func (o Options) Validate() error {
+	if o.Loops < 0 || o.Loops > MaxLoops {
+		return fmt.Errorf("loops must be 1 … %d, got %d", MaxLoops, o.Loops)
+	}
+	return nil
+}
+
 // Run plays the video opts.Loops times and measures.
 func Run(ctx context.Context, o Options) (Report, error) {
-	if o.Loops <= 0 {
+	if err := o.Validate(); err != nil {
+		return Report{}, err
+	}
+	if o.Loops == 0 {
 		o.Loops = 1
 	}
 	rep := Report{Cores: runtime.NumCPU()}

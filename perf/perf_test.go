@@ -3,6 +3,7 @@ package perf_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"tablecam/demo"
@@ -117,5 +118,14 @@ func TestRecordedSceneThroughThePipeline(t *testing.T) {
 	}
 	if len(rep.Memory) != 2 || rep.Memory[1].RSS <= 0 {
 		t.Errorf("memory samples %+v", rep.Memory)
+	}
+}
+
+// A loop count out of range is refused before anything runs.
+func TestLoopsBounded(t *testing.T) {
+	for _, n := range []int{-5, perf.MaxLoops + 1, 100000000} {
+		if _, err := perf.Run(context.Background(), perf.Options{Loops: n}); err == nil || !strings.Contains(err.Error(), "loops must be 1 … 5000") {
+			t.Errorf("loops %d: %v", n, err)
+		}
 	}
 }

@@ -31,6 +31,9 @@ starting, with --voice), the CPU share of all cores, and the resident memory
 after every loop. --loops N plays it N times into one session (a 30-minute session
 is about 100 loops); --unpaced processes frames as fast as possible (memory only).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := (perf.Options{Loops: loops}).Validate(); err != nil {
+				return fmt.Errorf("--loops: %w", err)
+			}
 			ctx := cmd.Context()
 			errw := cmd.ErrOrStderr()
 			c, err := a.content()
