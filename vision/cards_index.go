@@ -711,6 +711,9 @@ func TeachCards(dir string, progress func(string)) (*CardIndex, error) {
 	for _, err := range badLinks {
 		say("skipped %v", err)
 	}
+	if len(ids) > MaxTeachCards {
+		return nil, fmt.Errorf("vision: teach cards: %s has %d card folders; teaching takes at most %d", dir, len(ids), MaxTeachCards)
+	}
 	t, err := newCardTeacher()
 	if err != nil {
 		return nil, err
@@ -728,6 +731,9 @@ func TeachCards(dir string, progress func(string)) (*CardIndex, error) {
 		}
 		for _, err := range badLinks {
 			say("%s: skipped %v", id, err)
+		}
+		if len(files) > MaxTeachPictures {
+			return nil, fmt.Errorf("vision: teach cards: %s holds %d pictures; teaching reads at most %d of a card (two to five are enough)", filepath.Join(dir, id), len(files), MaxTeachPictures)
 		}
 		var imgs []gocv.Mat
 		var names []string

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/png"
@@ -230,5 +231,39 @@ func TestTeachDiceLinksAndOversized(t *testing.T) {
 	}
 	if !strings.Contains(text, "sun: huge.png: skipped: 32000×32000 pixels: too large (at most 16384") {
 		t.Errorf("progress:\n%s", text)
+	}
+}
+
+// Teaching refuses a folder with more pictures, faces or cards than it
+// reads, before it decodes any, naming the folder and the bound.
+func TestTeachCountsBounded(t *testing.T) {
+	fill := func(dir string, n int) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.png", i)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	dice := t.TempDir()
+	fill(filepath.Join(dice, "a"), MaxTeachPictures+1)
+	fill(filepath.Join(dice, "b"), 1)
+	if _, _, err := TeachDice(nil, "ours", dice, nil); err == nil || !strings.Contains(err.Error(), "at most 200") || !strings.Contains(err.Error(), filepath.Join(dice, "a")) {
+		t.Errorf("dice, too many pictures: %v", err)
+	}
+	faces := t.TempDir()
+	for i := range MaxTeachFaces + 1 {
+		fill(filepath.Join(faces, fmt.Sprintf("f%03d", i)), 0)
+	}
+	if _, _, err := TeachDice(nil, "ours", faces, nil); err == nil || !strings.Contains(err.Error(), "at most 100 faces") {
+		t.Errorf("dice, too many faces: %v", err)
+	}
+	cards := t.TempDir()
+	fill(filepath.Join(cards, "goal-1"), MaxTeachPictures+1)
+	if _, err := TeachCards(cards, nil); err == nil || !strings.Contains(err.Error(), "at most 200") {
+		t.Errorf("cards, too many pictures: %v", err)
 	}
 }

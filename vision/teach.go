@@ -714,6 +714,9 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 	if len(faceDirs) == 0 {
 		return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s has no face directories (want %s/<face-id>/*.png)", dir, dir)
 	}
+	if len(faceDirs) > MaxTeachFaces {
+		return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s has %d face directories; a die has at most %d faces", dir, len(faceDirs), MaxTeachFaces)
+	}
 	var fs models.FaceSet
 	custom := false
 	if c != nil {
@@ -759,6 +762,9 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 		for _, err := range badLinks {
 			say("%s: skipped %v", fd, err)
 		}
+		if len(files) > MaxTeachPictures {
+			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s holds %d pictures; teaching reads at most %d of a face (5 are enough)", filepath.Join(dir, fd), len(files), MaxTeachPictures)
+		}
 		read := 0
 		for _, path := range files {
 			m, err := readImageFile(path)
@@ -783,6 +789,17 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 	}
 	return TeachDiceProfile(fs, custom, examples, TeachOptions{Source: dir}, progress)
 }
+
+// Bounds of what teaching reads, so that a wrong folder (a photo library)
+// is refused at once instead of filling the memory.
+const (
+	// MaxTeachFaces is the most faces a taught die has.
+	MaxTeachFaces = 100
+	// MaxTeachPictures is the most pictures read of one face or card.
+	MaxTeachPictures = 200
+	// MaxTeachCards is the most cards taught at once.
+	MaxTeachCards = 5000
+)
 
 // customFaceSet makes a face set from face ids: numeric (in number order)
 // when every id is a number, symbols (in name order) otherwise.
