@@ -30,10 +30,40 @@ func pct(n, d int) float64 {
 	return 100 * float64(n) / float64(d)
 }
 
+// Reading is one die a reader reports in a picture.
+type Reading struct {
+	Center image.Point
+	Value  int
+	// Sure is false for a reading the group must confirm.
+	Sure bool
+}
+
+// DiceReader is what EvaluateReal measures: a reader of whole pictures.
+type DiceReader interface {
+	ReadDice(frame gocv.Mat) ([]Reading, error)
+}
+
+// ReadDice finds the dice of a frame and reads each; a reading below
+// minConf is not sure.
+func (r *Reader) ReadDice(frame gocv.Mat) ([]Reading, error) {
+	found, err := r.Find(frame)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Reading, 0, len(found))
+	for _, f := range found {
+		face, err := r.Face(frame, f)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Reading{Center: f.Center, Value: face.Value, Sure: face.Confidence >= r.minConf})
+	}
+	return out, nil
+}
+
 // EvaluateReal reads every photo and counts, per rig, how its labelled
-// dice were found and read. minConf is the confidence below which a
-// reading counts as uncertain.
-func EvaluateReal(r *Reader, photos []Photo, minConf float64) (map[string]*RealStats, error) {
+// dice were found and read.
+func EvaluateReal(r DiceReader, photos []Photo) (map[string]*RealStats, error) {
 	out := map[string]*RealStats{}
 	for _, p := range photos {
 		st := out[p.Rig]
@@ -41,20 +71,20 @@ func EvaluateReal(r *Reader, photos []Photo, minConf float64) (map[string]*RealS
 			st = &RealStats{}
 			out[p.Rig] = st
 		}
-		if err := evaluatePhoto(r, p, minConf, st); err != nil {
+		if err := evaluatePhoto(r, p, st); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func evaluatePhoto(r *Reader, p Photo, minConf float64, st *RealStats) error {
+func evaluatePhoto(r DiceReader, p Photo, st *RealStats) error {
 	img := gocv.IMRead(p.Path, gocv.IMReadColor)
 	defer img.Close()
 	if img.Empty() {
 		return fmt.Errorf("read %s", p.Path)
 	}
-	found, err := r.Find(img)
+	found, err := r.ReadDice(img)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
@@ -70,14 +100,10 @@ func evaluatePhoto(r *Reader, p Photo, minConf float64, st *RealStats) error {
 			}
 			used[i] = true
 			st.Found++
-			face, err := r.Face(img, f)
-			if err != nil {
-				return fmt.Errorf("%s: %w", p.Path, err)
-			}
 			switch {
-			case face.Confidence < minConf:
+			case !f.Sure:
 				st.Uncertain++
-			case face.Value == d.Value:
+			case f.Value == d.Value:
 				st.Right++
 			default:
 				st.Wrong++

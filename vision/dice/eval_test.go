@@ -33,7 +33,8 @@ func TestEvalReal(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	stats, err := EvaluateReal(r, val, *evalConf)
+	r.SetMinConfidence(*evalConf)
+	stats, err := EvaluateReal(r, val)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,9 +21,14 @@ const (
 // Reader finds dice in frames and reads their faces. It is not safe for
 // concurrent use.
 type Reader struct {
-	finder *finder
-	faces  *faceNet
+	finder  *finder
+	faces   *faceNet
+	minConf float64
 }
+
+// DefaultMinConfidence is the face confidence below which ReadDice reports
+// a reading as not sure.
+const DefaultMinConfidence = 0.9
 
 // LoadReader reads the models in dir.
 func LoadReader(dir string) (*Reader, error) {
@@ -36,7 +41,7 @@ func LoadReader(dir string) (*Reader, error) {
 		fn.Close()
 		return nil, err
 	}
-	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc)}, nil
+	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence}, nil
 }
 
 func loadModel(path string, outputs ...string) (*dnn.Net, error) {
@@ -59,6 +64,10 @@ func (r *Reader) Close() error {
 
 // SetFindThreshold sets the least score a die top is reported at.
 func (r *Reader) SetFindThreshold(t float64) { r.finder.thresh = t }
+
+// SetMinConfidence sets the face confidence below which ReadDice reports a
+// reading as not sure.
+func (r *Reader) SetMinConfidence(c float64) { r.minConf = c }
 
 // Find marks the die tops in a BGR frame, best first.
 func (r *Reader) Find(frame gocv.Mat) ([]Found, error) { return r.finder.find(frame) }

@@ -135,3 +135,27 @@ func readLabels(path string) ([]LabelledDie, error) {
 	}
 	return out, sc.Err()
 }
+
+// LabelledDir lists the photos of a folder of NAME.jpg with NAME.txt
+// labels, whose names start with their rig and a dash (cup-00004.jpg), as
+// the regression photos in testdata/real are kept.
+func LabelledDir(dir string) ([]Photo, error) {
+	imgs, err := filepath.Glob(filepath.Join(dir, "*.jpg"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(imgs)
+	var out []Photo
+	for _, img := range imgs {
+		dice, err := readLabels(strings.TrimSuffix(img, ".jpg") + ".txt")
+		if err != nil {
+			return nil, err
+		}
+		rig, _, _ := strings.Cut(filepath.Base(img), "-")
+		out = append(out, Photo{Path: img, Rig: rig, Source: filepath.Base(img), Split: "val", Dice: dice})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no labelled photos in %s", dir)
+	}
+	return out, nil
+}
