@@ -3,7 +3,6 @@ package tracker
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -23,9 +22,9 @@ type Session struct {
 	id      string
 	cat     *Catalog
 	log     []entry
-	game    Game
-	// skipped are events that no longer apply after an undo or correction.
-	skipped map[int64]error
+	// tl is the effective log and the game it folds to; its skipped
+	// events are those that no longer apply after an undo or correction.
+	tl *timeline
 }
 
 // OpenSession opens session id in the store, or resumes the latest open
@@ -55,16 +54,16 @@ func OpenSession(ctx context.Context, st *Store, c *models.Content, cat *Catalog
 	}
 	// Names and labels in the session's language; rules data is the same.
 	c = c.Localized(cat.Lang)
-	s := &Session{content: c, store: st, id: id, cat: cat}
+	s := &Session{content: c, store: st, id: id, cat: cat, tl: newTimeline(c, timelineKeepEvery)}
 	for _, r := range recs {
 		ev, err := DecodeEvent(r.Payload)
 		if err != nil {
 			return nil, fmt.Errorf("session %s, event %d: %w", id, r.Seq, err)
 		}
-		s.log = append(s.log, entry{Seq: r.Seq, Ev: ev})
+		e := entry{Seq: r.Seq, Ev: ev}
+		s.log = append(s.log, e)
+		s.tl.load(e)
 	}
-	f := fold(c, Effective(s.log))
-	s.game, s.skipped = f.Game, f.Skipped
 	return s, nil
 }
 
@@ -80,8 +79,8 @@ func (s *Session) ID() string { return s.id }
 func (s *Session) Game() Game {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.game.clone()
-	g.Rolls = append([]RollRecord(nil), s.game.Rolls...)
+	g := s.tl.game.clone()
+	g.Rolls = append([]RollRecord(nil), s.tl.game.Rolls...)
 	return g
 }
 
@@ -117,7 +116,7 @@ func (s *Session) Submit(ctx context.Context, ev Event) ([]models.Announcement, 
 	if err := roundTrips(ev); err != nil {
 		return nil, err
 	}
-	g, o, err := apply(s.content, s.game, 0, ev)
+	g, o, err := apply(s.content, s.tl.game, 0, ev)
 	if err != nil {
 		return nil, err
 	}
@@ -126,11 +125,11 @@ func (s *Session) Submit(ctx context.Context, ev Event) ([]models.Announcement, 
 		return nil, err
 	}
 	// Re-apply with the real sequence number (roll records carry it).
-	g, o, err = apply(s.content, s.game, seq, ev)
+	g, o, err = apply(s.content, s.tl.game, seq, ev)
 	if err != nil {
 		return nil, fmt.Errorf("event %d stored but failed on apply: %w", seq, err)
 	}
-	s.game = g
+	s.tl.add(entry{Seq: seq, Ev: ev}, g)
 	return s.cat.Announce(seq, o), nil
 }
 
@@ -148,63 +147,59 @@ func (s *Session) persist(ctx context.Context, ev Event) (int64, error) {
 }
 
 // rewrite handles undo, redo and corrections: the log gains the event and
-// the game is recomputed from the whole effective log.
+// the game is recomputed from the first event it changes.
 func (s *Session) rewrite(ctx context.Context, ev Event) ([]models.Announcement, error) {
-	before := Effective(s.log)
-	var o outs
+	var (
+		o   outs
+		ch  *change
+		pos = -1 // a correction's target's position in the effective log
+	)
 	switch ev.Type {
 	case EvCorrect:
-		if err := checkCorrection(s.content, before, ev); err != nil {
+		var target []entry
+		if pos = s.tl.position(ev.Target); pos >= 0 {
+			target = s.tl.eff[pos : pos+1]
+		}
+		if err := checkCorrection(s.content, target, ev); err != nil {
 			return nil, err
 		}
 		o = one(KindCorrect, engine.Vars{"target": ev.Target, "faces": ev.Faces})
-	case EvUndo, EvRedo:
-		after := Effective(append(append([]entry(nil), s.log...), entry{Seq: -1, Ev: ev}))
-		changed := diff(before, after)
-		kind := KindUndo
-		if ev.Type == EvRedo {
-			kind = KindRedo
+		ch = s.tl.planAdd(entry{Ev: ev})
+	case EvUndo:
+		var ok bool
+		if ch, ok = s.tl.planUndo(); !ok {
+			return s.cat.Announce(0, one(KindNothingUndo, nil)), nil
 		}
-		if changed == nil {
-			if ev.Type == EvUndo {
-				return s.cat.Announce(0, one(KindNothingUndo, nil)), nil
-			}
+		o = one(KindUndo, describe(ch.e.Ev))
+	case EvRedo:
+		var ok bool
+		if ch, ok = s.tl.planRedo(); !ok {
 			return s.cat.Announce(0, one(KindNothingRedo, nil)), nil
 		}
-		o = one(kind, describe(changed.Ev))
+		o = one(KindRedo, describe(ch.e.Ev))
 	}
-	// Recompute with the new event before storing it, so a stored log can
-	// always be replayed.
-	next := int64(1)
-	if n := len(s.log); n > 0 {
-		next = s.log[n-1].Seq + 1
-	}
-	trial := append(append([]entry(nil), s.log...), entry{Seq: next, Ev: ev})
-	f := fold(s.content, Effective(trial))
+	// The game is recomputed (above) before the event is stored, so a stored
+	// log can always be replayed. The event's own sequence number does not
+	// enter the fold: undo and redo are not in the effective log, and a
+	// correction only changes its target.
 	seq, err := s.persist(ctx, ev)
 	if err != nil {
+		s.tl.abort(ch)
 		return nil, err
 	}
-	if seq != next {
-		f = fold(s.content, Effective(s.log))
+	if ev.Type == EvCorrect {
+		ch.e.Seq = seq
+		ch.eff[len(ch.eff)-1].Seq = seq
 	}
-	var skipped []int64
-	for q := range f.Skipped {
-		if _, was := s.skipped[q]; !was {
-			skipped = append(skipped, q)
-		}
-	}
-	sort.Slice(skipped, func(i, j int) bool { return skipped[i] < skipped[j] })
-	for _, q := range skipped {
-		o = append(o, engine.Outcome{Kind: KindSkipped, Vars: engine.Vars{"seq": q, "reason": f.Skipped[q].Error()}})
+	for _, q := range s.tl.commit(ch) {
+		o = append(o, engine.Outcome{Kind: KindSkipped, Vars: engine.Vars{"seq": q, "reason": s.tl.skipped[q].Error()}})
 	}
 	if ev.Type == EvCorrect {
 		// The outcomes the corrected reading led to, as recomputed.
-		o = append(o, laterOutcomes(f, Effective(s.log), ev.Target)...)
+		o = append(o, laterOutcomes(ch.out, s.tl.eff[pos:], ev.Target)...)
 	}
-	s.game, s.skipped = f.Game, f.Skipped
-	if s.game.Started {
-		st := s.game.State
+	if g := s.tl.game; g.Started {
+		st := g.State
 		o = append(o, engine.Outcome{Kind: KindRecomputed, Vars: engine.Vars{"space": st.Power + 1, "track": st.PowerTrack,
 			"goals": st.Goals, "required": st.GoalsRequired, "round": st.Round}})
 	}
@@ -214,13 +209,13 @@ func (s *Session) rewrite(ctx context.Context, ev Event) ([]models.Announcement,
 // laterOutcomes returns the recomputed outcomes of the corrected roll and
 // of the events that continued it (rerolls, done) up to the next event of
 // another kind.
-func laterOutcomes(f folded, eff []entry, target int64) outs {
+func laterOutcomes(out map[int64]outs, eff []entry, target int64) outs {
 	var o outs
 	started := false
 	for _, e := range eff {
 		if e.Seq == target {
 			started = true
-			o = append(o, f.Out[e.Seq]...)
+			o = append(o, out[e.Seq]...)
 			continue
 		}
 		if !started || e.Ev.Type == EvCorrect {
@@ -229,35 +224,12 @@ func laterOutcomes(f folded, eff []entry, target int64) outs {
 		if e.Ev.Type != EvReroll && e.Ev.Type != EvDone && e.Ev.Type != EvRoll {
 			break
 		}
-		o = append(o, f.Out[e.Seq]...)
+		o = append(o, out[e.Seq]...)
 		if e.Ev.Type == EvRoll {
 			break
 		}
 	}
 	return o
-}
-
-// diff returns the one entry whose status differs between two effective logs.
-func diff(a, b []entry) *entry {
-	in := map[int64]bool{}
-	for _, e := range b {
-		in[e.Seq] = true
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		if !in[a[i].Seq] {
-			return &a[i]
-		}
-	}
-	inA := map[int64]bool{}
-	for _, e := range a {
-		inA[e.Seq] = true
-	}
-	for i := len(b) - 1; i >= 0; i-- {
-		if !inA[b[i].Seq] && b[i].Seq >= 0 {
-			return &b[i]
-		}
-	}
-	return nil
 }
 
 // Replay folds a list of events (with their sequence numbers) from an empty
