@@ -1,7 +1,7 @@
 package tracker
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -425,24 +425,37 @@ func parseEnemy(a []string, usage string) (Event, error) {
 }
 
 // ParseFile reads an events file: one command per line, # comments.
-// Errors name the line.
+// Every bad line (one that does not parse, or is longer than MaxLineBytes)
+// is reported, each with its number, and then no events are returned.
 func ParseFile(c *models.Content, name string, r io.Reader) ([]Event, error) {
-	var out []Event
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	n := 0
-	for sc.Scan() {
-		n++
-		ev, ok, err := ParseLine(c, sc.Text())
+	var (
+		out  []Event
+		errs []error
+	)
+	lr := NewLineReader(r)
+	for {
+		line, n, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if errors.Is(err, ErrLineTooLong) {
+			errs = append(errs, fmt.Errorf("%s:%d: %w", name, n, err))
+			continue
+		}
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
+			return nil, fmt.Errorf("read %s after line %d: %w", name, n, err)
+		}
+		ev, ok, err := ParseLine(c, line)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s:%d: %w", name, n, err))
+			continue
 		}
 		if ok {
 			out = append(out, ev)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read %s: %w", name, err)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return out, nil
 }

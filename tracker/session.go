@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -10,6 +11,11 @@ import (
 	"tablecam/engine"
 	"tablecam/models"
 )
+
+// ErrNotStored is returned (wrapped) by Submit for a valid event that the
+// store failed to keep (a full disk, an I/O error): the event is not in the
+// session. Test for it with errors.Is.
+var ErrNotStored = errors.New("the event could not be stored")
 
 // Session is one game session backed by the event log. Submit validates an
 // event against the current game, makes it durable, then applies it and
@@ -140,7 +146,7 @@ func (s *Session) persist(ctx context.Context, ev Event) (int64, error) {
 	}
 	rec, err := s.store.Append(ctx, s.id, ev.Type, payload)
 	if err != nil {
-		return 0, fmt.Errorf("store %s event: %w", ev.Type, err)
+		return 0, fmt.Errorf("%w: %w", ErrNotStored, err)
 	}
 	s.log = append(s.log, entry{Seq: rec.Seq, Ev: ev})
 	return rec.Seq, nil

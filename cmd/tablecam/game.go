@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -177,7 +177,11 @@ func isTerminal(r io.Reader) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// prompt reads commands line by line and submits them.
+// prompt reads commands line by line and submits them. A bad line (one
+// that does not parse, is rejected, or is longer than
+// tracker.MaxLineBytes) is reported with its number and the next line is
+// read. Events that could not be stored make it fail at the end, saying how
+// many.
 func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Reader, out, errw io.Writer, ann announce.Announcer, interactive bool) error {
 	if interactive {
 		fmt.Fprintf(out, "tablecam session %s. Type help for commands, state for the game, quit to leave.\n", s.ID())
@@ -185,20 +189,27 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 			fmt.Fprint(out, g.Summary(c))
 		}
 	}
-	sc := bufio.NewScanner(in)
-	lineNo := 0
+	lr := tracker.NewLineReader(in)
+	var lost lostEvents
 	for {
 		if interactive {
 			fmt.Fprint(out, "> ")
 		}
-		if !sc.Scan() {
+		raw, lineNo, err := lr.Next()
+		if errors.Is(err, io.EOF) {
 			break
 		}
-		lineNo++
-		line := strings.TrimSpace(sc.Text())
+		if errors.Is(err, tracker.ErrLineTooLong) {
+			fmt.Fprintf(errw, "line %d: %v; skipped\n", lineNo, err)
+			continue
+		}
+		if err != nil {
+			return errors.Join(fmt.Errorf("read commands after line %d: %w", lineNo, err), lost.err())
+		}
+		line := strings.TrimSpace(raw)
 		switch strings.ToLower(line) {
 		case "quit", "exit":
-			return nil
+			return lost.err()
 		case "help", "?":
 			for _, cm := range tracker.Commands() {
 				fmt.Fprintf(out, "  %-58s %s\n", cm.Usage, cm.Summary)
@@ -217,8 +228,12 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 		if !ok {
 			continue
 		}
+		lost.events++
 		as, err := s.Submit(ctx, ev)
 		if err != nil {
+			if errors.Is(err, tracker.ErrNotStored) {
+				lost.lines = append(lost.lines, lineNo)
+			}
 			fmt.Fprintf(errw, "line %d: %s: %v\n", lineNo, ev.Type, err)
 			continue
 		}
@@ -228,19 +243,33 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 			}
 		}
 		if ctx.Err() != nil {
-			return nil
+			break
 		}
 	}
-	return sc.Err()
+	return lost.err()
+}
+
+// lostEvents counts the events of a prompt and the lines of those the
+// store failed to keep.
+type lostEvents struct {
+	events int
+	lines  []int
+}
+
+func (l lostEvents) err() error {
+	if len(l.lines) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of %d events could not be stored (first at line %d, last at line %d; see above): they are not in the session",
+		len(l.lines), l.events, l.lines[0], l.lines[len(l.lines)-1])
 }
 
 // replayEvents runs an events file through a fresh session in a temporary
-// store and announces everything. Invalid lines are reported and skipped.
+// store and announces everything. Every bad line (one that does not parse,
+// is rejected, or is longer than tracker.MaxLineBytes) is reported with its
+// number and skipped, and the rest is replayed; it returns how many there
+// were.
 func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, r io.Reader, ann announce.Announcer, errw io.Writer) (int, error) {
-	evs, lines, err := parseWithLines(c, name, r)
-	if err != nil {
-		return 0, err
-	}
 	dir, err := os.MkdirTemp("", "tablecam-replay-")
 	if err != nil {
 		return 0, fmt.Errorf("temporary store: %w", err)
@@ -262,12 +291,38 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 	if err != nil {
 		return 0, err
 	}
+	lr := tracker.NewLineReader(r)
 	bad := 0
-	for i, ev := range evs {
-		as, err := s.Submit(ctx, ev)
+	for {
+		line, n, err := lr.Next()
+		if errors.Is(err, io.EOF) {
+			return bad, nil
+		}
+		if errors.Is(err, tracker.ErrLineTooLong) {
+			bad++
+			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
+			continue
+		}
+		if err != nil {
+			return bad, fmt.Errorf("read %s after line %d: %w", name, n, err)
+		}
+		ev, ok, err := tracker.ParseLine(c, line)
 		if err != nil {
 			bad++
-			fmt.Fprintf(errw, "%s:%d: %s: %v\n", name, lines[i], ev.Type, err)
+			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		as, err := s.Submit(ctx, ev)
+		if errors.Is(err, tracker.ErrNotStored) {
+			// The temporary store failed: nothing after this can be replayed.
+			return bad, fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		if err != nil {
+			bad++
+			fmt.Fprintf(errw, "%s:%d: %s: %v\n", name, n, ev.Type, err)
 			continue
 		}
 		for _, x := range as {
@@ -280,29 +335,6 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 			return bad, ctx.Err()
 		}
 	}
-	return bad, nil
-}
-
-func parseWithLines(c *models.Content, name string, r io.Reader) ([]tracker.Event, []int, error) {
-	var evs []tracker.Event
-	var lines []int
-	sc := bufio.NewScanner(r)
-	n := 0
-	for sc.Scan() {
-		n++
-		ev, ok, err := tracker.ParseLine(c, sc.Text())
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s:%d: %w", name, n, err)
-		}
-		if ok {
-			evs = append(evs, ev)
-			lines = append(lines, n)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", name, err)
-	}
-	return evs, lines, nil
 }
 
 func (a *app) replayCmd() *cobra.Command {
@@ -338,7 +370,7 @@ func (a *app) replayCmd() *cobra.Command {
 				return err
 			}
 			if bad > 0 {
-				return fmt.Errorf("%d events of %s were rejected (see above)", bad, events)
+				return fmt.Errorf("%d lines of %s were rejected (see above); the others were replayed", bad, events)
 			}
 			return nil
 		},
