@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -110,6 +112,16 @@ func (a *app) openSession(ctx context.Context, c *models.Content, id string, fre
 	return st, s, nil
 }
 
+// checkDashboardAddr fails if the dashboard's address cannot be listened
+// on, before a session is opened (or created) for nothing.
+func (a *app) checkDashboardAddr() error {
+	ln, err := net.Listen("tcp", a.cfg.Dashboard.Addr)
+	if err != nil {
+		return fmt.Errorf("dashboard: %w (set dashboard.addr to a free address)", err)
+	}
+	return ln.Close()
+}
+
 func (a *app) playCmd() *cobra.Command {
 	var manual, demo, jsonOut, fresh, serve, realtime, noPrompt bool
 	var session, voice, video, images string
@@ -124,6 +136,11 @@ func (a *app) playCmd() *cobra.Command {
 			}
 			if demo {
 				return a.runDemo(ctx, c, cmd.OutOrStdout(), cmd.ErrOrStderr(), jsonOut, voice, serve, realtime)
+			}
+			if serve {
+				if err := a.checkDashboardAddr(); err != nil {
+					return err
+				}
 			}
 			if !manual {
 				return a.runCamera(ctx, c, cameraOpts{video: video, images: images, realtime: realtime, session: session, fresh: fresh,
@@ -393,7 +410,7 @@ func (a *app) stateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			st, s, err := a.openSession(ctx, c, session, false)
+			st, s, err := a.viewSession(ctx, c, session)
 			if err != nil {
 				return err
 			}
@@ -416,12 +433,51 @@ func (a *app) stateCmd() *cobra.Command {
 	return cmd
 }
 
+// viewSession opens session id, or the latest open one, to look at: it
+// creates neither the store nor a session.
+func (a *app) viewSession(ctx context.Context, c *models.Content, id string) (*tracker.Store, *tracker.Session, error) {
+	cat, err := tracker.NewCatalog(a.cfg.Language)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := a.viewStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	if id == "" {
+		info, ok, err := st.LatestOpenSession(ctx)
+		if err != nil {
+			st.Close()
+			return nil, nil, err
+		}
+		if !ok {
+			st.Close()
+			return nil, nil, fmt.Errorf("no open session in %s: start one with `tablecam play --manual` (or play with the camera); `tablecam sessions` lists the ended ones", a.cfg.Session.DB)
+		}
+		id = info.ID
+	}
+	s, err := tracker.OpenSession(ctx, st, c, cat, id, "")
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, s, nil
+}
+
+// viewStore opens the sessions database to read it, or says there is none.
+func (a *app) viewStore() (*tracker.Store, error) {
+	if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no sessions yet (no %s): start one with `tablecam play --manual` (or play with the camera)", a.cfg.Session.DB)
+	}
+	return tracker.OpenStore(a.cfg.Session.DB)
+}
+
 func (a *app) sessionsCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "sessions",
 		Short: "List stored sessions, newest first",
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := tracker.OpenStore(a.cfg.Session.DB)
+			st, err := a.viewStore()
 			if err != nil {
 				return err
 			}
