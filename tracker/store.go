@@ -28,6 +28,39 @@ var (
 	ErrInvalidPayload = errors.New("payload is not valid JSON")
 )
 
+// StoreLockedError is returned (wrapped) by OpenStore when another process
+// (or another Store of this one) writes to the same database.
+type StoreLockedError struct {
+	// Holder says who holds the lock, as it wrote into the lock file:
+	// process id, command, since when ("" if not known yet).
+	Holder string
+}
+
+func (e *StoreLockedError) Error() string {
+	who := e.Holder
+	if who == "" {
+		who = "another process"
+	}
+	return "in use by " + who + ": one tablecam writes to a data directory at a time (stop it, or use another data directory); " +
+		"tablecam state and tablecam sessions still work while it runs"
+}
+
+// errStoreReadOnly is returned by the writing methods of a Store opened
+// read-only.
+var errStoreReadOnly = errors.New("the store is open read-only")
+
+// StoreOptions say how OpenStoreWith opens a store.
+type StoreOptions struct {
+	// ReadOnly opens an existing store to look at it. It takes no lock, so
+	// it works while another process writes (SQLite's WAL mode lets readers
+	// run beside the writer), and it creates, upgrades and changes nothing:
+	// a missing store, or one an older tablecam wrote, is refused.
+	ReadOnly bool
+	// Command names this program in the lock file, for the message a
+	// second writer gets (default: the process's command line).
+	Command string
+}
+
 // storeTimeLayout is RFC 3339 with a fixed-width nanosecond fraction. Every
 // timestamp is stored in UTC with this layout, so the stored text is both
 // parseable with time.RFC3339Nano and sorts lexically in time order (the
@@ -110,22 +143,31 @@ type Store struct {
 	Now func() time.Time
 
 	path       string
-	w          *sql.DB   // single writer connection
+	lock       *os.File  // the lock file, locked while the Store writes (nil: read-only)
+	w          *sql.DB   // single writer connection (nil: read-only)
 	r          *sql.DB   // read-only connections
 	appendStmt *sql.Stmt // prepared INSERT used by Append
 }
 
-// OpenStore opens the session store at path, creating the file and its parent
-// directory if needed, and brings the schema up to date.
+// OpenStore opens the session store at path to write to it, creating the
+// file and its parent directory if needed, and brings the schema up to date.
+// It takes an exclusive lock on the lock file beside the database (path +
+// ".lock") until Close: a second writer, in this process or another, gets a
+// *StoreLockedError saying who holds it.
 func OpenStore(path string) (*Store, error) {
-	s, err := openStore(path)
+	return OpenStoreWith(path, StoreOptions{})
+}
+
+// OpenStoreWith opens the session store at path as opts say.
+func OpenStoreWith(path string, opts StoreOptions) (*Store, error) {
+	s, err := openStore(path, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open session store %s: %w", path, err)
 	}
 	return s, nil
 }
 
-func openStore(path string) (_ *Store, err error) {
+func openStore(path string, opts StoreOptions) (_ *Store, err error) {
 	if path == "" {
 		return nil, errors.New("empty path")
 	}
@@ -134,14 +176,30 @@ func openStore(path string) (_ *Store, err error) {
 		return nil, err
 	}
 	dir := filepath.Dir(abs)
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		return nil, errors.New("is a directory")
+	} else if opts.ReadOnly && err != nil {
+		return nil, err
+	}
+	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", storeBusyTimeoutMS)
+	if opts.ReadOnly {
+		return openStoreReader(abs, common)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
-		return nil, errors.New("is a directory")
+	if opts.Command == "" {
+		opts.Command = strings.Join(append([]string{filepath.Base(os.Args[0])}, os.Args[1:]...), " ")
 	}
-
-	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", storeBusyTimeoutMS)
+	lock, err := storeLock(abs+".lock", opts.Command)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil && lock != nil {
+			lock.Close()
+		}
+	}()
 	w, err := sql.Open("sqlite", storeDSN(abs, common+
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"))
 	if err != nil {
@@ -160,6 +218,7 @@ func openStore(path string) (_ *Store, err error) {
 			_ = s.Close()
 		}
 	}()
+	s.lock, lock = lock, nil
 
 	ctx := context.Background()
 	if err := s.checkWriter(ctx); err != nil {
@@ -190,6 +249,29 @@ func openStore(path string) (_ *Store, err error) {
 		SELECT id, ?, ?, ? FROM sessions WHERE id = ? AND ended_at IS NULL`)
 	if err != nil {
 		return nil, fmt.Errorf("prepare append: %w", err)
+	}
+	return s, nil
+}
+
+// openStoreReader opens the store at abs for reading only.
+func openStoreReader(abs, common string) (_ *Store, err error) {
+	s := &Store{Now: time.Now, path: abs}
+	defer func() {
+		if err != nil {
+			_ = s.Close()
+		}
+	}()
+	if s.r, err = sql.Open("sqlite", storeDSN(abs, common+"&_query_only=1")); err != nil {
+		return nil, err
+	}
+	s.r.SetMaxOpenConns(storeMaxReaders)
+	s.r.SetMaxIdleConns(storeMaxReaders)
+	var version int
+	if err := s.r.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return nil, storeExplain(err)
+	}
+	if n := len(storeMigrations()); version != n {
+		return nil, fmt.Errorf("schema version %d, this program reads %d: open it once with a command that writes (tablecam play) to upgrade it", version, n)
 	}
 	return s, nil
 }
@@ -314,6 +396,9 @@ func (s *Store) Close() error {
 	if s.w != nil {
 		errs = append(errs, s.w.Close())
 	}
+	if s.lock != nil {
+		errs = append(errs, s.lock.Close())
+	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close session store %s: %w", s.path, err)
 	}
@@ -341,6 +426,9 @@ func storeParseTime(v string) (time.Time, error) {
 func (s *Store) CreateSession(ctx context.Context, id, name string) error {
 	if id == "" {
 		return errors.New("create session: empty id")
+	}
+	if s.w == nil {
+		return fmt.Errorf("create session %q: %w", id, errStoreReadOnly)
 	}
 	if _, err := s.w.ExecContext(ctx,
 		"INSERT INTO sessions (id, name, created_at) VALUES (?, ?, ?)",
@@ -416,6 +504,9 @@ func (s *Store) LatestOpenSession(ctx context.Context) (info SessionInfo, ok boo
 // Ending an already ended session is a no-op that keeps the original end
 // time.
 func (s *Store) EndSession(ctx context.Context, id string) error {
+	if s.w == nil {
+		return fmt.Errorf("end session %q: %w", id, errStoreReadOnly)
+	}
 	res, err := s.w.ExecContext(ctx,
 		"UPDATE sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL",
 		storeFormatTime(s.now()), id)
@@ -448,6 +539,9 @@ func (s *Store) sessionState(ctx context.Context, id string) (ended bool, err er
 func (s *Store) Append(ctx context.Context, session, kind string, payload json.RawMessage) (Record, error) {
 	if kind == "" {
 		return Record{}, fmt.Errorf("append to session %q: empty event kind", session)
+	}
+	if s.w == nil {
+		return Record{}, fmt.Errorf("append to session %q: %w", session, errStoreReadOnly)
 	}
 	if !json.Valid(payload) {
 		return Record{}, fmt.Errorf("append %s event to session %q: %w: %.64q",

@@ -469,7 +469,8 @@ func (a *app) viewStore() (*tracker.Store, error) {
 	if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no sessions yet (no %s): start one with `tablecam play --manual` (or play with the camera)", a.cfg.Session.DB)
 	}
-	return tracker.OpenStore(a.cfg.Session.DB)
+	// Read-only: no lock, so it works while play writes.
+	return tracker.OpenStoreWith(a.cfg.Session.DB, tracker.StoreOptions{ReadOnly: true})
 }
 
 func (a *app) sessionsCmd() *cobra.Command {
