@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" database/sql driver
@@ -59,6 +60,9 @@ type StoreOptions struct {
 	// Command names this program in the lock file, for the message a
 	// second writer gets (default: the process's command line).
 	Command string
+	// Salvage opens a damaged store read-only instead of refusing it, to
+	// Check it and read what is readable. It implies ReadOnly.
+	Salvage bool
 }
 
 // storeTimeLayout is RFC 3339 with a fixed-width nanosecond fraction. Every
@@ -78,13 +82,20 @@ const storeMaxReaders = 4
 // storeSQLiteNotADB is SQLite's primary result code SQLITE_NOTADB.
 const storeSQLiteNotADB = 26
 
+// storeMigration moves the schema one version up: SQL, then (if set) a Go
+// step in the same transaction.
+type storeMigration struct {
+	sql  string
+	step func(ctx context.Context, tx *sql.Tx) error
+}
+
 // storeMigrations returns the schema migrations in application order.
 // Migration i (0-based) moves the database from PRAGMA user_version i to i+1.
 // Never edit a released migration; append a new one instead.
-func storeMigrations() []string {
-	return []string{
+func storeMigrations() []storeMigration {
+	return []storeMigration{
 		// 1: initial schema.
-		`CREATE TABLE sessions (
+		{sql: `CREATE TABLE sessions (
 			id         TEXT PRIMARY KEY,
 			name       TEXT NOT NULL DEFAULT '',
 			created_at TEXT NOT NULL,
@@ -98,8 +109,45 @@ func storeMigrations() []string {
 			kind       TEXT NOT NULL,
 			payload    TEXT NOT NULL
 		);
-		CREATE INDEX events_session_seq ON events (session_id, seq);`,
+		CREATE INDEX events_session_seq ON events (session_id, seq);`},
+		// 2: each event carries the chain hash of itself and the event
+		// before it (storeChain); the events already there get theirs.
+		{sql: `ALTER TABLE events ADD COLUMN hash BLOB NULL;`, step: storeChainExisting},
 	}
+}
+
+// storeChainExisting computes the chain hashes of the events of a database
+// from before they had them.
+func storeChainExisting(ctx context.Context, tx *sql.Tx) error {
+	type row struct {
+		seq                    int64
+		session, at, kind, pay string
+	}
+	rows, err := tx.QueryContext(ctx, "SELECT seq, session_id, at, kind, payload FROM events ORDER BY seq")
+	if err != nil {
+		return err
+	}
+	var all []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.seq, &r.session, &r.at, &r.kind, &r.pay); err != nil {
+			rows.Close()
+			return err
+		}
+		all = append(all, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	var prev []byte
+	for _, r := range all {
+		prev = storeChain(prev, r.seq, r.session, r.at, r.kind, []byte(r.pay))
+		if _, err := tx.ExecContext(ctx, "UPDATE events SET hash = ? WHERE seq = ?", prev, r.seq); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Record is one event of a session's append-only log.
@@ -147,6 +195,11 @@ type Store struct {
 	w          *sql.DB   // single writer connection (nil: read-only)
 	r          *sql.DB   // read-only connections
 	appendStmt *sql.Stmt // prepared INSERT used by Append
+
+	mu     sync.Mutex // orders appends: each one chains to the one before
+	last   storeAcked // the last event of the log
+	ack    *os.File   // the acknowledgement file (nil: read-only)
+	ackErr error      // the first failure to write it
 }
 
 // OpenStore opens the session store at path to write to it, creating the
@@ -182,8 +235,8 @@ func openStore(path string, opts StoreOptions) (_ *Store, err error) {
 		return nil, err
 	}
 	common := fmt.Sprintf("_pragma=busy_timeout(%d)&_pragma=foreign_keys(1)", storeBusyTimeoutMS)
-	if opts.ReadOnly {
-		return openStoreReader(abs, common)
+	if opts.ReadOnly || opts.Salvage {
+		return openStoreReader(abs, common, opts.Salvage)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -200,6 +253,37 @@ func openStore(path string, opts StoreOptions) (_ *Store, err error) {
 			lock.Close()
 		}
 	}()
+	ackPath := abs + ".ack"
+	ack, haveAck, err := storeReadAck(ackPath)
+	if err != nil {
+		return nil, &StoreDamagedError{Report: StoreReport{Acked: -1, Problems: []string{err.Error()}}}
+	}
+	switch fi, err := os.Stat(abs); {
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, err
+	case err != nil || fi.Size() == 0:
+		// A new database; an empty one is new only if the acknowledgement
+		// file, written before the database is made, says nothing was
+		// acknowledged in it.
+		if haveAck && ack.seq > 0 {
+			what := "missing"
+			if err == nil {
+				what = "empty (0 bytes)"
+			}
+			return nil, &StoreDamagedError{Report: StoreReport{Acked: ack.seq,
+				Problems: []string{fmt.Sprintf("the database is %s, but %d events were acknowledged in it", what, ack.seq)}}}
+		}
+		if err == nil && !haveAck {
+			return nil, &StoreDamagedError{Report: StoreReport{Acked: -1,
+				Problems: []string{"the database is empty (0 bytes) and there is no acknowledgement file to say it holds nothing"}}}
+		}
+		if !haveAck {
+			if err := storeCreateAck(ackPath); err != nil {
+				return nil, err
+			}
+			haveAck = true
+		}
+	}
 	w, err := sql.Open("sqlite", storeDSN(abs, common+
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"))
 	if err != nil {
@@ -224,8 +308,32 @@ func openStore(path string, opts StoreOptions) (_ *Store, err error) {
 	if err := s.checkWriter(ctx); err != nil {
 		return nil, storeExplain(err)
 	}
+	if err := storeWriterIntegrityCheck(ctx, w); err != nil {
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
 		return nil, storeExplain(err)
+	}
+	rep, last, err := s.check(ctx, w, ack, haveAck)
+	if err != nil {
+		return nil, err
+	}
+	if !rep.Whole() {
+		return nil, &StoreDamagedError{Report: rep}
+	}
+	s.last = last
+	if s.ack, err = os.OpenFile(ackPath, os.O_RDWR|os.O_CREATE, 0o644); err != nil {
+		return nil, fmt.Errorf("acknowledgement file: %w", err)
+	}
+	if !haveAck || ack.seq != last.seq {
+		// A database from before the file (trusted as it is), or
+		// events committed but not acknowledged when a process ended.
+		if err := storeWriteAck(s.ack, last); err != nil {
+			return nil, fmt.Errorf("acknowledgement file: %w", err)
+		}
+		if err := s.ack.Sync(); err != nil {
+			return nil, fmt.Errorf("acknowledgement file: %w", err)
+		}
 	}
 	// Make the creation of the database and WAL files themselves durable.
 	if err := storeSyncDir(dir); err != nil {
@@ -245,16 +353,20 @@ func openStore(path string, opts StoreOptions) (_ *Store, err error) {
 	// A single INSERT, run in its own (implicit) transaction. Selecting from
 	// sessions makes it insert nothing unless the session exists and is still
 	// open, without a separate check-then-insert transaction.
-	s.appendStmt, err = w.PrepareContext(ctx, `INSERT INTO events (session_id, at, kind, payload)
-		SELECT id, ?, ?, ? FROM sessions WHERE id = ? AND ended_at IS NULL`)
+	s.appendStmt, err = w.PrepareContext(ctx, `INSERT INTO events (seq, session_id, at, kind, payload, hash)
+		SELECT ?, id, ?, ?, ?, ? FROM sessions WHERE id = ? AND ended_at IS NULL`)
 	if err != nil {
 		return nil, fmt.Errorf("prepare append: %w", err)
 	}
 	return s, nil
 }
 
-// openStoreReader opens the store at abs for reading only.
-func openStoreReader(abs, common string) (_ *Store, err error) {
+// openStoreReader opens the store at abs for reading only; a damaged one
+// is refused unless salvage is set.
+func openStoreReader(abs, common string, salvage bool) (_ *Store, err error) {
+	// The acknowledgement is read before the log, so the log read holds at
+	// least what it says even while another process appends.
+	ack, haveAck, ackErr := storeReadAck(abs + ".ack")
 	s := &Store{Now: time.Now, path: abs}
 	defer func() {
 		if err != nil {
@@ -266,14 +378,70 @@ func openStoreReader(abs, common string) (_ *Store, err error) {
 	}
 	s.r.SetMaxOpenConns(storeMaxReaders)
 	s.r.SetMaxIdleConns(storeMaxReaders)
+	if fi, err := os.Stat(abs); err == nil && fi.Size() == 0 && !salvage {
+		if ackErr == nil && haveAck && ack.seq == 0 {
+			return nil, errors.New("the store is empty: no session yet")
+		}
+		return nil, &StoreDamagedError{Report: StoreReport{Acked: ack.seq,
+			Problems: []string{"the database is empty (0 bytes), but events were acknowledged in it, or nothing says it held none"}}}
+	}
 	var version int
 	if err := s.r.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		return nil, storeExplain(err)
 	}
-	if n := len(storeMigrations()); version != n {
+	if n := len(storeMigrations()); version != n && !salvage {
 		return nil, fmt.Errorf("schema version %d, this program reads %d: open it once with a command that writes (tablecam play) to upgrade it", version, n)
 	}
+	if salvage {
+		return s, nil
+	}
+	if ackErr != nil {
+		return nil, &StoreDamagedError{Report: StoreReport{Acked: -1, Problems: []string{ackErr.Error()}}}
+	}
+	rep, _, err := s.check(context.Background(), s.r, ack, haveAck)
+	if err != nil {
+		return nil, err
+	}
+	if !rep.Whole() {
+		return nil, &StoreDamagedError{Report: rep}
+	}
 	return s, nil
+}
+
+// storeWriterIntegrityCheck refuses a database whose pages are damaged before
+// anything is written to it.
+func storeWriterIntegrityCheck(ctx context.Context, w *sql.DB) error {
+	var rep StoreReport
+	tx, err := w.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return storeExplain(err)
+	}
+	defer tx.Rollback()
+	if err := storeQuickCheck(ctx, tx, &rep); err != nil {
+		return err
+	}
+	if !rep.Whole() {
+		rep.Acked = -1
+		return &StoreDamagedError{Report: rep}
+	}
+	return nil
+}
+
+// storeCreateAck makes the acknowledgement file of a new database, saying
+// nothing is acknowledged, durably, before the database is made.
+func storeCreateAck(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("acknowledgement file: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("acknowledgement file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("acknowledgement file: %w", err)
+	}
+	return storeSyncDir(filepath.Dir(path))
 }
 
 // storeDSN builds a modernc.org/sqlite URI DSN for the absolute path abs.
@@ -335,7 +503,7 @@ func (s *Store) migrate(ctx context.Context) error {
 // the schema is up to date. The version is read inside the (IMMEDIATE, so
 // write-locked) transaction, so concurrent openers cannot apply a migration
 // twice.
-func (s *Store) migrateOne(ctx context.Context, migrations []string) (done bool, err error) {
+func (s *Store) migrateOne(ctx context.Context, migrations []storeMigration) (done bool, err error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("begin migration: %w", err)
@@ -355,8 +523,13 @@ func (s *Store) migrateOne(ctx context.Context, migrations []string) (done bool,
 	case version == len(migrations):
 		return true, tx.Commit()
 	}
-	if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
+	if _, err := tx.ExecContext(ctx, migrations[version].sql); err != nil {
 		return false, fmt.Errorf("apply migration %d: %w", version+1, err)
+	}
+	if step := migrations[version].step; step != nil {
+		if err := step(ctx, tx); err != nil {
+			return false, fmt.Errorf("apply migration %d: %w", version+1, err)
+		}
 	}
 	// PRAGMA arguments cannot be bound parameters; version is an int.
 	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", version+1)); err != nil {
@@ -395,6 +568,9 @@ func (s *Store) Close() error {
 	}
 	if s.w != nil {
 		errs = append(errs, s.w.Close())
+	}
+	if s.ack != nil {
+		errs = append(errs, s.ackErr, s.ack.Sync(), s.ack.Close())
 	}
 	if s.lock != nil {
 		errs = append(errs, s.lock.Close())
@@ -547,8 +723,13 @@ func (s *Store) Append(ctx context.Context, session, kind string, payload json.R
 		return Record{}, fmt.Errorf("append %s event to session %q: %w: %.64q",
 			kind, session, ErrInvalidPayload, payload)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	at := s.now()
-	res, err := s.appendStmt.ExecContext(ctx, storeFormatTime(at), kind, string(payload), session)
+	atText := storeFormatTime(at)
+	seq := s.last.seq + 1
+	hash := storeChain(s.last.hash, seq, session, atText, kind, payload)
+	res, err := s.appendStmt.ExecContext(ctx, seq, atText, kind, string(payload), hash, session)
 	if err != nil {
 		return Record{}, fmt.Errorf("append %s event to session %q: %w", kind, session, err)
 	}
@@ -562,12 +743,14 @@ func (s *Store) Append(ctx context.Context, session, kind string, payload json.R
 			err = ErrSessionEnded
 		}
 	}
-	var seq int64
-	if err == nil {
-		seq, err = res.LastInsertId()
-	}
 	if err != nil {
 		return Record{}, fmt.Errorf("append %s event to session %q: %w", kind, session, err)
+	}
+	s.last = storeAcked{seq: seq, hash: hash}
+	if err := storeWriteAck(s.ack, s.last); err != nil && s.ackErr == nil {
+		// The event is stored: it is acknowledged, and Close reports
+		// that the file lags.
+		s.ackErr = fmt.Errorf("acknowledgement file: %w", err)
 	}
 	return Record{
 		Seq:     seq,
