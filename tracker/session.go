@@ -78,6 +78,17 @@ func NewSessionID(t interface{ Format(string) string }) string {
 	return "game-" + t.Format("20060102-150405.000")
 }
 
+// LastSeq is the sequence number of the session's latest stored event (0
+// if none).
+func (s *Session) LastSeq() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.log); n > 0 {
+		return s.log[n-1].Seq
+	}
+	return 0
+}
+
 // ID is the session's id.
 func (s *Session) ID() string { return s.id }
 

@@ -317,3 +317,29 @@ func (s *Store) Check(ctx context.Context) (StoreReport, error) {
 	rep, _, err := s.check(ctx, s.r, ack, haveAck)
 	return rep, err
 }
+
+// ReadableRecords returns the events of a session that can be read, in
+// sequence order, for saving what is left of a damaged store: it stops at
+// the first that cannot be read and returns it with the error.
+func (s *Store) ReadableRecords(ctx context.Context, session string) ([]Record, error) {
+	rows, err := s.r.QueryContext(ctx,
+		"SELECT seq, at, kind, payload FROM events WHERE session_id = ? ORDER BY seq", session)
+	if err != nil {
+		return nil, fmt.Errorf("read records of session %q: %w", session, storeExplain(err))
+	}
+	defer rows.Close()
+	var out []Record
+	for rows.Next() {
+		r := Record{Session: session}
+		var at string
+		if err := rows.Scan(&r.Seq, &at, &r.Kind, (*[]byte)(&r.Payload)); err != nil {
+			return out, fmt.Errorf("read records of session %q after %d: %w", session, len(out), storeExplain(err))
+		}
+		r.At, _ = storeParseTime(at)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("read records of session %q after %d: %w", session, len(out), storeExplain(err))
+	}
+	return out, nil
+}

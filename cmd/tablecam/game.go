@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -309,6 +310,7 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 		return 0, err
 	}
 	lr := tracker.NewLineReader(r)
+	im := importer{}
 	bad := 0
 	for {
 		line, n, err := lr.Next()
@@ -323,7 +325,7 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 		if err != nil {
 			return bad, fmt.Errorf("read %s after line %d: %w", name, n, err)
 		}
-		ev, ok, err := tracker.ParseLine(c, line)
+		ev, orig, ok, err := im.parse(c, line)
 		if err != nil {
 			bad++
 			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
@@ -333,6 +335,9 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 			continue
 		}
 		as, err := s.Submit(ctx, ev)
+		if err == nil && orig > 0 {
+			im[orig] = s.LastSeq()
+		}
 		if errors.Is(err, tracker.ErrNotStored) {
 			// The temporary store failed: nothing after this can be replayed.
 			return bad, fmt.Errorf("%s:%d: %w", name, n, err)
@@ -352,6 +357,39 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 			return bad, ctx.Err()
 		}
 	}
+}
+
+// importer reads a line of an events file: a command, or an event as
+// `sessions --export` writes it (JSON: the event's sequence number in the
+// store it came from, and the event as stored). It maps those sequence
+// numbers to the ones the events get here, for corrections' targets.
+type importer map[int64]int64
+
+// parse returns the event of line and, for an exported event, its
+// sequence number in the store it came from.
+func (im importer) parse(c *models.Content, line string) (tracker.Event, int64, bool, error) {
+	if !strings.HasPrefix(strings.TrimSpace(line), "{") {
+		ev, ok, err := tracker.ParseLine(c, line)
+		return ev, 0, ok, err
+	}
+	var le tracker.LoggedEvent
+	dec := json.NewDecoder(strings.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&le); err != nil {
+		return tracker.Event{}, 0, false, fmt.Errorf("not an exported event: %w", err)
+	}
+	if le.Event.Type == "" || le.Seq <= 0 {
+		return tracker.Event{}, 0, false, errors.New(`not an exported event: want {"seq":N,"event":{"type":...}}`)
+	}
+	ev := le.Event
+	if ev.Type == tracker.EvCorrect {
+		t, ok := im[ev.Target]
+		if !ok {
+			return tracker.Event{}, 0, false, fmt.Errorf("correct: the corrected event %d was not replayed", ev.Target)
+		}
+		ev.Target = t
+	}
+	return ev, le.Seq, true, nil
 }
 
 func (a *app) replayCmd() *cobra.Command {
@@ -392,7 +430,7 @@ func (a *app) replayCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&events, "events", "", "events file: one command per line, as at the manual prompt")
+	cmd.Flags().StringVar(&events, "events", "", "events file: one command per line, as at the manual prompt, or events as `sessions --export` writes them")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
 	cmd.Flags().StringVar(&voice, "voice", "off", "speak announcements: on, off, or config")
 	return cmd
@@ -474,10 +512,32 @@ func (a *app) viewStore() (*tracker.Store, error) {
 }
 
 func (a *app) sessionsCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "sessions",
-		Short: "List stored sessions, newest first",
-		RunE: func(cmd *cobra.Command, _ []string) error {
+	var check bool
+	var export string
+	cmd := &cobra.Command{
+		Use:   "sessions [--check] [--export ID FILE]",
+		Short: "List stored sessions, newest first; --check the store is whole; --export what is readable of a session",
+		Long: `List stored sessions, newest first. A store that is not whole (damaged pages,
+an event changed or missing, acknowledged events lost with the WAL file) is
+refused by every command; --check reports what is whole and what is not, and
+--export ID FILE writes what is readable of session ID to FILE, which
+tablecam replay --events FILE reads back.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if export != "" && len(args) != 1 {
+				return fmt.Errorf("--export ID FILE: give the file to write (e.g. tablecam sessions --export game-1 game-1.events)")
+			}
+			if export == "" && len(args) > 0 {
+				return fmt.Errorf("unexpected arguments %q", args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case check:
+				return a.checkSessions(cmd.Context(), cmd.OutOrStdout())
+			case export != "":
+				return a.exportSession(cmd.Context(), export, args[0], cmd.OutOrStdout())
+			}
 			st, err := a.viewStore()
 			if err != nil {
 				return err
@@ -497,6 +557,116 @@ func (a *app) sessionsCmd() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&check, "check", false, "check that the store is whole and report what is not")
+	cmd.Flags().StringVar(&export, "export", "", "write what is readable of session ID to FILE (the argument), an events file for replay")
+	return cmd
+}
+
+// salvageStore opens the sessions database read-only, damaged or not.
+func (a *app) salvageStore() (*tracker.Store, error) {
+	if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no sessions (no %s)", a.cfg.Session.DB)
+	}
+	return tracker.OpenStoreWith(a.cfg.Session.DB, tracker.StoreOptions{Salvage: true})
+}
+
+// checkSessions prints what of the store is whole; it fails if anything
+// is not.
+func (a *app) checkSessions(ctx context.Context, w io.Writer) error {
+	st, err := a.salvageStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rep, err := st.Check(ctx)
+	if err != nil {
+		return err
+	}
+	acked := "unknown"
+	if rep.Acked >= 0 {
+		acked = fmt.Sprint(rep.Acked)
+	}
+	fmt.Fprintf(w, "%s: %d events read, whole up to event %d; last acknowledged event %s\n", a.cfg.Session.DB, rep.Events, rep.WholeTo, acked)
+	for _, sc := range rep.Sessions {
+		state := "whole"
+		if len(sc.Broken) > 0 {
+			state = fmt.Sprintf("%d do not match their hash: %v", len(sc.Broken), sc.Broken[:min(len(sc.Broken), 10)])
+		}
+		fmt.Fprintf(w, "  %-28s %5d events  %s\n", sc.ID, sc.Events, state)
+	}
+	if rep.Whole() {
+		fmt.Fprintln(w, "the store is whole")
+		return nil
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintln(w, "  problem:", p)
+	}
+	return fmt.Errorf("the store is not whole (%d problems): tablecam sessions --export ID FILE saves what is readable of a session", len(rep.Problems))
+}
+
+// exportSession writes what is readable of a session as an events file:
+// one stored event a line, as JSON ({"seq":N,"event":{...}}), which replay
+// reads back; events that do not match their hash or cannot be read are
+// marked by comments.
+func (a *app) exportSession(ctx context.Context, id, file string, w io.Writer) error {
+	st, err := a.salvageStore()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rep, err := st.Check(ctx)
+	if err != nil {
+		return err
+	}
+	broken := map[int64]bool{}
+	for _, sc := range rep.Sessions {
+		for _, q := range sc.Broken {
+			broken[q] = true
+		}
+	}
+	recs, readErr := st.ReadableRecords(ctx, id)
+	if readErr == nil && len(recs) == 0 {
+		return fmt.Errorf("session %s has no readable events (tablecam sessions --check lists the sessions)", id)
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	bw := bufio.NewWriter(f)
+	fmt.Fprintf(bw, "# tablecam sessions --export %s: %d readable events of %s\n", id, len(recs), a.cfg.Session.DB)
+	fmt.Fprintf(bw, "# replay with: tablecam replay --events %s\n", file)
+	unsure := 0
+	for _, r := range recs {
+		ev, err := tracker.DecodeEvent(r.Payload)
+		if err != nil {
+			unsure++
+			fmt.Fprintf(bw, "# event %d cannot be read: %v: %.200q\n", r.Seq, err, r.Payload)
+			continue
+		}
+		if broken[r.Seq] {
+			unsure++
+			fmt.Fprintf(bw, "# event %d does not match its hash: it may have been changed; check it\n", r.Seq)
+		}
+		line, err := json.Marshal(tracker.LoggedEvent{Seq: r.Seq, Event: ev})
+		if err != nil {
+			unsure++
+			fmt.Fprintf(bw, "# event %d cannot be written: %v\n", r.Seq, err)
+			continue
+		}
+		bw.Write(append(line, '\n'))
+	}
+	if readErr != nil {
+		fmt.Fprintf(bw, "# reading stopped: %v\n", readErr)
+	}
+	err = errors.Join(bw.Flush(), f.Sync(), f.Close())
+	if err != nil {
+		return fmt.Errorf("export %s: %w", file, err)
+	}
+	fmt.Fprintf(w, "%s: %d events of session %s (%d marked to check)\n", file, len(recs), id, unsure)
+	if readErr != nil {
+		return fmt.Errorf("exported what was readable of %s; the rest could not be read: %w", id, readErr)
+	}
+	return nil
 }
 
 func (a *app) oddsCmd() *cobra.Command {
