@@ -1,0 +1,59 @@
+package dice
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	_ "embed"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"tablecam/vision/dnn"
+)
+
+// The models built into the program, and their checksums as `make train`
+// wrote them (models/SHA256SUMS, sha256sum's format).
+var (
+	//go:embed models/finder.onnx
+	finderONNX []byte
+	//go:embed models/faces.onnx
+	facesONNX []byte
+	//go:embed models/SHA256SUMS
+	modelSums []byte
+)
+
+// NewReader loads the models built into the program. A model whose bytes
+// do not match its checksum is an error that names it and how to get it
+// back.
+func NewReader() (*Reader, error) {
+	return newReaderFrom(map[string][]byte{FinderFile: finderONNX, FacesFile: facesONNX}, modelSums)
+}
+
+func newReaderFrom(files map[string][]byte, sums []byte) (*Reader, error) {
+	want := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(sums))
+	for sc.Scan() {
+		sum, name, ok := strings.Cut(strings.TrimSpace(sc.Text()), "  ")
+		if ok {
+			want[strings.TrimPrefix(name, "*")] = sum
+		}
+	}
+	for _, name := range []string{FinderFile, FacesFile} {
+		got := sha256.Sum256(files[name])
+		if w, ok := want[name]; !ok || w != hex.EncodeToString(got[:]) {
+			path := "vision/dice/models/" + name
+			return nil, fmt.Errorf("dice: the model %s is damaged (its checksum is not the one in models/SHA256SUMS): restore it with `git checkout -- %s`, or train the models again with `make train`", path, path)
+		}
+	}
+	fn, err := dnn.LoadBytes("vision/dice/models/"+FinderFile, files[FinderFile], "heat", "box")
+	if err != nil {
+		return nil, err
+	}
+	fc, err := dnn.LoadBytes("vision/dice/models/"+FacesFile, files[FacesFile], "logits", "embedding")
+	if err != nil {
+		fn.Close()
+		return nil, err
+	}
+	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence}, nil
+}

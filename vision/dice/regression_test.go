@@ -1,0 +1,131 @@
+package dice
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// The built-in models on 60 real photos they never trained on
+// (testdata/real: webcam and phone rigs held out whole, and held-out
+// source photos of three other rigs). The committed models find 90.0% of
+// the 301 dice, read 45.2% right and 22.3% wrong with confidence 0.5 or
+// more; the floors leave room for another CPU's rounding, and a change
+// that reads worse fails here.
+func TestRealPhotosRegression(t *testing.T) {
+	photos, err := LabelledDir("testdata/real")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	r.SetMinConfidence(0.5)
+	stats, err := EvaluateReal(r, photos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	WriteRealReport(&b, stats)
+	t.Log("\n" + b.String())
+	var all RealStats
+	for _, s := range stats {
+		all.Dice += s.Dice
+		all.Found += s.Found
+		all.Right += s.Right
+		all.Wrong += s.Wrong
+	}
+	const (
+		minFound = 86.0
+		minRight = 40.0
+		maxWrong = 26.0
+	)
+	if f := pct(all.Found, all.Dice); f < minFound {
+		t.Errorf("found %.1f%% of %d dice, floor %.0f%%", f, all.Dice, minFound)
+	}
+	if f := pct(all.Right, all.Dice); f < minRight {
+		t.Errorf("read %.1f%% right, floor %.0f%%", f, minRight)
+	}
+	if f := pct(all.Wrong, all.Dice); f > maxWrong {
+		t.Errorf("read %.1f%% wrong with confidence, ceiling %.0f%%", f, maxWrong)
+	}
+}
+
+// The same photo gives the same marks and faces, bit for bit, every time.
+func TestReaderIsDeterministic(t *testing.T) {
+	photos, err := LabelledDir("testdata/real")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	img := gocv.IMRead(photos[0].Path, gocv.IMReadColor)
+	defer img.Close()
+	read := func() ([]Found, []Face) {
+		found, err := r.Find(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var faces []Face
+		for _, f := range found {
+			face, err := r.Face(img, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			faces = append(faces, face)
+		}
+		return found, faces
+	}
+	f0, c0 := read()
+	if len(f0) == 0 {
+		t.Fatal("nothing found in", photos[0].Path)
+	}
+	for range 3 {
+		f1, c1 := read()
+		if len(f1) != len(f0) {
+			t.Fatalf("%d marks, then %d", len(f0), len(f1))
+		}
+		for i := range f0 {
+			if f0[i] != f1[i] || c0[i].Value != c1[i].Value || math.Float64bits(c0[i].Confidence) != math.Float64bits(c1[i].Confidence) {
+				t.Fatalf("mark %d: %+v %v, then %+v %v", i, f0[i], c0[i].Confidence, f1[i], c1[i].Confidence)
+			}
+			for j := range c0[i].Embedding {
+				if math.Float32bits(c0[i].Embedding[j]) != math.Float32bits(c1[i].Embedding[j]) {
+					t.Fatalf("mark %d: embedding differs", i)
+				}
+			}
+		}
+	}
+}
+
+// A damaged built-in model is refused by its checksum, naming the file and
+// how to get it back; a model that OpenCV cannot read is an error too.
+func TestDamagedModelIsNamed(t *testing.T) {
+	bad := append([]byte(nil), finderONNX...)
+	bad[len(bad)/2] ^= 0xff
+	_, err := newReaderFrom(map[string][]byte{FinderFile: bad, FacesFile: facesONNX}, modelSums)
+	if err == nil || !strings.Contains(err.Error(), "vision/dice/models/finder.onnx is damaged") || !strings.Contains(err.Error(), "git checkout") || !strings.Contains(err.Error(), "make train") {
+		t.Errorf("damaged finder: %v", err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/"+FinderFile, []byte("not a model"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dir+"/"+FacesFile, facesONNX, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadReader(dir); err == nil || !strings.Contains(err.Error(), FinderFile) {
+		t.Errorf("unreadable finder: %v", err)
+	}
+	if _, err := LoadReader(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is missing") {
+		t.Errorf("missing models: %v", err)
+	}
+}
