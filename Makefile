@@ -106,8 +106,9 @@ eval-real: deps
 # Train the dice reader's models from scratch on this machine's CPU and
 # write them to vision/dice/models (see vision/dice/models/MODELS.md).
 train: train-deps
-	$(PYTHON) train/train_finder.py --data $(REAL_DICE) --work $(TRAIN_WORK)/finder --out vision/dice/models
-	$(PYTHON) train/train_faces.py --data $(REAL_DICE) --work $(TRAIN_WORK)/faces --out vision/dice/models
+	$(PYTHON) train/train_finder.py --data $(REAL_DICE) --work $(TRAIN_WORK)/finder --out vision/dice/models --epochs 12 --threads 1 --seed 1
+	$(PYTHON) train/train_faces.py --data $(REAL_DICE) --work $(TRAIN_WORK)/faces --out vision/dice/models --epochs 8 --threads 1 --seed 1 --art-every 0
+	cd vision/dice/models && sha256sum finder.onnx faces.onnx > SHA256SUMS
 
 # The dice reader on the real photos it never trained on, per rig.
 eval-dice-real: deps
