@@ -43,13 +43,13 @@ def draw_gaussian(heat, cx, cy, r):
     heat[y0:y1, x0:x1] = np.maximum(heat[y0:y1, x0:x1], g)
 
 
-def augment_photo(img, boxes, rng):
+def augment_photo(img, boxes, rng, max_die=72):
     """A random CROP x CROP view of a photo with its boxes in pixels."""
     H, W = img.shape[:2]
     px = [(c, cx * W, cy * H, w * W, h * H) for c, cx, cy, w, h in boxes]
     sizes = [math.sqrt(w * h) for _, _, _, w, h in px] or [40.0]
-    # Dice from 10 to 72 pixels across, the range a table camera gives.
-    target = math.exp(rng.uniform(math.log(10), math.log(72)))
+    # Dice from 10 to max_die pixels across, the range a table camera gives.
+    target = math.exp(rng.uniform(math.log(10), math.log(max_die)))
     s = target / float(np.median(sizes))
     s = min(max(s, 0.08), 3.0)
     # Aspect changes undo some of Roboflow's stretching, and add some.
@@ -144,7 +144,7 @@ def focal_loss(pred, gt):
     return -(pos_loss.sum() + neg_loss.sum()) / n
 
 
-def batches(photos, rng, size):
+def batches(photos, rng, size, max_die=72):
     order = list(range(len(photos)))
     rng.shuffle(order)
     for i in range(0, len(order) - size + 1, size):
@@ -152,7 +152,7 @@ def batches(photos, rng, size):
         for j in order[i:i + size]:
             p = photos[j]
             img = cv2.imread(p.path, cv2.IMREAD_COLOR)
-            a, px = augment_photo(img, p.boxes, rng)
+            a, px = augment_photo(img, p.boxes, rng, max_die)
             h, b, m = targets(px)
             imgs.append(to_tensor(a))
             heats.append(torch.from_numpy(h))
@@ -171,6 +171,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--limit", type=int, default=0, help="use only this many training photos (a smoke test)")
+    ap.add_argument("--max-die", type=float, default=72, help="the largest die, in input pixels, views are scaled to")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -198,7 +199,7 @@ def main():
         rng = random.Random(args.seed * 1000 + epoch)
         t0 = time.time()
         tot = [0.0, 0.0, 0]
-        for x, heat, box, mask in batches(photos, rng, args.batch):
+        for x, heat, box, mask in batches(photos, rng, args.batch, args.max_die):
             ph, pb = model(x)
             lh = focal_loss(ph, heat)
             lb = (torch.abs(pb - box) * mask).sum() / mask.sum().clamp(min=1) / 4
