@@ -66,7 +66,7 @@ train-deps:
 	@$(MAKE) --no-print-directory deps APT_PKGS="$(TRAIN_PKGS)" TEST_PKGS=
 
 build: deps
-	$(GO) build -o bin/tablecam ./cmd/tablecam
+	$(GO) build -buildvcs=auto -o bin/tablecam ./cmd/tablecam
 
 # gofmt, vet, all tests, then brief fuzz runs.
 test: deps

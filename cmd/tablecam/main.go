@@ -49,6 +49,7 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "tablecam",
 		Short:         "A table assistant for Fallout: The Board Game (co-op): reads dice and cards, tracks the game, runs the enemies",
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {

@@ -142,3 +142,11 @@ func TestOddsPrintsExactFigures(t *testing.T) {
 		t.Errorf("odds: %s", out)
 	}
 }
+
+// `tablecam --version` names the build and exits 0.
+func TestVersionFlag(t *testing.T) {
+	out, _, err := run(t, "", "--version")
+	if err != nil || !strings.HasPrefix(out, "tablecam version ") || !strings.Contains(out, "go1.") {
+		t.Errorf("--version: %v\n%s", err, out)
+	}
+}
