@@ -3,6 +3,8 @@ package tracker
 import (
 	"strings"
 	"testing"
+
+	"tablecam/engine"
 )
 
 // Every number a group types is bounded, with an error that names the
@@ -51,5 +53,28 @@ func TestOddsReportBoundsBeforeOutput(t *testing.T) {
 	}
 	if text, err := OddsReport(c, OddsRequest{Dice: 3, Difficulty: 2, Rerolls: 2}); err != nil || strings.Count(text, "P(pass)") != 3 {
 		t.Errorf("difficulty 2 with 2 rerolls: %v\n%s", err, text)
+	}
+}
+
+// English announcements count in the singular for one: "1 cap", not
+// "1 caps".
+func TestEnglishSingulars(t *testing.T) {
+	cat, err := NewCatalog("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		o    engine.Outcome
+		want string
+	}{
+		{engine.Outcome{Kind: engine.KindCaps, Vars: engine.Vars{"survivor": "Ann", "total": 1}}, "Ann has 1 cap."},
+		{engine.Outcome{Kind: engine.KindCaps, Vars: engine.Vars{"survivor": "Ann", "total": 3}}, "Ann has 3 caps."},
+		{engine.Outcome{Kind: engine.KindRads, Vars: engine.Vars{"survivor": "Ann", "total": 1}}, "Ann has 1 rad."},
+		{engine.Outcome{Kind: engine.KindDeckReshuffled, Vars: engine.Vars{"n": 1}}, "shuffle the 1 discarded card into"},
+		{engine.Outcome{Kind: engine.KindFightKilled, Vars: engine.Vars{"enemy": "Ghoul", "survivor": "Ann", "xp": 1, "caps": 1}}, "1 XP and 1 cap."},
+	} {
+		if got := cat.Text(tc.o); !strings.Contains(got, tc.want) {
+			t.Errorf("%s %v: %q, want %q", tc.o.Kind, tc.o.Vars, got, tc.want)
+		}
 	}
 }

@@ -104,7 +104,7 @@ func (g Game) Summary(c *models.Content) string {
 				faces += " + assist " + p.Assist
 			}
 		}
-		fmt.Fprintf(&b, "Pending    %s: %s, %d rerolls left\n", what, faces, p.RerollsLeft)
+		fmt.Fprintf(&b, "Pending    %s: %s, %d %s left\n", what, faces, p.RerollsLeft, map[bool]string{true: "reroll", false: "rerolls"}[p.RerollsLeft == 1])
 	}
 	if a, ok := g.State.Waiting(); ok {
 		fmt.Fprintf(&b, "Enemy turn %s waits for %s\n", st.Turn.Card, engine.AttackText(c, &st, a))

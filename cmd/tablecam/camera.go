@@ -168,7 +168,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 	if n := skipped(); n > 0 {
 		fmt.Fprintf(errw, "%d unreadable frames were skipped\n", n)
 	}
-	fmt.Fprintf(errw, "camera: %d frames, %d rolls, %d cards read\n", stats.Frames, stats.Rolls, stats.Cards)
+	fmt.Fprintf(errw, "camera: %s, %s, %s read\n", count(stats.Frames, "frame"), count(stats.Rolls, "roll"), count(stats.Cards, "card"))
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

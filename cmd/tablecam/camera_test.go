@@ -68,7 +68,7 @@ func TestPlayVideoAnnouncesTheRoll(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
-	if !strings.Contains(errs, "1 rolls") {
+	if !strings.Contains(errs, "1 roll,") {
 		t.Errorf("want 1 roll read:\n%s", errs)
 	}
 	if !strings.Contains(out, "3 hits") {

@@ -99,7 +99,7 @@ func TestTaughtSetPlaysEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatalf("play: %v\n%s", err, errs)
 	}
-	if strings.Contains(out+errs, "unknown dice set") || !strings.Contains(errs, "1 rolls") {
+	if strings.Contains(out+errs, "unknown dice set") || !strings.Contains(errs, "1 roll,") {
 		t.Fatalf("the roll of the taught set was not taken:\n%s\n%s", out, errs)
 	}
 	// The taught faces are announced by their ids; with no face table the

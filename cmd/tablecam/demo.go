@@ -79,7 +79,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		rolls += x.Rolls
 		cards += x.Cards
 	}
-	fmt.Fprintf(errw, "demo: %d frames read by the camera pipeline: %d rolls, %d cards\n", frames, rolls, cards)
+	fmt.Fprintf(errw, "demo: %s read by the camera pipeline: %s, %s\n", count(frames, "frame"), count(rolls, "roll"), count(cards, "card"))
 	if wait != nil {
 		fmt.Fprintln(errw, "demo finished; the dashboard stays up until Ctrl-C")
 		<-ctx.Done()

@@ -67,7 +67,7 @@ func TestDemoRunsAndSpeaksToWAV(t *testing.T) {
 	// camera pipeline (dice detector, settle detection, card reader): the
 	// test roll with one reroll, the fight with one reroll (a hand passes
 	// over the dice after it), and the enemy's attack.
-	if !strings.Contains(errs, "5 rolls, 1 cards") {
+	if !strings.Contains(errs, "5 rolls, 1 card") {
 		t.Errorf("the demo's camera pipeline did not read 5 rolls and 1 card:\n%s", errs)
 	}
 	for _, want := range []string{"1 hit against difficulty 2, failing. 1 reroll left", "Nora: 3 hits, difficulty 2 passed.",

@@ -317,7 +317,7 @@ data directory. Cards with an ID sticker need no teaching.`,
 			if err := ix.Save(dir); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "taught %d cards -> %s\n", len(ix.Cards()), dir)
+			fmt.Fprintf(w, "taught %s -> %s\n", count(len(ix.Cards()), "card"), dir)
 			return nil
 		},
 	}
