@@ -66,6 +66,6 @@ func newRoot() *cobra.Command {
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "config file (default ./config.yaml, then $XDG_CONFIG_HOME/tablecam/config.yaml)")
 	root.PersistentFlags().StringVar(&a.wavDir, "voice-wav", "", "write spoken announcements as WAV files into this directory instead of playing them")
 	config.RegisterFlags(root.PersistentFlags())
-	root.AddCommand(a.playCmd(), a.replayCmd(), a.stateCmd(), a.oddsCmd(), a.sessionsCmd(), a.stickersCmd(), a.diceCmd(), a.cardCmd(), a.learnCmd(), a.benchCmd())
+	root.AddCommand(a.playCmd(), a.replayCmd(), a.stateCmd(), a.oddsCmd(), a.sessionsCmd(), a.stickersCmd(), a.diceCmd(), a.cardCmd(), a.learnCmd(), a.benchCmd(), a.listCmd())
 	return root
 }

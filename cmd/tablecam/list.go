@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"tablecam/models"
+)
+
+func (a *app) listCmd() *cobra.Command {
+	kinds := map[string]func(io.Writer, *models.Content){
+		"scenarios": listScenarios,
+		"enemies":   listEnemies,
+		"factions":  listFactions,
+		"cards":     listCards,
+		"sets":      listSets,
+	}
+	return &cobra.Command{
+		Use:   "list scenarios|enemies|factions|cards|sets",
+		Short: "The ids to type: scenarios, enemies and their tokens, factions, activation cards, dice sets",
+		Long: `List the ids that commands and setup take, from the content pack, your content_dir
+overrides and (for sets) the dice you taught. Entries marked * hold numbers the
+source documents leave unconfirmed: override them in content_dir when your game
+says otherwise.`,
+		ValidArgs: []string{"scenarios", "enemies", "factions", "cards", "sets"},
+		Args:      cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			list, ok := kinds[args[0]]
+			if !ok {
+				return fmt.Errorf("list %q: want scenarios, enemies, factions, cards or sets", args[0])
+			}
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			list(tw, c.Localized(a.cfg.Language))
+			return tw.Flush()
+		},
+	}
+}
+
+func star(assumed bool) string {
+	if assumed {
+		return "*"
+	}
+	return ""
+}
+
+func listScenarios(w io.Writer, c *models.Content) {
+	fmt.Fprintln(w, "ID\tNAME\tFACTIONS\tTRACK\tGOALS")
+	for _, s := range c.Scenarios {
+		var fs []string
+		for _, f := range s.Factions {
+			fs = append(fs, f.Faction)
+		}
+		fmt.Fprintf(w, "%s%s\t%s\t%s\t%d\t%d\n", s.ID, star(s.Assumed), s.Name, strings.Join(fs, ", "), s.PowerTrack, s.GoalsRequired)
+	}
+}
+
+func listEnemies(w io.Writer, c *models.Content) {
+	fmt.Fprintln(w, "TYPE\tNAME\tTOKENS (level, vulnerable, abilities)")
+	for _, e := range c.EnemyTypes {
+		var ts []string
+		for _, t := range e.Tokens {
+			d := fmt.Sprintf("%s (%d, %s", t.ID, t.Level, strings.Join(t.Vulnerable, "+"))
+			if len(t.Abilities) > 0 {
+				d += ", " + strings.Join(t.Abilities, "+")
+			}
+			ts = append(ts, d+")")
+		}
+		fmt.Fprintf(w, "%s%s\t%s\t%s\n", e.ID, star(e.Assumed), e.Name, strings.Join(ts, "; "))
+	}
+}
+
+func listFactions(w io.Writer, c *models.Content) {
+	fmt.Fprintln(w, "ID\tNAME\tENEMY TYPE")
+	for _, f := range c.Factions {
+		fmt.Fprintf(w, "%s%s\t%s\t%s\n", f.ID, star(f.Assumed), f.Name, f.Enemy)
+	}
+}
+
+func listCards(w io.Writer, c *models.Content) {
+	fmt.Fprintln(w, "ID\tACTIVATES\tICON")
+	for _, a := range c.ActivationCards {
+		fmt.Fprintf(w, "%s%s\t%s, then %s\t%s\n", a.ID, star(a.Assumed), a.Types[0], a.Types[1], a.Icon)
+	}
+}
+
+func listSets(w io.Writer, c *models.Content) {
+	fmt.Fprintln(w, "ID\tKIND\tFACES")
+	for _, s := range c.FaceSets {
+		var fs []string
+		for _, f := range s.Faces {
+			if f.Label != "" && f.Label != f.ID {
+				fs = append(fs, f.ID+" ("+f.Label+")")
+			} else {
+				fs = append(fs, f.ID)
+			}
+		}
+		fmt.Fprintf(w, "%s%s\t%s\t%s\n", s.ID, star(s.Assumed), s.Kind, strings.Join(fs, ", "))
+	}
+}
