@@ -281,3 +281,30 @@ func roundTrips(ev Event) error {
 	}
 	return nil
 }
+
+// HistoryEntry is one logged event as the prompt's history shows it.
+type HistoryEntry struct {
+	Seq int64
+	// What is the event in the prompt's command syntax.
+	What string
+	// Undone is set for an event taken back by undo (and not redone), and
+	// for the undo and redo commands themselves.
+	Undone bool
+}
+
+// History returns the last n logged events, oldest first: the sequence
+// numbers that correct and the roll trail use.
+func (s *Session) History(n int) []HistoryEntry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	inForce := map[int64]bool{}
+	for _, e := range Effective(s.log) {
+		inForce[e.Seq] = true
+	}
+	from := max(0, len(s.log)-n)
+	out := make([]HistoryEntry, 0, len(s.log)-from)
+	for _, e := range s.log[from:] {
+		out = append(out, HistoryEntry{Seq: e.Seq, What: describe(e.Ev)["what"].(string), Undone: !inForce[e.Seq]})
+	}
+	return out
+}

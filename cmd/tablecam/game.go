@@ -195,6 +195,9 @@ func isTerminal(r io.Reader) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
+// historyLines is how many events the prompt's history shows.
+const historyLines = 20
+
 // prompt reads commands line by line and submits them. A bad line (one
 // that does not parse, is rejected, or is longer than
 // tracker.MaxLineBytes) is reported with its number and the next line is
@@ -232,10 +235,19 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 			for _, cm := range tracker.Commands() {
 				fmt.Fprintf(out, "  %-58s %s\n", cm.Usage, cm.Summary)
 			}
-			fmt.Fprintln(out, "  state / help / quit")
+			fmt.Fprintln(out, "  state / history (the last events with the numbers correct takes) / help / quit")
 			continue
 		case "state":
 			fmt.Fprint(out, s.Game().Summary(c))
+			continue
+		case "history":
+			for _, h := range s.History(historyLines) {
+				undone := ""
+				if h.Undone {
+					undone = "  (undone)"
+				}
+				fmt.Fprintf(out, "  %6d  %s%s\n", h.Seq, h.What, undone)
+			}
 			continue
 		}
 		ev, ok, err := tracker.ParseLine(c, line)

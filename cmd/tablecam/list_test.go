@@ -36,3 +36,26 @@ func TestListShowsIDs(t *testing.T) {
 		t.Errorf("list dragons: %v", err)
 	}
 }
+
+// `history` at the prompt lists the last events with the numbers that
+// correct takes, marking what undo took back.
+func TestPromptHistory(t *testing.T) {
+	data := t.TempDir()
+	in := "setup commonwealth loyal railroad survivors ann bo\ntest ann 1\nroll head arms 2h\ncamps 1\nundo\nhistory\n"
+	out, errs, err := runInWith(t, data, in, "play", "--manual")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	for _, want := range []string{"roll head arms 2h", "camps 1  (undone)", "undo  (undone)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("history lacks %q:\n%s", want, out)
+		}
+	}
+	// The roll's number is the one correct takes.
+	i := strings.Index(out, "roll head arms 2h")
+	line := out[strings.LastIndex(out[:i], "\n")+1 : i]
+	seq := strings.TrimSpace(line)
+	if _, errs, err := runInWith(t, data, "correct "+seq+" head head 2h\n", "play", "--manual"); err != nil || strings.Contains(errs, "line 1") {
+		t.Errorf("correct %s: %v\n%s", seq, err, errs)
+	}
+}

@@ -31,12 +31,19 @@ func writePNG(t *testing.T, path string, m gocv.Mat) {
 // runIn executes the CLI with a given data directory (kept across calls).
 func runIn(t *testing.T, dataDir string, args ...string) (string, string, error) {
 	t.Helper()
+	return runInWith(t, dataDir, "", args...)
+}
+
+// runInWith is runIn with stdin.
+func runInWith(t *testing.T, dataDir, stdin string, args ...string) (string, string, error) {
+	t.Helper()
 	t.Setenv("TABLECAM_DATA_DIR", dataDir)
 	t.Setenv("TABLECAM_VOICE_ENABLED", "false")
 	root := newRoot()
 	var out, errb strings.Builder
 	root.SetOut(&out)
 	root.SetErr(&errb)
+	root.SetIn(strings.NewReader(stdin))
 	root.SetArgs(args)
 	err := root.Execute()
 	return out.String(), errb.String(), err
