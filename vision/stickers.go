@@ -225,10 +225,7 @@ func (l *sheetLayout) drawSticker(page *gocv.Mat, x, y, id int) error {
 		return fmt.Errorf("vision: sticker sheet: %w", err)
 	}
 	// Label, centred under the bottom quiet zone.
-	text := l.spec.Labels[id]
-	if strings.TrimSpace(text) == "" {
-		text = "#" + strconv.Itoa(id)
-	}
+	text := stickerLabel(id, l.spec.Labels[id])
 	capPx := float64(l.px(sheetLabelCapMM))
 	base := gocv.GetTextSize("H", gocv.FontHersheySimplex, 1, 1)
 	scale := capPx / float64(max(1, base.Y))
@@ -266,19 +263,34 @@ func (l *sheetLayout) fillRect(page *gocv.Mat, xa, ya, xb, yb int) {
 	roi.Close()
 }
 
-// fitLabel shrinks the text to at most 70% of scale, then cuts it short with
-// "..", so that it is at most width pixels wide.
+// stickerLabel is what a sticker says under its marker: the marker id, then
+// the map's label. The id keeps labels apart that fitLabel shortens alike,
+// and names the sticker in the marker map.
+func stickerLabel(id int, label string) string {
+	if strings.TrimSpace(label) == "" {
+		return "#" + strconv.Itoa(id)
+	}
+	return strconv.Itoa(id) + " " + label
+}
+
+// fitLabel shrinks the text to at most 70% of scale, then cuts runes out of
+// its middle, marked "..", so that it is at most width pixels wide: the
+// start (the marker id) and the end (a token's level, a card's number) are
+// what tell stickers apart.
 func fitLabel(text string, scale float64, thick, width int) (string, float64) {
 	w := gocv.GetTextSize(text, gocv.FontHersheySimplex, scale, thick).X
 	if w <= width {
 		return text, scale
 	}
 	s := max(scale*0.7, scale*float64(width)/float64(w))
-	for r := []rune(text); len(r) > 0; r = r[:len(r)-1] {
-		t := string(r)
-		if len(r) < len([]rune(text)) {
-			t = strings.TrimRight(t, " ") + ".."
-		}
+	if gocv.GetTextSize(text, gocv.FontHersheySimplex, s, thick).X <= width {
+		return text, s
+	}
+	r := []rune(text)
+	for keep := len(r) - 1; keep > 0; keep-- {
+		tail := keep / 2
+		head := keep - tail
+		t := strings.TrimRight(string(r[:head]), " ") + ".." + strings.TrimLeft(string(r[len(r)-tail:]), " ")
 		if gocv.GetTextSize(t, gocv.FontHersheySimplex, s, thick).X <= width {
 			return t, s
 		}

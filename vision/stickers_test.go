@@ -392,8 +392,25 @@ func TestStickerTextHelpers(t *testing.T) {
 		t.Errorf("pdfString: %q", got)
 	}
 	text, _ := fitLabel("Orc chieftain with a very long name", 1, 2, 200)
-	if !strings.HasSuffix(text, "..") || gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.7, 2).X > 200 {
+	if !strings.Contains(text, "..") || !strings.HasPrefix(text, "Orc") || !strings.HasSuffix(text, "name") || gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.7, 2).X > 200 {
 		t.Errorf("fitLabel: %q", text)
+	}
+	// Labels that share a long start stay apart and carry the marker id
+	// when cut to a sticker's width (three stickers read "super-mutant.."
+	// when only their ends were cut).
+	seen := map[string]int{}
+	for id := 11; id <= 13; id++ {
+		got, _ := fitLabel(stickerLabel(id, fmt.Sprintf("super-mutant-%d", id-10)), 1, 2, 110)
+		if !strings.HasPrefix(got, strconv.Itoa(id)+" ") || !strings.HasSuffix(got, strconv.Itoa(id-10)) {
+			t.Errorf("sticker %d: label %q lacks its id or level", id, got)
+		}
+		if prev, ok := seen[got]; ok {
+			t.Errorf("stickers %d and %d both read %q", prev, id, got)
+		}
+		seen[got] = id
+	}
+	if got := stickerLabel(7, " "); got != "#7" {
+		t.Errorf("unlabelled sticker: %q", got)
 	}
 	if w := helveticaWidth("Hello"); math.Abs(w-2.278) > 1e-9 {
 		t.Errorf("helveticaWidth(Hello) = %v", w)
