@@ -32,10 +32,15 @@ type VoiceOptions struct {
 	QueueSize int
 	// WAVDir, when set, makes the voice write each announcement to a WAV file
 	// in this directory (espeak-ng -w) instead of playing it: 000001.wav,
-	// 000002.wav, … in the order spoken. The directory is created if needed.
+	// 000002.wav, … in the order spoken, numbered on after the files an
+	// earlier run left there, which are never overwritten. The directory is
+	// created if needed.
 	WAVDir string
-	// Logger receives the voice's warnings. Default slog.Default().
+	// Logger receives the voice's diagnostics. Default slog.Default().
 	Logger *slog.Logger
+	// Notice, if set, receives the sentence telling the user that the voice
+	// is off or failing (once); otherwise it is logged as a warning.
+	Notice func(string)
 	// Started, if set, is called from the voice's worker when the engine
 	// process for an announcement has started (for latency figures).
 	Started func(a models.Announcement, at time.Time)
@@ -96,9 +101,12 @@ func NewVoice(opts VoiceOptions) *Voice {
 	idle := make(chan struct{})
 	close(idle)
 	v := &Voice{opts: opts, log: opts.Logger, idle: idle, idleClosed: true}
+	if opts.WAVDir != "" {
+		v.wavSeq = lastWAV(opts.WAVDir)
+	}
 	path, err := exec.LookPath(opts.Engine)
 	if err != nil {
-		v.log.Warn(fmt.Sprintf("voice disabled: %s not found; install it with `apt-get install espeak-ng` — text output continues", opts.Engine))
+		v.notice(fmt.Sprintf("There is no voice: %s is not installed (install it with `apt-get install espeak-ng`). Announcements go on as text.", opts.Engine), "")
 		return v
 	}
 	v.engine = path
@@ -242,11 +250,11 @@ func (v *Voice) run() {
 			v.failed++
 			if !v.warned {
 				v.warned = true
-				msg := "voice: " + filepath.Base(v.engine) + " failed; text output continues"
+				msg := "The voice stopped: " + filepath.Base(v.engine) + " failed. Announcements go on as text."
 				if audio {
-					msg = "voice: no audio output from " + filepath.Base(v.engine) + " (is there a sound device?); text output continues"
+					msg = "There is no sound: " + filepath.Base(v.engine) + " found no audio output (is a sound device connected?). Announcements go on as text."
 				}
-				v.log.Warn(msg, "problem", problem)
+				v.notice(msg, problem)
 			} else {
 				v.log.Debug("voice: could not speak", "problem", problem, "kind", job.a.Kind)
 			}
@@ -366,4 +374,40 @@ func (b *capBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return string(b.buf)
+}
+
+// notice tells the user about the voice once, as a sentence; problem is the
+// engine's own words, for the log.
+func (v *Voice) notice(msg, problem string) {
+	if v.opts.Notice != nil {
+		v.opts.Notice(msg)
+		if problem != "" {
+			v.log.Debug("voice problem", "problem", problem)
+		}
+		return
+	}
+	if problem != "" {
+		v.log.Warn(msg, "problem", problem)
+		return
+	}
+	v.log.Warn(msg)
+}
+
+// lastWAV is the highest number of a NNNNNN.wav file in dir (0 for none).
+func lastWAV(dir string) int {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	last := 0
+	for _, e := range ents {
+		name := e.Name()
+		if len(name) != 10 || !strings.HasSuffix(name, ".wav") {
+			continue
+		}
+		if n, err := strconv.Atoi(name[:6]); err == nil && n > last {
+			last = n
+		}
+	}
+	return last
 }

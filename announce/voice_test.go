@@ -59,7 +59,7 @@ func TestVoiceMissingEngineWarnsOnce(t *testing.T) {
 		}
 	}
 	flush(t, v)
-	want := "voice disabled: espeak-ng not found; install it with `apt-get install espeak-ng` — text output continues"
+	want := "There is no voice: espeak-ng is not installed (install it with `apt-get install espeak-ng`). Announcements go on as text."
 	if countWarnings(buf.String()) != 1 || !strings.Contains(buf.String(), want) {
 		t.Errorf("log = %q, want one warning %q", buf.String(), want)
 	}
@@ -103,7 +103,7 @@ exit 0`)
 		}
 	}
 	flush(t, v)
-	if countWarnings(buf.String()) != 1 || !strings.Contains(buf.String(), "no audio output") {
+	if countWarnings(buf.String()) != 1 || !strings.Contains(buf.String(), "found no audio output") {
 		t.Errorf("want one 'no audio output' warning, log = %q", buf.String())
 	}
 	if v.Failed() != 3 || v.Spoken() != 0 {
@@ -255,4 +255,48 @@ func TestEspeakPlaybackNeverErrors(t *testing.T) {
 		t.Errorf("spoken %d failed %d log %q", v.Spoken(), v.Failed(), buf.String())
 	}
 	t.Logf("spoken %d, failed %d; log: %s", v.Spoken(), v.Failed(), buf.String())
+}
+
+// With Notice set, the user gets one plain sentence, not a log record.
+func TestVoiceNoticeIsASentence(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	log, buf := logCapture()
+	var notices []string
+	v := NewVoice(VoiceOptions{Logger: log, Notice: func(s string) { notices = append(notices, s) }})
+	defer v.Close()
+	v.Announce(context.Background(), say("en", "two hits"))
+	flush(t, v)
+	if len(notices) != 1 || !strings.HasPrefix(notices[0], "There is no voice: ") || !strings.HasSuffix(notices[0], ".") {
+		t.Errorf("notices %q", notices)
+	}
+	if countWarnings(buf.String()) != 0 {
+		t.Errorf("also logged: %q", buf.String())
+	}
+}
+
+// WAV files of an earlier run are never overwritten: numbering goes on
+// after the highest one in the folder.
+func TestVoiceWAVNumberingGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	engine := script(t, `cat >/dev/null; while [ "$1" != "" ]; do if [ "$1" = "-w" ]; then head -c 100 /dev/zero > "$2"; fi; shift; done`)
+	for _, name := range []string{"000001.wav", "000007.wav"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("earlier"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := NewVoice(VoiceOptions{Engine: engine, WAVDir: dir})
+	v.Announce(context.Background(), say("en", "a"))
+	v.Announce(context.Background(), say("en", "b"))
+	flush(t, v)
+	v.Close()
+	for _, name := range []string{"000001.wav", "000007.wav"} {
+		if b, _ := os.ReadFile(filepath.Join(dir, name)); string(b) != "earlier" {
+			t.Errorf("%s was overwritten", name)
+		}
+	}
+	for _, name := range []string{"000008.wav", "000009.wav"} {
+		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() != 100 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
 }

@@ -77,7 +77,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 			var out announce.Multi
 			if voice {
 				v := announce.NewVoice(announce.VoiceOptions{Engine: a.cfg.Voice.Engine, Rate: a.cfg.Voice.Rate, Voices: a.cfg.Voice.Voices(),
-					Logger: a.log, WAVDir: filepath.Join(tmp, "wav"), QueueSize: 64, Started: starts.Started})
+					Logger: a.log, Notice: a.notice, WAVDir: filepath.Join(tmp, "wav"), QueueSize: 64, Started: starts.Started})
 				defer v.Close()
 				out = append(out, v)
 			}

@@ -44,7 +44,7 @@ func (a *app) outputs(ctx context.Context, w io.Writer, jsonOut bool, voice stri
 	if speak || a.wavDir != "" {
 		mute = dashboard.NewMuteSwitch(announce.NewVoice(announce.VoiceOptions{
 			Engine: a.cfg.Voice.Engine, Rate: a.cfg.Voice.Rate, Voices: a.cfg.Voice.Voices(),
-			Logger: a.log, WAVDir: a.wavDir, QueueSize: 64,
+			Logger: a.log, Notice: a.notice, WAVDir: a.wavDir, QueueSize: 64,
 		}))
 		list = append(list, mute)
 	}

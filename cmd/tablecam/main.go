@@ -42,6 +42,8 @@ type app struct {
 	wavDir  string
 	cfg     config.Config
 	log     *slog.Logger
+	// notice tells the user something in a sentence on standard error.
+	notice func(string)
 }
 
 func newRoot() *cobra.Command {
@@ -59,6 +61,8 @@ func newRoot() *cobra.Command {
 			}
 			a.cfg = cfg
 			a.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.Log.SlogLevel()}))
+			errw := cmd.ErrOrStderr()
+			a.notice = func(s string) { fmt.Fprintln(errw, s) }
 			vision.SetOpenCVThreads(cfg.Vision.OpenCVThreads) // process-wide: set once, here
 			return nil
 		},
