@@ -245,13 +245,18 @@ func Keys() []string {
 
 // RegisterFlags adds one flag per config key to fs, named by [FlagName],
 // typed like the default and documented with the key's comment. Load picks up
-// the ones the user set. It does not add --config.
-func RegisterFlags(fs *pflag.FlagSet) {
+// the ones the user set. With sections, only the keys of those top-level
+// keys or sections (camera, vision, data_dir, ...) are added, so that a
+// command offers the settings it uses. It does not add --config.
+func RegisterFlags(fs *pflag.FlagSet, sections ...string) {
 	sc, err := parseSchema()
 	if err != nil {
 		return
 	}
 	for _, key := range sc.order {
+		if !inSections(key, sections) {
+			continue
+		}
 		info := sc.keys[key]
 		name := FlagName(key)
 		if fs.Lookup(name) != nil {
@@ -266,6 +271,20 @@ func RegisterFlags(fs *pflag.FlagSet) {
 			fs.String(name, v, info.doc)
 		}
 	}
+}
+
+// inSections reports whether key is one of sections or lies in one (all
+// keys when sections is empty).
+func inSections(key string, sections []string) bool {
+	if len(sections) == 0 {
+		return true
+	}
+	for _, s := range sections {
+		if key == s || strings.HasPrefix(key, s+".") {
+			return true
+		}
+	}
+	return false
 }
 
 // Load returns the configuration: the embedded defaults, overridden by one

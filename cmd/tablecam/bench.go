@@ -18,7 +18,8 @@ import (
 
 func (a *app) benchCmd() *cobra.Command {
 	var loops int
-	var unpaced, voice bool
+	var unpaced bool
+	var voice string
 	var keep string
 	cmd := &cobra.Command{
 		Use:   "bench [--loops N] [--unpaced]",
@@ -33,6 +34,9 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := (perf.Options{Loops: loops}).Validate(); err != nil {
 				return fmt.Errorf("--loops: %w", err)
+			}
+			if voice != "on" && voice != "off" {
+				return fmt.Errorf("--voice must be on or off, got %q", voice)
 			}
 			ctx := cmd.Context()
 			errw := cmd.ErrOrStderr()
@@ -75,7 +79,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 			defer cr.Close()
 			starts := &perf.Starts{}
 			var out announce.Multi
-			if voice {
+			if voice == "on" {
 				v := announce.NewVoice(announce.VoiceOptions{Engine: a.cfg.Voice.Engine, Rate: a.cfg.Voice.Rate, Voices: a.cfg.Voice.Voices(),
 					Logger: a.log, Notice: a.notice, WAVDir: filepath.Join(tmp, "wav"), QueueSize: 64, Started: starts.Started})
 				defer v.Close()
@@ -119,7 +123,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 	f := cmd.Flags()
 	f.IntVar(&loops, "loops", 1, "play the recorded scene this many times into one session")
 	f.BoolVar(&unpaced, "unpaced", false, "process frames as fast as possible (memory figures only)")
-	f.BoolVar(&voice, "voice", true, "speak the announcements (to WAV files) and time the voice engine's start")
+	f.StringVar(&voice, "voice", "on", "on: speak the announcements (to WAV files) and time the voice engine's start; off: do not")
 	f.StringVar(&keep, "video", "", "write the recorded scene to this file (kept) instead of a temporary one")
 	return cmd
 }

@@ -179,6 +179,7 @@ func (a *app) playCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&serve, "serve", false, "serve the dashboard (dashboard.addr) while playing")
 	cmd.Flags().StringVar(&session, "session", "", "session id to resume (default: the latest open one)")
 	cmd.Flags().StringVar(&voice, "voice", "config", "speak announcements: on, off, or config (voice.enabled)")
+	cmd.Flags().StringVar(&a.wavDir, "voice-wav", "", "write spoken announcements as WAV files into this directory instead of playing them")
 	cmd.Flags().StringVar(&video, "video", "", "read a recorded video file instead of the camera")
 	cmd.Flags().StringVar(&images, "images", "", "read a folder of pictures (in name order) instead of the camera")
 	cmd.Flags().BoolVar(&realtime, "realtime", false, "play --video/--images at their frame rate instead of as fast as possible")
@@ -445,6 +446,7 @@ func (a *app) replayCmd() *cobra.Command {
 	cmd.Flags().StringVar(&events, "events", "", "events file: one command per line, as at the manual prompt, or events as `sessions --export` writes them")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
 	cmd.Flags().StringVar(&voice, "voice", "off", "speak announcements: on, off, or config")
+	cmd.Flags().StringVar(&a.wavDir, "voice-wav", "", "write spoken announcements as WAV files into this directory instead of playing them")
 	return cmd
 }
 

@@ -59,3 +59,30 @@ func TestPromptHistory(t *testing.T) {
 		t.Errorf("correct %s: %v\n%s", seq, err, errs)
 	}
 }
+
+// Each command offers the settings it uses as flags, not every setting:
+// sessions has no camera flags, play has them, and every command keeps
+// the common ones.
+func TestCommandsOfferTheirOwnFlags(t *testing.T) {
+	data := t.TempDir()
+	help := func(args ...string) string {
+		t.Helper()
+		out, _, err := runIn(t, data, append(args, "--help")...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if h := help("sessions"); strings.Contains(h, "--camera-device") || strings.Contains(h, "--dashboard-addr") || !strings.Contains(h, "--data-dir") {
+		t.Errorf("sessions --help:\n%s", h)
+	}
+	if h := help("play"); !strings.Contains(h, "--camera-device") || !strings.Contains(h, "--voice-wav") || strings.Contains(h, "--output-json") {
+		t.Errorf("play --help:\n%s", h)
+	}
+	if _, _, err := runIn(t, data, "sessions", "--camera-device", "1"); err == nil || !strings.Contains(err.Error(), "unknown flag") {
+		t.Errorf("sessions --camera-device: %v", err)
+	}
+	if _, _, err := runIn(t, data, "bench", "--voice", "true"); err == nil || !strings.Contains(err.Error(), "--voice must be on or off") {
+		t.Errorf("bench --voice true: %v", err)
+	}
+}

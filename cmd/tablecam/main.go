@@ -68,8 +68,28 @@ func newRoot() *cobra.Command {
 		},
 	}
 	root.PersistentFlags().StringVar(&a.cfgPath, "config", "", "config file (default ./config.yaml, then $XDG_CONFIG_HOME/tablecam/config.yaml)")
-	root.PersistentFlags().StringVar(&a.wavDir, "voice-wav", "", "write spoken announcements as WAV files into this directory instead of playing them")
-	config.RegisterFlags(root.PersistentFlags())
-	root.AddCommand(a.playCmd(), a.replayCmd(), a.stateCmd(), a.oddsCmd(), a.sessionsCmd(), a.stickersCmd(), a.diceCmd(), a.cardCmd(), a.learnCmd(), a.benchCmd(), a.listCmd())
+	config.RegisterFlags(root.PersistentFlags(), "language", "data_dir", "log")
+	// Each command offers the settings it uses as flags; all of them can
+	// be set in the config file or as TABLECAM_* variables.
+	game := []string{"content_dir", "rules", "session", "voice"}
+	for _, c := range []struct {
+		cmd      *cobra.Command
+		sections []string
+	}{
+		{a.playCmd(), append(game, "camera", "vision", "dashboard")},
+		{a.replayCmd(), game},
+		{a.stateCmd(), game},
+		{a.oddsCmd(), []string{"content_dir", "rules"}},
+		{a.sessionsCmd(), []string{"session"}},
+		{a.stickersCmd(), []string{"vision"}},
+		{a.diceCmd(), []string{"content_dir", "vision"}},
+		{a.cardCmd(), []string{"vision"}},
+		{a.learnCmd(), []string{"content_dir", "vision"}},
+		{a.benchCmd(), append(game, "camera", "vision")},
+		{a.listCmd(), []string{"content_dir"}},
+	} {
+		config.RegisterFlags(c.cmd.PersistentFlags(), c.sections...)
+		root.AddCommand(c.cmd)
+	}
 	return root
 }
