@@ -330,10 +330,13 @@ func TestStoredFramesPathTraversal(t *testing.T) {
 	if w := do(t, h, "GET", "/frames/f1.jpg", "", nil); w.Body.String() != "\xff\xd8frame1" || w.Header().Get("Content-Type") != "image/jpeg" {
 		t.Errorf("f1.jpg: %q %q", w.Body.String(), w.Header().Get("Content-Type"))
 	}
-	// Frame references become URLs only when inside the directory.
+	// Frame references become URLs only when inside the directory, and
+	// only for frames that were kept: a link must open its frame.
+	must(t, os.WriteFile(filepath.Join(dir, "a b#c.jpg"), []byte("\xff\xd8"), 0o644))
 	for ref, want := range map[string]string{
 		"f1.jpg": "/frames/f1.jpg", "2025/f2.jpg": "/frames/2025/f2.jpg", filepath.Join(dir, "f1.jpg"): "/frames/f1.jpg",
 		"../secret.jpg": "", filepath.Join(base, "secret.jpg"): "", "a b#c.jpg": "/frames/a%20b%23c.jpg", "": "",
+		"frame-000058.jpg": "", "frame-000058": "", "2025": "",
 	} {
 		if got := frameURL(dir, ref); got != want {
 			t.Errorf("frameURL(%q) = %q, want %q", ref, got, want)

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -550,7 +551,8 @@ func fightToken(c *models.Content, st engine.State, ctx tracker.RollContext) (st
 }
 
 // frameURL is the URL of a frame reference under dir, or "" when the frames
-// directory is not served or the reference is not inside it.
+// directory is not served, the reference is not inside it or no such frame
+// was kept (a link must open its frame).
 func frameURL(dir, ref string) string {
 	if dir == "" || ref == "" {
 		return ""
@@ -565,6 +567,9 @@ func frameURL(dir, ref string) string {
 	}
 	rel = filepath.ToSlash(rel)
 	if !validFramePath(rel) {
+		return ""
+	}
+	if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
 		return ""
 	}
 	parts := strings.Split(rel, "/")

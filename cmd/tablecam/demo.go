@@ -48,18 +48,26 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 	var ann announce.Announcer = out
 	var wait func()
 	var preview func([]byte)
+	// The frames readings came from are kept while the dashboard shows
+	// them, so that its links open, and removed with the demo's session.
+	framesDir := ""
 	if serve {
+		framesDir, err = os.MkdirTemp("", "tablecam-demo-frames-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(framesDir)
 		sctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		feed := &dashboard.FrameBuffer{}
-		all, w2, err := a.serve(sctx, c, s, out, mute, feed, "", errw)
+		all, w2, err := a.serve(sctx, c, s, out, mute, feed, framesDir, errw)
 		if err != nil {
 			return err
 		}
 		ann, wait, preview = all, w2, feed.Put
 	}
 	res, err := demo.Run(ctx, demo.Options{
-		Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview,
+		Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview, FramesDir: framesDir,
 		Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
 		Dice: func() (vision.DiceReader, func(), error) {
 			r := newBackgroundReader(det, cr)
