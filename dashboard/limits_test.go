@@ -131,3 +131,29 @@ func isTimeout(err error) bool {
 	ne, ok := err.(net.Error)
 	return ok && ne.Timeout()
 }
+
+// A dashboard started on a resumed session shows what was announced
+// before: the log holds the session's latest announcements, newest first,
+// as the game now reads them.
+func TestResumedSessionKeepsItsAnnouncements(t *testing.T) {
+	c := testContent(t)
+	s := newSession(t, c)
+	said := submitScript(t, c, s, wonUntil(t, "correct"))
+	if len(said) < 5 {
+		t.Fatalf("the script said %d things", len(said))
+	}
+	srv := newServer(t, Options{Session: s, Content: c, History: 4})
+	log := srv.snapshot(true).Log
+	if len(log) != 4 {
+		t.Fatalf("log of %d entries, want 4", len(log))
+	}
+	for i, e := range log {
+		want := said[len(said)-1-i]
+		if e.Text != want.Text || e.Seq != want.Seq {
+			t.Errorf("log[%d] = %d %q, want %d %q", i, e.Seq, e.Text, want.Seq, want.Text)
+		}
+		if !e.At.IsZero() {
+			t.Errorf("log[%d] has a time it cannot know: %v", i, e.At)
+		}
+	}
+}

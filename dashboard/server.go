@@ -213,6 +213,11 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("dashboard: embedded page: %w", err)
 	}
 	s.ann = &announcer{s: s}
+	// A resumed session shows what was said before: the latest
+	// announcements and the log come back.
+	for _, a := range o.Session.Recent(o.History) {
+		s.history = append(s.history, LogEntry{Announcement: a, FrameURL: s.frameForSeq(a.Seq)})
+	}
 	s.handler = s.routes()
 	s.ln, err = net.Listen("tcp", o.Addr)
 	if err != nil {

@@ -367,7 +367,9 @@ func TestRollFramesInTrailAndLog(t *testing.T) {
 	if len(snap.Rolls) != 1 || snap.Rolls[0].FrameURL != "/frames/roll-7.jpg" || snap.Rolls[0].Source != "manual" {
 		t.Errorf("rolls %+v", snap.Rolls)
 	}
-	if len(snap.Log) != 1 || snap.Log[0].FrameURL != "/frames/roll-7.jpg" {
+	// The setup, announced before the dashboard started, is in the log
+	// too, after the roll.
+	if len(snap.Log) != 2 || snap.Log[0].FrameURL != "/frames/roll-7.jpg" || snap.Log[1].Kind != "setup" {
 		t.Errorf("log %+v", snap.Log)
 	}
 }

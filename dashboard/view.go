@@ -227,7 +227,9 @@ type CameraView struct {
 // LogEntry is an announcement as the dashboard logged it.
 type LogEntry struct {
 	models.Announcement
-	At time.Time `json:"at"`
+	// At is when it was announced; zero for announcements restored from
+	// the session's log when the dashboard started.
+	At time.Time `json:"at,omitzero"`
 	// FrameURL links the frame of the reading the announcement is about.
 	FrameURL string `json:"frame_url,omitempty"`
 }

@@ -78,3 +78,22 @@ func TestEnglishSingulars(t *testing.T) {
 		}
 	}
 }
+
+// Recent gives the announcements of the events in force, oldest first:
+// an undone event and the undo itself are not among them.
+func TestSessionRecent(t *testing.T) {
+	c := testContent(t)
+	_, s := newSession(t, c, "en")
+	runScript(t, s, c, "setup commonwealth loyal railroad survivors ann bo\ncamps 2\ngoal\ncamps 1\nundo\n")
+	var got []string
+	for _, a := range s.Recent(3) {
+		got = append(got, a.Text)
+	}
+	want := []string{"C.A.M.P. tokens: 3.", "Goals completed: 1; 3 required."}
+	if len(got) != 3 || got[1] != want[0] || got[2] != want[1] {
+		t.Errorf("Recent(3) = %q, want the setup, then %q", got, want)
+	}
+	if all := s.Recent(100); len(all) < 3 || strings.Contains(all[len(all)-1].Text, "Undone") {
+		t.Errorf("Recent(100) = %v", all)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -306,5 +307,28 @@ func (s *Session) History(n int) []HistoryEntry {
 	for _, e := range s.log[from:] {
 		out = append(out, HistoryEntry{Seq: e.Seq, What: describe(e.Ev)["what"].(string), Undone: !inForce[e.Seq]})
 	}
+	return out
+}
+
+// Recent returns the announcements of the session's last n events in
+// force, oldest first, as the game now reads them (after undos and
+// corrections): what a dashboard shows when it starts on a resumed
+// session. It replays the whole log once.
+func (s *Session) Recent(n int) []models.Announcement {
+	s.mu.Lock()
+	eff := Effective(s.log)
+	c, cat := s.content, s.cat
+	s.mu.Unlock()
+	f := fold(c, eff)
+	var out []models.Announcement
+	for i := len(eff) - 1; i >= 0 && len(out) < n; i-- {
+		o := f.Out[eff[i].Seq]
+		as := cat.Announce(eff[i].Seq, o)
+		// Newest first while collecting; reversed below.
+		for j := len(as) - 1; j >= 0 && len(out) < n; j-- {
+			out = append(out, as[j])
+		}
+	}
+	slices.Reverse(out)
 	return out
 }
