@@ -13,13 +13,14 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import data  # noqa: E402
 import train_faces as T  # noqa: E402
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "dice-real"))
+    ap.add_argument("--data", default=common.DATA)
     ap.add_argument("--checkpoint", default=os.path.expanduser("~/.cache/tablecam-train/faces/checkpoint.pt"))
     ap.add_argument("--min-conf", type=float, default=0.9)
     args = ap.parse_args()

@@ -15,6 +15,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import data  # noqa: E402
 import nets  # noqa: E402
 import train_finder as tf  # noqa: E402
@@ -74,7 +75,7 @@ def evaluate(model, photos, thr, scale_to=None):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "dice-real"))
+    ap.add_argument("--data", default=common.DATA)
     ap.add_argument("--checkpoint", default=os.path.expanduser("~/.cache/tablecam-train/finder/checkpoint.pt"))
     ap.add_argument("--threshold", type=float, default=0.3)
     ap.add_argument("--split", default="val")

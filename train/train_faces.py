@@ -13,7 +13,6 @@ measures 5-shot reading of new sets of that family.
 
     /usr/bin/python3 train/train_faces.py --work ~/.cache/tablecam-train/faces --out DIR
 """
-import argparse
 import math
 import os
 import random
@@ -27,6 +26,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import data  # noqa: E402
 import faceart  # noqa: E402
 import nets  # noqa: E402
@@ -179,14 +179,7 @@ def few_shot(model, rng, family, sets=30, shots=5, queries=4):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "dice-real"))
-    ap.add_argument("--work", default=os.path.expanduser("~/.cache/tablecam-train/faces"))
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--epochs", type=int, default=8)
-    ap.add_argument("--batch", type=int, default=64)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
+    ap = common.arg_parser("faces", epochs=8, batch=64)
     ap.add_argument("--hold-out", default="letters", help="faceart family never trained on")
     ap.add_argument("--art-every", type=int, default=1, help="an art batch after every n real batches (0: none)")
     args = ap.parse_args()
@@ -206,15 +199,13 @@ def main():
     steps = (len(ts) + args.batch - 1) // args.batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs, pct_start=0.1)
     start = 0
-    ck = os.path.join(args.work, "checkpoint.pt")
-    if os.path.exists(ck):
-        s = torch.load(ck)
+    s = common.load(args.work)
+    if s is not None:
         model.load_state_dict(s["model"])
         scale.data.fill_(s.get("scale", 10.0))
         opt.load_state_dict(s["opt"])
         sched.load_state_dict(s["sched"])
         start = s["epoch"]
-        print(f"resumed after epoch {start}", flush=True)
     for epoch in range(start, args.epochs):
         model.train()
         rng = random.Random(args.seed * 1000 + epoch)
@@ -247,9 +238,7 @@ def main():
         fr, ft = few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out)
         print(f"epoch {epoch + 1}/{args.epochs}: loss {tot / max(n, 1):.4f} (art {tot_art / max(n, 1):.4f}) "
               f"real d6 val {100 * r[0] / r[1]:.2f}%, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
-        tmp = ck + ".tmp"
-        torch.save({"model": model.state_dict(), "scale": float(scale), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch + 1}, tmp)
-        os.replace(tmp, ck)
+        common.save(args.work, model=model.state_dict(), scale=float(scale), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         onnxio.export(model, EXPORT_SHAPE, os.path.join(args.out, "faces.onnx"), ["logits", "embedding"])

@@ -5,7 +5,6 @@
 Checkpoints go to --work after every epoch; a run that is stopped resumes
 from the last one. The finished model is exported to ONNX in --out.
 """
-import argparse
 import math
 import os
 import random
@@ -17,6 +16,7 @@ import numpy as np
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
 import data  # noqa: E402
 import nets  # noqa: E402
 import onnxio  # noqa: E402
@@ -162,14 +162,7 @@ def batches(photos, rng, size, max_die=72):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "dice-real"))
-    ap.add_argument("--work", default=os.path.expanduser("~/.cache/tablecam-train/finder"))
-    ap.add_argument("--out", default=None)
-    ap.add_argument("--epochs", type=int, default=12)
-    ap.add_argument("--batch", type=int, default=16)
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1)
+    ap = common.arg_parser("finder", epochs=12, batch=16)
     ap.add_argument("--limit", type=int, default=0, help="use only this many training photos (a smoke test)")
     ap.add_argument("--max-die", type=float, default=72, help="the largest die, in input pixels, views are scaled to")
     args = ap.parse_args()
@@ -186,14 +179,12 @@ def main():
     total = steps_per_epoch * args.epochs
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=2e-3, total_steps=max(total, 1), pct_start=0.1)
     start = 0
-    ck = os.path.join(args.work, "checkpoint.pt")
-    if os.path.exists(ck):
-        s = torch.load(ck)
+    s = common.load(args.work)
+    if s is not None:
         model.load_state_dict(s["model"])
         opt.load_state_dict(s["opt"])
         sched.load_state_dict(s["sched"])
         start = s["epoch"]
-        print(f"resumed after epoch {start}", flush=True)
     for epoch in range(start, args.epochs):
         model.train()
         rng = random.Random(args.seed * 1000 + epoch)
@@ -213,9 +204,7 @@ def main():
             tot[2] += 1
         print(f"epoch {epoch + 1}/{args.epochs}: heat {tot[0] / max(tot[2], 1):.4f} box {tot[1] / max(tot[2], 1):.4f} "
               f"({time.time() - t0:.0f} s)", flush=True)
-        tmp = ck + ".tmp"
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch + 1}, tmp)
-        os.replace(tmp, ck)
+        common.save(args.work, model=model.state_dict(), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         onnxio.export(model, EXPORT_SHAPE, os.path.join(args.out, "finder.onnx"), ["heat", "box"])

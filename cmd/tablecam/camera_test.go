@@ -1,14 +1,8 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"io"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"gocv.io/x/gocv"
 
 	"tablecam/models"
 	"tablecam/vision/synth"
@@ -35,35 +29,7 @@ func TestPlayVideoAnnouncesTheRoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := synth.SequenceSpec{
-		Scene: synth.Scene{Seed: synth.EvalSeedMin + 5150, Width: 960, Height: 540,
-			Dice: []synth.DieSpec{{Set: "vats", Face: "head"}, {Set: "vats", Face: "2h"}, {Set: "vats", Face: "arms"}}},
-		Script: []synth.Step{{Kind: synth.StepWait, Frames: 8}, {Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}},
-	}
-	seq, err := synth.NewSequence(c, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer seq.Close()
-	path := filepath.Join(t.TempDir(), "roll.avi")
-	vw, err := gocv.VideoWriterFile(path, "MJPG", 30, 960, 540, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		f, err := seq.Read(context.Background())
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := vw.Write(f.Mat); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
-	vw.Close()
+	path := writeRollVideo(t, c, synth.StyleDefault(), synth.EvalSeedMin+5150, "head", "2h", "arms")
 	out, errs, err := run(t, "", "play", "--video", path, "--no-prompt", "--voice", "off", "--vision-dice-sets", "vats")
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs)

@@ -40,16 +40,16 @@ func teachAltSet(t *testing.T, c *models.Content, data, set string, seed int64) 
 	return out
 }
 
-// writeRollVideo records a rendered throw of dice in the alternative art
+// writeRollVideo records a rendered throw of V.A.T.S. dice in a die art
 // and returns the video's path.
-func writeRollVideo(t *testing.T, c *models.Content, seed int64, faces ...string) string {
+func writeRollVideo(t *testing.T, c *models.Content, style synth.Style, seed int64, faces ...string) string {
 	t.Helper()
 	var dice []synth.DieSpec
 	for _, f := range faces {
 		dice = append(dice, synth.DieSpec{Set: "vats", Face: f})
 	}
 	spec := synth.SequenceSpec{
-		Scene:  synth.Scene{Seed: seed, Width: 960, Height: 540, Style: synth.StyleAlt(), Dice: dice},
+		Scene:  synth.Scene{Seed: seed, Width: 960, Height: 540, Style: style, Dice: dice},
 		Script: []synth.Step{{Kind: synth.StepWait, Frames: 8}, {Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}},
 	}
 	seq, err := synth.NewSequence(c, spec)
@@ -94,7 +94,7 @@ func TestTaughtSetPlaysEndToEnd(t *testing.T) {
 	if !strings.Contains(out, `taught new set "ourdie"`) || !strings.Contains(out, "--vision-dice-sets ourdie") {
 		t.Errorf("learn should say the set is new and how to play with it:\n%s", out)
 	}
-	video := writeRollVideo(t, c, synth.EvalSeedMin+5160, "head", "2h", "arms")
+	video := writeRollVideo(t, c, synth.StyleAlt(), synth.EvalSeedMin+5160, "head", "2h", "arms")
 	out, errs, err := runIn(t, data, "play", "--video", video, "--no-prompt", "--voice", "off", "--vision-dice-sets", "ourdie")
 	if err != nil {
 		t.Fatalf("play: %v\n%s", err, errs)

@@ -584,18 +584,29 @@ func (a *app) salvageStore() (*tracker.Store, error) {
 	return tracker.OpenStoreWith(a.cfg.Session.DB, tracker.StoreOptions{Salvage: true})
 }
 
+// salvageCheck opens the store as salvageStore does and checks it; the
+// caller closes the store.
+func (a *app) salvageCheck(ctx context.Context) (*tracker.Store, tracker.StoreReport, error) {
+	st, err := a.salvageStore()
+	if err != nil {
+		return nil, tracker.StoreReport{}, err
+	}
+	rep, err := st.Check(ctx)
+	if err != nil {
+		st.Close()
+		return nil, tracker.StoreReport{}, err
+	}
+	return st, rep, nil
+}
+
 // checkSessions prints what of the store is whole; it fails if anything
 // is not.
 func (a *app) checkSessions(ctx context.Context, w io.Writer) error {
-	st, err := a.salvageStore()
+	st, rep, err := a.salvageCheck(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	rep, err := st.Check(ctx)
-	if err != nil {
-		return err
-	}
 	acked := "unknown"
 	if rep.Acked >= 0 {
 		acked = fmt.Sprint(rep.Acked)
@@ -623,15 +634,11 @@ func (a *app) checkSessions(ctx context.Context, w io.Writer) error {
 // reads back; events that do not match their hash or cannot be read are
 // marked by comments.
 func (a *app) exportSession(ctx context.Context, id, file string, w io.Writer) error {
-	st, err := a.salvageStore()
+	st, rep, err := a.salvageCheck(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	rep, err := st.Check(ctx)
-	if err != nil {
-		return err
-	}
 	broken := map[int64]bool{}
 	for _, sc := range rep.Sessions {
 		for _, q := range sc.Broken {

@@ -11,16 +11,7 @@ import (
 // run executes the CLI in-process with an isolated data directory.
 func run(t *testing.T, stdin string, args ...string) (string, string, error) {
 	t.Helper()
-	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
-	t.Setenv("TABLECAM_VOICE_ENABLED", "false")
-	root := newRoot()
-	var out, errb bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), errb.String(), err
+	return runInWith(t, dataDir(t), stdin, args...)
 }
 
 // `tablecam replay` is deterministic and announces exactly what the

@@ -39,14 +39,7 @@ func runInWith(t *testing.T, dataDir, stdin string, args ...string) (string, str
 	t.Helper()
 	t.Setenv("TABLECAM_DATA_DIR", dataDir)
 	t.Setenv("TABLECAM_VOICE_ENABLED", "false")
-	root := newRoot()
-	var out, errb strings.Builder
-	root.SetOut(&out)
-	root.SetErr(&errb)
-	root.SetIn(strings.NewReader(stdin))
-	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), errb.String(), err
+	return runHere(t, stdin, args...)
 }
 
 // The `tablecam dice --json` contract (issue 3 §6): one object per picture

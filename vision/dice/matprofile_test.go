@@ -12,15 +12,7 @@ import (
 // TestReaderNoMatLeak: finding and reading the dice of real photos leaves
 // no Mat open.
 func TestReaderNoMatLeak(t *testing.T) {
-	photos, err := LabelledDir("testdata/real")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewReader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	photos, r := regressionPhotos(t)
 	start := gocv.MatProfile.Count()
 	if _, err := EvaluateReal(r, photos[:10]); err != nil {
 		t.Fatal(err)

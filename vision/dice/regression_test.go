@@ -9,13 +9,10 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// The built-in models on 60 real photos they never trained on
-// (testdata/real: webcam and phone rigs held out whole, and held-out
-// source photos of three other rigs). The committed models find 90.0% of
-// the 301 dice, read 45.2% right and 22.3% wrong with confidence 0.5 or
-// more; the floors leave room for another CPU's rounding, and a change
-// that reads worse fails here.
-func TestRealPhotosRegression(t *testing.T) {
+// regressionPhotos is the committed real photos and a reader of the
+// built-in models, closed when the test ends.
+func regressionPhotos(t *testing.T) ([]Photo, *Reader) {
+	t.Helper()
 	photos, err := LabelledDir("testdata/real")
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +21,18 @@ func TestRealPhotosRegression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
+	t.Cleanup(func() { r.Close() })
+	return photos, r
+}
+
+// The built-in models on 60 real photos they never trained on
+// (testdata/real: webcam and phone rigs held out whole, and held-out
+// source photos of three other rigs). The committed models find 90.0% of
+// the 301 dice, read 45.2% right and 22.3% wrong with confidence 0.5 or
+// more; the floors leave room for another CPU's rounding, and a change
+// that reads worse fails here.
+func TestRealPhotosRegression(t *testing.T) {
+	photos, r := regressionPhotos(t)
 	r.SetMinConfidence(0.5)
 	stats, err := EvaluateReal(r, photos)
 	if err != nil {
@@ -58,15 +66,7 @@ func TestRealPhotosRegression(t *testing.T) {
 
 // The same photo gives the same marks and faces, bit for bit, every time.
 func TestReaderIsDeterministic(t *testing.T) {
-	photos, err := LabelledDir("testdata/real")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := NewReader()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	photos, r := regressionPhotos(t)
 	img := gocv.IMRead(photos[0].Path, gocv.IMReadColor)
 	defer img.Close()
 	read := func() ([]Found, []Face) {
