@@ -83,7 +83,7 @@ func newRoot() *cobra.Command {
 		{a.sessionsCmd(), []string{"session"}},
 		{a.stickersCmd(), []string{"vision"}},
 		{a.diceCmd(), []string{"content_dir", "vision"}},
-		{a.cardCmd(), []string{"vision"}},
+		{a.cardCmd(), []string{"content_dir", "vision"}},
 		{a.learnCmd(), []string{"content_dir", "vision"}},
 		{a.benchCmd(), append(game, "camera", "vision")},
 		{a.listCmd(), []string{"content_dir"}},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -184,10 +185,21 @@ func (a *app) cardCmd() *cobra.Command {
 		Long: `Identify the cards in pictures: cards with an ID sticker by its marker (through
 the marker map, see tablecam stickers), other cards against the taught cards
 (tablecam learn cards). A card that was never taught is reported as "unknown".
-Each picture is also searched as a whole for taught cards whose outline was not
-found (busy tables), which takes several times longer than a live frame.`,
+Dice (the sets of vision.dice_sets) are looked for too: an outline that is a
+die is not reported as a card. Each picture is also searched as a whole for
+taught cards whose outline was not found (busy tables), which takes several
+times longer than a live frame.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
+			det, err := a.diceDetector(c, nil, cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer det.Close()
 			r, err := a.cardReader(true)
 			if err != nil {
 				return err
@@ -202,6 +214,11 @@ found (busy tables), which takes several times longer than a live frame.`,
 				if err == nil {
 					var cs []vision.CardReading
 					cs, err = r.ReadCards(img)
+					if err == nil {
+						var dice vision.Reading
+						dice, err = det.Read(img)
+						cs = withoutDice(cs, dice.Dice)
+					}
 					img.Close()
 					if cs != nil {
 						res.Cards = cs
@@ -228,6 +245,25 @@ found (busy tables), which takes several times longer than a live frame.`,
 	}
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "one JSON object per picture and line")
 	return cmd
+}
+
+// withoutDice drops the "unknown" cards that are dice: an outline mostly
+// covered by a die's box. A die's square outline passes for a card's, and
+// with no cards taught nothing else tells the two apart.
+func withoutDice(cards []vision.CardReading, dice []vision.Die) []vision.CardReading {
+	return slices.DeleteFunc(cards, func(rd vision.CardReading) bool {
+		if rd.ID != vision.CardUnknown || rd.Method != vision.CardMethodLearned {
+			return false
+		}
+		area := rd.Box.Dx() * rd.Box.Dy()
+		for _, d := range dice {
+			in := rd.Box.Intersect(d.Box)
+			if area > 0 && 2*in.Dx()*in.Dy() >= area {
+				return true
+			}
+		}
+		return false
+	})
 }
 
 func printCards(w io.Writer, res cardResult) {
