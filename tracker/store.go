@@ -23,7 +23,7 @@ var (
 	ErrUnknownSession = errors.New("unknown session")
 	// ErrSessionEnded is returned by Append when the session has already
 	// been ended with EndSession; ended sessions are immutable.
-	ErrSessionEnded = errors.New("session already ended")
+	ErrSessionEnded = errors.New("the session is closed: its events stay and can be replayed, but it takes no new ones")
 	// ErrInvalidPayload is returned by Append when the payload is not a
 	// single valid JSON value.
 	ErrInvalidPayload = errors.New("payload is not valid JSON")
@@ -174,6 +174,9 @@ type SessionInfo struct {
 	Ended *time.Time
 	// Events is the number of events recorded in the session.
 	Events int
+	// LastUsed is when the session's latest event was recorded, or when it
+	// was created if it has none (UTC).
+	LastUsed time.Time
 }
 
 // Store is the durable, append-only event log of tablecam game sessions,
@@ -615,20 +618,27 @@ func (s *Store) CreateSession(ctx context.Context, id, name string) error {
 }
 
 const storeSessionColumns = `id, name, created_at, ended_at,
-	(SELECT COUNT(*) FROM events e WHERE e.session_id = sessions.id)`
+	(SELECT COUNT(*) FROM events e WHERE e.session_id = sessions.id), ` + storeLastUsed
+
+// storeLastUsed is a session's last use: its latest event's time, or its
+// creation when it has none. Timestamps sort lexically (storeTimeLayout).
+const storeLastUsed = `COALESCE((SELECT e.at FROM events e WHERE e.session_id = sessions.id ORDER BY e.seq DESC LIMIT 1), created_at)`
 
 func storeScanSession(sc interface{ Scan(...any) error }) (SessionInfo, error) {
 	var (
 		info           SessionInfo
-		created        string
+		created, used  string
 		ended          sql.NullString
 		err            error
 		endedTimestamp time.Time
 	)
-	if err := sc.Scan(&info.ID, &info.Name, &created, &ended, &info.Events); err != nil {
+	if err := sc.Scan(&info.ID, &info.Name, &created, &ended, &info.Events, &used); err != nil {
 		return SessionInfo{}, err
 	}
 	if info.Created, err = storeParseTime(created); err != nil {
+		return SessionInfo{}, err
+	}
+	if info.LastUsed, err = storeParseTime(used); err != nil {
 		return SessionInfo{}, err
 	}
 	if ended.Valid {
@@ -640,10 +650,10 @@ func storeScanSession(sc interface{ Scan(...any) error }) (SessionInfo, error) {
 	return info, nil
 }
 
-// Sessions lists all sessions, newest (most recently created) first.
+// Sessions lists all sessions, the most recently used first.
 func (s *Store) Sessions(ctx context.Context) ([]SessionInfo, error) {
 	rows, err := s.r.QueryContext(ctx, "SELECT "+storeSessionColumns+
-		" FROM sessions ORDER BY created_at DESC, rowid DESC")
+		" FROM sessions ORDER BY "+storeLastUsed+" DESC, rowid DESC")
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
@@ -662,11 +672,11 @@ func (s *Store) Sessions(ctx context.Context) ([]SessionInfo, error) {
 	return out, nil
 }
 
-// LatestOpenSession returns the most recently created session that has not
+// LatestOpenSession returns the most recently used session that has not
 // been ended, for resuming after a restart. ok is false if there is none.
 func (s *Store) LatestOpenSession(ctx context.Context) (info SessionInfo, ok bool, err error) {
 	info, err = storeScanSession(s.r.QueryRowContext(ctx, "SELECT "+storeSessionColumns+
-		" FROM sessions WHERE ended_at IS NULL ORDER BY created_at DESC, rowid DESC LIMIT 1"))
+		" FROM sessions WHERE ended_at IS NULL ORDER BY "+storeLastUsed+" DESC, rowid DESC LIMIT 1"))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return SessionInfo{}, false, nil

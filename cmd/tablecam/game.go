@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -89,6 +90,10 @@ func flush(ctx context.Context, ann announce.Announcer) {
 	}
 }
 
+// openSession opens session id to play: the latest open (last used) one
+// when id is "", a new one when fresh or when none is open. The new
+// session is named by play --name; a resumed one given --name is renamed.
+// A closed session is refused: it takes no new events.
 func (a *app) openSession(ctx context.Context, c *models.Content, id string, fresh bool) (*tracker.Store, *tracker.Session, error) {
 	cat, err := tracker.NewCatalog(a.cfg.Language)
 	if err != nil {
@@ -98,17 +103,48 @@ func (a *app) openSession(ctx context.Context, c *models.Content, id string, fre
 	if err != nil {
 		return nil, nil, err
 	}
-	if fresh && id == "" {
+	fail := func(err error) (*tracker.Store, *tracker.Session, error) {
+		st.Close()
+		return nil, nil, err
+	}
+	if id == "" && !fresh {
+		info, ok, err := st.LatestOpenSession(ctx)
+		if err != nil {
+			return fail(err)
+		}
+		fresh = !ok
+		id = info.ID
+	}
+	name := strings.TrimSpace(a.sessionName)
+	switch {
+	case fresh && id == "":
 		id = tracker.NewSessionID(st.Now())
-		if err := st.CreateSession(ctx, id, id); err != nil {
-			st.Close()
-			return nil, nil, err
+		if name == "" {
+			name = id
+		}
+		if err := st.CreateSession(ctx, id, name); err != nil {
+			return fail(err)
+		}
+	default:
+		info, err := st.Session(ctx, id)
+		if errors.Is(err, tracker.ErrUnknownSession) {
+			return fail(fmt.Errorf("no session %s in %s: tablecam sessions lists them", id, a.cfg.Session.DB))
+		}
+		if err != nil {
+			return fail(err)
+		}
+		if info.Ended != nil {
+			return fail(fmt.Errorf("session %s is closed: it keeps its events (tablecam state --session %s, tablecam sessions --export %s FILE) but takes no new ones; tablecam play --new starts another", id, id, id))
+		}
+		if name != "" && name != info.Name {
+			if err := st.RenameSession(ctx, id, name); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	s, err := tracker.OpenSession(ctx, st, c, cat, id, "")
 	if err != nil {
-		st.Close()
-		return nil, nil, err
+		return fail(err)
 	}
 	return st, s, nil
 }
@@ -177,7 +213,8 @@ func (a *app) playCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
 	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the latest open one")
 	cmd.Flags().BoolVar(&serve, "serve", false, "serve the dashboard (dashboard.addr) while playing")
-	cmd.Flags().StringVar(&session, "session", "", "session id to resume (default: the latest open one)")
+	cmd.Flags().StringVar(&session, "session", "", "session id to resume (default: the open one used last)")
+	cmd.Flags().StringVar(&a.sessionName, "name", "", "name of the session (a new one; a resumed one is renamed)")
 	cmd.Flags().StringVar(&voice, "voice", "config", "speak announcements: on, off, or config (voice.enabled)")
 	cmd.Flags().StringVar(&a.wavDir, "voice-wav", "", "write spoken announcements as WAV files into this directory instead of playing them")
 	cmd.Flags().StringVar(&video, "video", "", "read a recorded video file instead of the camera")
@@ -526,54 +563,155 @@ func (a *app) viewStore() (*tracker.Store, error) {
 }
 
 func (a *app) sessionsCmd() *cobra.Command {
-	var check bool
-	var export string
+	var check, yes bool
+	var export, rename, closeID, deleteID string
 	cmd := &cobra.Command{
-		Use:   "sessions [--check] [--export ID FILE]",
-		Short: "List stored sessions, newest first; --check the store is whole; --export what is readable of a session",
-		Long: `List stored sessions, newest first. A store that is not whole (damaged pages,
-an event changed or missing, acknowledged events lost with the WAL file) is
-refused by every command; --check reports what is whole and what is not, and
---export ID FILE writes what is readable of session ID to FILE, which
-tablecam replay --events FILE reads back.`,
+		Use:   "sessions [--rename ID NAME | --close ID | --delete ID --yes | --check | --export ID FILE]",
+		Short: "List stored sessions, the one used last first; rename, close or delete one; check the store; export a session",
+		Long: `List stored sessions, the one used last first: id, name, open or closed,
+events, last used. play resumes the open session used last.
+
+  --rename ID NAME   give a session a name (play --name names a new one)
+  --close ID         close a session: its events stay and replay, it takes no new ones
+  --delete ID --yes  delete a session and its events for good (without --yes
+                     it only says what would be deleted)
+
+A store that is not whole (damaged pages, an event changed or missing,
+acknowledged events lost with the WAL file) is refused by every command;
+--check reports what is whole and what is not, and --export ID FILE writes
+what is readable of session ID to FILE, which tablecam replay --events FILE
+reads back.`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if export != "" && len(args) != 1 {
-				return fmt.Errorf("--export ID FILE: give the file to write (e.g. tablecam sessions --export game-1 game-1.events)")
+			picked := 0
+			for _, on := range []bool{check, export != "", rename != "", closeID != "", deleteID != ""} {
+				if on {
+					picked++
+				}
 			}
-			if export == "" && len(args) > 0 {
+			switch {
+			case picked > 1:
+				return errors.New("give one of --check, --export, --rename, --close and --delete at a time")
+			case export != "" && len(args) != 1:
+				return errors.New("--export ID FILE: give the file to write (e.g. tablecam sessions --export game-1 game-1.events)")
+			case rename != "" && len(args) != 1:
+				return errors.New(`--rename ID NAME: give the new name (e.g. tablecam sessions --rename game-1 "Friday night")`)
+			case export == "" && rename == "" && len(args) > 0:
 				return fmt.Errorf("unexpected arguments %q", args)
+			case yes && deleteID == "":
+				return errors.New("--yes confirms --delete ID")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, out := cmd.Context(), cmd.OutOrStdout()
 			switch {
 			case check:
-				return a.checkSessions(cmd.Context(), cmd.OutOrStdout())
+				return a.checkSessions(ctx, out)
 			case export != "":
-				return a.exportSession(cmd.Context(), export, args[0], cmd.OutOrStdout())
+				return a.exportSession(ctx, export, args[0], out)
+			case rename != "", closeID != "", deleteID != "":
+				return a.changeSession(ctx, out, sessionChange{rename: rename, name: strings.Join(args, " "), close: closeID, del: deleteID, yes: yes})
+			}
+			if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
+				fmt.Fprintf(out, "no sessions yet (no %s): tablecam play starts one\n", a.cfg.Session.DB)
+				return nil
 			}
 			st, err := a.viewStore()
 			if err != nil {
 				return err
 			}
 			defer st.Close()
-			list, err := st.Sessions(cmd.Context())
+			list, err := st.Sessions(ctx)
 			if err != nil {
 				return err
 			}
+			if len(list) == 0 {
+				fmt.Fprintf(out, "no sessions yet in %s: tablecam play starts one\n", a.cfg.Session.DB)
+				return nil
+			}
+			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tNAME\tSTATE\tEVENTS\tLAST USED")
 			for _, s := range list {
 				state := "open"
 				if s.Ended != nil {
-					state = "ended"
+					state = "closed"
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%-28s %-6s %5d events  %s\n", s.ID, state, s.Events, s.Created.Local().Format("2006-01-02 15:04"))
+				name := s.Name
+				if name == s.ID {
+					name = ""
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", s.ID, name, state, s.Events, s.LastUsed.Local().Format("2006-01-02 15:04"))
 			}
-			return nil
+			return tw.Flush()
 		},
 	}
-	cmd.Flags().BoolVar(&check, "check", false, "check that the store is whole and report what is not")
-	cmd.Flags().StringVar(&export, "export", "", "write what is readable of session ID to FILE (the argument), an events file for replay")
+	f := cmd.Flags()
+	f.BoolVar(&check, "check", false, "check that the store is whole and report what is not")
+	f.StringVar(&export, "export", "", "write what is readable of session ID to FILE (the argument), an events file for replay")
+	f.StringVar(&rename, "rename", "", "give session ID the name NAME (the argument)")
+	f.StringVar(&closeID, "close", "", "close session ID: its events stay, it takes no new ones")
+	f.StringVar(&deleteID, "delete", "", "delete session ID and its events (needs --yes)")
+	f.BoolVar(&yes, "yes", false, "confirm --delete")
 	return cmd
+}
+
+// sessionChange is what sessions --rename, --close or --delete asks.
+type sessionChange struct {
+	rename, name, close, del string
+	yes                      bool
+}
+
+// changeSession renames, closes or deletes a session. It opens the store
+// to write, so it waits for no one: while play runs it is refused.
+func (a *app) changeSession(ctx context.Context, w io.Writer, ch sessionChange) error {
+	id := ch.rename + ch.close + ch.del
+	if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("no sessions yet (no %s)", a.cfg.Session.DB)
+	}
+	st, err := tracker.OpenStore(a.cfg.Session.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	info, err := st.Session(ctx, id)
+	if errors.Is(err, tracker.ErrUnknownSession) {
+		return fmt.Errorf("no session %s (tablecam sessions lists them)", id)
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case ch.rename != "":
+		if err := st.RenameSession(ctx, id, ch.name); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "session %s is now named %q\n", id, strings.TrimSpace(ch.name))
+	case ch.close != "":
+		if info.Ended != nil {
+			fmt.Fprintf(w, "session %s was closed already (%s)\n", id, info.Ended.Local().Format("2006-01-02 15:04"))
+			return nil
+		}
+		if err := st.EndSession(ctx, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "session %s is closed: its %s stay and replay; it takes no new ones\n", id, count(info.Events, "event"))
+	case !ch.yes:
+		return fmt.Errorf("--delete %s would delete session %s (%q, %s, last used %s) and its roll-proof frames for good; add --yes to delete it",
+			id, id, info.Name, count(info.Events, "event"), info.LastUsed.Local().Format("2006-01-02 15:04"))
+	default:
+		n, err := st.DeleteSession(ctx, id)
+		if err != nil {
+			return err
+		}
+		frames, _ := filepath.Glob(filepath.Join(a.framesDir(), id+"-frame-*.jpg"))
+		for _, f := range frames {
+			if err := os.Remove(f); err != nil {
+				return fmt.Errorf("session %s deleted, but not all its frames: %w", id, err)
+			}
+		}
+		fmt.Fprintf(w, "session %s deleted: %s and %s\n", id, count(n, "event"), count(len(frames), "frame"))
+	}
+	return nil
 }
 
 // salvageStore opens the sessions database read-only, damaged or not.

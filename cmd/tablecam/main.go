@@ -40,8 +40,10 @@ func (e exitError) Error() string { return fmt.Sprintf("exit %d", int(e)) }
 type app struct {
 	cfgPath string
 	wavDir  string
-	cfg     config.Config
-	log     *slog.Logger
+	// sessionName is play --name: the name of the session played.
+	sessionName string
+	cfg         config.Config
+	log         *slog.Logger
 	// notice tells the user something in a sentence on standard error.
 	notice func(string)
 }
