@@ -1,9 +1,11 @@
 package vision
 
 // Printable sheets of ArUco stickers, as a PNG preview and a PDF written
-// here (no PDF library): every page is one grey raster at the sheet's DPI,
-// placed at exactly 72/DPI points per pixel, so printing at 100% gives
-// markers of exactly SheetSpec.SideMM.
+// here (no PDF library): the markers and cut marks of a page are one grey
+// raster at the sheet's DPI, placed at exactly 72/DPI points per pixel, so
+// printing at 100% gives markers of exactly SheetSpec.SideMM; the labels,
+// the caption and the page note are PDF text in Helvetica, so they print
+// sharp and can be searched and copied.
 
 import (
 	"bytes"
@@ -31,9 +33,9 @@ type SheetSpec struct {
 	// Paper is "A4" (default) or "Letter".
 	Paper string
 	// Labels holds the text printed under a marker: the name of the card
-	// or token it goes on. Markers without a label get "#id". Only ASCII
-	// prints; other characters become '?'. Long labels are shrunk, then
-	// cut short.
+	// or token it goes on. Markers without a label get "#id". The PDF
+	// prints Latin-1 letters (ä, ö, ü, ß, é); the PNG preview only ASCII.
+	// Other characters become '?'. Long labels are shrunk, then cut short.
 	Labels map[int]string
 	// DPI is the raster resolution, 150–600 (default 300).
 	DPI int
@@ -171,7 +173,7 @@ func (s SheetSpec) Pages() (perPage, pages int, err error) {
 // SideMM/25.4×DPI pixels wide, rounded to whole pixels); pdf holds all pages,
 // each the page raster (FlateDecode) drawn at 72/DPI points per pixel from
 // the top-left corner of an A4 or Letter page, with the caption and ruler
-// as PDF text and lines.
+// as PDF text and lines and each sticker's label as PDF text.
 func StickerSheet(spec SheetSpec) (png []byte, pdf []byte, err error) {
 	l, err := spec.layout()
 	if err != nil {
@@ -184,23 +186,28 @@ func StickerSheet(spec SheetSpec) (png []byte, pdf []byte, err error) {
 	for p := range n {
 		page.SetTo(gocv.NewScalar(255, 0, 0, 0))
 		ids := l.spec.IDs[p*l.perPage() : min(len(l.spec.IDs), (p+1)*l.perPage())]
+		var placed []sheetPlaced
 		for i, id := range ids {
 			x := l.x0 + (i%l.cols)*l.pitchX
 			y := l.y0 + (i/l.cols)*l.pitchY
 			if err := l.drawSticker(&page, x, y, id); err != nil {
 				return nil, nil, err
 			}
+			placed = append(placed, sheetPlaced{x: x, y: y, id: id})
 		}
 		pix, err := page.DataPtrUint8()
 		if err != nil {
 			return nil, nil, fmt.Errorf("vision: sticker sheet: %w", err)
 		}
-		if err := doc.addPage(l, pix, p, n); err != nil {
+		if err := doc.addPage(l, pix, placed, p, n); err != nil {
 			return nil, nil, err
 		}
 		if p == 0 {
-			// The PDF draws the header as text and lines; the PNG has it
-			// in the raster.
+			// The PDF writes the labels and the header as text and lines;
+			// the PNG has them in the raster.
+			for _, s := range placed {
+				l.drawLabel(&page, s.x, s.y, s.id)
+			}
 			l.drawHeader(&page, p, n)
 			buf, err := gocv.IMEncode(gocv.PNGFileExt, page)
 			if err != nil {
@@ -218,13 +225,30 @@ func StickerSheet(spec SheetSpec) (png []byte, pdf []byte, err error) {
 
 var stickerInk = color.RGBA{0, 0, 0, 255}
 
-// drawSticker draws the sticker whose top-left corner (the outer corner of
-// its quiet zone) is at (x, y).
+// sheetPlaced is a sticker on a page: its top-left corner in raster pixels.
+type sheetPlaced struct{ x, y, id int }
+
+// drawSticker draws the marker and cut marks of the sticker whose top-left
+// corner (the outer corner of its quiet zone) is at (x, y); its label is
+// drawLabel's (the PNG) or PDF text (pdfDoc.addPage).
 func (l *sheetLayout) drawSticker(page *gocv.Mat, x, y, id int) error {
 	if err := drawMarkerAt(page, l.spec.Dict, id, l.side, x+l.quiet, y+l.quiet); err != nil {
 		return fmt.Errorf("vision: sticker sheet: %w", err)
 	}
-	// Label, centred under the bottom quiet zone.
+	// Cut marks: at each corner, two short ticks on the extensions of the
+	// sticker's edges, clear of the sticker itself.
+	gap, tl, tw := l.px(sheetTickGapMM), l.px(sheetTickLenMM), max(1, l.px(sheetTickWidthMM))
+	x1, y1 := x+l.stickerW-1, y+l.stickerH-1
+	for _, c := range [4]struct{ x, y, dx, dy int }{{x, y, -1, -1}, {x1, y, 1, -1}, {x1, y1, 1, 1}, {x, y1, -1, 1}} {
+		l.fillRect(page, c.x+c.dx*gap, c.y-tw/2, c.x+c.dx*(gap+tl), c.y-tw/2+tw)
+		l.fillRect(page, c.x-tw/2, c.y+c.dy*gap, c.x-tw/2+tw, c.y+c.dy*(gap+tl))
+	}
+	return nil
+}
+
+// drawLabel draws the label of the sticker at (x, y) into the raster,
+// centred under its bottom quiet zone.
+func (l *sheetLayout) drawLabel(page *gocv.Mat, x, y, id int) {
 	text := stickerLabel(id, l.spec.Labels[id])
 	capPx := float64(l.px(sheetLabelCapMM))
 	base := gocv.GetTextSize("H", gocv.FontHersheySimplex, 1, 1)
@@ -239,16 +263,12 @@ func (l *sheetLayout) drawSticker(page *gocv.Mat, x, y, id int) error {
 	bx := x + (l.stickerW-size.X)/2
 	by := y + 2*l.quiet + l.side + (l.label+size.Y)/2 - l.px(0.3)
 	gocv.PutTextWithParams(page, text, image.Pt(bx, by), gocv.FontHersheySimplex, scale, stickerInk, thick, gocv.LineAA, false)
+}
 
-	// Cut marks: at each corner, two short ticks on the extensions of the
-	// sticker's edges, clear of the sticker itself.
-	gap, tl, tw := l.px(sheetTickGapMM), l.px(sheetTickLenMM), max(1, l.px(sheetTickWidthMM))
-	x1, y1 := x+l.stickerW-1, y+l.stickerH-1
-	for _, c := range [4]struct{ x, y, dx, dy int }{{x, y, -1, -1}, {x1, y, 1, -1}, {x1, y1, 1, 1}, {x, y1, -1, 1}} {
-		l.fillRect(page, c.x+c.dx*gap, c.y-tw/2, c.x+c.dx*(gap+tl), c.y-tw/2+tw)
-		l.fillRect(page, c.x-tw/2, c.y+c.dy*gap, c.x-tw/2+tw, c.y+c.dy*(gap+tl))
-	}
-	return nil
+// labelBaseline is the y of the baseline of the label of the sticker at
+// row y, in raster pixels, for text whose capitals are capPx high.
+func (l *sheetLayout) labelBaseline(y int, capPx float64) float64 {
+	return float64(y+2*l.quiet+l.side) + (float64(l.label)+capPx)/2 - float64(l.px(0.3))
 }
 
 // fillRect paints the pixels from (xa, ya) up to, not including, (xb, yb)
@@ -278,12 +298,19 @@ func stickerLabel(id int, label string) string {
 // start (the marker id) and the end (a token's level, a card's number) are
 // what tell stickers apart.
 func fitLabel(text string, scale float64, thick, width int) (string, float64) {
-	w := gocv.GetTextSize(text, gocv.FontHersheySimplex, scale, thick).X
+	return fitText(text, scale, float64(width), func(t string, s float64) float64 {
+		return float64(gocv.GetTextSize(t, gocv.FontHersheySimplex, s, thick).X)
+	})
+}
+
+// fitText is fitLabel for any measure of a text's width at a scale.
+func fitText(text string, scale, width float64, measure func(string, float64) float64) (string, float64) {
+	w := measure(text, scale)
 	if w <= width {
 		return text, scale
 	}
-	s := max(scale*0.7, scale*float64(width)/float64(w))
-	if gocv.GetTextSize(text, gocv.FontHersheySimplex, s, thick).X <= width {
+	s := max(scale*0.7, scale*width/w)
+	if measure(text, s) <= width {
 		return text, s
 	}
 	r := []rune(text)
@@ -291,7 +318,7 @@ func fitLabel(text string, scale float64, thick, width int) (string, float64) {
 		tail := keep / 2
 		head := keep - tail
 		t := strings.TrimRight(string(r[:head]), " ") + ".." + strings.TrimLeft(string(r[len(r)-tail:]), " ")
-		if gocv.GetTextSize(t, gocv.FontHersheySimplex, s, thick).X <= width {
+		if measure(t, s) <= width {
 			return t, s
 		}
 	}
@@ -396,12 +423,32 @@ func pdfNum(v float64) string {
 	return s
 }
 
+// pdfString writes s as a PDF string in WinAnsiEncoding: ASCII and the
+// Latin-1 letters (which WinAnsi puts at the same codes) as they are,
+// anything else as '?'.
 func pdfString(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`)
-	return "(" + r.Replace(hersheyText(s)) + ")"
+	var b strings.Builder
+	b.WriteByte('(')
+	for _, r := range s {
+		switch {
+		case r == '\\' || r == '(' || r == ')':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t' || r == '\n':
+			b.WriteByte(' ')
+		case r >= 32 && r <= 126:
+			b.WriteRune(r)
+		case r >= 160 && r <= 255:
+			fmt.Fprintf(&b, "\\%03o", r)
+		default:
+			b.WriteByte('?')
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
 }
 
-func (d *pdfDoc) addPage(l *sheetLayout, pix []byte, p, n int) error {
+func (d *pdfDoc) addPage(l *sheetLayout, pix []byte, placed []sheetPlaced, p, n int) error {
 	if len(pix) < l.w*l.h {
 		return errors.New("vision: sticker sheet: short page raster")
 	}
@@ -436,6 +483,7 @@ func (d *pdfDoc) addPage(l *sheetLayout, pix []byte, p, n int) error {
 	note := l.pageNote(p, n)
 	noteW := helveticaWidth(note) * fontSize
 	fmt.Fprintf(&c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fontSize), pdfNum(l.paper.wPt-SheetMarginMM*mm-noteW), pdfNum(y), pdfString(note))
+	l.pdfLabels(&c, placed)
 
 	first := 4 + 3*len(d.pages)
 	d.pages = append(d.pages, first)
@@ -446,6 +494,25 @@ func (d *pdfDoc) addPage(l *sheetLayout, pix []byte, p, n int) error {
 	d.stream(first+1, "", []byte(c.String()))
 	d.stream(first+2, fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode ", l.w, l.h), z.Bytes())
 	return nil
+}
+
+// pdfLabels writes the labels of the placed stickers as text, each centred
+// under its marker and fitted to the sticker's width as fitLabel fits the
+// raster's.
+func (l *sheetLayout) pdfLabels(c *strings.Builder, placed []sheetPlaced) {
+	pt := 72 / l.dpi // points a raster pixel
+	size := sheetLabelCapMM * 72 / 25.4 / 0.718
+	capPx := float64(l.px(sheetLabelCapMM))
+	width := float64(l.stickerW-l.px(1)) * pt
+	for _, s := range placed {
+		text, fs := fitText(stickerLabel(s.id, l.spec.Labels[s.id]), size, width, func(t string, sz float64) float64 {
+			return helveticaWidth(t) * sz
+		})
+		cx := (float64(s.x) + float64(l.stickerW)/2) * pt
+		x := cx - helveticaWidth(text)*fs/2
+		y := l.paper.hPt - l.labelBaseline(s.y, capPx)*pt
+		fmt.Fprintf(c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fs), pdfNum(x), pdfNum(y), pdfString(text))
+	}
 }
 
 func (d *pdfDoc) finish() []byte {
@@ -476,13 +543,12 @@ func (d *pdfDoc) finish() []byte {
 }
 
 // helveticaWidth returns the width of s in Helvetica, in em (ASCII; other
-// bytes count as an average letter).
+// characters count as an average letter).
 func helveticaWidth(s string) float64 {
 	var w int
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 32 && c < 127 {
-			w += helveticaWidths[c-32]
+	for _, r := range s {
+		if r >= 32 && r < 127 {
+			w += helveticaWidths[r-32]
 		} else {
 			w += 556
 		}

@@ -313,6 +313,46 @@ func TestStickerSheet(t *testing.T) {
 		}
 		checkStickerPage(t, md, m, spec, spec.IDs[i*perPage:min(len(spec.IDs), (i+1)*perPage)])
 		m.Close()
+		checkLabelsAreText(t, spec, p, spec.IDs[i*perPage:min(len(spec.IDs), (i+1)*perPage)])
+	}
+}
+
+// checkLabelsAreText checks that each sticker's label is on the PDF page
+// as text (a Tj of Helvetica) and that the page's raster has no ink in the
+// label bands: the labels are not pictures of text.
+func checkLabelsAreText(t *testing.T, spec SheetSpec, p pdfPage, ids []int) {
+	t.Helper()
+	if !strings.Contains(p.content, "/F1 ") {
+		t.Errorf("no text in the font /F1 on the page")
+	}
+	var shown []string
+	for _, m := range regexp.MustCompile(`\((.*?[^\\])\) Tj`).FindAllStringSubmatch(p.content, -1) {
+		shown = append(shown, m[1])
+	}
+	for _, id := range ids {
+		want := regexp.QuoteMeta(strconv.Itoa(id) + " ")
+		if spec.Labels[id] == "" {
+			want = regexp.QuoteMeta("#" + strconv.Itoa(id))
+		}
+		re := regexp.MustCompile("^" + want)
+		found := slices.ContainsFunc(shown, re.MatchString)
+		if !found {
+			t.Errorf("sticker %d: its label is not PDF text; texts: %q", id, shown)
+		}
+	}
+	l, err := spec.layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range ids {
+		x := l.x0 + (i%l.cols)*l.pitchX
+		y := l.y0 + (i/l.cols)*l.pitchY + 2*l.quiet + l.side + 1
+		for yy := y; yy < y+l.label; yy++ {
+			row := p.pix[yy*p.w+x : yy*p.w+x+l.stickerW]
+			if j := slices.IndexFunc(row, func(v byte) bool { return v < 250 }); j >= 0 {
+				t.Fatalf("sticker %d: ink in the raster's label band at (%d, %d)", ids[i], x+j, yy)
+			}
+		}
 	}
 }
 
@@ -391,13 +431,15 @@ func TestStickerTextHelpers(t *testing.T) {
 	if got := pdfString(`a(b)\c`); got != `(a\(b\)\\c)` {
 		t.Errorf("pdfString: %q", got)
 	}
+	if got := pdfString("Würfel ☢"); got != `(W\374rfel ?)` {
+		t.Errorf("pdfString: %q", got)
+	}
 	text, _ := fitLabel("Orc chieftain with a very long name", 1, 2, 200)
 	if !strings.Contains(text, "..") || !strings.HasPrefix(text, "Orc") || !strings.HasSuffix(text, "name") || gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.7, 2).X > 200 {
 		t.Errorf("fitLabel: %q", text)
 	}
 	// Labels that share a long start stay apart and carry the marker id
-	// when cut to a sticker's width (three stickers read "super-mutant.."
-	// when only their ends were cut).
+	// when cut to a sticker's width.
 	seen := map[string]int{}
 	for id := 11; id <= 13; id++ {
 		got, _ := fitLabel(stickerLabel(id, fmt.Sprintf("super-mutant-%d", id-10)), 1, 2, 110)
