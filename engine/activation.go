@@ -315,10 +315,11 @@ func activationRow(c *models.Content, st *State, opp string) []Outcome {
 	sc, _ := c.Scenario(st.Scenario)
 	n := st.CountEnemies("", opp)
 	side, _ := sc.Side(opp)
-	for _, r := range side.Activation {
+	for i, r := range side.Activation {
 		if r.Matches(n) {
 			return []Outcome{{Kind: KindActivationRow, Vars: Vars{
 				"faction": factionName(c, opp), "enemies": n, "label": r.Label,
+				"text": r.Text, "row": i + 1, "min": r.Min, "max": r.Max,
 			}}}
 		}
 	}

@@ -41,6 +41,7 @@ func (c *Content) Localized(lang string) *Content {
 			f.Activation = append([]EffectRow(nil), f.Activation...)
 			for k, r := range f.Activation {
 				f.Activation[k].Label = pick(r.Label, r.Names, lang)
+				f.Activation[k].Text = pick(r.Text, r.Names, lang+"_text")
 			}
 			s.Factions[j] = f
 		}

@@ -181,7 +181,12 @@ type EffectRow struct {
 	Min   int    `yaml:"min" json:"min"`
 	Max   int    `yaml:"max" json:"max"`
 	Label string `yaml:"label" json:"label"`
-	// Names holds Label in other languages, keyed by language code.
+	// Text is what the row makes the group do, as their scenario sheet
+	// says it; the sheets' text does not ship, so the embedded rows have
+	// none and a group writes its own in a content override.
+	Text string `yaml:"text,omitempty" json:"text,omitempty"`
+	// Names holds Label in other languages, keyed by language code, and
+	// Text keyed by language code + "_text" (de_text).
 	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
 }
 

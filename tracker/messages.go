@@ -54,6 +54,15 @@ func NewCatalog(lang string) (*Catalog, error) {
 			}
 			return many
 		},
+		// sentence ends a text the group wrote with a full stop, unless
+		// it has one.
+		"sentence": func(v any) string {
+			t := strings.TrimSpace(fmt.Sprint(v))
+			if t == "" || strings.ContainsAny(t[len(t)-1:], ".!?") {
+				return t
+			}
+			return t + "."
+		},
 		"len": func(v any) int {
 			if x, ok := v.([]string); ok {
 				return len(x)
@@ -145,7 +154,7 @@ func catalogs() map[string]map[string]string {
 			engine.KindEnemyFlip:       `Turn {{.n}} inactive {{.type}} faceup.`,
 			engine.KindLoyalIcon:       `{{.faction}} icon: they are loyal, nothing happens.`,
 			engine.KindOpposingIcon:    `{{.faction}} icon: they oppose you.`,
-			engine.KindActivationRow:   `{{.enemies}} {{.faction}} {{plural .enemies "enemy" "enemies"}} on the map: resolve {{.label}}.`,
+			engine.KindActivationRow:   `{{.enemies}} {{.faction}} {{plural .enemies "enemy" "enemies"}} on the map{{if .text}}. Activation effect: {{sentence .text}}{{else}}: resolve the scenario sheet's activation effect for {{if lt .max 0}}{{.min}} or more enemies{{else if eq .min .max}}{{.min}} {{plural .min "enemy" "enemies"}}{{else}}{{.min}} to {{.max}} enemies{{end}} ({{.label}}).{{end}}`,
 			engine.KindDeckReshuffled:  `The activation deck is empty: shuffle the {{.n}} discarded {{plural .n "card" "cards"}} into a new deck.`,
 			engine.KindDeckEmpty:       `The activation deck is empty.`,
 			engine.KindDeckRedrawn:     `{{.card}} was in the discard pile. Check the activation deck.`,
@@ -216,7 +225,7 @@ func catalogs() map[string]map[string]string {
 			engine.KindEnemyFlip:       `{{.type}}: dreh {{.n}} {{plural .n "inaktiven Marker" "inaktive Marker"}} auf die aktive Seite.`,
 			engine.KindLoyalIcon:       `Symbol: {{.faction}}, loyal – nichts passiert.`,
 			engine.KindOpposingIcon:    `Symbol: {{.faction}}, verfeindet.`,
-			engine.KindActivationRow:   `{{.enemies}} Gegner ({{.faction}}) auf dem Spielplan: handle {{.label}} ab.`,
+			engine.KindActivationRow:   `{{.enemies}} Gegner ({{.faction}}) auf dem Spielplan{{if .text}}. Aktivierungswirkung: {{sentence .text}}{{else}}: Handelt die Aktivierungswirkung des Szenariobogens für {{if lt .max 0}}{{.min}} oder mehr Gegner{{else if eq .min .max}}{{.min}} Gegner{{else}}{{.min}} bis {{.max}} Gegner{{end}} ab ({{.label}}).{{end}}`,
 			engine.KindDeckReshuffled:  `Der Aktivierungsstapel ist leer: misch die {{.n}} abgelegten Karten zu einem neuen Stapel.`,
 			engine.KindDeckEmpty:       `Der Aktivierungsstapel ist leer.`,
 			engine.KindDeckRedrawn:     `{{.card}} lag schon auf dem Ablagestapel. Prüft den Aktivierungsstapel.`,

@@ -136,3 +136,55 @@ func TestTaughtSetPlaysEndToEnd(t *testing.T) {
 		t.Errorf("want the missing taught face named, got %v", err)
 	}
 }
+
+// The announcement of a scenario's activation effect says what the
+// effect is when the group wrote its text in a content override (in the
+// announcement's language where they wrote one), and which effect of the
+// sheet to resolve when they did not.
+func TestActivationEffectTextFromOverride(t *testing.T) {
+	events := filepath.Join(t.TempDir(), "effect.events")
+	if err := os.WriteFile(events, []byte("setup commonwealth loyal railroad survivors alice\ncard activation-7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, err := run(t, "", "replay", "--events", events)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	if want := "0 Institute enemies on the map: resolve the scenario sheet's activation effect for 0 to 1 enemies (effect row 1)."; !strings.Contains(out, want) {
+		t.Errorf("without a text, want %q in:\n%s", want, out)
+	}
+	content := t.TempDir()
+	override := `scenarios:
+  - id: commonwealth
+    name: The Commonwealth
+    power_track: 7
+    goals_required: 3
+    factions:
+      - faction: railroad
+        icon: a
+        plus: {xp: 1, label: loyal bonus}
+        activation:
+          - {min: 0, max: -1, label: effect row 1, text: Every survivor gains 1 rad}
+      - faction: institute
+        icon: b
+        plus: {xp: 1, label: loyal bonus}
+        activation:
+          - {min: 0, max: 1, label: effect row 1, text: Each survivor in a settlement loses 1 HP., names: {de_text: Jeder Überlebende in einer Siedlung verliert 1 TP}}
+          - {min: 2, max: -1, label: effect row 2, text: Place an Institute token}
+`
+	if err := os.WriteFile(filepath.Join(content, "ours.yaml"), []byte(override), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for lang, want := range map[string]string{
+		"en": "0 Institute enemies on the map. Activation effect: Each survivor in a settlement loses 1 HP.",
+		"de": "0 Gegner (Institut) auf dem Spielplan. Aktivierungswirkung: Jeder Überlebende in einer Siedlung verliert 1 TP.",
+	} {
+		out, errs, err := runHere(t, "", "replay", "--events", events, "--content-dir", content, "--language", lang)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", lang, err, errs)
+		}
+		if !strings.Contains(out, want) {
+			t.Errorf("%s: want %q in:\n%s", lang, want, out)
+		}
+	}
+}
