@@ -11,7 +11,7 @@
 // markers' consequences) is a prompt outcome that names the step, never
 // invented rules text. The tracker turns outcomes into announcements:
 //
-//	g, out, _ := twom.NewGame(3, 0, []twom.Character{{Name: "Anna", Empathy: 4}, ...})
+//	g, out, _ := twom.NewGame(3, 0, chars) // chars: the drawn characters
 //	// out: the morning event step; every character at hunger 2
 //	g, out, _ = twom.Advance(g) // the Journal passes on; day actions step 1
 //	...

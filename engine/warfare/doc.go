@@ -14,7 +14,7 @@
 //
 //	m := warfare.Melee{Strength: 7, TargetAC: 2, FromBehind: true}
 //	r, _ := warfare.MeleeAttack(m, 2)  // 2 + 2 − 1 = 3 ≤ 7: hit, knock-down
-//	p := warfare.MeleeOdds(m)          // Hit 6/10, KnockDown 2/10
+//	p := warfare.MeleeOdds(m)          // Hit 3/5, KnockDown 1/5
 //
 // Readings the seed leaves open, and how this package reads them:
 //   - Initiative: the higher total wins ("il vincitore di questo tiro"); a
