@@ -256,8 +256,10 @@ func TestBrowserDashboard(t *testing.T) {
 	t.Logf("announcement → rendered in the browser: %v", time.Since(start))
 
 	// 2. Correct reading 5 with the page's controls: the assist die showed
-	// "hit", not "hit-hurt", so Dan was not hurt.
+	// "hit", not "hit-hurt", so Dan was not hurt. The readings are a
+	// details panel below the screen.
 	if err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(`#rolls > summary`)),
 		chromedp.Click(chromedp.CSS(`#roll-list .roll[data-seq="5"] button.correct`)),
 		chromedp.WaitVisible(chromedp.CSS(`#correct-dialog[open] .pick-faces[data-die="3"]`)),
 		chromedp.Click(chromedp.CSS(`#correct-dice .pick-faces[data-die="3"] button[data-face="hit"]`)),

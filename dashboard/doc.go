@@ -2,15 +2,20 @@
 // group reads across the table (dark theme, large numbers, tablet-friendly),
 // served by tablecam itself with every asset embedded, so it works offline.
 //
-// It shows the live camera view with what was recognised drawn on it, the
-// power track, round and first player, the activation deck, survivors' HP,
-// rads, XP and caps, goals, C.A.M.P. tokens, the enemies by type and
-// faction, the announcement log with the frame each reading came from (the
-// roll-proof trail), the pending roll with its exact odds and which dice to
-// reroll, and per-face fairness statistics of the dice with a χ² test.
+// On a landscape screen (1920×1080, a 1280×800 tablet) one viewport holds
+// what a group needs during a round: the latest announcement, round, first
+// player, goals, C.A.M.P. tokens and the power track, the pending roll with
+// its exact odds and which dice to reroll, the live camera view with what
+// was recognised labelled over it, the survivors' HP, rads and XP, the
+// enemies on the map under the names the announcements use (e1, e2, with
+// the printed token when known), and the controls. Below it, on demand:
+// the announcement log, adjustments, the survivors' details, the readings
+// with the frame each came from (the roll-proof trail), and per-face
+// fairness statistics of the dice with a χ² test. Before the setup the page
+// offers a setup form (scenario, loyal faction, survivors) instead.
 //
-// Every control (confirm, correct a reading, undo, redo, roll context,
-// adjust counts, next round) becomes a tracker command line, parsed with
+// Every control (setup, confirm, correct a reading, undo, redo, roll
+// context, adjust counts, next round) becomes a tracker command line, parsed with
 // [tracker.ParseLine] and submitted through [tracker.Session.Submit], so the
 // session's event log stays the single source of truth. Updates reach the
 // browsers as Server-Sent Events.
@@ -45,7 +50,8 @@
 //
 //	GET  /api/state         the Snapshot: game state, pending roll with odds and
 //	                        reroll advice, fairness, recent announcements ("log",
-//	                        newest first), roll-proof trail ("rolls"), camera status
+//	                        newest first), roll-proof trail ("rolls"), camera status;
+//	                        before the setup, the setup form's choices ("setup")
 //	GET  /api/events        Server-Sent Events:
 //	                          event "state":    a Snapshot (sent on connect with "log",
 //	                                            and whenever the state changes without
@@ -57,12 +63,16 @@
 //	                        the event) with {"error": "..."}
 //	POST /api/mute          {"muted": true} → 200 {"muted": true}; 404 without Options.Mute
 //	GET  /api/frame.jpg     the latest annotated camera frame (204 when none yet)
+//	GET  /api/labels        FrameLabels: the latest frame's boxes and labels, which
+//	                        the page draws over the camera view (404 unless the
+//	                        feed is a LabeledFeed, such as FrameBuffer)
 //	GET  /api/stream.mjpeg  the camera as multipart/x-mixed-replace JPEG frames
 //	GET  /frames/PATH       a stored frame under Options.FramesDir (read-only;
 //	                        paths that leave the directory are refused)
 //
 // The command lines are the tracker's (see [tracker.Commands]); the
-// dashboard's controls send: done, correct SEQ FACE... [assist FACE], undo,
+// dashboard's controls send: setup SCENARIO loyal FACTION survivors
+// ID[:HP[:SPECIAL]]... [first ID], done, correct SEQ FACE... [assist FACE], undo,
 // redo, test SURVIVOR DIFFICULTY [LETTERS], fight SURVIVOR ENEMY [assist
 // SURVIVOR], nocontext, hp|rads|xp|caps SURVIVOR +1|-1, setpower SPACE,
 // setgoals N, goal, camps +1|-1, card CARD, round.

@@ -38,6 +38,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/command", s.handleCommand)
 	mux.HandleFunc("POST /api/mute", s.handleMute)
 	mux.HandleFunc("GET /api/frame.jpg", s.handleFrame)
+	mux.HandleFunc("GET /api/labels", s.handleLabels)
 	mux.HandleFunc("GET /api/stream.mjpeg", s.handleStream)
 	mux.HandleFunc("GET /frames/{path...}", s.handleStoredFrame)
 	return s.secure(mux)
@@ -267,6 +268,21 @@ func (s *Server) handleFrame(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Frame-Seq", strconv.FormatUint(seq, 10))
 	w.Header().Set("Content-Length", strconv.Itoa(len(jpeg)))
 	_, _ = w.Write(jpeg)
+}
+
+// handleLabels serves the labels of the latest camera frame, which the
+// page draws over the live view.
+func (s *Server) handleLabels(w http.ResponseWriter, r *http.Request) {
+	lf, ok := s.opts.Frames.(LabeledFeed)
+	if !ok {
+		http.Error(w, "no camera labels", http.StatusNotFound)
+		return
+	}
+	l, ok := lf.Labels()
+	if !ok {
+		l = FrameLabels{Labels: []FrameLabel{}}
+	}
+	writeJSON(w, http.StatusOK, l)
 }
 
 // mjpegBoundary separates the parts of the MJPEG stream.

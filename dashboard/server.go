@@ -389,6 +389,7 @@ func (s *Server) snapshot(withLog bool) Snapshot {
 	if s.opts.Frames != nil {
 		snap.Camera.Available = true
 		snap.Camera.Status = s.cameraStatus()
+		_, snap.Camera.Labels = s.opts.Frames.(LabeledFeed)
 		if _, seq, ok := s.opts.Frames.Latest(); ok {
 			snap.Camera.Seq = seq
 		}

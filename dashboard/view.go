@@ -60,6 +60,8 @@ type Snapshot struct {
 	Camera  CameraView `json:"camera"`
 	Muted   bool       `json:"muted"`
 	CanMute bool       `json:"can_mute"`
+	// Setup lists the choices of the setup form before a game is set up.
+	Setup *SetupView `json:"setup,omitempty"`
 	// Log holds the recent announcements, newest first (full snapshots only).
 	Log []LogEntry `json:"log,omitempty"`
 }
@@ -222,6 +224,26 @@ type CameraView struct {
 	Available bool   `json:"available"`
 	Status    string `json:"status,omitempty"`
 	Seq       uint64 `json:"seq,omitempty"`
+	// Labels is true when GET /api/labels has the labels to draw over the
+	// frames.
+	Labels bool `json:"labels,omitempty"`
+}
+
+// SetupView is what a new game can start with: the setup form's choices.
+type SetupView struct {
+	Scenarios []ScenarioOption `json:"scenarios"`
+	// MaxHP is a survivor's HP when the form leaves it empty.
+	MaxHP int `json:"max_hp"`
+}
+
+// ScenarioOption is a scenario of the content pack with the two factions
+// of its sheet (either may be the loyal one).
+type ScenarioOption struct {
+	ID            string  `json:"id"`
+	Name          string  `json:"name"`
+	Factions      []Named `json:"factions"`
+	PowerTrack    int     `json:"power_track"`
+	GoalsRequired int     `json:"goals_required"`
 }
 
 // LogEntry is an announcement as the dashboard logged it.
@@ -264,6 +286,7 @@ func (v view) snapshot(g tracker.Game, events []tracker.LoggedEvent) Snapshot {
 	snap.Fairness = fairness(v.c, g.Rolls, byseq)
 	snap.Rolls = v.rolls(g.Rolls, byseq)
 	if !g.Started {
+		snap.Setup = v.setup()
 		return snap
 	}
 	st := g.State
@@ -332,6 +355,20 @@ func (v view) snapshot(g tracker.Game, events []tracker.LoggedEvent) Snapshot {
 		snap.Pending = v.pending(st, *g.Pending)
 	}
 	return snap
+}
+
+// setup lists the scenarios and their factions for the setup form.
+func (v view) setup() *SetupView {
+	sv := &SetupView{Scenarios: []ScenarioOption{}, MaxHP: v.c.Rules.SurvivorMaxHP}
+	for _, sc := range v.c.Scenarios {
+		o := ScenarioOption{ID: sc.ID, Name: sc.Name, Factions: []Named{}, PowerTrack: sc.PowerTrack,
+			GoalsRequired: sc.GoalsRequired}
+		for _, f := range sc.Factions {
+			o.Factions = append(o.Factions, Named{ID: f.Faction, Name: v.factionName(f.Faction)})
+		}
+		sv.Scenarios = append(sv.Scenarios, o)
+	}
+	return sv
 }
 
 func (v view) factionName(id string) string {

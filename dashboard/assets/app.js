@@ -12,12 +12,17 @@
       camera: "Camera", nocamera: "No camera connected.", log: "Announcements", enemies: "Enemies",
       controls: "Controls", nexttest: "Next roll: test", difficulty: "Difficulty", settest: "Set test",
       nextfight: "Next roll: fight", setfight: "Set fight", nocontext: "No context", adjust: "Adjust",
-      goaldone: "Goal completed", nextround: "Next round", card: "Activation card", showcard: "Shown",
+      goaldone: "Goal done", nextround: "Next round", card: "Activation card", showcard: "Shown",
       command: "Command", send: "Send", rolls: "Readings",
       rollshelp: "Every reading with the frame it came from. Correct one if the camera misread it.",
       fairness: "Dice fairness", cancel: "Cancel", apply: "Apply correction",
-      nogame: "No game set up yet. Type a setup command below, e.g. setup capital-wasteland loyal brotherhood survivors alice bob",
-      noroll: "No roll in progress. Set a test or fight below.",
+      nogame: "No game set up yet: choose the scenario, the loyal faction and the survivors.",
+      noroll: "No roll in progress. Set a test or a fight in Controls.",
+      details: "Details ▾", newgame: "New game", scenario: "Scenario", loyalto: "Loyal faction",
+      survivorsplayers: "Survivors, in player order", name: "Name", specialshort: "S.P.E.C.I.A.L.",
+      startgame: "Start the game", deckdiscard: "Deck · discard", difficultyshort: "Diff.", cardshort: "Card",
+      adjustshort: "Adjust ▾", survivordetails: "Survivors' details", token: "token",
+      nosurvivors: "Name at least one survivor.", firstshort: "1st", track: "spaces", goalsreq: "goals",
       test: "Test", fight: "Fight", vs: "vs", assist: "assist", waiting: "Waiting for the roll…",
       rerollsleft: "rerolls left", rerollleft: "reroll left", chance: "chance", pass: "pass", kill: "kill",
       withrerolls: "{n} rerolls", withreroll: "{n} reroll", keep: "Keep the dice", reroll: "Reroll",
@@ -47,8 +52,13 @@
       command: "Befehl", send: "Senden", rolls: "Würfe",
       rollshelp: "Jeder gelesene Wurf mit dem Bild, aus dem er stammt. Falsch gelesen? Korrigieren.",
       fairness: "Fairness der Würfel", cancel: "Abbrechen", apply: "Korrigieren",
-      nogame: "Noch kein Spiel. Unten einen setup-Befehl eingeben, z. B. setup capital-wasteland loyal brotherhood survivors alice bob",
-      noroll: "Kein Wurf offen. Unten Probe oder Kampf setzen.",
+      nogame: "Noch kein Spiel: Szenario, loyale Fraktion und Überlebende wählen.",
+      noroll: "Kein Wurf offen. Unter Steuerung Probe oder Kampf setzen.",
+      details: "Details ▾", newgame: "Neues Spiel", scenario: "Szenario", loyalto: "Loyale Fraktion",
+      survivorsplayers: "Überlebende, in Spielerreihenfolge", name: "Name", specialshort: "S.P.E.C.I.A.L.",
+      startgame: "Spiel beginnen", deckdiscard: "Stapel · Ablage", difficultyshort: "Schw.", cardshort: "Karte",
+      adjustshort: "Anpassen ▾", survivordetails: "Überlebende im Detail", token: "Marker",
+      nosurvivors: "Mindestens einen Überlebenden eintragen.", firstshort: "Start", track: "Felder", goalsreq: "Aufgaben",
       test: "Probe", fight: "Kampf", vs: "gegen", assist: "Hilfe", waiting: "Warte auf den Wurf…",
       rerollsleft: "Neuwürfe übrig", rerollleft: "Neuwurf übrig", chance: "Chance", pass: "bestehen", kill: "töten",
       withrerolls: "{n} Neuwürfe", withreroll: "{n} Neuwurf", keep: "Würfel behalten", reroll: "Neu würfeln",
@@ -74,6 +84,11 @@
   let version = 0;       // snapshot version shown
   let cameraMode = "";   // "", "mjpeg" or "poll"
   let pollTimer = 0;
+  let labelTimer = 0;    // polls /api/labels while the camera has labels
+  let labelSeq = -1;     // frame of the labels shown
+  let frameSize = { w: 0, h: 0 };
+  let cameraObserver = null;
+  const labelInterval = 250;
   let errorTimer = 0;
 
   const $ = (id) => document.getElementById(id);
@@ -115,6 +130,7 @@
   function translateStatic() {
     document.documentElement.lang = lang;
     for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+    for (const el of document.querySelectorAll("[data-title]")) el.title = t(el.dataset.title);
   }
 
   // ---- commands ----------------------------------------------------------
@@ -173,6 +189,8 @@
     if (!S) return;
     renderBar();
     renderLatest();
+    renderSetup();
+    renderParty();
     renderBoard();
     renderPending();
     renderSurvivors();
@@ -208,7 +226,7 @@
     const dash = "–";
     $("round").textContent = S.started ? S.round : dash;
     $("first").textContent = S.started ? S.first_player.name : dash;
-    $("goals").textContent = S.started ? S.goals.done + " / " + S.goals.required : dash;
+    $("goals").textContent = S.started ? S.goals.done + "\u2009/\u2009" + S.goals.required : dash;
     $("goals").classList.toggle("good", S.started && S.goals.done >= S.goals.required);
     $("camps").textContent = S.started ? S.camps : dash;
     $("deck").textContent = S.started ? S.deck.cards : dash;
@@ -244,6 +262,7 @@
 
   function renderPending() {
     const body = $("pending-body");
+    fill($("pending-actions"));
     if (!S.started) { fill(body, h("p", { class: "muted" }, t("nogame"))); return; }
     const p = S.pending;
     if (!p) { fill(body, h("p", { class: "muted" }, t("noroll"))); return; }
@@ -281,8 +300,6 @@
     }
     const odds = [];
     if (p.odds) {
-      odds.push(h("div", { class: "odds-big" }, h("span", { class: "odds-p", id: "odds-p" }, pct(p.odds.p)),
-        h("span", { class: "odds-label" }, t("chance") + " " + (p.kind === "test" ? t("pass") : t("kill")))));
       const sub = [];
       sub.push(h("span", { class: "rerolls-left" }, p.rerolls_left + " " + t(p.rerolls_left === 1 ? "rerollleft" : "rerollsleft")));
       if (!p.rolled && p.odds.p_by_rerolls && p.odds.p_by_rerolls.length > 1) {
@@ -292,7 +309,10 @@
         if (p.odds.expected_damage) sub.push(" · " + t("expdamage") + " " + p.odds.expected_damage.toFixed(1));
         if (p.odds.p_assist_hurt) sub.push(" · " + t("asshurt") + " " + pct(p.odds.p_assist_hurt));
       }
-      odds.push(h("div", { class: "odds-sub" }, sub));
+      odds.push(h("div", { class: "odds-big" }, h("span", { class: "odds-p", id: "odds-p" }, pct(p.odds.p)),
+        h("div", { class: "odds-side" },
+          h("div", { class: "odds-label" }, t("chance") + " " + (p.kind === "test" ? t("pass") : t("kill"))),
+          h("div", { class: "odds-sub" }, sub))));
     } else {
       odds.push(h("div", { class: "odds-sub" }, p.rerolls_left + " " + t(p.rerolls_left === 1 ? "rerollleft" : "rerollsleft")));
     }
@@ -313,14 +333,16 @@
     parts.push(h("div", { class: "odds" }, odds));
     const actions = [];
     if (p.rolled) {
-      actions.push(h("button", { class: "btn btn-primary btn-big", id: "confirm", type: "button", onclick: () => cmd("done") }, t("confirm")));
+      if (p.frame_url) actions.push(frameThumb(p.frame_url, p.frame));
       if (p.roll_seq) {
         const r = (S.rolls || []).find((x) => x.seq === p.roll_seq);
-        if (r) actions.push(h("button", { class: "btn btn-big", type: "button", onclick: () => openCorrect(r) }, t("correct")));
+        if (r) actions.push(h("button", { class: "btn", type: "button", onclick: () => openCorrect(r) }, t("correct")));
       }
-      if (p.frame_url) actions.push(frameThumb(p.frame_url, p.frame));
+      actions.push(h("button", { class: "btn btn-primary", id: "confirm", type: "button", onclick: () => cmd("done") }, t("confirm")));
     }
-    parts.push(h("div", { class: "row" }, actions));
+    // The actions sit in the panel's heading, where they take no line of
+    // their own.
+    fill($("pending-actions"), actions);
     fill(body, parts);
   }
 
@@ -367,9 +389,13 @@
     st.className = "chip chip-bad";
     const body = $("camera-body");
     if (!cam.available) {
-      if (cameraMode !== "") { cameraMode = ""; clearInterval(pollTimer); }
+      if (cameraMode !== "") { cameraMode = ""; clearInterval(pollTimer); clearInterval(labelTimer); }
       fill(body, h("p", { class: "muted" }, t("nocamera")));
       return;
+    }
+    if (cam.labels && !labelTimer) {
+      labelTimer = setInterval(pollLabels, labelInterval);
+      pollLabels();
     }
     if (cameraMode !== "") return; // the stream keeps running
     cameraMode = "mjpeg";
@@ -380,8 +406,73 @@
       clearInterval(pollTimer);
       pollTimer = setInterval(() => { img.src = "/api/frame.jpg?t=" + Date.now(); }, 250);
     });
-    fill(body, img);
+    img.addEventListener("load", fitCamera);
+    const frame = h("div", { class: "camera-frame", id: "camera-frame" }, img,
+      h("div", { class: "camera-labels", id: "camera-labels" }));
+    fill(body, frame);
     img.src = "/api/stream.mjpeg";
+    if (window.ResizeObserver && !cameraObserver) {
+      cameraObserver = new ResizeObserver(fitCamera);
+      cameraObserver.observe(body);
+    }
+    fitCamera();
+  }
+
+  // fitCamera sizes the frame box to the largest size of the frame's aspect
+  // that fits the panel, so that the labels drawn over it line up with the
+  // picture.
+  function fitCamera() {
+    const body = $("camera-body");
+    const frame = $("camera-frame");
+    const img = $("camera-img");
+    if (!frame || !img) return;
+    const w = frameSize.w || img.naturalWidth;
+    const hh = frameSize.h || img.naturalHeight;
+    if (!w || !hh) return;
+    const bw = body.clientWidth;
+    const bh = body.clientHeight;
+    let scale = bw / w;
+    // In the one-screen layout the panel's height is bounded too.
+    if (getComputedStyle(body).flexGrow !== "0" && bh > 0) scale = Math.min(scale, bh / hh);
+    frame.style.width = Math.floor(w * scale) + "px";
+    frame.style.height = Math.floor(hh * scale) + "px";
+  }
+
+  async function pollLabels() {
+    if (document.hidden) return;
+    let l;
+    try {
+      const res = await fetch("/api/labels", { credentials: "same-origin", cache: "no-store" });
+      if (!res.ok) return;
+      l = await res.json();
+    } catch (e) {
+      return;
+    }
+    if (l.seq === labelSeq) return;
+    labelSeq = l.seq;
+    if (l.width && l.height && (l.width !== frameSize.w || l.height !== frameSize.h)) {
+      frameSize = { w: l.width, h: l.height };
+      fitCamera();
+    }
+    drawLabels(l);
+  }
+
+  // drawLabels puts the recognised things' labels over the live view in
+  // the page's type (positions in percent of the frame).
+  function drawLabels(l) {
+    const layer = $("camera-labels");
+    if (!layer || !l.width || !l.height) return;
+    const pc = (v, of) => (100 * v / of).toFixed(2) + "%";
+    fill(layer, (l.labels || []).map((x) => {
+      const kind = x.kind || "die";
+      if (kind === "note" && !x.w) {
+        return h("div", { class: "cam-note" }, h("span", { class: "cam-label cam-label-note" }, x.text));
+      }
+      return h("div", { class: "cam-box cam-" + kind,
+        style: { left: pc(x.x, l.width), top: pc(x.y, l.height), width: pc(x.w, l.width), height: pc(x.h, l.height) } },
+        h("span", { class: "cam-label cam-label-" + kind + (x.y < l.height * 0.08 ? " cam-label-in" : "") +
+          (x.x + x.w > l.width * 0.7 ? " cam-label-right" : "") }, x.text));
+    }));
   }
 
   function frameThumb(url, ref) {
@@ -401,26 +492,120 @@
 
   function renderEnemies() {
     if (!S.started || !S.enemies.length) {
-      fill($("enemy-groups"), h("p", { class: "muted" }, S.started ? t("noenemies") : ""));
-      fill($("enemy-list"));
+      fill($("enemy-groups"));
+      fill($("enemy-list"), h("li", { class: "muted" }, S.started ? t("noenemies") : ""));
       return;
     }
     fill($("enemy-groups"), S.enemy_groups.map((g) =>
-      h("div", { class: "group" },
-        h("div", { class: "group-name" }, g.name, g.faction_name ? h("span", { class: "muted" }, " · " + g.faction_name) : null),
-        h("div", { class: "group-counts" },
-          h("span", { class: "count count-active" }, g.active), " " + t("active") + "  ",
-          h("span", { class: "count count-down" }, g.facedown), " " + t("facedown")))));
+      h("span", { class: "group chip", title: g.name + (g.faction_name ? " · " + g.faction_name : "") },
+        g.name + " ", h("b", { class: "count-active" }, g.active), g.facedown ? h("span", { class: "muted" }, " +" + g.facedown) : null)));
+    // Each enemy shows the name the announcements use ("Super Mutant e1")
+    // and the printed token, which the group finds on the map.
     fill($("enemy-list"), S.enemies.map((e) => {
       const where = [];
-      if (e.with && e.with.length) where.push(t("with") + " " + e.with.join(", "));
-      if (e.adjacent && e.adjacent.length) where.push(t("adjacent") + " " + e.adjacent.join(", "));
-      return h("li", { class: "enemy" + (e.active ? " is-active" : " is-down") },
+      if (e.with && e.with.length) where.push(t("with") + " " + e.with.map(survivorName).join(", "));
+      if (e.adjacent && e.adjacent.length) where.push(t("adjacent") + " " + e.adjacent.map(survivorName).join(", "));
+      return h("li", { class: "enemy" + (e.active ? " is-active" : " is-down"), "data-enemy": e.id },
         h("span", { class: "enemy-id" }, e.id),
-        h("span", { class: "enemy-name" }, e.type_name + (e.level ? " L" + e.level : "")),
-        h("span", { class: "chip " + (e.active ? "chip-bad" : "chip-dim") }, e.active ? t("active") : t("facedown")),
-        where.length ? h("span", { class: "muted" }, where.join(" · ")) : null);
+        h("span", { class: "enemy-main" },
+          h("span", { class: "enemy-name" }, e.type_name + (e.level ? " L" + e.level : "")),
+          e.token || where.length ? h("span", { class: "enemy-where muted" },
+            e.token ? h("span", { class: "enemy-token", title: t("token") }, e.token) : null,
+            where.join(" · ")) : null),
+        h("span", { class: "chip " + (e.active ? "chip-bad" : "chip-dim") }, e.active ? t("active") : t("facedown")));
     }));
+  }
+
+  function survivorName(id) {
+    const s = S.started ? S.survivors.find((x) => x.id === id) : null;
+    return s ? s.name : id;
+  }
+
+  function renderParty() {
+    if (!S.started) { fill($("party-list")); return; }
+    fill($("party-list"), S.survivors.map((s) =>
+      h("li", { class: "member" + (s.out ? " is-out" : ""), "data-survivor": s.id },
+        h("span", { class: "member-name" }, s.name),
+        s.first ? h("span", { class: "chip chip-accent", title: t("first") }, t("firstshort")) : null,
+        h("span", { class: "member-stat member-hp" + (s.hp * 3 <= s.max_hp ? " bad" : "") }, s.hp + "/" + s.max_hp, h("small", null, " " + t("hp"))),
+        h("span", { class: "member-stat member-rads" }, s.rads, h("small", null, " " + t("rads"))),
+        h("span", { class: "member-stat member-xp" }, s.xp, h("small", null, " " + t("xp"))),
+        s.out ? h("span", { class: "chip chip-bad" }, t("out")) : null)));
+  }
+
+  // ---- setup form --------------------------------------------------------
+
+  const maxPlayers = 4;
+
+  function renderSetup() {
+    const fresh = !S.started && !!S.setup;
+    $("setup").hidden = !fresh;
+    $("play").hidden = fresh;
+    if (!fresh) return;
+    const sel = $("setup-scenario");
+    setOptions(sel, S.setup.scenarios.map((sc) => ({ id: sc.id,
+      name: sc.name + " (" + sc.power_track + " " + t("track") + ", " + sc.goals_required + " " + t("goalsreq") + ")" })));
+    renderLoyal();
+    const rows = $("setup-survivors");
+    if (!rows.childElementCount) {
+      for (let i = 0; i < maxPlayers; i++) {
+        rows.append(h("div", { class: "setup-row" },
+          h("input", { class: "input", type: "text", name: "name", autocomplete: "off", spellcheck: "false",
+            maxlength: "24", "aria-label": t("name") + " " + (i + 1), placeholder: t("name") + " " + (i + 1), oninput: previewSetup }),
+          h("input", { class: "input input-num", type: "number", name: "hp", min: "1", max: "99",
+            "aria-label": t("hp"), placeholder: String(S.setup.max_hp || ""), oninput: previewSetup }),
+          h("input", { class: "input input-special", type: "text", name: "special", autocomplete: "off", spellcheck: "false",
+            maxlength: "7", "aria-label": t("specialshort"), placeholder: "SE", oninput: previewSetup }),
+          h("input", { class: "radio", type: "radio", name: "first", value: String(i), "aria-label": t("first"),
+            checked: i === 0, onchange: previewSetup })));
+      }
+    }
+    previewSetup();
+  }
+
+  function renderLoyal() {
+    const sc = S.setup.scenarios.find((x) => x.id === $("setup-scenario").value) || S.setup.scenarios[0];
+    const box = $("setup-loyal");
+    const key = sc ? sc.id : "";
+    if (box.dataset.key === key) return;
+    box.dataset.key = key;
+    fill(box, sc ? sc.factions.map((f, i) =>
+      h("label", { class: "choice" }, h("input", { type: "radio", name: "loyal", value: f.id, checked: i === 0, onchange: previewSetup }),
+        " " + f.name)) : []);
+  }
+
+  // survivorID makes the id a setup line takes from a typed name: the
+  // tracker shows it capitalised, so "carla" reads as "Carla".
+  function survivorID(name) {
+    return name.trim().toLowerCase().replace(/[\s:]+/g, "-").replace(/^-+|-+$/g, "");
+  }
+
+  // setupLine builds the setup command from the form, or "" when it lacks
+  // a survivor.
+  function setupLine() {
+    const scenario = $("setup-scenario").value;
+    const loyal = (document.querySelector("#setup-loyal input:checked") || {}).value || "";
+    const parts = [];
+    let first = "";
+    for (const row of $("setup-survivors").children) {
+      const id = survivorID(row.querySelector("[name=name]").value);
+      if (!id) continue;
+      let p = id;
+      const hp = row.querySelector("[name=hp]").value.trim();
+      const special = row.querySelector("[name=special]").value.trim().toUpperCase().replace(/[^A-Z]/g, "");
+      if (hp || special) p += ":" + hp;
+      if (special) p += ":" + special;
+      parts.push(p);
+      if (row.querySelector("[name=first]").checked) first = id;
+    }
+    if (!scenario || !loyal || !parts.length) return "";
+    let line = "setup " + scenario + " loyal " + loyal + " survivors " + parts.join(" ");
+    if (first && first !== survivorID(parts[0].split(":")[0])) line += " first " + first;
+    return line;
+  }
+
+  function previewSetup() {
+    $("setup-preview").textContent = setupLine();
   }
 
   function setOptions(sel, options) {
@@ -624,6 +809,24 @@
       const line = input.value.trim();
       if (line && await cmd(line)) input.value = "";
     });
+    $("setup-scenario").addEventListener("change", () => { renderLoyal(); previewSetup(); });
+    $("setup-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const line = setupLine();
+      if (!line) { showError(t("nosurvivors")); return; }
+      cmd(line);
+    });
+    // A link to a details panel opens it.
+    for (const a of document.querySelectorAll('a[href^="#"]')) {
+      const d = document.getElementById(a.getAttribute("href").slice(1));
+      if (d && d.tagName === "DETAILS") a.addEventListener("click", () => { d.open = true; });
+    }
+    for (const d of document.querySelectorAll("details.panel")) {
+      const k = "tablecam-open-" + d.id;
+      const v = localStorage.getItem(k);
+      if (v !== null) d.open = v === "1";
+      d.addEventListener("toggle", () => localStorage.setItem(k, d.open ? "1" : "0"));
+    }
     $("correct-cancel").addEventListener("click", () => { $("correct-dialog").close(); correcting = null; });
     $("correct-apply").addEventListener("click", applyCorrect);
   }
