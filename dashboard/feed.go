@@ -37,9 +37,11 @@ type LabeledFeed interface {
 	Labels() (l FrameLabels, ok bool)
 }
 
-// FrameBuffer is a ready-made FrameFeed: the camera pipeline Puts each
-// annotated frame (JPEG) and sets the status; the dashboard reads the
-// latest. Its zero value is ready to use; it is safe for concurrent use.
+// FrameBuffer is a ready-made FrameFeed: the camera pipeline stores each
+// frame (JPEG) with PutLabeled, the plain picture and its labels, or with
+// Put, a picture with its text drawn in, and sets the status; the dashboard
+// reads the latest. Its zero value is ready to use; it is safe for
+// concurrent use.
 type FrameBuffer struct {
 	mu      sync.Mutex
 	jpeg    []byte

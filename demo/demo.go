@@ -97,9 +97,10 @@ type Options struct {
 	Markers *vision.MarkerMap
 	// Paced plays the frames in real time (30 fps), as a camera would.
 	Paced bool
-	// FramesDir keeps the roll-proof frames; Preview gets annotated frames.
+	// FramesDir keeps the roll-proof frames; Preview gets the live view's
+	// frames with their labels.
 	FramesDir string
-	Preview   func([]byte)
+	Preview   func(live.PreviewFrame)
 	// Log receives a line per step.
 	Log io.Writer
 	// Roll configures settle detection.

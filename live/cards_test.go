@@ -36,7 +36,7 @@ func (f *frames) Close() error { return nil }
 
 // A card with an ID sticker held up to the real card reader becomes one
 // "card" event (issue 4 §3) that carries the frame it was read from, and
-// activates the enemies; the preview draws it.
+// activates the enemies; the preview labels it.
 func TestLiveCardShownOnceWithProof(t *testing.T) {
 	c, err := models.DefaultContent()
 	if err != nil {
@@ -92,12 +92,21 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 	defer cr.Close()
 	rec := &recorder{}
 	proof := t.TempDir()
-	var last []byte
+	var cardLabels []live.Label
+	previews := 0
 	stats, err := live.Run(context.Background(), live.Options{
 		Source: &frames{mats: list}, Session: sess, Announce: rec, FramesDir: proof,
-		Dice:    func(gocv.Mat) (vision.Reading, error) { return vision.Reading{}, nil },
-		Cards:   vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: 8, GoneFrames: 10}),
-		Preview: func(j []byte) { last = j }, PreviewFPS: 1000,
+		Dice:  func(gocv.Mat) (vision.Reading, error) { return vision.Reading{}, nil },
+		Cards: vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: 8, GoneFrames: 10}),
+		Preview: func(p live.PreviewFrame) {
+			previews++
+			for _, l := range p.Labels {
+				if l.Kind == live.LabelCard {
+					cardLabels = append(cardLabels, l)
+				}
+			}
+		},
+		PreviewFPS: 1000,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +129,15 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 	if found == 0 {
 		t.Error("no card event in the session")
 	}
-	if len(last) == 0 {
-		t.Error("no preview")
+	if previews == 0 {
+		t.Fatal("no preview")
+	}
+	if len(cardLabels) == 0 {
+		t.Fatal("no preview frame labels the card")
+	}
+	for _, l := range cardLabels {
+		if l.Text != "activation-4" || !l.Box.Overlaps(image.Rect(470, 260, 490, 280)) {
+			t.Errorf("card label %+v: want activation-4 around the card's centre (480,270)", l)
+		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/color"
 	"io"
 	"log/slog"
 	"os"
@@ -40,10 +39,11 @@ type Options struct {
 	// FramesDir keeps the frame each reading came from (roll proof); ""
 	// keeps none.
 	FramesDir string
-	// Preview receives annotated JPEG frames for the dashboard, at most
-	// PreviewFPS per second; it must not block (it is called from the
-	// vision goroutine).
-	Preview    func(jpeg []byte)
+	// Preview receives frames for the dashboard, at most PreviewFPS per
+	// second: the plain picture and the labels of what was read in it,
+	// which the page draws in its own type. It must not block (it is
+	// called from the vision goroutine).
+	Preview    func(PreviewFrame)
 	PreviewFPS float64
 	// Roll configures settle detection and roll events.
 	Roll vision.RollConfig
@@ -68,6 +68,35 @@ type CardReader interface {
 type CardsInView interface {
 	InView() []vision.CardReading
 }
+
+// PreviewFrame is one frame for the dashboard's live view.
+type PreviewFrame struct {
+	// JPEG is the camera picture as read, with nothing drawn on it.
+	JPEG []byte
+	// Width and Height are the picture's size in pixels, the labels' space.
+	Width, Height int
+	Labels        []Label
+}
+
+// Label is one thing read in a preview frame.
+type Label struct {
+	// Box is in the frame's pixels, inside the frame; it is empty for a
+	// note about the whole frame.
+	Box  image.Rectangle
+	Text string
+	// Kind is LabelDie, LabelUncertain, LabelCard or LabelNote.
+	Kind string
+}
+
+// The kinds of label; the strings are the dashboard's (FrameLabel.Kind).
+const (
+	LabelDie = "die"
+	// LabelUncertain is a die the reader doubts: the reading asks for
+	// confirmation.
+	LabelUncertain = "uncertain"
+	LabelCard      = "card"
+	LabelNote      = "note"
+)
 
 // Stats are the figures of a run.
 type Stats struct {
@@ -215,11 +244,13 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 		}
 		if o.Preview != nil && o.Now().Sub(lastPreview) >= time.Duration(float64(time.Second)/o.PreviewFPS) {
 			lastPreview = o.Now()
-			if jpg, err := annotate(s.Frame.Mat, s.Reading, inView); err == nil {
-				o.Preview(jpg)
+			if pf, err := preview(s.Frame.Mat, s.Reading, inView); err == nil {
+				o.Preview(pf)
 				mu.Lock()
 				st.PreviewFrames++
 				mu.Unlock()
+			} else {
+				o.Logger.Debug("preview frame not encoded", "frame", s.Frame.Index, "err", err)
 			}
 		}
 		return nil
@@ -291,45 +322,51 @@ func (o *Options) saveProof(f vision.Frame) string {
 	return name
 }
 
-// annotate draws the reading on a copy of the frame and encodes it as JPEG.
-func annotate(img gocv.Mat, r vision.Reading, cards []vision.CardReading) ([]byte, error) {
+// preview encodes the plain frame as JPEG and labels what was read in it.
+func preview(img gocv.Mat, r vision.Reading, cards []vision.CardReading) (PreviewFrame, error) {
 	if img.Empty() {
-		return nil, errors.New("empty frame")
+		return PreviewFrame{}, errors.New("empty frame")
 	}
-	view := img.Clone()
-	defer view.Close()
-	for _, d := range r.Dice {
-		col := color.RGBA{40, 220, 40, 0}
-		if d.Uncertain {
-			col = color.RGBA{255, 170, 0, 0}
-		}
-		box := d.Box.Intersect(image.Rect(0, 0, view.Cols(), view.Rows()))
-		if box.Empty() {
-			continue
-		}
-		gocv.Rectangle(&view, box, col, 2)
-		label := d.Face
-		if d.Value > 0 {
-			label = fmt.Sprint(d.Value)
-		}
-		gocv.PutText(&view, label, image.Pt(box.Min.X, max(12, box.Min.Y-4)), gocv.FontHersheySimplex, 0.6, col, 2)
-	}
-	for _, c := range cards {
-		col := color.RGBA{60, 160, 255, 0}
-		box := c.Box.Intersect(image.Rect(0, 0, view.Cols(), view.Rows()))
-		if box.Empty() {
-			continue
-		}
-		gocv.Rectangle(&view, box, col, 2)
-		gocv.PutText(&view, c.ID, image.Pt(box.Min.X, max(14, box.Min.Y-6)), gocv.FontHersheySimplex, 0.7, col, 2)
-	}
-	if r.Occluded {
-		gocv.PutText(&view, "hand in view", image.Pt(10, 30), gocv.FontHersheySimplex, 0.9, color.RGBA{255, 80, 80, 0}, 2)
-	}
-	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, view, []int{gocv.IMWriteJpegQuality, 70})
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, img, []int{gocv.IMWriteJpegQuality, 70})
 	if err != nil {
-		return nil, err
+		return PreviewFrame{}, fmt.Errorf("encode preview: %w", err)
 	}
 	defer buf.Close()
-	return append([]byte(nil), buf.GetBytes()...), nil
+	return PreviewFrame{
+		JPEG:  append([]byte(nil), buf.GetBytes()...),
+		Width: img.Cols(), Height: img.Rows(),
+		Labels: labels(image.Rect(0, 0, img.Cols(), img.Rows()), r, cards),
+	}, nil
+}
+
+// labels lists the dice and cards read in a frame of the given bounds
+// (boxes clipped to it; one wholly outside is left out) and notes a hand
+// in view.
+func labels(bounds image.Rectangle, r vision.Reading, cards []vision.CardReading) []Label {
+	var out []Label
+	for _, d := range r.Dice {
+		box := d.Box.Intersect(bounds)
+		if box.Empty() {
+			continue
+		}
+		l := Label{Box: box, Text: d.Face, Kind: LabelDie}
+		if d.Value > 0 {
+			l.Text = fmt.Sprint(d.Value)
+		}
+		if d.Uncertain {
+			l.Kind = LabelUncertain
+		}
+		out = append(out, l)
+	}
+	for _, c := range cards {
+		box := c.Box.Intersect(bounds)
+		if box.Empty() {
+			continue
+		}
+		out = append(out, Label{Box: box, Text: c.ID, Kind: LabelCard})
+	}
+	if r.Occluded {
+		out = append(out, Label{Text: "hand in view", Kind: LabelNote})
+	}
+	return out
 }

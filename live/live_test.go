@@ -102,7 +102,7 @@ func TestLiveRollRerollAndHandPass(t *testing.T) {
 	var previews int
 	stats, err := live.Run(context.Background(), live.Options{
 		Source: src, Dice: truthReader(src), Session: sess, Announce: rec, FramesDir: frames,
-		Preview: func([]byte) { previews++ }, PreviewFPS: 1000,
+		Preview: func(live.PreviewFrame) { previews++ }, PreviewFPS: 1000,
 		Roll: vision.RollConfig{SettleFrames: 3},
 	})
 	if err != nil {

@@ -159,9 +159,15 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 	}
 	reader := newBackgroundReader(det, cr)
 	defer reader.Close()
+	// Without a dashboard nobody sees the live view: no preview frames are
+	// encoded and the dice are read on quiet frames only.
+	var preview func(live.PreviewFrame)
+	if o.serve {
+		preview = feedPreview(feed)
+	}
 	stats, err := live.Run(ctx, live.Options{
 		Source: src, Dice: reader.Read, Cards: cards, Session: s, Announce: ann,
-		FramesDir: a.framesDir(), Preview: feed.Put, Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+		FramesDir: a.framesDir(), Preview: preview, Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
 		Logger: a.log,
 	})
 	flush(context.WithoutCancel(ctx), ann)
@@ -173,6 +179,19 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	return nil
+}
+
+// feedPreview hands the pipeline's preview frames to the dashboard: the
+// plain picture with the labels of what was read in it, which the page
+// draws over the live view at a size readable across the table.
+func feedPreview(feed *dashboard.FrameBuffer) func(live.PreviewFrame) {
+	return func(p live.PreviewFrame) {
+		ls := make([]dashboard.FrameLabel, len(p.Labels))
+		for i, l := range p.Labels {
+			ls[i] = dashboard.FrameLabel{X: l.Box.Min.X, Y: l.Box.Min.Y, W: l.Box.Dx(), H: l.Box.Dy(), Text: l.Text, Kind: l.Kind}
+		}
+		feed.PutLabeled(p.JPEG, p.Width, p.Height, ls)
+	}
 }
 
 // newBackgroundReader reads dice with det and learns the empty table by

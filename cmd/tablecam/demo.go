@@ -47,7 +47,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 	}
 	var ann announce.Announcer = out
 	var wait func()
-	var preview func([]byte)
+	var preview func(live.PreviewFrame)
 	// The frames readings came from are kept while the dashboard shows
 	// them, so that its links open, and removed with the demo's session.
 	framesDir := ""
@@ -64,7 +64,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		if err != nil {
 			return err
 		}
-		ann, wait, preview = all, w2, feed.Put
+		ann, wait, preview = all, w2, feedPreview(feed)
 	}
 	res, err := demo.Run(ctx, demo.Options{
 		Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview, FramesDir: framesDir,
