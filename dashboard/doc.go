@@ -62,7 +62,7 @@
 //	                        or 400 (the line does not parse) / 422 (the tracker refused
 //	                        the event) with {"error": "..."}
 //	POST /api/mute          {"muted": true} → 200 {"muted": true}; 404 without Options.Mute
-//	GET  /api/frame.jpg     the latest annotated camera frame (204 when none yet)
+//	GET  /api/frame.jpg     the latest camera frame (204 when none yet)
 //	GET  /api/labels        FrameLabels: the latest frame's boxes and labels, which
 //	                        the page draws over the camera view (404 unless the
 //	                        feed is a LabeledFeed, such as FrameBuffer)

@@ -64,8 +64,9 @@ const (
 	HeaderToken = "X-Tablecam-Token"
 )
 
-// FrameFeed is the live camera view: the newest frame as JPEG, already
-// annotated with what was recognised. Latest must be safe for concurrent
+// FrameFeed is the live camera view: the newest frame as JPEG (a
+// LabeledFeed also gives what was recognised in it, which the page draws
+// over the frame). Latest must be safe for concurrent
 // use and cheap; the returned bytes must not be changed afterwards.
 type FrameFeed interface {
 	// Latest returns the newest frame and its sequence number (which grows
