@@ -20,37 +20,46 @@ type Command struct {
 	Summary string
 }
 
-// Commands lists the event commands with their syntax (the prompt's help).
-func Commands() []Command {
-	return []Command{
-		{"setup", "setup SCENARIO loyal FACTION survivors ID[:HP[:SPECIAL]]... [first ID]", "start a game"},
-		{"test", "test SURVIVOR DIFFICULTY [LETTERS] [rerolls N]", "the next roll is a test"},
-		{"fight", "fight SURVIVOR ENEMY [assist SURVIVOR] [draw] [rerolls N]", "the next roll is a fight (ENEMY: map id like e3, a token, a type)"},
-		{"roll", "roll [SET] FACE... [assist FACE] [frame REF]", "dice observed, e.g. roll 2h head arms"},
-		{"reroll", "reroll DIE:FACE... (DIE 1..n, 0 = assist die)", "some dice of the pending roll rerolled"},
-		{"done", "done", "accept the pending roll"},
-		{"nocontext", "nocontext", "the next roll has no context"},
-		{"card", "card CARD-ID", "an activation card is shown: the enemy turn"},
-		{"round", "round", "end of round: the next round starts"},
-		{"first", "first SURVIVOR", "pass first player (and the activation deck)"},
-		{"goal", "goal", "a goal is completed"},
-		{"win", "win", "the scenario's Victory condition is met"},
-		{"power", "power [FACTION] +N", "a quest reward advances a faction"},
-		{"retreat", "retreat N", "the power token retreats N spaces"},
-		{"hp", "hp SURVIVOR +N|-N", "heal or damage a survivor"},
-		{"rads", "rads SURVIVOR +N|-N", "rads gained or lost"},
-		{"xp", "xp SURVIVOR +N|-N", "experience"},
-		{"caps", "caps SURVIVOR +N|-N", "caps"},
-		{"camps", "camps +N|-N", "C.A.M.P. tokens gained or placed"},
-		{"set", "set SURVIVOR rested|loyal|special|armor|ranged VALUE", "a survivor setting"},
-		{"setpower", "setpower SPACE", "put the power token on a space (1 = top)"},
-		{"setgoals", "setgoals N", "set the number of completed goals"},
-		{"enemy", "enemy add TYPE|TOKEN|FACTION [inactive] [with ID,..] [adjacent ID,..] | enemy remove ID | enemy place ID [with ID,..] [adjacent ID,..] [active|inactive] [token TOKEN]", "enemies on the map"},
-		{"enemies", "enemies TYPE|FACTION N", "set how many enemies of a type are on the map"},
-		{"correct", "correct SEQ FACE... [assist FACE]", "replace an earlier reading (later effects recomputed)"},
-		{"undo", "undo", "take back the last event"},
-		{"redo", "redo", "restore the last undone event"},
+// Commands lists the event commands with their syntax (the prompt's
+// help), summaries in English.
+func Commands() []Command { return (*Catalog)(nil).Commands() }
+
+// Commands lists the event commands with their syntax, summaries in the
+// catalog's language.
+func (c *Catalog) Commands() []Command {
+	out := []Command{
+		{Name: "setup", Usage: "setup SCENARIO loyal FACTION survivors ID[:HP[:SPECIAL]]... [first ID]"},
+		{Name: "test", Usage: "test SURVIVOR DIFFICULTY [LETTERS] [rerolls N]"},
+		{Name: "fight", Usage: "fight SURVIVOR ENEMY [assist SURVIVOR] [draw] [rerolls N]"},
+		{Name: "roll", Usage: "roll [SET] FACE... [assist FACE] [frame REF]"},
+		{Name: "reroll", Usage: "reroll DIE:FACE... (DIE 1..n, 0 = assist die)"},
+		{Name: "done", Usage: "done"},
+		{Name: "nocontext", Usage: "nocontext"},
+		{Name: "card", Usage: "card CARD-ID"},
+		{Name: "round", Usage: "round"},
+		{Name: "first", Usage: "first SURVIVOR"},
+		{Name: "goal", Usage: "goal"},
+		{Name: "win", Usage: "win"},
+		{Name: "power", Usage: "power [FACTION] +N"},
+		{Name: "retreat", Usage: "retreat N"},
+		{Name: "hp", Usage: "hp SURVIVOR +N|-N"},
+		{Name: "rads", Usage: "rads SURVIVOR +N|-N"},
+		{Name: "xp", Usage: "xp SURVIVOR +N|-N"},
+		{Name: "caps", Usage: "caps SURVIVOR +N|-N"},
+		{Name: "camps", Usage: "camps +N|-N"},
+		{Name: "set", Usage: "set SURVIVOR rested|loyal|special|armor|ranged VALUE"},
+		{Name: "setpower", Usage: "setpower SPACE"},
+		{Name: "setgoals", Usage: "setgoals N"},
+		{Name: "enemy", Usage: "enemy add TYPE|TOKEN|FACTION [inactive] [with ID,..] [adjacent ID,..] | enemy remove ID | enemy place ID [with ID,..] [adjacent ID,..] [active|inactive] [token TOKEN]"},
+		{Name: "enemies", Usage: "enemies TYPE|FACTION N"},
+		{Name: "correct", Usage: "correct SEQ FACE... [assist FACE]"},
+		{Name: "undo", Usage: "undo"},
+		{Name: "redo", Usage: "redo"},
 	}
+	for i := range out {
+		out[i].Summary = c.T("cmd." + out[i].Name)
+	}
+	return out
 }
 
 // ParseLine parses one command line into an event. Empty lines and
@@ -67,6 +76,10 @@ func ParseLine(c *models.Content, line string) (ev Event, ok bool, err error) {
 		return ev, false, nil
 	}
 	cmd, args := strings.ToLower(f[0]), f[1:]
+	if cmd == "fertig" {
+		// The German announcements ask the group to say "fertig".
+		cmd = "done"
+	}
 	ev, err = parse(c, cmd, args)
 	if err != nil {
 		return ev, false, fmt.Errorf("%s: %w", cmd, err)

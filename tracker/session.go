@@ -93,6 +93,13 @@ func (s *Session) LastSeq() int64 {
 // ID is the session's id.
 func (s *Session) ID() string { return s.id }
 
+// Catalog is the catalog of the session's language.
+func (s *Session) Catalog() *Catalog { return s.cat }
+
+// Summary is the game's summary in the session's language, with the
+// names of its content in that language.
+func (s *Session) Summary() string { return s.Game().SummaryIn(s.content, s.cat) }
+
 // Game returns a copy of the current game.
 func (s *Session) Game() Game {
 	s.mu.Lock()

@@ -10,52 +10,64 @@ import (
 )
 
 // Summary renders the game as a short multi-line text for `tablecam state`
-// and the manual prompt.
-func (g Game) Summary(c *models.Content) string {
+// and the manual prompt, in English.
+func (g Game) Summary(c *models.Content) string { return g.SummaryIn(c, nil) }
+
+// SummaryIn is Summary in the catalog's language (names from c, which the
+// caller localizes).
+func (g Game) SummaryIn(c *models.Content, cat *Catalog) string {
 	if !g.Started {
-		return "No game set up yet.\n"
+		return cat.T("noGame")
 	}
 	st := g.State
 	var b strings.Builder
 	sc, _ := c.Scenario(st.Scenario)
 	loyal, _ := c.Faction(st.Loyal)
 	opp, _ := c.Faction(st.Opposing)
-	fmt.Fprintf(&b, "Scenario   %s (loyal: %s, opposing: %s)\n", sc.Name, loyal.Name, opp.Name)
+	b.WriteString(cat.T("scenario", sc.Name, loyal.Name, opp.Name))
 	result := ""
-	if st.Result != "" {
-		result = "  GAME " + strings.ToUpper(st.Result)
+	switch st.Result {
+	case "":
+	case "won", "lost":
+		result = cat.T(st.Result)
+	default:
+		result = "  " + strings.ToUpper(st.Result)
 	}
-	fmt.Fprintf(&b, "Round      %d, first player %s%s\n", st.Round, st.Survivors[st.FirstPlayer].Name, result)
+	b.WriteString(cat.T("round", st.Round, st.Survivors[st.FirstPlayer].Name, result))
 	track := make([]string, st.PowerTrack)
 	for i := range track {
 		track[i] = "."
 	}
 	track[st.Power] = "P"
-	fmt.Fprintf(&b, "Power      [%s] space %d of %d\n", strings.Join(track, ""), st.Power+1, st.PowerTrack)
-	fmt.Fprintf(&b, "Goals      %d of %d   C.A.M.P. tokens %d\n", st.Goals, st.GoalsRequired, st.Camps)
-	fmt.Fprintf(&b, "Deck       %d cards, discard %d (%s)\n", len(st.Deck), len(st.Discard), strings.Join(st.Discard, " "))
+	b.WriteString(cat.T("power", strings.Join(track, ""), st.Power+1, st.PowerTrack))
+	b.WriteString(cat.T("goals", st.Goals, st.GoalsRequired, st.Camps))
+	cards := fmt.Sprintf("%d %s", len(st.Deck), cat.T("cards"))
+	if len(st.Deck) == 1 {
+		cards = "1 " + cat.T("card")
+	}
+	b.WriteString(cat.T("deck", cards, len(st.Discard), strings.Join(st.Discard, " ")))
 	for i, s := range st.Survivors {
 		flags := []string{}
 		if s.Out {
-			flags = append(flags, "OUT")
+			flags = append(flags, cat.T("out"))
 		}
 		if s.Mutated {
-			flags = append(flags, "mutated")
+			flags = append(flags, cat.T("mutated"))
 		}
 		if s.WellRested {
-			flags = append(flags, "well rested")
+			flags = append(flags, cat.T("rested"))
 		}
 		if s.Special != "" {
-			flags = append(flags, "SPECIAL "+s.Special)
+			flags = append(flags, cat.T("special", s.Special))
 		}
 		mark := " "
 		if i == st.FirstPlayer {
 			mark = "*"
 		}
-		fmt.Fprintf(&b, "%s %-8s HP %2d/%-2d rads %2d  XP %2d  caps %2d  %s\n", mark, s.Name, s.HP(), s.MaxHP, s.Rads, s.XP, s.Caps, strings.Join(flags, ", "))
+		b.WriteString(cat.T("survivor", mark, s.Name, s.HP(), s.MaxHP, s.Rads, s.XP, s.Caps, strings.Join(flags, ", ")))
 	}
 	if len(st.Enemies) == 0 {
-		b.WriteString("Enemies    none tracked\n")
+		b.WriteString(cat.T("noEnemies"))
 	} else {
 		counts := map[string]int{}
 		for _, e := range st.Enemies {
@@ -70,18 +82,18 @@ func (g Game) Summary(c *models.Content) string {
 		for i, k := range keys {
 			parts[i] = fmt.Sprintf("%s %d", k, counts[k])
 		}
-		fmt.Fprintf(&b, "Enemies    %s\n", strings.Join(parts, ", "))
+		b.WriteString(cat.T("enemies", strings.Join(parts, ", ")))
 		for _, e := range st.Enemies {
-			state := "active"
+			state := cat.T("active")
 			if !e.Active {
-				state = "facedown"
+				state = cat.T("facedown")
 			}
 			pos := ""
 			if len(e.With) > 0 {
-				pos += " with " + strings.Join(e.With, ",")
+				pos += cat.T("with", strings.Join(e.With, ","))
 			}
 			if len(e.Adjacent) > 0 {
-				pos += " adjacent " + strings.Join(e.Adjacent, ",")
+				pos += cat.T("adjacent", strings.Join(e.Adjacent, ","))
 			}
 			tok := e.Token
 			if tok == "" {
@@ -91,23 +103,27 @@ func (g Game) Summary(c *models.Content) string {
 		}
 	}
 	if p := g.Pending; p != nil {
-		what := p.Context.Kind + " " + p.Context.Survivor
+		var what string
 		if p.Context.Kind == CtxTest {
-			what += fmt.Sprintf(" difficulty %d", p.Context.Difficulty)
+			what = cat.T("pendTest", p.Context.Survivor, p.Context.Difficulty)
 		} else {
-			what += " vs " + p.Context.Enemy
+			what = cat.T("pendFight", p.Context.Survivor, p.Context.Enemy)
 		}
-		faces := "waiting for the roll"
+		faces := cat.T("waitRoll")
 		if p.Rolled {
-			faces = "rolled " + strings.Join(p.Faces, " ")
+			faces = cat.T("rolled", strings.Join(p.Faces, " "))
 			if p.Assist != "" {
-				faces += " + assist " + p.Assist
+				faces += cat.T("plusAssist", p.Assist)
 			}
 		}
-		fmt.Fprintf(&b, "Pending    %s: %s, %d %s left\n", what, faces, p.RerollsLeft, map[bool]string{true: "reroll", false: "rerolls"}[p.RerollsLeft == 1])
+		left := fmt.Sprintf("%d %s", p.RerollsLeft, cat.T("rerolls"))
+		if p.RerollsLeft == 1 {
+			left = "1 " + cat.T("reroll")
+		}
+		b.WriteString(cat.T("pending", what, faces, left))
 	}
 	if a, ok := g.State.Waiting(); ok {
-		fmt.Fprintf(&b, "Enemy turn %s waits for %s\n", st.Turn.Card, engine.AttackText(c, &st, a))
+		b.WriteString(cat.T("turnWaits", st.Turn.Card, engine.AttackText(c, &st, a)))
 	}
 	return b.String()
 }

@@ -211,7 +211,7 @@ func (a *app) playCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&manual, "manual", false, "type events at a prompt (roll 2h head arms, card activation-3, undo, help)")
 	cmd.Flags().BoolVar(&demo, "demo", false, "play the bundled demo game through the camera pipeline (rendered frames)")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
-	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the latest open one")
+	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the open one used last")
 	cmd.Flags().BoolVar(&serve, "serve", false, "serve the dashboard (dashboard.addr) while playing")
 	cmd.Flags().StringVar(&session, "session", "", "session id to resume (default: the open one used last)")
 	cmd.Flags().StringVar(&a.sessionName, "name", "", "name of the session (a new one; a resumed one is renamed)")
@@ -242,14 +242,15 @@ const historyLines = 20
 // read. Events that could not be stored make it fail at the end, saying how
 // many.
 func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Reader, out, errw io.Writer, ann announce.Announcer, interactive bool) error {
+	cat := s.Catalog()
 	if interactive {
-		fmt.Fprintf(out, "tablecam session %s. Type help for commands, state for the game, quit to leave.\n", s.ID())
+		fmt.Fprint(out, cat.T("promptHello", s.ID()))
 		if g := s.Game(); g.Started {
-			fmt.Fprint(out, g.Summary(c))
+			fmt.Fprint(out, s.Summary())
 		}
 	}
 	lr := tracker.NewLineReader(in)
-	var lost lostEvents
+	lost := lostEvents{cat: cat}
 	for {
 		if interactive {
 			fmt.Fprint(out, "> ")
@@ -259,7 +260,7 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 			break
 		}
 		if errors.Is(err, tracker.ErrLineTooLong) {
-			fmt.Fprintf(errw, "line %d: %v; skipped\n", lineNo, err)
+			fmt.Fprint(errw, cat.T("lineSkipped", lineNo, cat.Error(err)))
 			continue
 		}
 		if err != nil {
@@ -270,19 +271,19 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 		case "quit", "exit":
 			return lost.err()
 		case "help", "?":
-			for _, cm := range tracker.Commands() {
+			for _, cm := range cat.Commands() {
 				fmt.Fprintf(out, "  %-58s %s\n", cm.Usage, cm.Summary)
 			}
-			fmt.Fprintln(out, "  state / history (the last events with the numbers correct takes) / help / quit")
+			fmt.Fprintln(out, "  "+cat.T("promptMore"))
 			continue
 		case "state":
-			fmt.Fprint(out, s.Game().Summary(c))
+			fmt.Fprint(out, s.Summary())
 			continue
 		case "history":
 			for _, h := range s.History(historyLines) {
 				undone := ""
 				if h.Undone {
-					undone = "  (undone)"
+					undone = cat.T("undone")
 				}
 				fmt.Fprintf(out, "  %6d  %s%s\n", h.Seq, h.What, undone)
 			}
@@ -290,7 +291,7 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 		}
 		ev, ok, err := tracker.ParseLine(c, line)
 		if err != nil {
-			fmt.Fprintf(errw, "line %d: %v\n", lineNo, err)
+			fmt.Fprint(errw, cat.T("line", lineNo, cat.Error(err)))
 			continue
 		}
 		if !ok {
@@ -302,12 +303,19 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 			if errors.Is(err, tracker.ErrNotStored) {
 				lost.lines = append(lost.lines, lineNo)
 			}
-			fmt.Fprintf(errw, "line %d: %s: %v\n", lineNo, ev.Type, err)
+			// Named by the word typed; the event's own errors often
+			// start with it already.
+			word := strings.ToLower(strings.Fields(line)[0])
+			if strings.HasPrefix(err.Error(), word+":") || strings.HasPrefix(err.Error(), ev.Type+":") {
+				fmt.Fprint(errw, cat.T("line", lineNo, cat.Error(err)))
+			} else {
+				fmt.Fprint(errw, cat.T("lineEvent", lineNo, word, cat.Error(err)))
+			}
 			continue
 		}
 		for _, x := range as {
 			if err := ann.Announce(ctx, x); err != nil {
-				fmt.Fprintf(errw, "announce: %v\n", err)
+				fmt.Fprint(errw, cat.T("announceErr", err))
 			}
 		}
 		if ctx.Err() != nil {
@@ -320,6 +328,7 @@ func prompt(ctx context.Context, c *models.Content, s *tracker.Session, in io.Re
 // lostEvents counts the events of a prompt and the lines of those the
 // store failed to keep.
 type lostEvents struct {
+	cat    *tracker.Catalog
 	events int
 	lines  []int
 }
@@ -328,8 +337,7 @@ func (l lostEvents) err() error {
 	if len(l.lines) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%d of %d events could not be stored (first at line %d, last at line %d; see above): they are not in the session",
-		len(l.lines), l.events, l.lines[0], l.lines[len(l.lines)-1])
+	return errors.New(l.cat.T("lostEvents", len(l.lines), l.events, l.lines[0], l.lines[len(l.lines)-1]))
 }
 
 // replayEvents runs an events file through a fresh session in a temporary
@@ -492,7 +500,7 @@ func (a *app) stateCmd() *cobra.Command {
 	var jsonOut bool
 	cmd := &cobra.Command{
 		Use:   "state",
-		Short: "Show the state of the latest (or a named) session",
+		Short: "Show the state of the open session used last (or of --session ID)",
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
 			c, err := a.content()
@@ -512,12 +520,12 @@ func (a *app) stateCmd() *cobra.Command {
 					Game    tracker.Game `json:"game"`
 				}{s.ID(), s.Game()})
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Session    %s\n", s.ID())
-			fmt.Fprint(cmd.OutOrStdout(), s.Game().Summary(c))
+			fmt.Fprint(cmd.OutOrStdout(), s.Catalog().T("session", s.ID()))
+			fmt.Fprint(cmd.OutOrStdout(), s.Summary())
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&session, "session", "", "session id (default: the latest open one)")
+	cmd.Flags().StringVar(&session, "session", "", "session id (default: the open one used last)")
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print the state as JSON")
 	return cmd
 }

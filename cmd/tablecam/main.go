@@ -93,5 +93,6 @@ func newRoot() *cobra.Command {
 		config.RegisterFlags(c.cmd.PersistentFlags(), c.sections...)
 		root.AddCommand(c.cmd)
 	}
+	a.helpInLanguage(root)
 	return root
 }

@@ -1,0 +1,315 @@
+package tracker
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// The words of the state table, the prompt and its errors, per language:
+// fmt formats keyed by a name. Announcements are the templates of
+// messages.go; these are the rest of what a player reads.
+func uiTexts() map[string]map[string]string {
+	return map[string]map[string]string{
+		"en": {
+			"noGame":        "No game set up yet.\n",
+			"scenario":      "Scenario   %s (loyal: %s, opposing: %s)\n",
+			"won":           "  GAME WON",
+			"lost":          "  GAME LOST",
+			"round":         "Round      %d, first player %s%s\n",
+			"power":         "Power      [%s] space %d of %d\n",
+			"goals":         "Goals      %d of %d   C.A.M.P. tokens %d\n",
+			"deck":          "Deck       %s, discard %d (%s)\n",
+			"card":          "card",
+			"cards":         "cards",
+			"survivor":      "%s %-8s HP %2d/%-2d rads %2d  XP %2d  caps %2d  %s\n",
+			"out":           "OUT",
+			"mutated":       "mutated",
+			"rested":        "well rested",
+			"special":       "SPECIAL %s",
+			"noEnemies":     "Enemies    none tracked\n",
+			"enemies":       "Enemies    %s\n",
+			"active":        "active",
+			"facedown":      "facedown",
+			"with":          " with %s",
+			"adjacent":      " adjacent %s",
+			"pending":       "Pending    %s: %s, %s left\n",
+			"pendTest":      "test %s difficulty %d",
+			"pendFight":     "fight %s vs %s",
+			"waitRoll":      "waiting for the roll",
+			"rolled":        "rolled %s",
+			"plusAssist":    " + assist %s",
+			"reroll":        "reroll",
+			"rerolls":       "rerolls",
+			"turnWaits":     "Enemy turn %s waits for %s\n",
+			"session":       "Session    %s\n",
+			"promptHello":   "tablecam session %s. Type help for commands, state for the game, quit to leave.\n",
+			"promptMore":    "state / history (the last events with the numbers correct takes) / help / quit",
+			"undone":        "  (undone)",
+			"line":          "line %d: %s\n",
+			"lineEvent":     "line %d: %s: %s\n",
+			"lineSkipped":   "line %d: %s; skipped\n",
+			"announceErr":   "announce: %s\n",
+			"lostEvents":    "%d of %d events could not be stored (first at line %d, last at line %d; see above): they are not in the session",
+			"cmd.setup":     "start a game",
+			"cmd.test":      "the next roll is a test",
+			"cmd.fight":     "the next roll is a fight (ENEMY: map id like e3, a token, a type)",
+			"cmd.roll":      "dice observed, e.g. roll 2h head arms",
+			"cmd.reroll":    "some dice of the pending roll rerolled",
+			"cmd.done":      "accept the pending roll",
+			"cmd.nocontext": "the next roll has no context",
+			"cmd.card":      "an activation card is shown: the enemy turn",
+			"cmd.round":     "end of round: the next round starts",
+			"cmd.first":     "pass first player (and the activation deck)",
+			"cmd.goal":      "a goal is completed",
+			"cmd.win":       "the scenario's Victory condition is met",
+			"cmd.power":     "a quest reward advances a faction",
+			"cmd.retreat":   "the power token retreats N spaces",
+			"cmd.hp":        "heal or damage a survivor",
+			"cmd.rads":      "rads gained or lost",
+			"cmd.xp":        "experience",
+			"cmd.caps":      "caps",
+			"cmd.camps":     "C.A.M.P. tokens gained or placed",
+			"cmd.set":       "a survivor setting",
+			"cmd.setpower":  "put the power token on a space (1 = top)",
+			"cmd.setgoals":  "set the number of completed goals",
+			"cmd.enemy":     "enemies on the map",
+			"cmd.enemies":   "set how many enemies of a type are on the map",
+			"cmd.correct":   "replace an earlier reading (later effects recomputed)",
+			"cmd.undo":      "take back the last event",
+			"cmd.redo":      "restore the last undone event",
+		},
+		"de": {
+			"noGame":        "Noch kein Spiel aufgebaut.\n",
+			"scenario":      "Szenario   %s (loyal: %s, verfeindet: %s)\n",
+			"won":           "  SPIEL GEWONNEN",
+			"lost":          "  SPIEL VERLOREN",
+			"round":         "Runde      %d, Startspieler %s%s\n",
+			"power":         "Macht      [%s] Feld %d von %d\n",
+			"goals":         "Aufgaben   %d von %d   C.A.M.P.-Marker %d\n",
+			"deck":          "Stapel     %s, Ablage %d (%s)\n",
+			"card":          "Karte",
+			"cards":         "Karten",
+			"survivor":      "%s %-8s TP %2d/%-2d Strahlung %2d  EP %2d  Kronkorken %2d  %s\n",
+			"out":           "AUSGESCHIEDEN",
+			"mutated":       "mutiert",
+			"rested":        "gut ausgeruht",
+			"special":       "S.P.E.C.I.A.L. %s",
+			"noEnemies":     "Gegner     keine erfasst\n",
+			"enemies":       "Gegner     %s\n",
+			"active":        "aktiv",
+			"facedown":      "verdeckt",
+			"with":          " bei %s",
+			"adjacent":      " neben %s",
+			"pending":       "Offen      %s: %s, noch %s\n",
+			"pendTest":      "Probe %s, Schwierigkeit %d",
+			"pendFight":     "Kampf %s gegen %s",
+			"waitRoll":      "wartet auf den Wurf",
+			"rolled":        "gewürfelt: %s",
+			"plusAssist":    " + Unterstützungswürfel %s",
+			"reroll":        "Neuwurf",
+			"rerolls":       "Neuwürfe",
+			"turnWaits":     "Gegnerzug %s wartet auf %s\n",
+			"session":       "Sitzung    %s\n",
+			"promptHello":   "tablecam, Sitzung %s. help listet die Befehle, state zeigt das Spiel, quit beendet.\n",
+			"promptMore":    "state (das Spiel) / history (die letzten Ereignisse mit den Nummern für correct) / help / quit (beenden)",
+			"undone":        "  (rückgängig gemacht)",
+			"line":          "Zeile %d: %s\n",
+			"lineEvent":     "Zeile %d: %s: %s\n",
+			"lineSkipped":   "Zeile %d: %s; übersprungen\n",
+			"announceErr":   "Ansage: %s\n",
+			"lostEvents":    "%d von %d Ereignissen konnten nicht gespeichert werden (zuerst in Zeile %d, zuletzt in Zeile %d; siehe oben): sie fehlen in der Sitzung",
+			"cmd.setup":     "ein Spiel beginnen",
+			"cmd.test":      "der nächste Wurf ist eine Probe",
+			"cmd.fight":     "der nächste Wurf ist ein Kampf (ENEMY: Kennung auf dem Plan wie e3, ein Marker, ein Typ)",
+			"cmd.roll":      "die gewürfelten Seiten, z. B. roll 2h head arms",
+			"cmd.reroll":    "einige Würfel des offenen Wurfs neu geworfen",
+			"cmd.done":      "den offenen Wurf annehmen (auch: fertig)",
+			"cmd.nocontext": "der nächste Wurf gehört zu keiner Probe und keinem Kampf",
+			"cmd.card":      "eine Aktivierungskarte wird gezeigt: der Gegnerzug",
+			"cmd.round":     "Rundenende: die nächste Runde beginnt",
+			"cmd.first":     "Startspieler weitergeben (mit dem Aktivierungsstapel)",
+			"cmd.goal":      "eine Aufgabe ist erfüllt",
+			"cmd.win":       "die Siegbedingung des Szenarios ist erfüllt",
+			"cmd.power":     "eine Questbelohnung lässt eine Fraktion vorrücken",
+			"cmd.retreat":   "der Machtmarker fällt N Felder zurück",
+			"cmd.hp":        "einen Überlebenden heilen oder verwunden",
+			"cmd.rads":      "Strahlung erhalten oder verloren",
+			"cmd.xp":        "Erfahrungspunkte",
+			"cmd.caps":      "Kronkorken",
+			"cmd.camps":     "C.A.M.P.-Marker erhalten oder platziert",
+			"cmd.set":       "eine Einstellung eines Überlebenden",
+			"cmd.setpower":  "den Machtmarker auf ein Feld setzen (1 = oben)",
+			"cmd.setgoals":  "die Zahl der erfüllten Aufgaben setzen",
+			"cmd.enemy":     "Gegner auf dem Spielplan",
+			"cmd.enemies":   "setzen, wie viele Gegner eines Typs auf dem Spielplan sind",
+			"cmd.correct":   "eine frühere Ablesung ersetzen (die Folgen werden neu berechnet)",
+			"cmd.undo":      "das letzte Ereignis zurücknehmen",
+			"cmd.redo":      "das zuletzt zurückgenommene Ereignis wiederherstellen",
+		},
+	}
+}
+
+// T formats the text key in the catalog's language (English where the
+// language has none).
+func (c *Catalog) T(key string, args ...any) string {
+	lang := "en"
+	if c != nil {
+		lang = c.Lang
+	}
+	all := uiTexts()
+	f, ok := all[lang][key]
+	if !ok {
+		f = all["en"][key]
+	}
+	return fmt.Sprintf(f, args...)
+}
+
+// errorTexts are the errors a player meets at the prompt, in English as
+// the code writes them (fmt verbs: %q, %s, %d; %w is an error put in the
+// same way) and in other languages (%[n]s: the n-th value, as written).
+var errorTexts = []struct{ en, de string }{
+	{"unknown command (type help for the list)", "unbekannter Befehl (help listet die Befehle)"},
+	{"no game set up yet: start with setup (e.g. `setup commonwealth loyal railroad survivors alice bob`)",
+		"noch kein Spiel aufgebaut: beginnt mit setup (z. B. `setup commonwealth loyal railroad survivors alice bob`)"},
+	{"the line is not valid UTF-8 text", "die Zeile ist kein gültiger UTF-8-Text"},
+	{"usage: %s", "Aufruf: %[1]s"},
+	{"unexpected %q: usage: %s", "unerwartet: %[1]s; Aufruf: %[2]s"},
+	{"difficulty must be %d … %d, got %d", "die Schwierigkeit muss %[1]s … %[2]s sein, nicht %[3]s"},
+	{"rerolls must be %d … %d, got %d", "die Zahl der Neuwürfe muss %[1]s … %[2]s sein, nicht %[3]s"},
+	{"the enemy count must be %d … %d, got %d", "die Zahl der Gegner muss %[1]s … %[2]s sein, nicht %[3]s"},
+	{"power must be %d … %d, got %d", "die Zahl der Felder muss %[1]s … %[2]s sein, nicht %[3]s"},
+	{"a change of %s must be %d … %d, got %d", "eine Änderung von %[1]s muss %[2]s … %[3]s sein, nicht %[4]s"},
+	{"difficulty must be a whole number, got %q", "die Schwierigkeit muss eine ganze Zahl sein, nicht %[1]s"},
+	{"rerolls must be a whole number, got %q", "die Zahl der Neuwürfe muss eine ganze Zahl sein, nicht %[1]s"},
+	{"the enemy count must be a whole number, got %q", "die Zahl der Gegner muss eine ganze Zahl sein, nicht %[1]s"},
+	{"power must be a whole number, got %q", "die Zahl der Felder muss eine ganze Zahl sein, nicht %[1]s"},
+	{"a change of %s must be a whole number, got %q", "eine Änderung von %[1]s muss eine ganze Zahl sein, nicht %[2]s"},
+	{"die must be a whole number, got %q", "die Würfelnummer muss eine ganze Zahl sein, nicht %[1]s"},
+	{"HP must be a whole number, got %q", "die TP müssen eine ganze Zahl sein, nicht %[1]s"},
+	{"%s needs a value", "%[1]s braucht einen Wert"},
+	{"%s must be a whole number, got %q", "%[1]s muss eine ganze Zahl sein, nicht %[2]s"},
+	{"%s must be %d … %d, got %d", "%[1]s muss %[2]s … %[3]s sein, nicht %[4]s"},
+	{"unknown survivor %q (known: %s)", "unbekannter Überlebender %[1]s (bekannt: %[2]s)"},
+	{"unknown dice set %q", "unbekannter Würfelsatz %[1]s"},
+	{"%s has no face %q (faces: %s)", "%[1]s hat keine Seite %[2]s (Seiten: %[3]s)"},
+	{"no faces: usage: %s", "keine Würfelseiten; Aufruf: %[1]s"},
+	{"no survivors: usage: %s", "keine Überlebenden; Aufruf: %[1]s"},
+	{"first needs a survivor id", "first braucht die Kennung eines Überlebenden"},
+	{"done: no roll is waiting", "fertig: kein Wurf ist offen"},
+	{"reroll: no roll is waiting", "reroll: kein Wurf ist offen"},
+	{"reroll: no rerolls left; say done to accept", "reroll: keine Neuwürfe mehr; sagt fertig, um den Wurf anzunehmen"},
+	{"roll: no rerolls left; say done to accept, or correct the reading", "roll: keine Neuwürfe mehr; sagt fertig, um den Wurf anzunehmen, oder korrigiert die Ablesung"},
+	{"reroll: die %d is not in the roll (1..%d)", "reroll: Würfel %[1]s gehört nicht zum Wurf (1..%[2]s)"},
+	{"reroll: give die:face pairs, e.g. `reroll 2:legs`", "reroll: gebt Paare Würfel:Seite an, z. B. `reroll 2:legs`"},
+	{"%q is not DIE:FACE (e.g. 2:legs)", "%[1]s ist nicht WÜRFEL:SEITE (z. B. 2:legs)"},
+	{"roll: no dice", "roll: keine Würfel"},
+	{"a %s roll is still waiting; say done (or undo) first", "ein Wurf (%[1]s) ist noch offen; sagt erst fertig (oder undo)"},
+	{"round: a roll is still waiting; say done first", "round: ein Wurf ist noch offen; sagt erst fertig"},
+	{"the game is over (%s); undo, or set up a new game", "das Spiel ist vorbei (%[1]s); undo, oder baut ein neues Spiel auf"},
+	{"test: difficulty must not be negative", "test: die Schwierigkeit darf nicht negativ sein"},
+	{"test: %q is not a S.P.E.C.I.A.L. letter", "test: %[1]s ist kein S.P.E.C.I.A.L.-Buchstabe"},
+	{"retreat: need a positive number of spaces", "retreat: braucht eine positive Zahl von Feldern"},
+	{"a change of 0 changes nothing", "eine Änderung um 0 ändert nichts"},
+	{"enemy: unknown operation %q (add, remove, place)", "enemy: unbekannte Aktion %[1]s (add, remove, place)"},
+	{"usage: enemy remove ID", "Aufruf: enemy remove ID"},
+	{"SEQ must be an event number, got %q", "SEQ muss eine Ereignisnummer sein, nicht %[1]s"},
+	{"correct: no roll %d in force (see the log for roll numbers)", "correct: kein gültiger Wurf %[1]s (history zeigt die Nummern)"},
+	{"correct: event %d is a %s, not a roll", "correct: Ereignis %[1]s ist %[2]s, kein Wurf"},
+	{"fight: no enemy %q on the map and no such token or type", "fight: kein Gegner %[1]s auf dem Spielplan und kein solcher Marker oder Typ"},
+	{"unknown activation card %q (known: %s)", "unbekannte Aktivierungskarte %[1]s (bekannt: %[2]s)"},
+	{"unknown scenario %q (known: %s)", "unbekanntes Szenario %[1]s (bekannt: %[2]s)"},
+	{"unknown faction %q (known: %s)", "unbekannte Fraktion %[1]s (bekannt: %[2]s)"},
+	{"unknown survivor %q", "unbekannter Überlebender %[1]s"},
+	{"no enemy %q on the map", "kein Gegner %[1]s auf dem Spielplan"},
+	{"unknown faction %q", "unbekannte Fraktion %[1]s"},
+	{"unknown activation card %q", "unbekannte Aktivierungskarte %[1]s"},
+	{"unknown enemy type, faction or token %q", "unbekannter Gegnertyp, unbekannte Fraktion oder unbekannter Marker %[1]s"},
+	{"enemy type %q has no token %q", "der Gegnertyp %[1]s hat keinen Marker %[2]s"},
+	{"unknown survivor setting %q (rested, loyal, special, armor, ranged)", "unbekannte Einstellung %[1]s (rested, loyal, special, armor, ranged)"},
+	{"the game is over (%s)", "das Spiel ist vorbei (%[1]s)"},
+	{"the game is already over (%s)", "das Spiel ist schon vorbei (%[1]s)"},
+	{"the activation deck is empty (rules.deck_empty = stop)", "der Aktivierungsstapel ist leer (rules.deck_empty = stop)"},
+	{"the group has only %d C.A.M.P. tokens", "die Gruppe hat nur %[1]s C.A.M.P.-Marker"},
+	{"victory needs %d completed goals, only %d are", "der Sieg braucht %[1]s erfüllte Aufgaben, erfüllt sind nur %[2]s"},
+	{"setup: unknown scenario %q (known: %s)", "setup: unbekanntes Szenario %[1]s (bekannt: %[2]s)"},
+	{"setup: faction %q is not on scenario %q (choose %s or %s)", "setup: die Fraktion %[1]s gehört nicht zum Szenario %[2]s (wählt %[3]s oder %[4]s)"},
+	{"setup: %d survivors; the game takes 1 to 4", "setup: %[1]s Überlebende; das Spiel nimmt 1 bis 4"},
+	{"setup: survivor %q listed twice", "setup: Überlebender %[1]s doppelt genannt"},
+	{"power: use retreat for negative values", "power: für negative Werte retreat verwenden"},
+	{"the enemy turn of %s is not finished: it waits for %s; resolve that fight before you %s",
+		"der Gegnerzug von %[1]s ist nicht zu Ende: er wartet auf %[2]s; handelt erst diesen Kampf ab (%[3]s)"},
+	{"correct: %w", "correct: %[1]s"},
+	{"%s: %w", "%[1]s: %[2]s"},
+}
+
+// errorPattern is an errorTexts entry made ready to match.
+type errorPattern struct {
+	re      *regexp.Regexp
+	wrapped []bool // which values are errors to put in the same way
+	de      string
+}
+
+func errorPatterns() []errorPattern {
+	verb := regexp.MustCompile(`%[qsdw]`)
+	var out []errorPattern
+	for _, e := range errorTexts {
+		var wrapped []bool
+		var re strings.Builder
+		re.WriteString("^")
+		last := 0
+		for _, m := range verb.FindAllStringIndex(e.en, -1) {
+			re.WriteString(regexp.QuoteMeta(e.en[last:m[0]]))
+			switch e.en[m[0]+1] {
+			case 'q':
+				re.WriteString(`("(?:[^"\\]|\\.)*")`)
+			case 'd':
+				re.WriteString(`(-?\d+)`)
+			case 'w':
+				re.WriteString(`(.+)`)
+			default:
+				// A value holds no ": ", which joins a wrapped error
+				// to its context.
+				re.WriteString(`((?:[^:]|:[^ ])+?)`)
+			}
+			wrapped = append(wrapped, e.en[m[0]+1] == 'w')
+			last = m[1]
+		}
+		re.WriteString(regexp.QuoteMeta(e.en[last:]) + "$")
+		out = append(out, errorPattern{re: regexp.MustCompile(re.String()), wrapped: wrapped, de: e.de})
+	}
+	return out
+}
+
+// Error says err in the catalog's language: the errors of errorTexts
+// translated (wrapped ones too), any other as the code wrote it.
+func (c *Catalog) Error(err error) string {
+	if err == nil {
+		return ""
+	}
+	if c == nil || c.Lang != "de" {
+		return err.Error()
+	}
+	return translateError(errorPatterns(), err.Error(), 0)
+}
+
+func translateError(ps []errorPattern, msg string, depth int) string {
+	if depth > 4 {
+		return msg
+	}
+	for _, p := range ps {
+		m := p.re.FindStringSubmatch(msg)
+		if m == nil {
+			continue
+		}
+		args := make([]any, len(m)-1)
+		for i, v := range m[1:] {
+			if p.wrapped[i] {
+				v = translateError(ps, v, depth+1)
+			}
+			args[i] = v
+		}
+		return fmt.Sprintf(p.de, args...)
+	}
+	return msg
+}
