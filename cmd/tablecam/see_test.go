@@ -42,7 +42,7 @@ func runInWith(t *testing.T, dataDir, stdin string, args ...string) (string, str
 	return runHere(t, stdin, args...)
 }
 
-// The `tablecam dice --json` contract (issue 3 §6): one object per picture
+// The `tablecam dice --json` contract: one object per picture
 // and line, {"image", "dice": [{"set", "face", "regions", "hits", "box",
 // "confidence", "uncertain"}]}; an unreadable picture is reported in its
 // line and makes the command exit 1 after the others. Scenes are rendered
@@ -154,7 +154,7 @@ func TestDiceCommandJSONContract(t *testing.T) {
 
 // `tablecam learn dice` teaches a set the content pack does not have from
 // five pictures per face of a die art the built-in profiles never saw, and
-// `tablecam dice --set` reads it afterwards (issue 3 §4).
+// `tablecam dice --set` reads it afterwards.
 func TestLearnDiceCustomSetThenRead(t *testing.T) {
 	c, err := models.LoadContent("")
 	if err != nil {
@@ -235,7 +235,7 @@ func TestLearnDiceCustomSetThenRead(t *testing.T) {
 	}
 }
 
-// `tablecam card --json` (issue 4 §4) reads a card by its sticker, and
+// `tablecam card --json` reads a card by its sticker, and
 // `tablecam learn cards` + `card` identify a taught card and call a card
 // that was never taught "unknown".
 func TestCardCommandMarkerAndTaught(t *testing.T) {

@@ -14,8 +14,7 @@ import (
 )
 
 // `state` on an empty data directory says there is no session and how to
-// start one; it creates no database and no session (it created an empty
-// one).
+// start one; it creates no database and no session.
 func TestStateOnEmptyDataDirCreatesNothing(t *testing.T) {
 	_, _, err := run(t, "", "state")
 	if err == nil || !strings.Contains(err.Error(), "no sessions yet") || !strings.Contains(err.Error(), "tablecam play") {
