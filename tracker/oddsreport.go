@@ -57,7 +57,7 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 				if err != nil {
 					return "", err
 				}
-				fmt.Fprintf(&b, "  %d rerolls: P(pass) = %6.2f%%\n", k, 100*o.P)
+				fmt.Fprintf(&b, "  %-10s P(pass) = %6.2f%%\n", rerollsLabel(k), 100*o.P)
 			}
 		}
 	} else {
@@ -75,7 +75,7 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 				if err != nil {
 					return "", err
 				}
-				fmt.Fprintf(&b, "  %d rerolls: P(kill) = %6.2f%%, expected %s %.2f", k, 100*o.P, o.DamageKind, o.ExpectedDamage)
+				fmt.Fprintf(&b, "  %-10s P(kill) = %6.2f%%, expected %s %.2f", rerollsLabel(k), 100*o.P, o.DamageKind, o.ExpectedDamage)
 				if assist != nil {
 					fmt.Fprintf(&b, ", P(assistant hurt) = %.1f%%", 100*o.PAssistHurt)
 				}
@@ -136,4 +136,12 @@ func abilities(t models.EnemyToken) string {
 		return ""
 	}
 	return "; " + strings.Join(t.Abilities, ",")
+}
+
+// rerollsLabel heads a line of odds: "0 rerolls:", "1 reroll:".
+func rerollsLabel(k int) string {
+	if k == 1 {
+		return "1 reroll:"
+	}
+	return fmt.Sprintf("%d rerolls:", k)
 }
