@@ -188,7 +188,7 @@ func (s *Session) rewrite(ctx context.Context, ev Event) ([]models.Announcement,
 		if err := checkCorrection(s.content, target, ev); err != nil {
 			return nil, err
 		}
-		o = one(KindCorrect, engine.Vars{"target": ev.Target, "faces": ev.Faces})
+		o = one(KindCorrect, engine.Vars{"target": ev.Target, "faces": correctionLabels(s.content, target, ev.Faces)})
 		ch = s.tl.planAdd(entry{Ev: ev})
 	case EvUndo:
 		var ok bool
@@ -338,4 +338,19 @@ func (s *Session) Recent(n int) []models.Announcement {
 	}
 	slices.Reverse(out)
 	return out
+}
+
+// correctionLabels names the faces of a correction as the announcements
+// name faces: by their labels in the corrected roll's set (V.A.T.S. when
+// it names none), or by their ids when they are not in it.
+func correctionLabels(c *models.Content, target []entry, ids []string) []string {
+	set := "vats"
+	if len(target) == 1 && target[0].Ev.Set != "" {
+		set = target[0].Ev.Set
+	}
+	fs, err := faces(c, set, ids)
+	if err != nil {
+		return ids
+	}
+	return faceLabels(fs)
 }

@@ -51,6 +51,23 @@ func uiTexts() map[string]map[string]string {
 			"lineSkipped":   "line %d: %s; skipped\n",
 			"announceErr":   "announce: %s\n",
 			"lostEvents":    "%d of %d events could not be stored (first at line %d, last at line %d; see above): they are not in the session",
+			"events1":       "1 event",
+			"eventsN":       "%d events",
+			"frames1":       "1 frame",
+			"framesN":       "%d frames",
+			"noSuchSession": "no session %s in %s: tablecam sessions lists them",
+			"sessionClosed": "session %s is closed: it keeps its events (tablecam state --session %[1]s, tablecam sessions --export %[1]s FILE) but takes no new ones; tablecam play --new starts another",
+			"noOpenSession": "no open session in %s: start one with `tablecam play --manual` (or play with the camera); `tablecam sessions` lists the closed ones",
+			"noStore":       "no sessions yet (no %s): start one with `tablecam play --manual` (or play with the camera)",
+			"noSessions":    "no sessions yet in %s: tablecam play starts one\n",
+			"listHeader":    "ID\tNAME\tSTATE\tEVENTS\tLAST USED\n",
+			"open":          "open",
+			"closed":        "closed",
+			"renamed":       "session %s is now named %q\n",
+			"closedAlready": "session %s was closed already (%s)\n",
+			"closedNow":     "session %s is closed: its %s stay and replay; it takes no new ones\n",
+			"deleteAsk":     "--delete %s would delete session %[1]s (%q, %s, last used %s) and its roll-proof frames for good; add --yes to delete it",
+			"deleted":       "session %s deleted: %s and %s\n",
 			"cmd.setup":     "start a game",
 			"cmd.test":      "the next roll is a test",
 			"cmd.fight":     "the next roll is a fight (ENEMY: map id like e3, a token, a type)",
@@ -119,6 +136,23 @@ func uiTexts() map[string]map[string]string {
 			"lineSkipped":   "Zeile %d: %s; übersprungen\n",
 			"announceErr":   "Ansage: %s\n",
 			"lostEvents":    "%d von %d Ereignissen konnten nicht gespeichert werden (zuerst in Zeile %d, zuletzt in Zeile %d; siehe oben): sie fehlen in der Sitzung",
+			"events1":       "1 Ereignis",
+			"eventsN":       "%d Ereignisse",
+			"frames1":       "1 Bild",
+			"framesN":       "%d Bilder",
+			"noSuchSession": "keine Sitzung %s in %s: tablecam sessions listet sie",
+			"sessionClosed": "die Sitzung %s ist geschlossen: sie behält ihre Ereignisse (tablecam state --session %[1]s, tablecam sessions --export %[1]s FILE), nimmt aber keine neuen an; tablecam play --new beginnt eine neue",
+			"noOpenSession": "keine offene Sitzung in %s: beginnt eine mit `tablecam play --manual` (oder spielt mit der Kamera); `tablecam sessions` listet die geschlossenen",
+			"noStore":       "noch keine Sitzungen (kein %s): beginnt eine mit `tablecam play --manual` (oder spielt mit der Kamera)",
+			"noSessions":    "noch keine Sitzungen in %s: tablecam play beginnt eine\n",
+			"listHeader":    "ID\tNAME\tZUSTAND\tEREIGNISSE\tZULETZT BENUTZT\n",
+			"open":          "offen",
+			"closed":        "geschlossen",
+			"renamed":       "die Sitzung %s heißt jetzt %q\n",
+			"closedAlready": "die Sitzung %s war schon geschlossen (%s)\n",
+			"closedNow":     "die Sitzung %s ist geschlossen: ihre %s bleiben und lassen sich nachspielen; neue nimmt sie nicht an\n",
+			"deleteAsk":     "--delete %s würde die Sitzung %[1]s (%q, %s, zuletzt benutzt %s) und ihre Beweisbilder endgültig löschen; mit --yes wird sie gelöscht",
+			"deleted":       "Sitzung %s gelöscht: %s und %s\n",
 			"cmd.setup":     "ein Spiel beginnen",
 			"cmd.test":      "der nächste Wurf ist eine Probe",
 			"cmd.fight":     "der nächste Wurf ist ein Kampf (ENEMY: Kennung auf dem Plan wie e3, ein Marker, ein Typ)",
@@ -148,6 +182,15 @@ func uiTexts() map[string]map[string]string {
 			"cmd.redo":      "das zuletzt zurückgenommene Ereignis wiederherstellen",
 		},
 	}
+}
+
+// Count says n events or frames ("events", "frames") in the catalog's
+// language, in the singular for one.
+func (c *Catalog) Count(n int, what string) string {
+	if n == 1 {
+		return c.T(what + "1")
+	}
+	return c.T(what+"N", n)
 }
 
 // T formats the text key in the catalog's language (English where the

@@ -128,13 +128,13 @@ func (a *app) openSession(ctx context.Context, c *models.Content, id string, fre
 	default:
 		info, err := st.Session(ctx, id)
 		if errors.Is(err, tracker.ErrUnknownSession) {
-			return fail(fmt.Errorf("no session %s in %s: tablecam sessions lists them", id, a.cfg.Session.DB))
+			return fail(errors.New(cat.T("noSuchSession", id, a.cfg.Session.DB)))
 		}
 		if err != nil {
 			return fail(err)
 		}
 		if info.Ended != nil {
-			return fail(fmt.Errorf("session %s is closed: it keeps its events (tablecam state --session %s, tablecam sessions --export %s FILE) but takes no new ones; tablecam play --new starts another", id, id, id))
+			return fail(errors.New(cat.T("sessionClosed", id)))
 		}
 		if name != "" && name != info.Name {
 			if err := st.RenameSession(ctx, id, name); err != nil {
@@ -549,7 +549,7 @@ func (a *app) viewSession(ctx context.Context, c *models.Content, id string) (*t
 		}
 		if !ok {
 			st.Close()
-			return nil, nil, fmt.Errorf("no open session in %s: start one with `tablecam play --manual` (or play with the camera); `tablecam sessions` lists the ended ones", a.cfg.Session.DB)
+			return nil, nil, errors.New(cat.T("noOpenSession", a.cfg.Session.DB))
 		}
 		id = info.ID
 	}
@@ -564,7 +564,7 @@ func (a *app) viewSession(ctx context.Context, c *models.Content, id string) (*t
 // viewStore opens the sessions database to read it, or says there is none.
 func (a *app) viewStore() (*tracker.Store, error) {
 	if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("no sessions yet (no %s): start one with `tablecam play --manual` (or play with the camera)", a.cfg.Session.DB)
+		return nil, errors.New(a.catalog().T("noStore", a.cfg.Session.DB))
 	}
 	// Read-only: no lock, so it works while play writes.
 	return tracker.OpenStoreWith(a.cfg.Session.DB, tracker.StoreOptions{ReadOnly: true})
@@ -612,6 +612,7 @@ reads back.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, out := cmd.Context(), cmd.OutOrStdout()
+			cat := a.catalog()
 			switch {
 			case check:
 				return a.checkSessions(ctx, out)
@@ -621,7 +622,7 @@ reads back.`,
 				return a.changeSession(ctx, out, sessionChange{rename: rename, name: strings.Join(args, " "), close: closeID, del: deleteID, yes: yes})
 			}
 			if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
-				fmt.Fprintf(out, "no sessions yet (no %s): tablecam play starts one\n", a.cfg.Session.DB)
+				fmt.Fprint(out, cat.T("noSessions", a.cfg.Session.DB))
 				return nil
 			}
 			st, err := a.viewStore()
@@ -634,15 +635,15 @@ reads back.`,
 				return err
 			}
 			if len(list) == 0 {
-				fmt.Fprintf(out, "no sessions yet in %s: tablecam play starts one\n", a.cfg.Session.DB)
+				fmt.Fprint(out, cat.T("noSessions", a.cfg.Session.DB))
 				return nil
 			}
 			tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tSTATE\tEVENTS\tLAST USED")
+			fmt.Fprint(tw, cat.T("listHeader"))
 			for _, s := range list {
-				state := "open"
+				state := cat.T("open")
 				if s.Ended != nil {
-					state = "closed"
+					state = cat.T("closed")
 				}
 				name := s.Name
 				if name == s.ID {
@@ -673,6 +674,7 @@ type sessionChange struct {
 // to write, so it waits for no one: while play runs it is refused.
 func (a *app) changeSession(ctx context.Context, w io.Writer, ch sessionChange) error {
 	id := ch.rename + ch.close + ch.del
+	cat := a.catalog()
 	if _, err := os.Stat(a.cfg.Session.DB); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("no sessions yet (no %s)", a.cfg.Session.DB)
 	}
@@ -683,7 +685,7 @@ func (a *app) changeSession(ctx context.Context, w io.Writer, ch sessionChange) 
 	defer st.Close()
 	info, err := st.Session(ctx, id)
 	if errors.Is(err, tracker.ErrUnknownSession) {
-		return fmt.Errorf("no session %s (tablecam sessions lists them)", id)
+		return errors.New(cat.T("noSuchSession", id, a.cfg.Session.DB))
 	}
 	if err != nil {
 		return err
@@ -693,19 +695,18 @@ func (a *app) changeSession(ctx context.Context, w io.Writer, ch sessionChange) 
 		if err := st.RenameSession(ctx, id, ch.name); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "session %s is now named %q\n", id, strings.TrimSpace(ch.name))
+		fmt.Fprint(w, cat.T("renamed", id, strings.TrimSpace(ch.name)))
 	case ch.close != "":
 		if info.Ended != nil {
-			fmt.Fprintf(w, "session %s was closed already (%s)\n", id, info.Ended.Local().Format("2006-01-02 15:04"))
+			fmt.Fprint(w, cat.T("closedAlready", id, info.Ended.Local().Format("2006-01-02 15:04")))
 			return nil
 		}
 		if err := st.EndSession(ctx, id); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "session %s is closed: its %s stay and replay; it takes no new ones\n", id, count(info.Events, "event"))
+		fmt.Fprint(w, cat.T("closedNow", id, cat.Count(info.Events, "events")))
 	case !ch.yes:
-		return fmt.Errorf("--delete %s would delete session %s (%q, %s, last used %s) and its roll-proof frames for good; add --yes to delete it",
-			id, id, info.Name, count(info.Events, "event"), info.LastUsed.Local().Format("2006-01-02 15:04"))
+		return errors.New(cat.T("deleteAsk", id, info.Name, cat.Count(info.Events, "events"), info.LastUsed.Local().Format("2006-01-02 15:04")))
 	default:
 		n, err := st.DeleteSession(ctx, id)
 		if err != nil {
@@ -717,7 +718,7 @@ func (a *app) changeSession(ctx context.Context, w io.Writer, ch sessionChange) 
 				return fmt.Errorf("session %s deleted, but not all its frames: %w", id, err)
 			}
 		}
-		fmt.Fprintf(w, "session %s deleted: %s and %s\n", id, count(n, "event"), count(len(frames), "frame"))
+		fmt.Fprint(w, cat.T("deleted", id, cat.Count(n, "events"), cat.Count(len(frames), "frames")))
 	}
 	return nil
 }
@@ -874,6 +875,16 @@ func (a *app) oddsCmd() *cobra.Command {
 	f.StringVar(&faces, "faces", "", "the current roll (comma-separated face ids): which dice to reroll now")
 	f.StringVar(&r.AssistFace, "assist-face", "", "the assist die's current face")
 	return cmd
+}
+
+// catalog is the catalog of the configured language (English when there
+// is none for it).
+func (a *app) catalog() *tracker.Catalog {
+	cat, err := tracker.NewCatalog(a.cfg.Language)
+	if err != nil {
+		return nil
+	}
+	return cat
 }
 
 // framesDir is where roll-proof frames are kept.

@@ -38,7 +38,8 @@ func englishIn(text string) []string {
 }
 
 // With the language German, the state table, the prompt's help and its
-// errors, and every command's help are German: no English word is left.
+// errors, the sessions list and its errors, and every command's help are
+// German: no English word is left.
 func TestGermanOutputHasNoEnglish(t *testing.T) {
 	if got := englishIn("Round 2, first player Alice"); len(got) != 3 {
 		t.Fatalf("the detector misses English: %v", got)
@@ -70,6 +71,14 @@ func TestGermanOutputHasNoEnglish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	list, _, err := runHere(t, "", "sessions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, delErr := runHere(t, "", "sessions", "--delete", sessionIDs(list)[0])
+	if delErr == nil {
+		t.Fatal("sessions --delete without --yes deleted")
+	}
 	var helpLines []string
 	for _, line := range strings.Split(out, "\n") {
 		// The prompt's help: the syntax column is what the group types.
@@ -92,6 +101,8 @@ func TestGermanOutputHasNoEnglish(t *testing.T) {
 		"prompt help":    strings.Join(helpLines, "\n"),
 		"prompt errors":  regexp.MustCompile(`(?m)^Zeile \d+: \w+:`).ReplaceAllString(errs, ""), // the word typed
 		"history undone": out[strings.LastIndex(out, "rückgängig"):],
+		"sessions":       list,
+		"delete error":   delErr.Error(),
 	} {
 		if got := englishIn(text); len(got) > 0 {
 			t.Errorf("%s: English words %q in:\n%s", name, got, text)
