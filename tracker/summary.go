@@ -123,7 +123,11 @@ func (g Game) SummaryIn(c *models.Content, cat *Catalog) string {
 		b.WriteString(cat.T("pending", what, faces, left))
 	}
 	if a, ok := g.State.Waiting(); ok {
-		b.WriteString(cat.T("turnWaits", st.Turn.Card, engine.AttackText(c, &st, a)))
+		name := a.Survivor
+		if i := st.Survivor(a.Survivor); i >= 0 {
+			name = st.Survivors[i].Name
+		}
+		b.WriteString(cat.T("turnWaits", st.Turn.Card, cat.T("attack", name, engine.TypeName(c, a.Type, false), a.Enemy)))
 	}
 	return b.String()
 }

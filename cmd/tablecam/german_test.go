@@ -71,6 +71,14 @@ func TestGermanOutputHasNoEnglish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An enemy turn waiting for a fight.
+	if _, errs, err := runHere(t, "setup commonwealth loyal railroad survivors alice\nenemy add raider-2 with alice\ncard activation-2\n", "play", "--manual", "--new"); err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	waiting, _, err := runHere(t, "", "state")
+	if err != nil || !strings.Contains(waiting, "Gegnerzug activation-2 wartet auf den Kampf von Alice") {
+		t.Fatalf("state of a waiting enemy turn: %v\n%s", err, waiting)
+	}
 	list, _, err := runHere(t, "", "sessions")
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +110,7 @@ func TestGermanOutputHasNoEnglish(t *testing.T) {
 		"prompt errors":  regexp.MustCompile(`(?m)^Zeile \d+: \w+:`).ReplaceAllString(errs, ""), // the word typed
 		"history undone": out[strings.LastIndex(out, "rückgängig"):],
 		"sessions":       list,
+		"waiting turn":   waiting,
 		"delete error":   delErr.Error(),
 	} {
 		if got := englishIn(text); len(got) > 0 {
