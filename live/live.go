@@ -45,6 +45,11 @@ type Options struct {
 	// called from the vision goroutine).
 	Preview    func(PreviewFrame)
 	PreviewFPS float64
+	// ReadMoving reads the dice on moving frames too (always so with a
+	// Preview, whose labels show them). A stateful reader such as
+	// vision.BackgroundReader learns the empty table from the frames it
+	// reads, so it needs them even when nobody watches.
+	ReadMoving bool
 	// Roll configures settle detection and roll events.
 	Roll vision.RollConfig
 	// Motion configures the motion measure (zero: defaults).
@@ -156,7 +161,7 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 	defer motion.Close()
 	rolls := vision.NewRollTracker(o.Roll)
 	pipe := vision.NewPipeline(o.Source, motion, o.Dice, rolls)
-	pipe.ReadMoving = o.Preview != nil
+	pipe.ReadMoving = o.ReadMoving || o.Preview != nil
 
 	events := make(chan pending, 256) // events are never dropped: the sender blocks
 	var st Stats

@@ -160,14 +160,15 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 	reader := newBackgroundReader(det, cr)
 	defer reader.Close()
 	// Without a dashboard nobody sees the live view: no preview frames are
-	// encoded and the dice are read on quiet frames only.
+	// encoded. The background reader still reads every frame: it learns the
+	// empty table from them.
 	var preview func(live.PreviewFrame)
 	if o.serve {
 		preview = feedPreview(feed)
 	}
 	stats, err := live.Run(ctx, live.Options{
 		Source: src, Dice: reader.Read, Cards: cards, Session: s, Announce: ann,
-		FramesDir: a.framesDir(), Preview: preview, Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+		FramesDir: a.framesDir(), Preview: preview, ReadMoving: true, Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
 		Logger: a.log,
 	})
 	flush(context.WithoutCancel(ctx), ann)
