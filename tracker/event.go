@@ -37,6 +37,7 @@ const (
 	EvCorrect  = "correct"  // replace one earlier reading
 	EvUndo     = "undo"
 	EvRedo     = "redo"
+	EvMove     = "move" // a command of another game (Move)
 )
 
 // Roll context kinds.
@@ -67,6 +68,9 @@ type Event struct {
 	Type string `json:"type"`
 
 	Setup *engine.Setup `json:"setup,omitempty"`
+	// Move is a command of another game than Fallout: The Board Game (a
+	// setup of one too); its die readings are Faces.
+	Move *Move `json:"move,omitempty"`
 
 	// Rolls: Set is the face set (default vats), Faces the face ids, Assist
 	// the assist die's face; Dice are 1-based positions for a reroll.

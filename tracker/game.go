@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"tablecam/engine"
+	"tablecam/engine/twom"
 	"tablecam/models"
 )
 
@@ -61,10 +62,16 @@ type RollRecord struct {
 // While the enemy turn waits for a fight (State.Waiting), Pending is that
 // fight.
 type Game struct {
-	Started bool         `json:"started"`
-	State   engine.State `json:"state"`
-	Pending *Pending     `json:"pending,omitempty"`
-	Rolls   []RollRecord `json:"rolls,omitempty"`
+	Started bool `json:"started"`
+	// Kind is the game played: "" for Fallout: The Board Game (State),
+	// else a game id of Games() whose state is the field of that name.
+	Kind      string         `json:"kind,omitempty"`
+	State     engine.State   `json:"state"`
+	Pending   *Pending       `json:"pending,omitempty"`
+	Rolls     []RollRecord   `json:"rolls,omitempty"`
+	Twom      *twom.Game     `json:"twom,omitempty"`
+	Warfare   *WarfareGame   `json:"warfare,omitempty"`
+	Wasteland *WastelandGame `json:"wasteland,omitempty"`
 }
 
 func (g Game) clone() Game {
@@ -75,6 +82,8 @@ func (g Game) clone() Game {
 		p.Faces = append([]string(nil), g.Pending.Faces...)
 		c.Pending = &p
 	}
+	// The other games' states are never changed in place: each event
+	// makes a new one (and the engines copy what they change).
 	// Rolls is append-only: sharing the backing array is safe because no
 	// element is ever changed and each game appends past its own length.
 	return c
@@ -92,6 +101,15 @@ func apply(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 	// without a game there is no context, so the roll's faces are announced.
 	if ev.Type != EvSetup && ev.Type != EvRoll && !g.Started {
 		return g, nil, fmt.Errorf("no game set up yet: start with setup (e.g. `setup commonwealth loyal railroad survivors alice bob`)")
+	}
+	if ev.Type == EvSetup && ev.Move != nil {
+		return setupGame(ev)
+	}
+	if g.Started && g.Kind != "" && ev.Type != EvSetup {
+		return applyGame(c, g, seq, ev)
+	}
+	if ev.Type == EvMove {
+		return g, nil, fmt.Errorf("%s is a command of %s; this session plays %s", moveCmd(ev), gameName(moveGame(ev)), gameName(g.Kind))
 	}
 	if g.Started && g.State.Over() && ev.Type != EvSetup {
 		return g, nil, fmt.Errorf("the game is over (%s); undo, or set up a new game", g.State.Result)

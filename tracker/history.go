@@ -99,6 +99,9 @@ func checkCorrection(c *models.Content, eff []entry, ev Event) error {
 		if e.Seq != ev.Target {
 			continue
 		}
+		if e.Ev.Move != nil {
+			return checkMoveFaces(e.Ev.Move, ev.Faces)
+		}
 		if e.Ev.Type != EvRoll && e.Ev.Type != EvReroll {
 			return fmt.Errorf("correct: event %d is a %s, not a roll", ev.Target, e.Ev.Type)
 		}
@@ -126,6 +129,9 @@ func checkCorrection(c *models.Content, eff []entry, ev Event) error {
 // the command syntax of the manual prompt.
 func describe(ev Event) engine.Vars {
 	what := ev.Type
+	if ev.Move != nil {
+		return engine.Vars{"type": ev.Type, "what": moveLine(ev)}
+	}
 	switch ev.Type {
 	case EvRoll:
 		what += " " + strings.Join(ev.Faces, " ")

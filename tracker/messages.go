@@ -3,6 +3,7 @@ package tracker
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"strings"
 	"text/template"
 
@@ -28,6 +29,7 @@ func NewCatalog(lang string) (*Catalog, error) {
 	if !ok {
 		return nil, fmt.Errorf("no message catalog for language %q (have: %s)", lang, strings.Join(Languages(), ", "))
 	}
+	maps.Copy(src, gameCatalogs()[lang])
 	and := map[string]string{"en": "and", "de": "und"}[lang]
 	funcs := template.FuncMap{
 		"list": func(v any) string {

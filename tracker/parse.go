@@ -59,7 +59,7 @@ func (c *Catalog) Commands() []Command {
 	for i := range out {
 		out[i].Summary = c.T("cmd." + out[i].Name)
 	}
-	return out
+	return append(out, c.gameCommands()...)
 }
 
 // ParseLine parses one command line into an event. Empty lines and
@@ -80,7 +80,10 @@ func ParseLine(c *models.Content, line string) (ev Event, ok bool, err error) {
 		// The German announcements ask the group to say "fertig".
 		cmd = "done"
 	}
-	ev, err = parse(c, cmd, args)
+	ev, ok, err = parseGameLine(cmd, args)
+	if !ok {
+		ev, err = parse(c, cmd, args)
+	}
 	if err != nil {
 		return ev, false, fmt.Errorf("%s: %w", cmd, err)
 	}
@@ -150,6 +153,9 @@ func parse(c *models.Content, cmd string, a []string) (Event, error) {
 	}
 	switch cmd {
 	case "setup":
+		if len(a) > 0 && strings.EqualFold(a[0], GameFallout) {
+			a = a[1:]
+		}
 		return parseSetup(a, usage)
 	case "test":
 		if len(a) < 2 {

@@ -223,7 +223,7 @@ func (s *Session) rewrite(ctx context.Context, ev Event) ([]models.Announcement,
 		// The outcomes the corrected reading led to, as recomputed.
 		o = append(o, laterOutcomes(ch.out, s.tl.eff[pos:], ev.Target)...)
 	}
-	if g := s.tl.game; g.Started {
+	if g := s.tl.game; g.Started && g.Kind == "" {
 		st := g.State
 		o = append(o, engine.Outcome{Kind: KindRecomputed, Vars: engine.Vars{"space": st.Power + 1, "track": st.PowerTrack,
 			"goals": st.Goals, "required": st.GoalsRequired, "round": st.Round}})

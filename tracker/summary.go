@@ -19,6 +19,9 @@ func (g Game) SummaryIn(c *models.Content, cat *Catalog) string {
 	if !g.Started {
 		return cat.T("noGame")
 	}
+	if g.Kind != "" {
+		return g.gameSummary(cat)
+	}
 	st := g.State
 	var b strings.Builder
 	sc, _ := c.Scenario(st.Scenario)
