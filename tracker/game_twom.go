@@ -45,7 +45,7 @@ func twomSpecs() []moveSpec {
 		{Game: GameTwom, Cmd: "thirst", Args: []argSpec{who, roll},
 			Summary: sum("TWoM: a character without water rolls the black die", "TWoM: ein Charakter ohne Wasser wirft den schwarzen Würfel")},
 		{Game: GameTwom, Cmd: "eat", Args: []argSpec{who, {Name: "food", Kind: argOneOf, Choices: []string{"none", "0", "1", "2"}}},
-			Summary: sum("TWoM: what a character eats at dusk (none, or the food's value)", "TWoM: was ein Charakter in der Abenddämmerung isst (none oder der Wert des Essens)")},
+			Summary: sum("TWoM: what a character eats at dusk (none, or the food's value)", "TWoM: was ein Charakter in der Abenddämmerung isst (`none` oder der Wert des Essens)")},
 		{Game: GameTwom, Cmd: "tasks", Args: []argSpec{{Name: "beds", Kind: argInt, Lo: 0, Hi: twom.MaxCharacters, Opt: true},
 			{Name: "assignments", Kind: argRest, Check: checkTwomTask}},
 			Summary: sum("TWoM: the evening's tasks (bed, floor, guard, scavenge)", "TWoM: die Aufgaben am Abend (bed, floor, guard, scavenge)")},

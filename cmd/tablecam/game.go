@@ -839,14 +839,36 @@ func (a *app) exportSession(ctx context.Context, id, file string, w io.Writer) e
 
 func (a *app) oddsCmd() *cobra.Command {
 	var r tracker.OddsRequest
-	var faces string
+	var g tracker.GameOddsRequest
+	var faces, skillFaces string
+	var noise, empathy int
 	cmd := &cobra.Command{
 		Use:   "odds",
 		Short: "Exact odds of a test or fight, and which dice to reroll",
 		Example: `  tablecam odds --difficulty 2 --rerolls 1
   tablecam odds --enemy ghoul-2 --rerolls 2 --assist
-  tablecam odds --enemy raider-1 --faces head,torso,2h --rerolls 1`,
+  tablecam odds --enemy raider-1 --faces head,torso,2h --rerolls 1
+  tablecam odds --game twom --noise 3 --empathy 6
+  tablecam odds --game warfare --stat 7 --mod +2
+  tablecam odds --game wasteland --skill 5 --skill-faces crit,ap,2,2,3,3,4,4,5,5,6,6,7,7,8,9,10,x,x,x`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if g.Game != "" {
+				if cmd.Flags().Changed("noise") {
+					g.Noise = &noise
+				}
+				if cmd.Flags().Changed("empathy") {
+					g.Empathy = &empathy
+				}
+				if skillFaces != "" {
+					g.SkillFaces = strings.Split(skillFaces, ",")
+				}
+				text, err := tracker.GameOddsReport(g)
+				if err != nil {
+					return err
+				}
+				fmt.Fprint(cmd.OutOrStdout(), text)
+				return nil
+			}
 			c, err := a.content()
 			if err != nil {
 				return err
@@ -874,6 +896,13 @@ func (a *app) oddsCmd() *cobra.Command {
 	f.IntVar(&r.Rerolls, "rerolls", 0, "rerolls available")
 	f.StringVar(&faces, "faces", "", "the current roll (comma-separated face ids): which dice to reroll now")
 	f.StringVar(&r.AssistFace, "assist-face", "", "the assist die's current face")
+	f.StringVar(&g.Game, "game", "", "another game: twom, warfare or wasteland")
+	f.IntVar(&noise, "noise", 1, "twom: a noise test at this noise level")
+	f.IntVar(&empathy, "empathy", 0, "twom: an empathy test for this empathy")
+	f.IntVar(&g.Stat, "stat", 0, "warfare: the stat the d10 rolls under")
+	f.IntVar(&g.Mod, "mod", 0, "warfare: the modifiers added to the roll")
+	f.IntVar(&g.Skill, "skill", 0, "wasteland: the skill value")
+	f.StringVar(&skillFaces, "skill-faces", "", "wasteland: your skill die's faces, comma-separated (2-10, ap, crit, x)")
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tablecam/models"
+	"tablecam/tracker"
 )
 
 func (a *app) listCmd() *cobra.Command {
@@ -18,20 +19,24 @@ func (a *app) listCmd() *cobra.Command {
 		"factions":  listFactions,
 		"cards":     listCards,
 		"sets":      listSets,
+		"games":     listGames,
+	}
+	for _, g := range tracker.Games()[1:] {
+		kinds[g.ID] = func(w io.Writer, _ *models.Content) { listGameIDs(w, g.ID) }
 	}
 	return &cobra.Command{
-		Use:   "list scenarios|enemies|factions|cards|sets",
-		Short: "The ids to type: scenarios, enemies and their tokens, factions, activation cards, dice sets",
+		Use:   "list scenarios|enemies|factions|cards|sets|games|twom|warfare|wasteland",
+		Short: "The ids to type: scenarios, enemies and their tokens, factions, activation cards, dice sets, games and their words",
 		Long: `List the ids that commands and setup take, from the content pack, your content_dir
 overrides and (for sets) the dice you taught. Entries marked * hold numbers the
 source documents leave unconfirmed: override them in content_dir when your game
 says otherwise.`,
-		ValidArgs: []string{"scenarios", "enemies", "factions", "cards", "sets"},
+		ValidArgs: []string{"scenarios", "enemies", "factions", "cards", "sets", "games", "twom", "warfare", "wasteland"},
 		Args:      cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			list, ok := kinds[args[0]]
 			if !ok {
-				return fmt.Errorf("list %q: want scenarios, enemies, factions, cards or sets", args[0])
+				return fmt.Errorf("list %q: want scenarios, enemies, factions, cards, sets, games, twom, warfare or wasteland", args[0])
 			}
 			c, err := a.content()
 			if err != nil {
@@ -103,5 +108,19 @@ func listSets(w io.Writer, c *models.Content) {
 			}
 		}
 		fmt.Fprintf(w, "%s%s\t%s\t%s\n", s.ID, star(s.Assumed), s.Kind, strings.Join(fs, ", "))
+	}
+}
+
+func listGames(w io.Writer, _ *models.Content) {
+	fmt.Fprintln(w, "ID\tNAME\tSETUP")
+	for _, g := range tracker.Games() {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", g.ID, g.Name, g.Setup)
+	}
+}
+
+func listGameIDs(w io.Writer, game string) {
+	fmt.Fprintln(w, "WORD\tIDS")
+	for _, l := range tracker.GameIDs(game) {
+		fmt.Fprintf(w, "%s\t%s\n", l.What, strings.Join(l.IDs, ", "))
 	}
 }

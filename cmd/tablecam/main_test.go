@@ -17,7 +17,7 @@ func run(t *testing.T, stdin string, args ...string) (string, string, error) {
 // `tablecam replay` is deterministic and announces exactly what the
 // tracker's reviewed golden file says for the same game.
 func TestReplayMatchesGolden(t *testing.T) {
-	for _, game := range []string{"lost", "won"} {
+	for _, game := range []string{"lost", "won", "twom", "warfare", "wasteland"} {
 		events := filepath.Join("..", "..", "testdata", "games", game+".events")
 		out1, errs, err := run(t, "", "replay", "--events", events)
 		if err != nil {

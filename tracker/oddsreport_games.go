@@ -1,0 +1,138 @@
+package tracker
+
+import (
+	"fmt"
+	"strings"
+
+	"tablecam/engine/dice"
+	"tablecam/engine/twom"
+	"tablecam/engine/warfare"
+	"tablecam/engine/wasteland"
+)
+
+// GameOddsRequest is what `tablecam odds --game GAME` asks for. Zero
+// fields are not asked; Noise and Empathy are pointers because 0 is a value.
+type GameOddsRequest struct {
+	Game string
+	// This War of Mine: a noise test at this noise level, an empathy test
+	// of a character with this empathy.
+	Noise   *int
+	Empathy *int
+	// Fallout: Warfare: a d10 test under Stat with Mod added to the roll.
+	Stat int
+	Mod  int
+	// Wasteland Warfare: a skill test at Skill on a die with these faces.
+	Skill      int
+	SkillFaces []string
+}
+
+// GameOddsReport computes the exact odds of a game's tests with its
+// engine package and renders them as text.
+func GameOddsReport(r GameOddsRequest) (string, error) {
+	var b strings.Builder
+	switch r.Game {
+	case GameTwom:
+		if r.Noise == nil && r.Empathy == nil {
+			return "", fmt.Errorf("odds --game twom: give --noise N and/or --empathy N")
+		}
+		if r.Noise != nil {
+			if *r.Noise < 1 || *r.Noise > 20 {
+				return "", fmt.Errorf("noise must be 1 … 20, got %d", *r.Noise)
+			}
+			fmt.Fprintf(&b, "Noise test at noise %d (black die)\n  P(encounter) = %s\n", *r.Noise, ratio(twom.NoiseOdds(*r.Noise)))
+		}
+		if r.Empathy != nil {
+			if *r.Empathy < 0 || *r.Empathy > 10 {
+				return "", fmt.Errorf("empathy must be 0 … 10, got %d", *r.Empathy)
+			}
+			fmt.Fprintf(&b, "Empathy test, empathy %d (black die)\n  P(misery) = %s\n", *r.Empathy, ratio(twom.EmpathyOdds(*r.Empathy)))
+		}
+	case GameWarfare:
+		if r.Stat < 1 || r.Stat > 20 {
+			return "", fmt.Errorf("odds --game warfare: --stat must be 1 … 20, got %d", r.Stat)
+		}
+		if r.Mod < -10 || r.Mod > 10 {
+			return "", fmt.Errorf("mod must be -10 … 10, got %d", r.Mod)
+		}
+		fmt.Fprintf(&b, "Test under %d, modifier %+d on the d10 (a 10 always fails)\n  P(success) = %s\n", r.Stat, r.Mod, ratio(warfare.TestOdds(r.Stat, r.Mod)))
+	case GameWasteland:
+		if len(r.SkillFaces) == 0 {
+			return "", fmt.Errorf("odds --game wasteland: give the skill die's faces with --skill-faces (e.g. crit,ap,2,2,3,...,x): their counts are not confirmed, so tablecam takes your die's")
+		}
+		if r.Skill < 0 || r.Skill > 20 {
+			return "", fmt.Errorf("skill must be 0 … 20, got %d", r.Skill)
+		}
+		var faces []wasteland.SkillFace
+		for _, id := range r.SkillFaces {
+			f, err := wasteland.ParseFace(id)
+			if err != nil {
+				return "", err
+			}
+			faces = append(faces, f)
+		}
+		fmt.Fprintf(&b, "Skill test at %d, a die of %d faces\n", r.Skill, len(faces))
+		for _, p := range []struct {
+			label string
+			pol   wasteland.Policy
+		}{
+			{"no luck", wasteland.Policy{}},
+			{"accuracy token", wasteland.Policy{Accuracy: true}},
+			{"target dodges", wasteland.Policy{Dodge: true}},
+			{"both", wasteland.Policy{Accuracy: true, Dodge: true}},
+		} {
+			o, err := wasteland.SkillOdds(faces, r.Skill, p.pol)
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(&b, "  %-15s P(success) = %s\n", p.label, ratio(o))
+		}
+	default:
+		return "", fmt.Errorf("odds: unknown game %q (twom, warfare, wasteland)", r.Game)
+	}
+	return b.String(), nil
+}
+
+func ratio(r dice.Ratio) string {
+	return fmt.Sprintf("%s = %6.2f%%", r, 100*r.Float64())
+}
+
+// IDList is a kind of id a game's commands take, and the ids.
+type IDList struct {
+	What string
+	IDs  []string
+}
+
+// GameIDs lists the words a game's commands take, from its command table.
+func GameIDs(game string) []IDList {
+	var out []IDList
+	seen := map[string]bool{}
+	specs := moveSpecs()
+	if s, ok := setupSpec(game); ok {
+		specs = append([]moveSpec{s}, specs...)
+	}
+	for _, s := range specs {
+		if s.Game != game {
+			continue
+		}
+		for _, a := range s.Args {
+			if a.Kind == argOneOf && !seen[a.Name] {
+				seen[a.Name] = true
+				out = append(out, IDList{What: a.Name, IDs: a.Choices})
+			}
+		}
+	}
+	switch game {
+	case GameTwom:
+		var steps []string
+		for _, s := range twom.Journal() {
+			steps = append(steps, s.ID)
+		}
+		out = append(out, IDList{What: "journal steps", IDs: steps},
+			IDList{What: "tasks", IDs: []string{string(twom.Bed), string(twom.Floor), string(twom.Guard), string(twom.Scavenge)}})
+	case GameWarfare:
+		out = append(out, IDList{What: "unit fates (victory)", IDs: []string{"alive", "retreated", "destroyed", "wrongedge"}})
+	case GameWasteland:
+		out = append(out, IDList{What: "skill die faces", IDs: []string{"1 … 20", "ap", "crit", "x"}})
+	}
+	return out
+}
