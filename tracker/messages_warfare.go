@@ -12,8 +12,8 @@ func warfareMessages() map[string]map[string]string {
 		"de": {"check": "Probe", "save": "Rettungswurf", "mine": "Rettungswurf gegen die Mine", "melee": "Nahkampfangriff", "ranged": "Fernkampfangriff"},
 	}
 	rolled := map[string]string{
-		"en": `rolled {{.roll}}{{if .mod}}, {{.total}} with the modifiers{{end}}, against {{.target}}`,
-		"de": `gewürfelt {{.roll}}{{if .mod}}, {{.total}} mit den Modifikatoren{{end}}, gegen {{.target}}`,
+		"en": `rolled {{.roll}}{{if .mod}} ({{.total}} with the modifiers){{end}} against {{.target}}`,
+		"de": `gewürfelt {{.roll}}{{if .mod}} ({{.total}} mit den Modifikatoren){{end}} gegen {{.target}}`,
 	}
 	ten := map[string]string{
 		"en": `{{if eq .roll 10}} (a 10 always fails){{end}}`,
