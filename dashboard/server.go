@@ -381,7 +381,11 @@ func (s *Server) cameraStatus() string {
 func (s *Server) snapshot(withLog bool) Snapshot {
 	sess := s.opts.Session
 	events := sess.Events()
-	snap := s.view.snapshot(sess.Game(), events)
+	g := sess.Game()
+	snap := s.view.snapshot(g, events)
+	if g.Started && g.Kind != "" {
+		snap.Game = &GameView{ID: g.Kind, Name: tracker.GameName(g.Kind), State: sess.Summary()}
+	}
 	snap.Version = s.version.Add(1)
 	snap.Session = sess.ID()
 	snap.Lang = s.opts.Lang

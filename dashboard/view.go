@@ -64,6 +64,16 @@ type Snapshot struct {
 	Setup *SetupView `json:"setup,omitempty"`
 	// Log holds the recent announcements, newest first (full snapshots only).
 	Log []LogEntry `json:"log,omitempty"`
+	// Game is set when the session plays another game than Fallout: The
+	// Board Game; the Fallout fields are then empty.
+	Game *GameView `json:"game,omitempty"`
+}
+
+// GameView is the state of another game, as the state table writes it.
+type GameView struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	State string `json:"state"`
 }
 
 // Named is an id with its display name.

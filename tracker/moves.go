@@ -35,6 +35,10 @@ func Games() []GameInfo {
 	}
 }
 
+// GameName is a game's name, for a game id of Games() ("" is Fallout: The
+// Board Game).
+func GameName(id string) string { return gameName(id) }
+
 // gameName is a game's name for messages.
 func gameName(id string) string {
 	if id == "" {

@@ -200,6 +200,19 @@
     renderControls();
     renderRolls();
     renderFairness();
+    renderGame();
+  }
+
+  // Another game than Fallout: The Board Game shows its state table in
+  // place of the Fallout panels.
+  function renderGame() {
+    const g = S.game;
+    $("game").hidden = !g;
+    for (const id of ["board", "pending", "party", "enemies", "survivors"]) $(id).hidden = !!g;
+    if (!g) return;
+    $("scenario").textContent = g.name;
+    $("game-name").textContent = g.name;
+    $("game-state").textContent = g.state;
   }
 
   function renderBar() {
