@@ -378,6 +378,13 @@ func (c *Catalog) gameCommands() []Command {
 		lang = c.Lang
 	}
 	var out []Command
+	start := map[string]string{"en": "start a game of %s", "de": "ein Spiel %q beginnen"}[lang]
+	if start == "" {
+		start = "start a game of %s"
+	}
+	for _, g := range Games()[1:] {
+		out = append(out, Command{Name: "setup " + g.ID, Usage: g.Setup, Summary: fmt.Sprintf(start, g.Name)})
+	}
 	for _, s := range moveSpecs() {
 		sum := s.Summary[lang]
 		if sum == "" {
