@@ -395,6 +395,15 @@ func (c *Catalog) gameCommands() []Command {
 	return out
 }
 
+// EventWord is the command word of an event: a game move's command, else
+// the event's type.
+func EventWord(ev Event) string {
+	if ev.Move != nil && ev.Type == EvMove {
+		return ev.Move.Cmd
+	}
+	return ev.Type
+}
+
 // Helpers for applying a move: its values were checked when it was parsed.
 
 func (m *Move) str(name string) string { return m.Args[name] }

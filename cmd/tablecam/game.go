@@ -402,7 +402,7 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 		}
 		if err != nil {
 			bad++
-			fmt.Fprintf(errw, "%s:%d: %s: %v\n", name, n, ev.Type, err)
+			fmt.Fprintf(errw, "%s:%d: %s: %v\n", name, n, tracker.EventWord(ev), err)
 			continue
 		}
 		for _, x := range as {
