@@ -46,7 +46,7 @@ TRAIN_WORK ?= $(HOME)/.cache/tablecam-train
 REAL_DICE ?= ../shared/data/dice-real
 PYTHON ?= /usr/bin/python3
 
-.PHONY: deps train-deps build test demo bench eval-real train eval-dice-real
+.PHONY: deps train-deps build test demo bench eval eval-real train eval-dice-real eval-dice-rendered
 
 # Install the missing Debian packages (apt-get update only when something is missing).
 deps:
@@ -91,6 +91,10 @@ demo: build
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchtime 200x ./...
 
+# The long measurements, none of them part of make test: the dice reader on
+# real photos and on held-out renders, cards and stickers on real photos.
+eval: eval-dice-real eval-dice-rendered eval-real
+
 # Card and sticker reading on real photographs (tables with -v).
 eval-real: deps
 	@missing=""; for f in $(notdir $(OPENCV_DOC_PHOTOS)); do [ -f "$(OPENCV_DOC_DIR)/$$f" ] || missing=1; done; \
@@ -107,9 +111,14 @@ eval-real: deps
 # write them to vision/dice/models (see vision/dice/models/MODELS.md).
 train: train-deps
 	$(PYTHON) train/train_finder.py --data $(REAL_DICE) --work $(TRAIN_WORK)/finder --out vision/dice/models --epochs 12 --threads 1 --seed 1
-	$(PYTHON) train/train_faces.py --data $(REAL_DICE) --work $(TRAIN_WORK)/faces --out vision/dice/models --epochs 8 --threads 1 --seed 1 --art-every 0
+	$(PYTHON) train/train_faces.py --data $(REAL_DICE) --work $(TRAIN_WORK)/faces --out vision/dice/models --epochs 10 --threads 1 --seed 1 --art-every 0 --neg 0.25 --invert 0.15 --synth 0.2
 	cd vision/dice/models && sha256sum finder.onnx faces.onnx > SHA256SUMS
 
 # The dice reader on the real photos it never trained on, per rig.
 eval-dice-real: deps
 	$(GO) test -count=1 -run TestEvalReal -v ./vision/dice -args -real-data $(abspath $(REAL_DICE))
+
+# The dice reader on rendered scenes of the renderer's held-out seeds, per
+# condition (the worn style is never trained on).
+eval-dice-rendered: deps
+	$(GO) test -count=1 -run TestEvalRendered -v ./vision/dice -args -rendered 300

@@ -18,6 +18,7 @@ def arg_parser(name, epochs, batch):
     ap.add_argument("--batch", type=int, default=batch)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--renders", default="", help="a folder of rendered scenes (train/render) to train on as well")
     return ap
 
 

@@ -79,6 +79,29 @@ def photos(root):
     return out
 
 
+def renders(root):
+    """Scenes of the project's renderer written by train/render (rig
+    "render", always trained on: the renderer's held-out seeds and style
+    measure it). A d6 die's class is its value; other dice have class 0
+    (found by the finder, not named by the d6 classifier)."""
+    out = []
+    for lab in sorted(glob.glob(os.path.join(root, "*.txt"))):
+        img = lab[:-4] + ".jpg"
+        if not os.path.exists(img):
+            continue
+        boxes = []
+        with open(lab) as f:
+            for line in f:
+                p = line.split()
+                if len(p) != 7:
+                    continue
+                dset, value = p[0], int(p[2])
+                c = value if dset == "d6" else 0
+                boxes.append((c, *map(float, p[3:])))
+        out.append(Photo(img, "render", os.path.basename(img)[:-4], "train", boxes))
+    return out
+
+
 def summary(ps):
     c = collections.Counter()
     d = collections.Counter()

@@ -38,6 +38,12 @@ SIDE = 48
 # finder box a little off still holds the whole top face.
 GROW = 1.25
 EXPORT_SHAPE = (1, 3, SIDE, SIDE)
+# The six pip faces, then NONE: a view the finder marked that is not a die's
+# top face (a pip of a large die, a side face, the table). The reader drops
+# a mark read as NONE instead of naming a face for it.
+FACES = 6
+NONE = FACES
+CLASSES = FACES + 1
 
 
 def crop(img, cx, cy, w, h, rng=None):
@@ -59,7 +65,7 @@ def crop(img, cx, cy, w, h, rng=None):
 
 
 class Faces(nn.Module):
-    def __init__(self, classes=6, dim=64, width=(24, 48, 96)):
+    def __init__(self, classes=CLASSES, dim=64, width=(24, 48, 96)):
         super().__init__()
         w = width
         self.body = nn.Sequential(
@@ -82,7 +88,9 @@ def samples(photos):
     out = []
     for pi, p in enumerate(photos):
         for c, cx, cy, w, h in p.boxes:
-            out.append((pi, c - 1, cx, cy, w, h))
+            # Class 0: a rendered die of another set than the d6.
+            if c > 0:
+                out.append((pi, c - 1, cx, cy, w, h))
     return out
 
 
@@ -91,7 +99,48 @@ def load_all(photos):
     return [np.fromfile(p.path, np.uint8) for p in photos]
 
 
-def batch_iter(photos, blobs, smp, rng, size, train=True):
+def inside(x, y, px):
+    return any(abs(x - cx) <= w / 2 and abs(y - cy) <= h / 2 for cx, cy, w, h in px)
+
+
+def negative(img, p, cx, cy, w, h, rng):
+    """A view of the photo that a finder could mark but that is no die's
+    top face, near the die at (cx, cy, w, h) in pixels, or None."""
+    H, W = img.shape[:2]
+    px = [(bx * W, by * H, bw * W, bh * H) for _, bx, by, bw, bh in p.boxes]
+    kind = rng.random()
+    if kind < 0.4:
+        # A pip or a corner of this die: a mark much smaller than the die.
+        k = rng.uniform(0.2, 0.45)
+        return crop(img, cx + rng.uniform(-0.35, 0.35) * w, cy + rng.uniform(-0.35, 0.35) * h, w * k, h * k, rng)
+    for _ in range(6):
+        if kind < 0.75:
+            # Beside the die: a side face, the gap between two dice.
+            a = rng.uniform(0, 2 * math.pi)
+            d = rng.uniform(0.6, 1.0)
+            x, y = cx + math.cos(a) * d * w, cy + math.sin(a) * d * h
+        else:
+            # The table.
+            x, y = rng.uniform(0, W), rng.uniform(0, H)
+        if not inside(x, y, px):
+            k = math.exp(rng.uniform(-0.4, 0.3))
+            return crop(img, x, y, w * k, h * k, rng)
+    return None
+
+
+def pip_view(rng):
+    """A procedural d6 face (faceart's die styles: colours, marble, gloss,
+    tilt, light) and its class: dice of colours the real photos lack."""
+    n = rng.randint(1, 6)
+    g = {"kind": "pips", "n": n, "r": rng.uniform(0.07, 0.12), "spread": rng.uniform(0.22, 0.3), "square": False}
+    return faceart.view(faceart.random_style(rng), g, rng, SIDE, GROW), n - 1
+
+
+def batch_iter(photos, blobs, smp, rng, size, train=True, neg=0.0, invert=0.0, synth=0.0):
+    """Batches of die views; with neg > 0, that share of the views is a
+    NONE view near the die instead. In training, a share invert of the real
+    views is inverted (light pips on a dark die) and a share synth of the
+    views is a procedural d6 face."""
     order = list(range(len(smp)))
     if train:
         rng.shuffle(order)
@@ -107,7 +156,17 @@ def batch_iter(photos, blobs, smp, rng, size, train=True):
                     cache.clear()
                 cache[pi] = img
             H, W = img.shape[:2]
-            a = crop(img, cx * W, cy * H, w * W, h * H, rng if train else None)
+            a = None
+            if neg and rng.random() < neg:
+                a = negative(img, photos[pi], cx * W, cy * H, w * W, h * H, rng)
+                if a is not None:
+                    c = NONE
+            if a is None and train and synth and rng.random() < synth:
+                a, c = pip_view(rng)
+            elif a is None:
+                a = crop(img, cx * W, cy * H, w * W, h * H, rng if train else None)
+                if train and invert and rng.random() < invert:
+                    a = 255 - a
             if train:
                 a = photometric(a, rng)
             xs.append(tf.to_tensor(a))
@@ -182,15 +241,23 @@ def main():
     ap = common.arg_parser("faces", epochs=8, batch=64)
     ap.add_argument("--hold-out", default="letters", help="faceart family never trained on")
     ap.add_argument("--art-every", type=int, default=1, help="an art batch after every n real batches (0: none)")
+    ap.add_argument("--limit", type=int, default=0, help="use only this many training and validation dice (a smoke test)")
+    ap.add_argument("--invert", type=float, default=0.0, help="share of real training views inverted (light pips on a dark die)")
+    ap.add_argument("--synth", type=float, default=0.0, help="share of training views that are procedural d6 faces")
+    ap.add_argument("--neg", type=float, default=0.25, help="share of training views that are no die's top face")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     os.makedirs(args.work, exist_ok=True)
     allp = data.photos(args.data)
     train = [p for p in allp if p.split == "train"]
+    if args.renders:
+        train += data.renders(args.renders)
     val = [p for p in allp if p.split == "val"]
     tb, vb = load_all(train), load_all(val)
     ts, vs = samples(train), samples(val)
+    if args.limit:
+        ts, vs = ts[:args.limit], vs[:args.limit]
     torch.manual_seed(args.seed)
     model = Faces()
     scale = nn.Parameter(torch.tensor(10.0))
@@ -212,9 +279,9 @@ def main():
         t0 = time.time()
         tot, tot_art, n = 0.0, 0.0, 0
         art = ArtBatches(random.Random(args.seed * 7919 + epoch), families)
-        for x, y in batch_iter(train, tb, ts, rng, args.batch):
+        for x, y in batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth):
             logits, _ = model(x)
-            loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+            loss = F.cross_entropy(logits, y)
             if args.art_every and n % args.art_every == 0:
                 _, e = model(art.next())
                 la = proto_loss(e, art.sets * art.faces, art.views, scale)
@@ -235,9 +302,16 @@ def main():
                 right["all"][0] += int((pred == y).sum())
                 right["all"][1] += len(y)
         r = right["all"]
+        rejected = total = 0
+        with torch.no_grad():
+            for x, y in batch_iter(val, vb, vs[::10], random.Random(args.seed), 256, train=False, neg=1.0):
+                pred = model(x)[0].argmax(1)
+                keep = y == NONE
+                rejected += int((pred[keep] == NONE).sum())
+                total += int(keep.sum())
         fr, ft = few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out)
         print(f"epoch {epoch + 1}/{args.epochs}: loss {tot / max(n, 1):.4f} (art {tot_art / max(n, 1):.4f}) "
-              f"real d6 val {100 * r[0] / r[1]:.2f}%, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
+              f"real d6 val {100 * r[0] / r[1]:.2f}%, not-a-face views rejected {100 * rejected / max(total, 1):.2f}%, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
         common.save(args.work, model=model.state_dict(), scale=float(scale), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
     if args.out:
         os.makedirs(args.out, exist_ok=True)

@@ -170,6 +170,8 @@ def main():
     cv2.setNumThreads(1)
     os.makedirs(args.work, exist_ok=True)
     photos = [p for p in data.photos(args.data) if p.split == "train"]
+    if args.renders:
+        photos += data.renders(args.renders)
     if args.limit:
         photos = photos[:args.limit]
     torch.manual_seed(args.seed)

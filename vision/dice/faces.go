@@ -16,29 +16,55 @@ import (
 const (
 	faceSide = 48
 	faceGrow = 1.25
-	// faceClasses are the six pip faces of a d6, 1 to 6.
-	faceClasses = 6
+	// faceValues are the six pip faces of a d6, 1 to 6; the model's last
+	// class, after them, is a view that is no die's top face (a pip of a
+	// large die, a side face, the table).
+	faceValues  = 6
+	faceClasses = faceValues + 1
 )
 
 // Face is the reading of one die's top face.
 type Face struct {
-	// Value is the face read, 1 to 6 for a d6.
+	// Value is the face read, 1 to 6 for a d6; 0 when the view is no die's
+	// top face.
 	Value int
-	// Confidence is the reader's probability for Value.
+	// Confidence is the reader's probability for Value (for 0: that the
+	// view is no die's top face).
 	Confidence float64
-	// Probs holds the probability of each face, Probs[0] for 1.
+	// Probs holds the probability of each face, Probs[0] for 1, and last
+	// the probability that the view is no die's top face.
 	Probs []float64
 	// Embedding is the face's unit-length descriptor: faces alike are near.
 	Embedding []float32
 }
 
 type faceNet struct {
-	net   *dnn.Net
-	input []float32
+	net *dnn.Net
+	// turns is how many quarter turns of the view are read and averaged
+	// (1 to 4): a die has no up, and views the model reads alike at every
+	// turn are the ones it reads surely.
+	turns  int
+	input  []float32
+	turned []float32
 }
 
 func newFaceNet(net *dnn.Net) *faceNet {
-	return &faceNet{net: net, input: make([]float32, 3*faceSide*faceSide)}
+	n := 3 * faceSide * faceSide
+	return &faceNet{net: net, turns: 4, input: make([]float32, n), turned: make([]float32, n)}
+}
+
+// quarterTurn writes src turned by a quarter (each of its three planes)
+// into dst.
+func quarterTurn(dst, src []float32) {
+	const s = faceSide
+	for c := range 3 {
+		o := c * s * s
+		for y := range s {
+			for x := range s {
+				dst[o+x*s+(s-1-y)] = src[o+y*s+x]
+			}
+		}
+	}
 }
 
 // view writes the die's view into the input tensor.
@@ -73,22 +99,50 @@ func (r *faceNet) read(frame gocv.Mat, f Found) (Face, error) {
 	if err := r.view(frame, f); err != nil {
 		return Face{}, err
 	}
-	outs, err := r.net.Run(dnn.Tensor{Shape: []int{1, 3, faceSide, faceSide}, Data: r.input})
-	if err != nil {
-		return Face{}, err
+	probs := make([]float64, faceClasses)
+	var emb []float64
+	in := r.input
+	for t := range r.turns {
+		if t > 0 {
+			quarterTurn(r.turned, in)
+			in, r.turned = r.turned, in
+		}
+		outs, err := r.net.Run(dnn.Tensor{Shape: []int{1, 3, faceSide, faceSide}, Data: in})
+		if err != nil {
+			return Face{}, err
+		}
+		logits, e := outs[0], outs[1]
+		if logits.Len() != faceClasses || e.Len() == 0 {
+			return Face{}, fmt.Errorf("dice: face reader %s gave outputs of shape %v and %v, want [1 %d] and [1 N]", r.net.Name(), logits.Shape, e.Shape, faceClasses)
+		}
+		for i, p := range softmax(logits.Data) {
+			probs[i] += p / float64(r.turns)
+		}
+		if emb == nil {
+			emb = make([]float64, e.Len())
+		}
+		for i, v := range unit(e.Data) {
+			emb[i] += float64(v)
+		}
 	}
-	logits, emb := outs[0], outs[1]
-	if logits.Len() != faceClasses || emb.Len() == 0 {
-		return Face{}, fmt.Errorf("dice: face reader %s gave outputs of shape %v and %v", r.net.Name(), logits.Shape, emb.Shape)
-	}
-	probs := softmax(logits.Data)
+	// The turns leave r.input and r.turned swapped when their count is
+	// even; either buffer serves the next view.
+	r.input = in
 	best := 0
 	for i, p := range probs {
 		if p > probs[best] {
 			best = i
 		}
 	}
-	return Face{Value: best + 1, Confidence: probs[best], Probs: probs, Embedding: unit(emb.Data)}, nil
+	value := best + 1
+	if best == faceValues {
+		value = 0
+	}
+	e32 := make([]float32, len(emb))
+	for i, v := range emb {
+		e32[i] = float32(v)
+	}
+	return Face{Value: value, Confidence: probs[best], Probs: probs, Embedding: unit(e32)}, nil
 }
 
 func softmax(z []float32) []float64 {

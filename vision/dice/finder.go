@@ -142,11 +142,39 @@ func decode(heat, box []float32, gw, gh int, thresh float64, lb letterbox, fw, f
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	out = suppressInside(out)
 	if len(out) > maxFound {
 		out = out[:maxFound]
 	}
 	return out
 }
+
+// suppressInside drops, from marks sorted best first, each mark whose
+// centre lies in the box of a better mark kept before it when that mark's
+// centre lies in its box too (two marks of one die) or its box is less
+// than half as large (a pip or a corner of a large die). Dice lying side
+// by side keep their marks: neither centre lies in the other's box.
+func suppressInside(marks []Found) []Found {
+	kept := marks[:0]
+	for _, m := range marks {
+		drop := false
+		for _, k := range kept {
+			if !m.Center.In(k.Box) {
+				continue
+			}
+			if k.Center.In(m.Box) || 2*area(m.Box) < area(k.Box) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
+
+func area(r image.Rectangle) int { return r.Dx() * r.Dy() }
 
 // isPeak reports whether cell (x, y) is the largest of its 3x3
 // neighbourhood; of equal neighbours only the first in reading order wins,

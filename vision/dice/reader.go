@@ -69,6 +69,10 @@ func (r *Reader) SetFindThreshold(t float64) { r.finder.thresh = t }
 // reading as not sure.
 func (r *Reader) SetMinConfidence(c float64) { r.minConf = c }
 
+// SetTurns sets how many quarter turns of each die's view the face reader
+// reads and averages (1 to 4; 4 by default).
+func (r *Reader) SetTurns(n int) { r.faces.turns = max(1, min(n, 4)) }
+
 // Find marks the die tops in a BGR frame, best first.
 func (r *Reader) Find(frame gocv.Mat) ([]Found, error) { return r.finder.find(frame) }
 

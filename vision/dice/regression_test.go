@@ -27,31 +27,24 @@ func regressionPhotos(t *testing.T) ([]Photo, *Reader) {
 
 // The built-in models on 60 real photos they never trained on
 // (testdata/real: webcam and phone rigs held out whole, and held-out
-// source photos of three other rigs). The committed models find 90.0% of
-// the 301 dice, read 45.2% right and 22.3% wrong with confidence 0.5 or
-// more; the floors leave room for another CPU's rounding, and a change
-// that reads worse fails here.
+// source photos of three other rigs), at the reader's default confidence
+// floor. The floors sit a few dice under what the committed models read
+// (their figures are in models/MODELS.md), leaving room for another
+// CPU's rounding: a change that reads worse fails here.
 func TestRealPhotosRegression(t *testing.T) {
 	photos, r := regressionPhotos(t)
-	r.SetMinConfidence(0.5)
-	stats, err := EvaluateReal(r, photos)
+	rp, err := EvaluateReal(r, photos)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	WriteRealReport(&b, stats)
+	WriteRealReport(&b, rp)
 	t.Log("\n" + b.String())
-	var all RealStats
-	for _, s := range stats {
-		all.Dice += s.Dice
-		all.Found += s.Found
-		all.Right += s.Right
-		all.Wrong += s.Wrong
-	}
+	all := rp.All()
 	const (
-		minFound = 86.0
-		minRight = 40.0
-		maxWrong = 26.0
+		minFound = 77.0
+		minRight = 18.0
+		maxWrong = 6.0
 	)
 	if f := pct(all.Found, all.Dice); f < minFound {
 		t.Errorf("found %.1f%% of %d dice, floor %.0f%%", f, all.Dice, minFound)
