@@ -184,7 +184,8 @@ func applyTwom(g Game, ev Event) (Game, outs, error) {
 		food := m.str("food")
 		change := 0
 		if food != "none" {
-			change = -int(food[0] - '0')
+			// The food prints how much it lowers hunger; Eat checks the value.
+			change = -m.int("food")
 		}
 		tg, o, err = twom.Eat(tg, m.str("character"), food != "none", change)
 	case "tasks":

@@ -165,6 +165,9 @@ func applyWasteland(g Game, ev Event) (Game, outs, error) {
 		if i < 0 {
 			return g, nil, fmt.Errorf("skill: no unit %q (units: %s)", m.str("unit"), wg.unitNames())
 		}
+		if len(ev.Faces) != 1 {
+			return g, nil, fmt.Errorf("skill: one skill die face, not %d", len(ev.Faces))
+		}
 		f, err := wasteland.ParseFace(ev.Faces[0])
 		if err != nil {
 			return g, nil, err
