@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"tablecam/engine"
 	"tablecam/engine/twom"
 	"tablecam/engine/warfare"
 )
@@ -113,6 +114,37 @@ func TestScriptedOtherGames(t *testing.T) {
 					t.Error("clean replay differs from the live session")
 				}
 			})
+		}
+	}
+}
+
+// Every outcome kind of the other games has a sentence in every language.
+func TestOtherGameKindsHaveSentences(t *testing.T) {
+	kinds := []string{twom.KindStep, twom.KindJournal, twom.KindStatus, twom.KindStatusMax, twom.KindNoise,
+		twom.KindNoiseTest, twom.KindEncounter, twom.KindScript, twom.KindLockpick, twom.KindEmpathyTest, twom.KindGone,
+		KindTwomSetup, KindTwomJoined, KindTwomStrike, KindTwomUnchanged,
+		KindWarfareSetup, KindWarfareTest, KindWarfareAttack, KindWarfarePoison, KindWarfareUnconscious,
+		KindWarfareRadiation, KindWarfareSmoke, KindWarfareMineDamage, KindWarfareHarm, KindWarfareLight,
+		KindWarfareTurn, KindWarfareInitiative, KindWarfareVictory,
+		KindWastelandSetup, KindWastelandSkill, KindWastelandLuck, KindWastelandDamage, KindWastelandFinal,
+		KindWastelandOptions, KindWastelandTokens}
+	for _, lang := range Languages() {
+		cat, err := NewCatalog(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range kinds {
+			if !cat.Has(k) {
+				t.Errorf("%s: no sentence for %s", lang, k)
+			}
+		}
+	}
+	// Each Journal step has its own sentence, not the empty rest of the chain.
+	en, _ := NewCatalog("en")
+	for _, s := range twom.Journal() {
+		text := en.Text(engine.Outcome{Kind: twom.KindStep, Vars: engine.Vars{"step": s.ID, "day": 1, "script": 10}})
+		if text == "Day 1." {
+			t.Errorf("step %s has no sentence", s.ID)
 		}
 	}
 }
