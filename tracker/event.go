@@ -45,6 +45,9 @@ const (
 	CtxNone  = ""
 	CtxTest  = "test"
 	CtxFight = "fight"
+	// CtxMove: a command of another game typed without its die readings
+	// waits for the camera's roll (RollContext.Move).
+	CtxMove = "move"
 )
 
 // RollContext says what a roll is for.
@@ -61,6 +64,8 @@ type RollContext struct {
 	// Rerolls overrides the computed number of rerolls (weapon effects,
 	// traits); nil = computed from S.P.E.C.I.A.L. and Well Rested.
 	Rerolls *int `json:"rerolls,omitempty"`
+	// Move is the command of another game that the roll completes.
+	Move *Move `json:"move,omitempty"`
 }
 
 // Event is one entry of the session log.

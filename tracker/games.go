@@ -14,6 +14,9 @@ import (
 func applyGame(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 	switch {
 	case ev.Type == EvRoll:
+		if m, set, ok := waitingMove(g); ok && ev.Set == set {
+			return resolveMove(c, g, seq, ev, m, set)
+		}
 		// Dice read without a command: their faces are announced.
 		return roll(c, g, seq, ev)
 	case ev.Type == EvDone && g.Kind == GameWasteland:
@@ -23,6 +26,14 @@ func applyGame(c *models.Content, g Game, seq int64, ev Event) (Game, outs, erro
 	case ev.Move.Game != g.Kind:
 		return g, nil, fmt.Errorf("%s is a command of %s; this session plays %s", ev.Move.Cmd, gameName(ev.Move.Game), gameName(g.Kind))
 	}
+	if s, ok := waitsForCamera(ev); ok {
+		return waitForRoll(c, g, ev, s)
+	}
+	return applyMove(g, ev)
+}
+
+// applyMove applies a move with its readings to the session's game.
+func applyMove(g Game, ev Event) (Game, outs, error) {
 	switch g.Kind {
 	case GameTwom:
 		return applyTwom(g, ev)

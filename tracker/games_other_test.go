@@ -127,7 +127,7 @@ func TestOtherGameKindsHaveSentences(t *testing.T) {
 		KindWarfareRadiation, KindWarfareSmoke, KindWarfareMineDamage, KindWarfareHarm, KindWarfareLight,
 		KindWarfareTurn, KindWarfareInitiative, KindWarfareVictory,
 		KindWastelandSetup, KindWastelandSkill, KindWastelandLuck, KindWastelandDamage, KindWastelandFinal,
-		KindWastelandOptions, KindWastelandTokens}
+		KindWastelandOptions, KindWastelandTokens, KindMoveWaiting, KindMoveUncertain}
 	for _, lang := range Languages() {
 		cat, err := NewCatalog(lang)
 		if err != nil {

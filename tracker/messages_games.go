@@ -10,7 +10,7 @@ import (
 // Board Game, by language and outcome kind.
 func gameCatalogs() map[string]map[string]string {
 	out := map[string]map[string]string{}
-	for _, part := range []map[string]map[string]string{twomMessages(), warfareMessages(), wastelandMessages()} {
+	for _, part := range []map[string]map[string]string{twomMessages(), warfareMessages(), wastelandMessages(), moveWaitMessages()} {
 		for lang, msgs := range part {
 			if out[lang] == nil {
 				out[lang] = map[string]string{}

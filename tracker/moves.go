@@ -170,8 +170,14 @@ func parseMove(s moveSpec, words []string) (Event, error) {
 			return Event{}, err
 		}
 	}
-	for _, a := range s.Args {
+	missing := 0
+	for i, a := range s.Args {
 		if a.Opt || a.Kind == argFlag {
+			continue
+		}
+		if isReading(a) && (len(pos) == 0 || (!numberLike(pos[0]) && s.positionalAfter(i))) {
+			// Left for the camera: the roll it reads next gives the value.
+			missing++
 			continue
 		}
 		if len(pos) == 0 {
@@ -197,10 +203,39 @@ func parseMove(s moveSpec, words []string) (Event, error) {
 	if len(pos) > 0 {
 		return Event{}, fmt.Errorf("unexpected %q: usage: %s", pos[0], s.usage())
 	}
+	if n, _ := s.readings(); missing > 0 && missing < n {
+		return Event{}, fmt.Errorf("give all %d readings, or none for the camera to read: usage: %s", n, s.usage())
+	}
 	if len(ev.Move.Args) == 0 {
 		ev.Move.Args = nil
 	}
 	return ev, nil
+}
+
+func isReading(a argSpec) bool { return a.Kind == argD10 || a.Kind == argSkill }
+
+// numberLike reports whether a word is meant as a die reading: a number,
+// or a skill die's special face.
+func numberLike(w string) bool {
+	if _, err := strconv.Atoi(w); err == nil {
+		return true
+	}
+	switch strings.ToLower(w) {
+	case "ap", "crit", "critical", "x":
+		return true
+	}
+	return false
+}
+
+// positionalAfter reports whether a positional argument follows argument i
+// (a word that is no reading belongs to it).
+func (s moveSpec) positionalAfter(i int) bool {
+	for _, a := range s.Args[i+1:] {
+		if !a.Opt && a.Kind != argFlag {
+			return true
+		}
+	}
+	return false
 }
 
 func optSpec(s moveSpec, w string) (argSpec, bool) {

@@ -25,7 +25,9 @@ func TestGameLineErrors(t *testing.T) {
 	c := testContent(t)
 	for line, want := range map[string]string{
 		"noisetest 11":             `noisetest: roll: a d10 reads 0 to 10 (0 is 10), got "11"`,
-		"check 7":                  "check: ROLL is missing: usage: check STAT ROLL [mod +N|-N]",
+		"check":                    "check: STAT is missing: usage: check STAT ROLL [mod +N|-N]",
+		"lightroll 9":              "lightroll: give all 2 readings, or none for the camera to read: usage: lightroll ROLL1 ROLL2",
+		"empathy 11 anna":          `empathy: roll: a d10 reads 0 to 10 (0 is 10), got "11"`,
 		"status anna joy +1":       `status: marker must be fatigue, wounds, misery, hunger, illness, got "joy"`,
 		"melee 6 2 2 sideways":     `melee: unexpected "sideways": usage: melee STRENGTH AC ROLL [behind] [charge] [moving]`,
 		"skill nora 5 y":           `skill: skill die face "y": want a number 1–20, ap, crit or x`,

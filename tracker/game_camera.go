@@ -1,0 +1,147 @@
+package tracker
+
+import (
+	"fmt"
+
+	"tablecam/engine"
+	"tablecam/models"
+)
+
+// A command of another game typed without its die readings waits for the
+// camera, as a Fallout test or fight does: the move becomes the pending
+// roll's context (CtxMove), and the next roll of its face set supplies the
+// readings and resolves it through the game's engine.
+
+// Face sets the other games' readings are read from.
+const (
+	// SetD10 is the numbered d10 of This War of Mine and Fallout: Warfare.
+	SetD10 = "d10"
+	// SetSkill is Wasteland Warfare's skill die: faces 2–10, ap, crit, x.
+	// It is no built-in set; a group that teaches or adds it under this
+	// id has its skill tests read by the camera.
+	SetSkill = "skill"
+)
+
+// Tracker-level outcome kinds of a move waiting for the camera.
+const (
+	KindMoveWaiting   = "move.waiting"   // vars line, set, dice
+	KindMoveUncertain = "move.uncertain" // vars faces, seq
+)
+
+// GameDiceSets lists the face sets the camera looks for in a game (a game
+// id of Games(); "" is Fallout: The Board Game).
+func GameDiceSets(c *models.Content, game string) []string {
+	switch game {
+	case GameTwom, GameWarfare:
+		return []string{SetD10}
+	case GameWasteland:
+		if _, ok := c.FaceSet(SetSkill); ok {
+			return []string{SetSkill}
+		}
+		return nil
+	}
+	return []string{"vats", "assist"}
+}
+
+// waitsForCamera reports whether a move reads dice but none were given.
+func waitsForCamera(ev Event) (moveSpec, bool) {
+	if ev.Type != EvMove || ev.Move == nil || len(ev.Faces) > 0 {
+		return moveSpec{}, false
+	}
+	s, ok := findSpec(ev.Move.Cmd)
+	if !ok {
+		return moveSpec{}, false
+	}
+	n, _ := s.readings()
+	return s, n > 0
+}
+
+// readingSet is the face set a command's readings come from.
+func readingSet(s moveSpec) string {
+	if _, kind := s.readings(); kind == argSkill {
+		return SetSkill
+	}
+	return SetD10
+}
+
+// waitForRoll makes a move without its readings the pending roll, after
+// checking the rest of it with stand-in readings (an unknown character is
+// said now, not when the dice land).
+func waitForRoll(c *models.Content, g Game, ev Event, s moveSpec) (Game, outs, error) {
+	set := readingSet(s)
+	if _, ok := c.FaceSet(set); !ok {
+		return g, nil, fmt.Errorf("%s: the content has no %q face set for the camera to read; give the reading: usage: %s", s.Cmd, set, s.usage())
+	}
+	n, kind := s.readings()
+	try := ev
+	try.Faces = nil
+	for range n {
+		if kind == argSkill {
+			try.Faces = append(try.Faces, "2")
+		} else {
+			try.Faces = append(try.Faces, "1")
+		}
+	}
+	if _, _, err := applyMove(g, try); err != nil {
+		return g, nil, err
+	}
+	g.Pending = &Pending{Context: RollContext{Kind: CtxMove, Move: ev.Move}, Set: set}
+	return g, one(KindMoveWaiting, engine.Vars{"line": moveLine(ev), "set": set, "dice": n}), nil
+}
+
+// waitingMove is the move the pending roll completes, if any.
+func waitingMove(g Game) (*Move, string, bool) {
+	p := g.Pending
+	if p == nil || p.Context.Kind != CtxMove || p.Context.Move == nil {
+		return nil, "", false
+	}
+	return p.Context.Move, p.Set, true
+}
+
+// resolveMove applies the waiting move with the roll's faces as its
+// readings. The roll is kept for the roll-proof trail like any other.
+func resolveMove(c *models.Content, g Game, seq int64, ev Event, m *Move, set string) (Game, outs, error) {
+	s, ok := findSpec(m.Cmd)
+	if !ok {
+		return g, nil, fmt.Errorf("unknown command %q", m.Cmd)
+	}
+	n, _ := s.readings()
+	fs, err := faces(c, set, ev.Faces)
+	if err != nil {
+		return g, nil, err
+	}
+	if len(fs) != n {
+		return g, nil, fmt.Errorf("%s reads %d %s, the roll has %d", m.Cmd, n, plural(n, "die", "dice"), len(fs))
+	}
+	g.Rolls = append(g.Rolls, RollRecord{Seq: seq, Set: set, Faces: ev.Faces, Source: ev.Source, Frame: ev.Frame})
+	g.Pending = nil
+	g, o, err := applyMove(g, Event{Type: EvMove, Move: m, Faces: ev.Faces})
+	if err != nil {
+		return g, nil, err
+	}
+	if len(ev.Uncertain) > 0 {
+		var which []string
+		for _, u := range ev.Uncertain {
+			if u < 1 || u > len(fs) {
+				return g, nil, fmt.Errorf("roll: uncertain die %d is not in the roll", u)
+			}
+			which = append(which, faceLabels(fs[u-1 : u])[0])
+		}
+		o = append(o, one(KindMoveUncertain, engine.Vars{"faces": which, "seq": seq})...)
+	}
+	return g, o, nil
+}
+
+// moveWaitMessages are the sentences of a move waiting for the camera.
+func moveWaitMessages() map[string]map[string]string {
+	return map[string]map[string]string{
+		"en": {
+			KindMoveWaiting:   `Roll {{if gt .dice 1}}{{.dice}} × {{else}}the {{end}}{{.set}} for {{.line}}.`,
+			KindMoveUncertain: `Not sure of {{list .faces}}: correct reading {{.seq}} if it is wrong.`,
+		},
+		"de": {
+			KindMoveWaiting:   `Würfelt {{if gt .dice 1}}{{.dice}} × {{end}}{{.set}} für {{.line}}.`,
+			KindMoveUncertain: `Unsicher: {{list .faces}}. Falls falsch, korrigiert Wurf {{.seq}}.`,
+		},
+	}
+}
