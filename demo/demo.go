@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"strings"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -42,13 +43,18 @@ const (
 	Height = 720
 )
 
-// dice films one roll on the demo's table: the empty table for a moment
-// (the camera is already running), then the script.
+// dice films one roll of V.A.T.S. dice on the demo's table.
 func dice(seed int64, faces []string, script []synth.Step) *synth.SequenceSpec {
+	return diceOf("vats", seed, faces, script)
+}
+
+// diceOf films one roll of a face set's dice on the demo's table: the empty
+// table for a moment (the camera is already running), then the script.
+func diceOf(set string, seed int64, faces []string, script []synth.Step) *synth.SequenceSpec {
 	sc := synth.Scene{Seed: seed, SetupSeed: Seed, Width: Width, Height: Height, Background: synth.Background("wood"),
 		Lighting: synth.Lighting{Level: 1}, Noise: 2}
 	for _, f := range faces {
-		sc.Dice = append(sc.Dice, synth.DieSpec{Set: "vats", Face: f})
+		sc.Dice = append(sc.Dice, synth.DieSpec{Set: set, Face: f})
 	}
 	script = append([]synth.Step{{Kind: synth.StepWait, Frames: 10}}, script...)
 	return &synth.SequenceSpec{Scene: sc, Script: script, FPS: 30}
@@ -84,8 +90,60 @@ func Script() []Step {
 	}
 }
 
+// Games lists the games with a demo: "" (and "fallout") is Fallout: The
+// Board Game's.
+func Games() []string { return []string{tracker.GameFallout, tracker.GameTwom, tracker.GameWarfare} }
+
+// GameScript is the demo of a game of Games().
+func GameScript(game string) ([]Step, error) {
+	switch game {
+	case "", tracker.GameFallout:
+		return Script(), nil
+	case tracker.GameTwom:
+		return twomScript(), nil
+	case tracker.GameWarfare:
+		return warfareScript(), nil
+	}
+	return nil, fmt.Errorf("no demo of %q (demos: %s)", game, strings.Join(Games(), ", "))
+}
+
+// throwD10 films d10s thrown and settling.
+func throwD10(seed int64, faces ...string) *synth.SequenceSpec {
+	return diceOf(tracker.SetD10, seed, faces, []synth.Step{{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}})
+}
+
+// twomScript is a This War of Mine demo: the black die read for a lock, an
+// empathy test after a kill and a character's thirst at dusk; each command
+// is typed without its reading and the camera supplies it.
+func twomScript() []Step {
+	return []Step{
+		{Note: "setup; a lock picked", Lines: []string{"setup twom players 2 anna:4:2:3 bruno:7:1:2 cveta:9:0:2", "lockpick"}},
+		{Note: "the black die for the lock", Dice: throwD10(Seed+11, "4")},
+		{Note: "cveta kills a looter", Lines: []string{"combat hatchet 1 mark hatchet", "empathy cveta bruno"}},
+		{Note: "the black die for the empathy test", Dice: throwD10(Seed+12, "8")},
+		{Note: "the day passes; dusk", Lines: []string{"next", "next", "next", "next", "thirst bruno"}},
+		{Note: "the black die for bruno's thirst", Dice: throwD10(Seed+13, "3")},
+	}
+}
+
+// warfareScript is a Fallout: Warfare demo: the light level from 2d10, a
+// shot at a raider in cover and the raider's save; each command is typed
+// without its reading and the camera supplies it.
+func warfareScript() []Step {
+	return []Step{
+		{Note: "setup; the light level", Lines: []string{"setup warfare a brotherhood b raiders", "lightroll"}},
+		{Note: "2d10 for the light", Dice: throwD10(Seed+21, "9", "6")},
+		{Note: "a paladin shoots at a raider in cover", Lines: []string{"shoot 6 1 cover"}},
+		{Note: "the d10 for the shot", Dice: throwD10(Seed+22, "5")},
+		{Note: "the raider's Endurance save", Lines: []string{"save 5 mod +1"}},
+		{Note: "the d10 for the save", Dice: throwD10(Seed+23, "2")},
+	}
+}
+
 // Options configure a demo run.
 type Options struct {
+	// Game is the demo's game (GameScript); "" is Fallout: The Board Game's.
+	Game     string
 	Content  *models.Content
 	Session  *tracker.Session
 	Announce announce.Announcer
@@ -115,7 +173,11 @@ type Result struct {
 // Run plays the demo through the real pipeline.
 func Run(ctx context.Context, o Options) (Result, error) {
 	var res Result
-	for i, st := range Script() {
+	script, err := GameScript(o.Game)
+	if err != nil {
+		return res, err
+	}
+	for i, st := range script {
 		if o.Log != nil && st.Note != "" {
 			fmt.Fprintf(o.Log, "-- demo step %d: %s\n", i+1, st.Note)
 		}

@@ -20,7 +20,10 @@ import (
 // project's renderer) through the real camera pipeline into a fresh
 // session in a temporary store: dice and cards are read from the frames,
 // never from a script. --serve keeps the dashboard up afterwards.
-func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer, jsonOut bool, voice string, serve, realtime bool) error {
+func (a *app) runDemo(ctx context.Context, c *models.Content, game string, w, errw io.Writer, jsonOut bool, voice string, serve, realtime bool) error {
+	if _, err := demo.GameScript(game); err != nil {
+		return err
+	}
 	out, mute, err := a.outputs(ctx, w, jsonOut, voice)
 	if err != nil {
 		return err
@@ -31,7 +34,9 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		return err
 	}
 	defer done()
-	det, err := a.diceDetector(c, []string{"vats", "assist"}, errw)
+	// The camera looks for the dice of the demo's game only, as a group
+	// would set vision.dice_sets for it.
+	det, err := a.diceDetector(c, tracker.GameDiceSets(c, game), errw)
 	if err != nil {
 		return err
 	}
@@ -67,7 +72,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, w, errw io.Writer,
 		ann, wait, preview = all, w2, feedPreview(feed)
 	}
 	res, err := demo.Run(ctx, demo.Options{
-		Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview, FramesDir: framesDir,
+		Game: game, Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview, FramesDir: framesDir,
 		Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
 		Dice: func() (vision.DiceReader, func(), error) {
 			r := newBackgroundReader(det, cr)

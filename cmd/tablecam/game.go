@@ -160,19 +160,27 @@ func (a *app) checkDashboardAddr() error {
 }
 
 func (a *app) playCmd() *cobra.Command {
-	var manual, demo, jsonOut, fresh, serve, realtime, noPrompt bool
-	var session, voice, video, images string
+	var manual, jsonOut, fresh, serve, realtime, noPrompt bool
+	var demoGame, session, voice, video, images string
 	cmd := &cobra.Command{
 		Use:   "play",
 		Short: "Run a game session from the camera (--video/--images: from a recording; --manual: typed events only; --demo: the bundled demo)",
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if len(args) > 0 && (demoGame == "" || len(args) > 1) {
+				return fmt.Errorf("play takes no arguments besides the demo's game (--demo twom), got %q", strings.Join(args, " "))
+			}
 			c, err := a.content()
 			if err != nil {
 				return err
 			}
-			if demo {
-				return a.runDemo(ctx, c, cmd.OutOrStdout(), cmd.ErrOrStderr(), jsonOut, voice, serve, realtime)
+			if demoGame != "" {
+				// `--demo twom` leaves the game as an argument (the flag's
+				// value is optional); `--demo=twom` sets it.
+				if len(args) == 1 {
+					demoGame = args[0]
+				}
+				return a.runDemo(ctx, c, demoGame, cmd.OutOrStdout(), cmd.ErrOrStderr(), jsonOut, voice, serve, realtime)
 			}
 			if serve {
 				if err := a.checkDashboardAddr(); err != nil {
@@ -209,7 +217,8 @@ func (a *app) playCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&manual, "manual", false, "type events at a prompt (roll 2h head arms, card activation-3, undo, help)")
-	cmd.Flags().BoolVar(&demo, "demo", false, "play the bundled demo game through the camera pipeline (rendered frames)")
+	cmd.Flags().StringVar(&demoGame, "demo", "", "play a bundled demo game through the camera pipeline (rendered frames): fallout (alone: --demo), twom or warfare")
+	cmd.Flags().Lookup("demo").NoOptDefVal = tracker.GameFallout
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
 	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the open one used last")
 	cmd.Flags().BoolVar(&serve, "serve", false, "serve the dashboard (dashboard.addr) while playing")

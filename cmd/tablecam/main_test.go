@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tablecam/demo"
+	"tablecam/tracker"
 )
 
 // run executes the CLI in-process with an isolated data directory.
@@ -139,5 +142,54 @@ func TestVersionFlag(t *testing.T) {
 	out, _, err := run(t, "", "--version")
 	if err != nil || !strings.HasPrefix(out, "tablecam version ") || !strings.Contains(out, "go1.") {
 		t.Errorf("--version: %v\n%s", err, out)
+	}
+}
+
+// `play --demo twom|warfare` reads every d10 of the game's demo from the
+// rendered frames, and each command typed without its reading resolves as
+// the engine does for the faces rendered: the demo says exactly what a
+// replay of the same lines with those faces typed says.
+func TestOtherGameDemosResolveCameraRolls(t *testing.T) {
+	for _, game := range []string{"twom", "warfare"} {
+		t.Run(game, func(t *testing.T) {
+			script, err := demo.GameScript(game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			rolls := 0
+			for _, st := range script {
+				lines = append(lines, st.Lines...)
+				if st.Dice != nil {
+					roll := "roll " + tracker.SetD10
+					for _, d := range st.Dice.Scene.Dice {
+						roll += " " + d.Face
+					}
+					lines = append(lines, roll)
+					rolls++
+				}
+			}
+			events := filepath.Join(t.TempDir(), game+".events")
+			if err := os.WriteFile(events, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want, errs, err := run(t, "", "replay", "--events", events)
+			if err != nil {
+				t.Fatalf("replay: %v\n%s", err, errs)
+			}
+			out, errs, err := run(t, "", "play", "--demo", game, "--voice", "off")
+			if err != nil {
+				t.Fatalf("demo: %v\n%s", err, errs)
+			}
+			if !strings.Contains(errs, count(rolls, "roll")+", 0 cards") {
+				t.Errorf("the camera pipeline did not read the %d rolls:\n%s", rolls, errs)
+			}
+			if out != want {
+				t.Errorf("demo:\n%s\nwant (the lines with the rendered faces typed):\n%s", out, want)
+			}
+			if n := strings.Count(out, "Roll the d10 for ") + strings.Count(out, "Roll 2 × d10 for "); n != rolls {
+				t.Errorf("%d commands waited for the camera, want %d:\n%s", n, rolls, out)
+			}
+		})
 	}
 }
