@@ -204,12 +204,12 @@ func act(c *models.Content, st *State, i int) []Outcome {
 	if here := inReach(st, e, tok); len(here) > 0 {
 		t := st.Survivors[targetOrder(st, here)[0]]
 		st.Turn.Attack = &Attack{Enemy: e.ID, Type: e.Type, Survivor: t.ID}
-		return []Outcome{{Kind: KindEnemyAttack, Vars: Vars{
-			"enemy": name, "id": e.ID, "survivor": t.Name, "hp": t.HP(), "ranged": indexOf(e.With, t.ID) < 0,
-		}}}
+		return []Outcome{{Kind: KindEnemyAttack, Vars: st.enemyVars(c, i, Vars{
+			"enemy": name, "survivor": t.Name, "hp": t.HP(), "ranged": indexOf(e.With, t.ID) < 0,
+		})}}
 	}
 	if len(cand) == 0 {
-		return []Outcome{{Kind: KindEnemyIdle, Vars: Vars{"enemy": name, "id": e.ID}}}
+		return []Outcome{{Kind: KindEnemyIdle, Vars: st.enemyVars(c, i, Vars{"enemy": name})}}
 	}
 	if adj := pick(st, cand, e.Adjacent); len(adj) > 0 {
 		// The nearest survivors are one space away: it moves into the
@@ -218,20 +218,20 @@ func act(c *models.Content, st *State, i int) []Outcome {
 		st.Enemies[i].With = []string{t.ID}
 		st.Enemies[i].Adjacent = nil
 		aggressive := tok.Has(models.AbilityAggressive)
-		out := []Outcome{{Kind: KindEnemyMoveTo, Vars: Vars{
-			"enemy": name, "id": e.ID, "survivor": t.Name, "aggressive": aggressive,
-		}}}
+		out := []Outcome{{Kind: KindEnemyMoveTo, Vars: st.enemyVars(c, i, Vars{
+			"enemy": name, "survivor": t.Name, "aggressive": aggressive,
+		})}}
 		if aggressive {
 			st.Turn.Attack = &Attack{Enemy: e.ID, Type: e.Type, Survivor: t.ID}
-			out = append(out, Outcome{Kind: KindEnemyAggressive, Vars: Vars{
-				"enemy": name, "id": e.ID, "survivor": t.Name, "hp": t.HP(),
-			}})
+			out = append(out, Outcome{Kind: KindEnemyAggressive, Vars: st.enemyVars(c, i, Vars{
+				"enemy": name, "survivor": t.Name, "hp": t.HP(),
+			})})
 		}
 		return out
 	}
-	return []Outcome{{Kind: KindEnemyMove, Vars: Vars{
-		"enemy": name, "id": e.ID, "steps": steps, "priority": names(st, targetOrder(st, cand)),
-	}}}
+	return []Outcome{{Kind: KindEnemyMove, Vars: st.enemyVars(c, i, Vars{
+		"enemy": name, "steps": steps, "priority": names(st, targetOrder(st, cand)),
+	})}}
 }
 
 // run resolves the enemy turn from where it stands until an enemy attacks
@@ -433,7 +433,11 @@ func RecheckTurn(c *models.Content, st State) (State, []Outcome) {
 	if k := st.Survivor(a.Survivor); k >= 0 {
 		name = st.Survivors[k].Name
 	}
-	out := []Outcome{{Kind: KindAttackDropped, Vars: Vars{"enemy": TypeName(c, a.Type, false), "id": a.Enemy, "survivor": name}}}
+	v := Vars{"enemy": TypeName(c, a.Type, false), "id": a.Enemy, "enemy_id": a.Enemy, "survivor": name}
+	if i := st.Enemy(a.Enemy); i >= 0 {
+		v = st.enemyVars(c, i, v)
+	}
+	out := []Outcome{{Kind: KindAttackDropped, Vars: v}}
 	st.Turn.Attack = nil
 	st.Turn.Queue = append([]string{a.Enemy}, st.Turn.Queue...)
 	return st, append(out, run(c, &st)...)
@@ -450,13 +454,23 @@ func turnFinished(c *models.Content, st *State, what string) error {
 		st.Turn.Card, AttackText(c, st, a), what)
 }
 
-// AttackText names an attack for messages: "Ann's fight against Robot e3".
+// AttackText names an attack for messages, the enemy as the group types it
+// (EnemyRef): "Ann's fight against Robot L2".
 func AttackText(c *models.Content, st *State, a Attack) string {
 	name := a.Survivor
 	if i := st.Survivor(a.Survivor); i >= 0 {
 		name = st.Survivors[i].Name
 	}
-	return fmt.Sprintf("%s's fight against %s %s", name, TypeName(c, a.Type, false), a.Enemy)
+	return fmt.Sprintf("%s's fight against %s %s", name, TypeName(c, a.Type, false), st.AttackRef(c, a))
+}
+
+// AttackRef is how a typed command names the enemy of attack a (EnemyRef),
+// or its id when it has left the map.
+func (s *State) AttackRef(c *models.Content, a Attack) string {
+	if i := s.Enemy(a.Enemy); i >= 0 {
+		return s.EnemyRef(c, i)
+	}
+	return a.Enemy
 }
 
 // EndRound starts the next round: this round's replacement tokens become

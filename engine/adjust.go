@@ -11,7 +11,9 @@ type EnemySpec struct {
 	// Type is an enemy type id, or a faction id (its faction enemies).
 	Type string `json:"type"`
 	// Token is the printed token id when known.
-	Token    string   `json:"token,omitempty"`
+	Token string `json:"token,omitempty"`
+	// Name is what the group writes on the token ("" = none).
+	Name     string   `json:"name,omitempty"`
 	Inactive bool     `json:"inactive,omitempty"`
 	With     []string `json:"with,omitempty"`
 	Adjacent []string `json:"adjacent,omitempty"`
@@ -75,50 +77,77 @@ func AddEnemy(c *models.Content, st State, sp EnemySpec) (State, []Outcome, erro
 	if err := st.checkSurvivors(append(append([]string(nil), sp.With...), sp.Adjacent...)); err != nil {
 		return st, nil, err
 	}
+	if sp.Name != "" {
+		if err := checkEnemyName(c, &st, -1, sp.Name); err != nil {
+			return st, nil, err
+		}
+	}
 	st.NextEnemy++
-	e := Enemy{ID: fmt.Sprintf("e%d", st.NextEnemy), Type: typ, Token: tok, Faction: fac, Active: !sp.Inactive,
+	e := Enemy{ID: fmt.Sprintf("e%d", st.NextEnemy), Type: typ, Token: tok, Name: sp.Name, Faction: fac, Active: !sp.Inactive,
 		With: st.canonical(sp.With), Adjacent: st.canonical(sp.Adjacent)}
 	st.Enemies = append(st.Enemies, e)
-	return st, []Outcome{{Kind: KindEnemyAdded, Vars: Vars{"id": e.ID, "enemy": TypeName(c, typ, false), "active": e.Active}}}, nil
+	v := st.enemyVars(c, len(st.Enemies)-1, Vars{"enemy": TypeName(c, typ, false), "active": e.Active})
+	return st, []Outcome{{Kind: KindEnemyAdded, Vars: v}}, nil
 }
 
-// RemoveEnemy takes an enemy off the map.
-func RemoveEnemy(c *models.Content, st State, id string) (State, []Outcome, error) {
+// RemoveEnemy takes an enemy off the map; ref is its id, name, token or
+// level (FindEnemy).
+func RemoveEnemy(c *models.Content, st State, ref string) (State, []Outcome, error) {
 	st = st.Clone()
-	i := st.Enemy(id)
-	if i < 0 {
-		return st, nil, fmt.Errorf("no enemy %q on the map", id)
+	i, err := st.FindEnemy(c, ref)
+	if err != nil {
+		return st, nil, err
 	}
 	e := st.Enemies[i]
+	v := st.enemyVars(c, i, Vars{"enemy": TypeName(c, e.Type, false)})
 	st.Enemies = append(st.Enemies[:i], st.Enemies[i+1:]...)
-	return st, []Outcome{{Kind: KindEnemyRemoved, Vars: Vars{"id": id, "enemy": TypeName(c, e.Type, false)}}}, nil
+	return st, []Outcome{{Kind: KindEnemyRemoved, Vars: v}}, nil
+}
+
+// Placement is what the group says of an enemy on the map: the survivors
+// in its space and adjacent to it, and optionally its side (Active), its
+// scanned token and the name written on it.
+type Placement struct {
+	With     []string
+	Adjacent []string
+	Active   *bool
+	Token    string
+	Name     string
 }
 
 // PlaceEnemy records which survivors share the enemy's space and which are
-// adjacent, and optionally flips it (active) or scans its token.
-func PlaceEnemy(c *models.Content, st State, id string, with, adjacent []string, active *bool, token string) (State, []Outcome, error) {
+// adjacent, and optionally flips it, scans its token or names it; ref is
+// its id, name, token or level (FindEnemy).
+func PlaceEnemy(c *models.Content, st State, ref string, p Placement) (State, []Outcome, error) {
 	st = st.Clone()
-	i := st.Enemy(id)
-	if i < 0 {
-		return st, nil, fmt.Errorf("no enemy %q on the map", id)
+	i, err := st.FindEnemy(c, ref)
+	if err != nil {
+		return st, nil, err
 	}
-	if err := st.checkSurvivors(append(append([]string(nil), with...), adjacent...)); err != nil {
+	if err := st.checkSurvivors(append(append([]string(nil), p.With...), p.Adjacent...)); err != nil {
 		return st, nil, err
 	}
 	e := &st.Enemies[i]
-	if token != "" {
+	if p.Token != "" {
 		t, _ := c.EnemyType(e.Type)
-		if _, ok := t.Token(token); !ok {
-			return st, nil, fmt.Errorf("enemy type %q has no token %q", e.Type, token)
+		if _, ok := t.Token(p.Token); !ok {
+			return st, nil, fmt.Errorf("enemy type %q has no token %q", e.Type, p.Token)
 		}
-		e.Token = token
+		e.Token = p.Token
 	}
-	e.With, e.Adjacent = st.canonical(with), st.canonical(adjacent)
-	if active != nil {
-		e.Active = *active
+	if p.Name != "" {
+		if err := checkEnemyName(c, &st, i, p.Name); err != nil {
+			return st, nil, err
+		}
+		e.Name = p.Name
 	}
-	return st, []Outcome{{Kind: KindEnemyPlaced, Vars: Vars{"id": id, "enemy": TypeName(c, e.Type, false),
-		"with": names(&st, idxOf(&st, e.With)), "adjacent": names(&st, idxOf(&st, e.Adjacent)), "active": e.Active}}}, nil
+	e.With, e.Adjacent = st.canonical(p.With), st.canonical(p.Adjacent)
+	if p.Active != nil {
+		e.Active = *p.Active
+	}
+	v := st.enemyVars(c, i, Vars{"enemy": TypeName(c, e.Type, false),
+		"with": names(&st, idxOf(&st, e.With)), "adjacent": names(&st, idxOf(&st, e.Adjacent)), "active": e.Active})
+	return st, []Outcome{{Kind: KindEnemyPlaced, Vars: v}}, nil
 }
 
 func idxOf(st *State, ids []string) []int {

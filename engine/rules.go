@@ -53,7 +53,8 @@ func Test(faces []models.Face, difficulty int) TestResult {
 // V.A.T.S. faces after rerolls and an optional assist.
 type FightInput struct {
 	Survivor string
-	// Enemy is the id of an enemy on the map; empty for "draw and fight".
+	// Enemy is an enemy on the map (its id, name, token or level:
+	// FindEnemy); empty for "draw and fight".
 	Enemy string
 	// Token is the printed token (from the enemy on the map, a scan, or the
 	// type's level-1 token when unknown).
@@ -205,9 +206,9 @@ func Fight(c *models.Content, st State, in FightInput) (State, FightResult, []Ou
 		return st, FightResult{}, nil, fmt.Errorf("fight: a drawn enemy is not on the map; give its token, not %q", in.Enemy)
 	}
 	if in.Enemy != "" {
-		ei = st.Enemy(in.Enemy)
-		if ei < 0 {
-			return st, FightResult{}, nil, fmt.Errorf("fight: no enemy %q on the map", in.Enemy)
+		var err error
+		if ei, err = st.FindEnemy(c, in.Enemy); err != nil {
+			return st, FightResult{}, nil, fmt.Errorf("fight: %w", err)
 		}
 		e := st.Enemies[ei]
 		if e.Faction != "" && st.Survivors[si].Loyal == e.Faction {
@@ -272,7 +273,7 @@ func Fight(c *models.Content, st State, in FightInput) (State, FightResult, []Ou
 			st.Enemies = append(st.Enemies[:ei], st.Enemies[ei+1:]...)
 			id := ReplacementID(old.ID)
 			st.Enemies = append(st.Enemies, Enemy{ID: id, Type: old.Type, Faction: old.Faction, Replacement: true})
-			out = append(out, Outcome{Kind: KindFightReplace, Vars: Vars{"enemy": name, "id": id}})
+			out = append(out, Outcome{Kind: KindFightReplace, Vars: st.enemyVars(c, len(st.Enemies)-1, Vars{"enemy": name})})
 		}
 	} else {
 		out = append(out, Outcome{Kind: KindFightSurvived, Vars: Vars{"enemy": name, "hits": res.SurvivorHits, "needed": res.Needed}})

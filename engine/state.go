@@ -45,7 +45,10 @@ type Enemy struct {
 	Type string `json:"type"`
 	// Token is the printed token id once known (scanned or typed); "" = a
 	// token of Type whose face is not known (level from TypeLevel).
-	Token   string `json:"token,omitempty"`
+	Token string `json:"token,omitempty"`
+	// Name is what the group wrote on the token ("" = none): announcements
+	// use it, and commands take it in place of the id (EnemyName, FindEnemy).
+	Name    string `json:"name,omitempty"`
 	Faction string `json:"faction,omitempty"`
 	Active  bool   `json:"active"`
 	// Replacement marks a token placed facedown this round after a kill; it
@@ -124,7 +127,8 @@ func (s *State) Survivor(id string) int {
 	return -1
 }
 
-// Enemy returns the index of the enemy with id, or -1.
+// Enemy returns the index of the enemy with id, or -1. A reference the
+// group typed (a name, token or level) is found with FindEnemy.
 func (s *State) Enemy(id string) int {
 	for i, e := range s.Enemies {
 		if e.ID == id {

@@ -285,7 +285,7 @@ func TestSeed000Gegneraktivierung_RecheckWaitingAttack(t *testing.T) {
 	})
 	t.Run("enemy moved next to the survivor: it acts again and moves in", func(t *testing.T) {
 		st, e1, e2 := start(t)
-		st, _, err := PlaceEnemy(c, st, e1, nil, []string{"ann"}, nil, "")
+		st, _, err := PlaceEnemy(c, st, e1, Placement{Adjacent: []string{"ann"}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,9 +100,11 @@ type Event struct {
 	N        int    `json:"n,omitempty"`
 
 	// Enemy events: Op is add|remove|place.
-	Op       string   `json:"op,omitempty"`
-	Enemy    string   `json:"enemy,omitempty"`
-	Token    string   `json:"token,omitempty"`
+	Op    string `json:"op,omitempty"`
+	Enemy string `json:"enemy,omitempty"`
+	Token string `json:"token,omitempty"`
+	// Name is the name the group writes on the token (enemy add/place ... as NAME).
+	Name     string   `json:"name,omitempty"`
 	With     []string `json:"with,omitempty"`
 	Adjacent []string `json:"adjacent,omitempty"`
 	Active   *bool    `json:"active,omitempty"`

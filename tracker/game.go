@@ -181,12 +181,13 @@ func apply(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 	case EvEnemy:
 		switch ev.Op {
 		case "add":
-			st, o, err = engine.AddEnemy(c, st, engine.EnemySpec{Type: ev.Enemy, Token: ev.Token,
+			st, o, err = engine.AddEnemy(c, st, engine.EnemySpec{Type: ev.Enemy, Token: ev.Token, Name: ev.Name,
 				Inactive: ev.Active != nil && !*ev.Active, With: ev.With, Adjacent: ev.Adjacent})
 		case "remove":
 			st, o, err = engine.RemoveEnemy(c, st, ev.Enemy)
 		case "place":
-			st, o, err = engine.PlaceEnemy(c, st, ev.Enemy, ev.With, ev.Adjacent, ev.Active, ev.Token)
+			st, o, err = engine.PlaceEnemy(c, st, ev.Enemy, engine.Placement{With: ev.With, Adjacent: ev.Adjacent,
+				Active: ev.Active, Token: ev.Token, Name: ev.Name})
 		default:
 			err = fmt.Errorf("enemy: unknown operation %q (add, remove, place)", ev.Op)
 		}
@@ -228,9 +229,8 @@ func promptAttack(c *models.Content, g Game, o outs) (Game, outs) {
 	ctx := RollContext{Kind: CtxFight, Survivor: a.Survivor, Enemy: a.Enemy}
 	g.Pending = newPending(g.State, ctx)
 	s := g.State.Survivors[g.State.Survivor(a.Survivor)]
-	o = append(o, engine.Outcome{Kind: KindFightPrompt, Vars: engine.Vars{
-		"enemy": engine.TypeName(c, a.Type, false), "id": a.Enemy, "survivor": s.Name,
-	}})
+	v := engine.Vars{"enemy": engine.TypeName(c, a.Type, false), "id": g.State.AttackRef(c, a), "enemy_id": a.Enemy, "survivor": s.Name}
+	o = append(o, engine.Outcome{Kind: KindFightPrompt, Vars: v})
 	return g, o
 }
 
@@ -271,21 +271,18 @@ func setContext(c *models.Content, g Game, ev Event) (Game, outs, error) {
 		// would leave it waiting with nothing to roll.
 		ctx := RollContext{}
 		if ev.Context != nil {
-			ctx = *ev.Context
-		}
-		if i := g.State.Survivor(ctx.Survivor); i >= 0 {
-			ctx.Survivor = g.State.Survivors[i].ID
+			ctx = canonicalContext(c, g.State, *ev.Context)
 		}
 		if !isAttack(ctx, a) {
 			return g, nil, fmt.Errorf("the enemy turn waits for %s: roll it first (`fight %s %s assist SURVIVOR` adds an assistant), or undo the card",
-				engine.AttackText(c, &g.State, a), a.Survivor, a.Enemy)
+				engine.AttackText(c, &g.State, a), a.Survivor, g.State.AttackRef(c, a))
 		}
 	}
 	if ev.Context == nil || ev.Context.Kind == CtxNone {
 		g.Pending = nil
 		return g, one(KindContextClear, nil), nil
 	}
-	ctx := *ev.Context
+	ctx := canonicalContext(c, g.State, *ev.Context)
 	if g.Pending != nil && g.Pending.Rolled {
 		return g, nil, fmt.Errorf("a %s roll is still waiting; say done (or undo) first", g.Pending.Context.Kind)
 	}
@@ -343,28 +340,26 @@ func survivorIDs(st engine.State) []string {
 	return ids
 }
 
-// fightToken finds the enemy of a fight context: a map enemy id, else a
-// token id, else a type or faction (its lowest level token).
+// fightToken finds the enemy of a fight context (engine.FightToken).
 func fightToken(c *models.Content, st engine.State, ctx RollContext) (typ string, tok models.EnemyToken, err error) {
-	if i := st.Enemy(ctx.Enemy); i >= 0 {
-		if ctx.Draw {
-			return "", tok, fmt.Errorf("fight: %s is on the map; draw is for tokens drawn from the supply", ctx.Enemy)
+	typ, tok, _, err = engine.FightToken(c, &st, ctx.Enemy, ctx.Draw)
+	return typ, tok, err
+}
+
+// canonicalContext names the context's survivor and map enemy by their ids,
+// so the pending fight stays the same enemy whatever the group typed (a
+// name, token or level) and compares with the attack the turn waits for.
+// References that name nothing are kept for setContext to report.
+func canonicalContext(c *models.Content, st engine.State, ctx RollContext) RollContext {
+	if i := st.Survivor(ctx.Survivor); i >= 0 {
+		ctx.Survivor = st.Survivors[i].ID
+	}
+	if ctx.Kind == CtxFight && !ctx.Draw {
+		if _, _, i, err := engine.FightToken(c, &st, ctx.Enemy, false); err == nil && i >= 0 {
+			ctx.Enemy = st.Enemies[i].ID
 		}
-		tok, err = engine.TokenFor(c, st.Enemies[i])
-		return st.Enemies[i].Type, tok, err
 	}
-	if t, tk, ok := c.Token(ctx.Enemy); ok {
-		return t.ID, tk, nil
-	}
-	typID := ctx.Enemy
-	if f, ok := c.Faction(ctx.Enemy); ok {
-		typID = f.Enemy
-	}
-	if t, ok := c.EnemyType(typID); ok {
-		tok, err = engine.TokenFor(c, engine.Enemy{ID: "?", Type: t.ID})
-		return t.ID, tok, err
-	}
-	return "", tok, fmt.Errorf("fight: no enemy %q on the map and no such token or type", ctx.Enemy)
+	return ctx
 }
 
 // faces turns face ids into faces of the set, with a clear error.

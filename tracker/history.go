@@ -156,6 +156,9 @@ func describe(ev Event) engine.Vars {
 		what += fmt.Sprintf(" %d", ev.N)
 	case EvEnemy:
 		what += " " + ev.Op + " " + ev.Enemy
+		if ev.Name != "" {
+			what += " as " + ev.Name
+		}
 	case EvEnemies:
 		what += fmt.Sprintf(" %s %d", ev.Enemy, ev.N)
 	case EvCorrect:

@@ -50,7 +50,7 @@ func (c *Catalog) Commands() []Command {
 		{Name: "set", Usage: "set SURVIVOR rested|loyal|special|armor|ranged VALUE"},
 		{Name: "setpower", Usage: "setpower SPACE"},
 		{Name: "setgoals", Usage: "setgoals N"},
-		{Name: "enemy", Usage: "enemy add TYPE|TOKEN|FACTION [inactive] [with ID,..] [adjacent ID,..] | enemy remove ID | enemy place ID [with ID,..] [adjacent ID,..] [active|inactive] [token TOKEN]"},
+		{Name: "enemy", Usage: "enemy add TYPE|TOKEN|FACTION [inactive] [with ID,..] [adjacent ID,..] [as NAME] | enemy remove ENEMY | enemy place ENEMY [with ID,..] [adjacent ID,..] [active|inactive] [token TOKEN] [as NAME]"},
 		{Name: "enemies", Usage: "enemies TYPE|FACTION N"},
 		{Name: "correct", Usage: "correct SEQ FACE... [assist FACE]"},
 		{Name: "undo", Usage: "undo"},
@@ -420,7 +420,7 @@ func parseEnemy(a []string, usage string) (Event, error) {
 		case "active", "inactive":
 			v := rest[i] == "active"
 			ev.Active = &v
-		case "with", "adjacent", "token":
+		case "with", "adjacent", "token", "as":
 			if i+1 >= len(rest) {
 				return Event{}, fmt.Errorf("%s needs a value", rest[i])
 			}
@@ -431,6 +431,8 @@ func parseEnemy(a []string, usage string) (Event, error) {
 				ev.Adjacent = split(rest[i+1])
 			case "token":
 				ev.Token = rest[i+1]
+			case "as":
+				ev.Name = rest[i+1]
 			}
 			i++
 		default:
@@ -438,7 +440,7 @@ func parseEnemy(a []string, usage string) (Event, error) {
 		}
 	}
 	if ev.Op == "remove" && len(rest) > 0 {
-		return Event{}, fmt.Errorf("usage: enemy remove ID")
+		return Event{}, fmt.Errorf("usage: enemy remove ENEMY")
 	}
 	return ev, nil
 }

@@ -102,7 +102,11 @@ func (g Game) SummaryIn(c *models.Content, cat *Catalog) string {
 			if tok == "" {
 				tok = e.Type
 			}
-			fmt.Fprintf(&b, "  %-4s %-18s %s%s\n", e.ID, tok, state, pos)
+			id := e.ID
+			if e.Name != "" {
+				id += " " + e.Name
+			}
+			fmt.Fprintf(&b, "  %-4s %-18s %s%s\n", id, tok, state, pos)
 		}
 	}
 	if p := g.Pending; p != nil {
@@ -110,7 +114,11 @@ func (g Game) SummaryIn(c *models.Content, cat *Catalog) string {
 		if p.Context.Kind == CtxTest {
 			what = cat.T("pendTest", p.Context.Survivor, p.Context.Difficulty)
 		} else {
-			what = cat.T("pendFight", p.Context.Survivor, p.Context.Enemy)
+			enemy := p.Context.Enemy
+			if i := st.Enemy(enemy); i >= 0 && !p.Context.Draw {
+				enemy = st.EnemyRef(c, i)
+			}
+			what = cat.T("pendFight", p.Context.Survivor, enemy)
 		}
 		faces := cat.T("waitRoll")
 		if p.Rolled {
@@ -130,7 +138,7 @@ func (g Game) SummaryIn(c *models.Content, cat *Catalog) string {
 		if i := st.Survivor(a.Survivor); i >= 0 {
 			name = st.Survivors[i].Name
 		}
-		b.WriteString(cat.T("turnWaits", st.Turn.Card, cat.T("attack", name, engine.TypeName(c, a.Type, false), a.Enemy)))
+		b.WriteString(cat.T("turnWaits", st.Turn.Card, cat.T("attack", name, engine.TypeName(c, a.Type, false), st.AttackRef(c, a))))
 	}
 	return b.String()
 }

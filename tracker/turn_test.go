@@ -12,12 +12,13 @@ import (
 // The enemy turn in a session: one enemy at a time, each fight rolled and
 // applied before the next enemy acts (seed 000 "1. Gegneraktivierung").
 
-// prompts returns the fight prompts of announcements as "survivor>enemy id".
+// prompts returns the fight prompts of announcements as "survivor>enemy
+// id" (the id under enemy_id: "id" is the name the group types).
 func prompts(as []models.Announcement) []string {
 	var out []string
 	for _, a := range as {
 		if a.Kind == KindFightPrompt {
-			out = append(out, a.Data["survivor"].(string)+">"+a.Data["id"].(string))
+			out = append(out, a.Data["survivor"].(string)+">"+a.Data["enemy_id"].(string))
 		}
 	}
 	return out
