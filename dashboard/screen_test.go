@@ -211,7 +211,7 @@ func TestBrowserOneScreen(t *testing.T) {
 			// printed on them when it is known.
 			var want []string
 			for _, e := range srv.snapshot(false).Enemies {
-				want = append(want, e.ID)
+				want = append(want, e.Name)
 			}
 			ids, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#enemy-list .enemy-id')].map((e) => e.textContent)`))
 			if err != nil || strings.Join(ids, " ") != strings.Join(want, " ") {

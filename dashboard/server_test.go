@@ -53,6 +53,18 @@ func TestStateJSON(t *testing.T) {
 	if len(snap.Enemies) != len(st.Enemies) {
 		t.Errorf("%d enemies, want %d", len(snap.Enemies), len(st.Enemies))
 	}
+	// Each enemy row carries the name the announcements use (issue 40):
+	// the creature's scanned token shows its printed level.
+	var names []string
+	for i, e := range snap.Enemies {
+		names = append(names, e.Name)
+		if i < len(st.Enemies) && e.Name != st.EnemyName(c, i) {
+			t.Errorf("enemy %s named %q, want %q", e.ID, e.Name, st.EnemyName(c, i))
+		}
+	}
+	if !slices.Contains(names, "L1") {
+		t.Errorf("enemy names %q, want the creature's L1", names)
+	}
 	n := 0
 	for _, grp := range snap.EnemyGroups {
 		n += grp.Active + grp.Facedown

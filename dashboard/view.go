@@ -123,10 +123,13 @@ type Survivor struct {
 
 // Enemy is one enemy token on the map.
 type Enemy struct {
-	ID          string   `json:"id"`
-	Type        string   `json:"type"`
-	TypeName    string   `json:"type_name"`
-	Token       string   `json:"token,omitempty"`
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	TypeName string `json:"type_name"`
+	Token    string `json:"token,omitempty"`
+	// Name is what the announcements call the enemy (engine EnemyName):
+	// the group's name for it, its printed level ("L2") or its id.
+	Name        string   `json:"name"`
 	Level       int      `json:"level,omitempty"`
 	Faction     string   `json:"faction,omitempty"`
 	FactionName string   `json:"faction_name,omitempty"`
@@ -325,9 +328,9 @@ func (v view) snapshot(g tracker.Game, events []tracker.LoggedEvent) Snapshot {
 	}
 	groups := map[[2]string]*EnemyGroup{}
 	var order [][2]string
-	for _, e := range st.Enemies {
+	for i, e := range st.Enemies {
 		ev := Enemy{ID: e.ID, Type: e.Type, TypeName: engine.TypeName(c, e.Type, false), Token: e.Token,
-			Faction: e.Faction, Active: e.Active, With: e.With, Adjacent: e.Adjacent}
+			Name: st.EnemyName(c, i), Faction: e.Faction, Active: e.Active, With: e.With, Adjacent: e.Adjacent}
 		if e.Faction != "" {
 			ev.FactionName = v.factionName(e.Faction)
 		}
@@ -347,7 +350,7 @@ func (v view) snapshot(g tracker.Game, events []tracker.LoggedEvent) Snapshot {
 		} else {
 			grp.Facedown++
 		}
-		snap.Targets = append(snap.Targets, Named{ID: e.ID, Name: fmt.Sprintf("%s %s", e.ID, ev.TypeName)})
+		snap.Targets = append(snap.Targets, Named{ID: e.ID, Name: fmt.Sprintf("%s %s", ev.TypeName, ev.Name)})
 	}
 	sort.SliceStable(order, func(i, j int) bool {
 		if order[i][1] != order[j][1] {
@@ -512,14 +515,14 @@ func (v view) pending(st engine.State, p tracker.Pending) *PendingView {
 			pv.Odds = &OddsView{P: o.P, PByRerolls: o.PByRerolls, Dice: dice, Needed: o.Needed}
 		}
 	case tracker.CtxFight:
-		typ, tok, err := fightToken(c, st, p.Context)
+		typ, tok, i, err := engine.FightToken(c, &st, p.Context.Enemy, p.Context.Draw)
 		if err != nil {
 			pv.OddsError = err.Error()
 			return pv
 		}
 		name := engine.TypeName(c, typ, false)
-		if i := st.Enemy(p.Context.Enemy); i >= 0 {
-			name = st.Enemies[i].ID + " " + name
+		if i >= 0 {
+			name += " " + st.EnemyName(c, i)
 		}
 		pv.Enemy = &Named{ID: p.Context.Enemy, Name: name}
 		g := engine.FightGoal{Token: tok, Armor: surv.Armor, Ranged: surv.Ranged, Rules: st.Rules}
@@ -575,28 +578,6 @@ func lookupFaces(fs models.FaceSet, ids []string) ([]models.Face, error) {
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-// fightToken finds the token a fight context is against, as the tracker
-// does: an enemy on the map, else a token id, else a faction's or a type's
-// lowest-level token.
-func fightToken(c *models.Content, st engine.State, ctx tracker.RollContext) (string, models.EnemyToken, error) {
-	if i := st.Enemy(ctx.Enemy); i >= 0 {
-		tok, err := engine.TokenFor(c, st.Enemies[i])
-		return st.Enemies[i].Type, tok, err
-	}
-	if t, tok, ok := c.Token(ctx.Enemy); ok {
-		return t.ID, tok, nil
-	}
-	typ := ctx.Enemy
-	if f, ok := c.Faction(ctx.Enemy); ok {
-		typ = f.Enemy
-	}
-	if t, ok := c.EnemyType(typ); ok {
-		tok, err := engine.TokenFor(c, engine.Enemy{ID: "?", Type: t.ID})
-		return t.ID, tok, err
-	}
-	return "", models.EnemyToken{}, fmt.Errorf("no enemy %q on the map and no such token or type", ctx.Enemy)
 }
 
 // frameURL is the URL of a frame reference under dir, or "" when the frames

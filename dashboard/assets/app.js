@@ -512,14 +512,15 @@
     fill($("enemy-groups"), S.enemy_groups.map((g) =>
       h("span", { class: "group chip", title: g.name + (g.faction_name ? " · " + g.faction_name : "") },
         g.name + " ", h("b", { class: "count-active" }, g.active), g.facedown ? h("span", { class: "muted" }, " +" + g.facedown) : null)));
-    // Each enemy shows the name the announcements use ("Super Mutant e1")
-    // and the printed token, which the group finds on the map.
+    // Each enemy shows the name the announcements use (its name, printed
+    // level or id: "Super Mutant L2") and the printed token, which the
+    // group finds on the map; its id is the badge's tooltip.
     fill($("enemy-list"), S.enemies.map((e) => {
       const where = [];
       if (e.with && e.with.length) where.push(t("with") + " " + e.with.map(survivorName).join(", "));
       if (e.adjacent && e.adjacent.length) where.push(t("adjacent") + " " + e.adjacent.map(survivorName).join(", "));
       return h("li", { class: "enemy" + (e.active ? " is-active" : " is-down"), "data-enemy": e.id },
-        h("span", { class: "enemy-id" }, e.id),
+        h("span", { class: "enemy-id", title: e.id }, e.name || e.id),
         h("span", { class: "enemy-main" },
           h("span", { class: "enemy-name" }, e.type_name + (e.level ? " L" + e.level : "")),
           e.token || where.length ? h("span", { class: "enemy-where muted" },
