@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"tablecam/announce"
 	"tablecam/dashboard"
 	"tablecam/live"
 	"tablecam/models"
+	"tablecam/tracker"
 	"tablecam/vision"
 )
 
@@ -114,11 +116,6 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	defer src.Close()
-	det, err := a.diceDetector(c, nil, errw)
-	if err != nil {
-		return err
-	}
-	defer det.Close()
 	cr, err := a.cardReader(false)
 	if err != nil {
 		return err
@@ -131,6 +128,11 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	defer st.Close()
+	det, err := a.diceDetector(c, playSets(c, a.cfg.Vision.Sets(), s.Game().Kind), errw)
+	if err != nil {
+		return err
+	}
+	defer det.Close()
 	outs, mute, err := a.outputs(ctx, out, o.jsonOut, o.voice)
 	if err != nil {
 		return err
@@ -204,4 +206,28 @@ func newBackgroundReader(det *vision.DiceDetector, cr *vision.CardReader) *visio
 		cfg.Share = cr.SetBackground
 	}
 	return vision.NewBackgroundReader(det, cfg)
+}
+
+// playSets are the face sets the camera looks for in a session of game:
+// vision.dice_sets for Fallout: The Board Game; for another game its own
+// dice (tracker.GameDiceSets) and the configured sets other than the
+// V.A.T.S. and assist dice, which only Fallout rolls. The game is the
+// session's when play starts: a game set up later is read with these sets
+// until play is started again (it resumes the session).
+func playSets(c *models.Content, configured []string, game string) []string {
+	if game == "" || game == tracker.GameFallout {
+		return configured
+	}
+	sets := tracker.GameDiceSets(c, game)
+	if len(sets) == 0 {
+		// A game whose die has no face set: the dice are announced by
+		// their faces, as without a game.
+		return configured
+	}
+	for _, x := range configured {
+		if x != "vats" && x != "assist" && !slices.Contains(sets, x) {
+			sets = append(sets, x)
+		}
+	}
+	return sets
 }

@@ -41,3 +41,26 @@ func TestPlayVideoAnnouncesTheRoll(t *testing.T) {
 		t.Errorf("head + 2h + arms is 3 hits; announced:\n%s", out)
 	}
 }
+
+// The camera looks for the dice of the session's game: d10s in This War of
+// Mine and Fallout: Warfare (with a taught set of the config kept, the
+// V.A.T.S. and assist dice dropped), the config's sets in Fallout and in a
+// game whose die has no face set.
+func TestPlaySetsFollowTheGame(t *testing.T) {
+	c, err := models.LoadContent("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conf := []string{"vats", "assist", "mydie"}
+	for game, want := range map[string]string{
+		"":          "vats,assist,mydie",
+		"fallout":   "vats,assist,mydie",
+		"twom":      "d10,mydie",
+		"warfare":   "d10,mydie",
+		"wasteland": "vats,assist,mydie",
+	} {
+		if got := strings.Join(playSets(c, conf, game), ","); got != want {
+			t.Errorf("%q: %s, want %s", game, got, want)
+		}
+	}
+}
