@@ -2,9 +2,12 @@ package tracker
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"tablecam/models"
 )
 
 // submitLines submits typed lines and returns each line's announcements.
@@ -128,5 +131,36 @@ func TestMoveWaitingErrors(t *testing.T) {
 	}
 	if err == nil || !strings.Contains(err.Error(), `"skill" face set`) {
 		t.Errorf("skill without a face: %v", err)
+	}
+}
+
+// With a skill die face set in the content, a Wasteland skill test typed
+// without its face waits for the camera, and the face read resolves it as
+// the typed face would.
+func TestWastelandSkillWaitsWithASkillSet(t *testing.T) {
+	base := testContent(t)
+	c := *base
+	skill := models.FaceSet{ID: SetSkill, Name: "skill die", Kind: "symbol"}
+	for _, id := range []string{"2", "3", "4", "5", "6", "7", "8", "9", "10", "ap", "crit", "x"} {
+		skill.Faces = append(skill.Faces, models.Face{ID: id})
+	}
+	c.FaceSets = append(slices.Clone(base.FaceSets), skill)
+	for _, face := range []string{"crit", "7", "x"} {
+		_, s := newSession(t, &c, "en")
+		got := submitLines(t, s, "setup wasteland nora:2 raider:1", "skill nora 6 vs raider", "roll skill "+face)
+		_, ref := newSession(t, &c, "en")
+		want := submitLines(t, ref, "setup wasteland nora:2 raider:1", "skill nora 6 "+face+" vs raider")
+		if w := got[1]; len(w) != 1 || w[0] != "Roll the skill for skill nora 6 vs raider." {
+			t.Errorf("waiting: %q", w)
+		}
+		if strings.Join(got[2], "|") != strings.Join(want[1], "|") {
+			t.Errorf("%s: camera %q\ntyped %q", face, got[2], want[1])
+		}
+	}
+	if got := GameDiceSets(&c, GameWasteland); len(got) != 1 || got[0] != SetSkill {
+		t.Errorf("Wasteland's dice sets: %v", got)
+	}
+	if got := GameDiceSets(base, GameWasteland); len(got) != 0 {
+		t.Errorf("Wasteland's dice sets without a skill set: %v", got)
 	}
 }
