@@ -164,3 +164,18 @@ func TestWastelandSkillWaitsWithASkillSet(t *testing.T) {
 		t.Errorf("Wasteland's dice sets without a skill set: %v", got)
 	}
 }
+
+// The state table says which command waits for the camera.
+func TestWaitingMoveInStateTable(t *testing.T) {
+	c := testContent(t)
+	_, s := newSession(t, c, "en")
+	submitLines(t, s, "setup warfare", "check 7 mod +2")
+	en, _ := NewCatalog("en")
+	if got := s.Game().SummaryIn(c, en); !strings.Contains(got, "Waiting    check 7 mod +2: the camera reads the d10\n") {
+		t.Errorf("state:\n%s", got)
+	}
+	submitLines(t, s, "roll d10 4")
+	if got := s.Game().SummaryIn(c, en); strings.Contains(got, "Waiting") {
+		t.Errorf("state after the roll:\n%s", got)
+	}
+}

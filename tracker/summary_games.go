@@ -29,6 +29,7 @@ func summaryTexts() map[string]map[string]string {
 			"wlVs":      " against %s",
 			"success":   "success",
 			"failure":   "failure",
+			"waiting":   "Waiting    %s: the camera reads the %s\n",
 		},
 		"de": {
 			"twom":      "Spiel      This War of Mine\nTag        %d, Schritt %s (%s), Spieler %d von %d hat das Tagebuch\n",
@@ -47,6 +48,7 @@ func summaryTexts() map[string]map[string]string {
 			"wlVs":      " gegen %s",
 			"success":   "Erfolg",
 			"failure":   "Fehlschlag",
+			"waiting":   "Wartet     %s: die Kamera liest den %s\n",
 		},
 	}
 }
@@ -121,6 +123,9 @@ func (g Game) gameSummary(cat *Catalog) string {
 			}
 			b.WriteString(st(cat, "wlRoll", r.Tester.Name, r.Skill, faceID(r.Face), vs, res))
 		}
+	}
+	if m, set, ok := waitingMove(g); ok {
+		b.WriteString(st(cat, "waiting", moveLine(Event{Type: EvMove, Move: m}), set))
 	}
 	return b.String()
 }
