@@ -179,3 +179,22 @@ func TestWaitingMoveInStateTable(t *testing.T) {
 		t.Errorf("state after the roll:\n%s", got)
 	}
 }
+
+// A command typed with its reading while another waits for the camera
+// (the camera missed the die) ends the wait; one without a reading keeps it.
+func TestTypedReadingEndsTheWait(t *testing.T) {
+	c := testContent(t)
+	_, s := newSession(t, c, "en")
+	submitLines(t, s, "setup warfare", "check 7", "harm 3 1")
+	if s.Game().Pending == nil {
+		t.Fatal("harm ended the wait")
+	}
+	submitLines(t, s, "check 7 4")
+	if p := s.Game().Pending; p != nil {
+		t.Errorf("still waiting after the typed check: %+v", p)
+	}
+	got := submitLines(t, s, "roll d10 9")
+	if len(got[0]) != 1 || !strings.HasPrefix(got[0][0], "Rolled 9") {
+		t.Errorf("a d10 after the wait ended: %q", got[0])
+	}
+}

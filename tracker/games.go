@@ -29,7 +29,13 @@ func applyGame(c *models.Content, g Game, seq int64, ev Event) (Game, outs, erro
 	if s, ok := waitsForCamera(ev); ok {
 		return waitForRoll(c, g, ev, s)
 	}
-	return applyMove(g, ev)
+	g, o, err := applyMove(g, ev)
+	if _, _, waiting := waitingMove(g); err == nil && waiting && len(ev.Faces) > 0 {
+		// The dice were typed (the camera missed them): the command
+		// waiting for the camera is not rolled again.
+		g.Pending = nil
+	}
+	return g, o, err
 }
 
 // applyMove applies a move with its readings to the session's game.
