@@ -110,7 +110,7 @@ eval-real: deps
 # Train the dice reader's models from scratch on this machine's CPU and
 # write them to vision/dice/models (see vision/dice/models/MODELS.md).
 train: train-deps
-	$(PYTHON) train/train_finder.py --data $(REAL_DICE) --work $(TRAIN_WORK)/finder --out vision/dice/models --epochs 12 --threads 1 --seed 1
+	$(PYTHON) train/train_finder.py --data $(REAL_DICE) --work $(TRAIN_WORK)/finder --out vision/dice/models --epochs 12 --threads 1 --seed 1 --max-die 160
 	$(PYTHON) train/train_faces.py --data $(REAL_DICE) --work $(TRAIN_WORK)/faces --out vision/dice/models --epochs 10 --threads 1 --seed 1 --art-every 0 --neg 0.25 --invert 0.15 --synth 0.2
 	cd vision/dice/models && sha256sum finder.onnx faces.onnx > SHA256SUMS
 

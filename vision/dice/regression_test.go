@@ -42,9 +42,9 @@ func TestRealPhotosRegression(t *testing.T) {
 	t.Log("\n" + b.String())
 	all := rp.All()
 	const (
-		minFound = 77.0
-		minRight = 18.0
-		maxWrong = 6.0
+		minFound = 80.0
+		minRight = 26.0
+		maxWrong = 4.5
 	)
 	if f := pct(all.Found, all.Dice); f < minFound {
 		t.Errorf("found %.1f%% of %d dice, floor %.0f%%", f, all.Dice, minFound)
