@@ -136,11 +136,11 @@ func resolveMove(c *models.Content, g Game, seq int64, ev Event, m *Move, set st
 func moveWaitMessages() map[string]map[string]string {
 	return map[string]map[string]string{
 		"en": {
-			KindMoveWaiting:   `Roll {{if gt .dice 1}}{{.dice}} × {{else}}the {{end}}{{.set}} for {{.line}}.`,
+			KindMoveWaiting:   `Roll {{if gt .dice 1}}{{.dice}} × {{else}}the {{end}}` + pick("set", map[string]string{SetD10: "d10", SetSkill: "skill die"}) + ` for {{.line}}.`,
 			KindMoveUncertain: `Not sure of {{list .faces}}: correct reading {{.seq}} if it is wrong.`,
 		},
 		"de": {
-			KindMoveWaiting:   `Würfelt {{if gt .dice 1}}{{.dice}} × {{end}}{{.set}} für {{.line}}.`,
+			KindMoveWaiting:   `Würfelt {{if gt .dice 1}}{{.dice}} × {{else}}den {{end}}` + pick("set", map[string]string{SetD10: "W10", SetSkill: "Fertigkeitswürfel"}) + ` für {{.line}}.`,
 			KindMoveUncertain: `Unsicher: {{list .faces}}. Falls falsch, korrigiert Wurf {{.seq}}.`,
 		},
 	}

@@ -150,7 +150,7 @@ func TestWastelandSkillWaitsWithASkillSet(t *testing.T) {
 		got := submitLines(t, s, "setup wasteland nora:2 raider:1", "skill nora 6 vs raider", "roll skill "+face)
 		_, ref := newSession(t, &c, "en")
 		want := submitLines(t, ref, "setup wasteland nora:2 raider:1", "skill nora 6 "+face+" vs raider")
-		if w := got[1]; len(w) != 1 || w[0] != "Roll the skill for skill nora 6 vs raider." {
+		if w := got[1]; len(w) != 1 || w[0] != "Roll the skill die for skill nora 6 vs raider." {
 			t.Errorf("waiting: %q", w)
 		}
 		if strings.Join(got[2], "|") != strings.Join(want[1], "|") {
@@ -196,5 +196,17 @@ func TestTypedReadingEndsTheWait(t *testing.T) {
 	got := submitLines(t, s, "roll d10 9")
 	if len(got[0]) != 1 || !strings.HasPrefix(got[0][0], "Rolled 9") {
 		t.Errorf("a d10 after the wait ended: %q", got[0])
+	}
+}
+
+func TestMoveWaitingInGerman(t *testing.T) {
+	c := testContent(t)
+	_, s := newSession(t, c, "de")
+	got := submitLines(t, s, "setup warfare", "check 7 mod +2", "lightroll")
+	if w := got[1]; len(w) != 1 || w[0] != "Würfelt den W10 für check 7 mod +2." {
+		t.Errorf("check: %q", w)
+	}
+	if w := got[2]; len(w) != 1 || w[0] != "Würfelt 2 × W10 für lightroll." {
+		t.Errorf("lightroll: %q", w)
 	}
 }
