@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"image"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -92,7 +93,30 @@ func Script() []Step {
 
 // Games lists the games with a demo: "" (and "fallout") is Fallout: The
 // Board Game's.
-func Games() []string { return []string{tracker.GameFallout, tracker.GameTwom, tracker.GameWarfare} }
+func Games() []string {
+	return []string{tracker.GameFallout, tracker.GameTwom, tracker.GameWarfare, tracker.GameWasteland}
+}
+
+// Content is the content a game's demo plays with. Wasteland Warfare's
+// skill die has no built-in face set (its faces are unconfirmed), so its
+// demo adds one as a group adds theirs: tracker.SetSkill with the faces
+// 2–10, ap, crit and x, drawn by the renderer as symbols of its own.
+func Content(c *models.Content, game string) *models.Content {
+	if game != tracker.GameWasteland {
+		return c
+	}
+	if _, ok := c.FaceSet(tracker.SetSkill); ok {
+		return c
+	}
+	skill := models.FaceSet{ID: tracker.SetSkill, Name: "skill die (demo)", Kind: models.KindSymbol, Assumed: true,
+		Note: "the Wasteland demo's stand-in for a group's own skill die face set"}
+	for _, id := range []string{"2", "3", "4", "5", "6", "7", "8", "9", "10", "ap", "crit", "x"} {
+		skill.Faces = append(skill.Faces, models.Face{ID: id, Label: id})
+	}
+	cc := *c
+	cc.FaceSets = append(slices.Clone(c.FaceSets), skill)
+	return &cc
+}
 
 // GameScript is the demo of a game of Games().
 func GameScript(game string) ([]Step, error) {
@@ -103,6 +127,8 @@ func GameScript(game string) ([]Step, error) {
 		return twomScript(), nil
 	case tracker.GameWarfare:
 		return warfareScript(), nil
+	case tracker.GameWasteland:
+		return wastelandScript(), nil
 	}
 	return nil, fmt.Errorf("no demo of %q (demos: %s)", game, strings.Join(Games(), ", "))
 }
@@ -137,6 +163,22 @@ func warfareScript() []Step {
 		{Note: "the d10 for the shot", Dice: throwD10(Seed+22, "5")},
 		{Note: "the raider's Endurance save", Lines: []string{"save 5 mod +1"}},
 		{Note: "the d10 for the save", Dice: throwD10(Seed+23, "2")},
+	}
+}
+
+// wastelandScript is a Wasteland Warfare demo on the demo's skill die
+// (Content): an attack that misses, saved by a luck token, and a skill
+// test; each skill line is typed without its face and the camera reads it.
+func wastelandScript() []Step {
+	throw := func(seed int64, face string) *synth.SequenceSpec {
+		return diceOf(tracker.SetSkill, seed, []string{face}, []synth.Step{{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}})
+	}
+	return []Step{
+		{Note: "setup; nora shoots at the raider", Lines: []string{"setup wasteland nora:2 raider:1", "skill nora 6 vs raider"}},
+		{Note: "the skill die for nora's shot", Dice: throw(Seed+31, "8")},
+		{Note: "a luck token for accuracy; the shot stands", Lines: []string{"luck accuracy luck", "done"}},
+		{Note: "the raider's skill test", Lines: []string{"skill raider 5"}},
+		{Note: "the skill die for the raider", Dice: throw(Seed+32, "crit")},
 	}
 }
 

@@ -24,6 +24,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, game string, w, er
 	if _, err := demo.GameScript(game); err != nil {
 		return err
 	}
+	c = demo.Content(c, game)
 	out, mute, err := a.outputs(ctx, w, jsonOut, voice)
 	if err != nil {
 		return err

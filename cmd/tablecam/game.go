@@ -217,7 +217,7 @@ func (a *app) playCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&manual, "manual", false, "type events at a prompt (roll 2h head arms, card activation-3, undo, help)")
-	cmd.Flags().StringVar(&demoGame, "demo", "", "play a bundled demo game through the camera pipeline (rendered frames): fallout (alone: --demo), twom or warfare")
+	cmd.Flags().StringVar(&demoGame, "demo", "", "play a bundled demo game through the camera pipeline (rendered frames): fallout (alone: --demo), twom, warfare or wasteland")
 	cmd.Flags().Lookup("demo").NoOptDefVal = tracker.GameFallout
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "announcements as JSON lines")
 	cmd.Flags().BoolVar(&fresh, "new", false, "start a new session instead of resuming the open one used last")

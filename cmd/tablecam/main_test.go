@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"tablecam/demo"
+	"tablecam/models"
 	"tablecam/tracker"
 )
 
@@ -145,23 +147,29 @@ func TestVersionFlag(t *testing.T) {
 	}
 }
 
-// `play --demo twom|warfare` reads every d10 of the game's demo from the
-// rendered frames, and each command typed without its reading resolves as
-// the engine does for the faces rendered: the demo says exactly what a
-// replay of the same lines with those faces typed says.
+// `play --demo twom|warfare|wasteland` reads every die of the game's demo
+// from the rendered frames, and each command typed without its reading
+// resolves as the engine does for the faces rendered: the demo says
+// exactly what a session says for the same lines with those faces typed.
 func TestOtherGameDemosResolveCameraRolls(t *testing.T) {
-	for _, game := range []string{"twom", "warfare"} {
+	base, err := models.LoadContent("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, game := range []string{"twom", "warfare", "wasteland"} {
 		t.Run(game, func(t *testing.T) {
 			script, err := demo.GameScript(game)
 			if err != nil {
 				t.Fatal(err)
 			}
+			c := demo.Content(base, game)
+			set := tracker.GameDiceSets(c, game)[0]
 			var lines []string
 			rolls := 0
 			for _, st := range script {
 				lines = append(lines, st.Lines...)
 				if st.Dice != nil {
-					roll := "roll " + tracker.SetD10
+					roll := "roll " + set
 					for _, d := range st.Dice.Scene.Dice {
 						roll += " " + d.Face
 					}
@@ -169,14 +177,7 @@ func TestOtherGameDemosResolveCameraRolls(t *testing.T) {
 					rolls++
 				}
 			}
-			events := filepath.Join(t.TempDir(), game+".events")
-			if err := os.WriteFile(events, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			want, errs, err := run(t, "", "replay", "--events", events)
-			if err != nil {
-				t.Fatalf("replay: %v\n%s", err, errs)
-			}
+			want := typedAnnouncements(t, c, lines)
 			out, errs, err := run(t, "", "play", "--demo", game, "--voice", "off")
 			if err != nil {
 				t.Fatalf("demo: %v\n%s", err, errs)
@@ -187,9 +188,43 @@ func TestOtherGameDemosResolveCameraRolls(t *testing.T) {
 			if out != want {
 				t.Errorf("demo:\n%s\nwant (the lines with the rendered faces typed):\n%s", out, want)
 			}
-			if n := strings.Count(out, "Roll the d10 for ") + strings.Count(out, "Roll 2 × d10 for "); n != rolls {
+			if n := strings.Count(out, "Roll the ") + strings.Count(out, "Roll 2 × "); n != rolls {
 				t.Errorf("%d commands waited for the camera, want %d:\n%s", n, rolls, out)
 			}
 		})
 	}
+}
+
+// typedAnnouncements submits lines to a fresh session and returns its
+// announcements, a line each.
+func typedAnnouncements(t *testing.T, c *models.Content, lines []string) string {
+	t.Helper()
+	st, err := tracker.OpenStore(filepath.Join(t.TempDir(), "typed.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cat, err := tracker.NewCatalog("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tracker.OpenSession(context.Background(), st, c, cat, "", "typed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		ev, ok, err := tracker.ParseLine(c, l)
+		if err != nil || !ok {
+			t.Fatalf("%q: %v", l, err)
+		}
+		as, err := s.Submit(context.Background(), ev)
+		if err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		for _, a := range as {
+			b.WriteString(a.Text + "\n")
+		}
+	}
+	return b.String()
 }

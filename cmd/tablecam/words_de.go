@@ -158,7 +158,7 @@ func helpDE() map[string]string {
 		"rerolls available":                                                                         "verfügbare Neuwürfe",
 		"dice set":                                                                                  "Würfelsatz",
 		"Address of the web dashboard, host:port. 127.0.0.1 keeps it on this machine; 0.0.0.0:8080 shows it to phones and tablets on the same network.": "Adresse des Web-Dashboards, Host:Port. 127.0.0.1 hält es auf diesem Rechner; 0.0.0.0:8080 zeigt es Handys und Tablets im selben Netz.",
-		"play a bundled demo game through the camera pipeline (rendered frames): fallout (alone: --demo), twom or warfare":                              "spielt eine mitgelieferte Demo durch die Kamera-Verarbeitung (berechnete Bilder): fallout (allein: --demo), twom oder warfare",
+		"play a bundled demo game through the camera pipeline (rendered frames): fallout (alone: --demo), twom, warfare or wasteland":                   "spielt eine mitgelieferte Demo durch die Kamera-Verarbeitung (berechnete Bilder): fallout (allein: --demo), twom, warfare oder wasteland",
 		"read a folder of pictures (in name order) instead of the camera":                                                                               "liest einen Ordner mit Bildern (nach Namen geordnet) statt der Kamera",
 		"announcements as JSON lines": "Ansagen als JSON-Zeilen",
 		"type events at a prompt (roll 2h head arms, card activation-3, undo, help)":                               "Ereignisse an einer Eingabezeile tippen (roll 2h head arms, card activation-3, undo, help)",
