@@ -33,7 +33,10 @@ func resolveType(c *models.Content, id string) (typ, faction, token string, err 
 		return f.Enemy, f.ID, "", nil
 	}
 	if t, tok, ok := c.Token(id); ok {
-		_, fac, _, _ := resolveType(c, t.ID)
+		_, fac, _, err := resolveType(c, t.ID)
+		if err != nil {
+			return "", "", "", fmt.Errorf("token %q: %w", id, err)
+		}
 		return t.ID, fac, tok.ID, nil
 	}
 	return "", "", "", fmt.Errorf("unknown enemy type, faction or token %q", id)
