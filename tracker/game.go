@@ -307,7 +307,8 @@ func setContext(c *models.Content, g Game, ev Event) (Game, outs, error) {
 		return g, one(KindContextTest, engine.Vars{"survivor": st.Survivors[si].Name, "difficulty": ctx.Difficulty,
 			"rerolls": g.Pending.RerollsLeft}), nil
 	case CtxFight:
-		if _, _, err := fightToken(c, st, ctx); err != nil {
+		typ, _, err := fightToken(c, st, ctx)
+		if err != nil {
 			return g, nil, err
 		}
 		if ctx.Assistant != "" {
@@ -320,7 +321,6 @@ func setContext(c *models.Content, g Game, ev Event) (Game, outs, error) {
 			}
 			ctx.Assistant = st.Survivors[ai].ID
 		}
-		typ, _, _ := fightToken(c, st, ctx)
 		g.Pending = newPending(st, ctx)
 		assistant := ""
 		if ctx.Assistant != "" {
@@ -407,7 +407,10 @@ func roll(c *models.Content, g Game, seq int64, ev Event) (Game, outs, error) {
 		var which []string
 		for _, u := range ev.Uncertain {
 			if u == 0 {
-				a, _ := faces(c, "assist", []string{ev.Assist})
+				a, err := faces(c, "assist", []string{ev.Assist})
+				if err != nil {
+					return g, nil, fmt.Errorf("roll: %w", err)
+				}
 				which = append(which, faceLabels(a)[0])
 			} else {
 				which = append(which, faceLabels(fs[u-1 : u])[0])
@@ -487,7 +490,10 @@ func progress(c *models.Content, g Game) (Game, outs, error) {
 	if p.RerollsLeft <= 0 && len(p.Uncertain) == 0 {
 		return resolve(c, g)
 	}
-	fs, _ := faces(c, p.Set, p.Faces)
+	fs, err := faces(c, p.Set, p.Faces)
+	if err != nil {
+		return g, nil, err
+	}
 	st := g.State
 	switch p.Context.Kind {
 	case CtxTest:
@@ -502,7 +508,10 @@ func progress(c *models.Content, g Game) (Game, outs, error) {
 		s := st.Survivors[st.Survivor(p.Context.Survivor)]
 		var af *models.Face
 		if p.Assist != "" {
-			a, _ := faces(c, "assist", []string{p.Assist})
+			a, err := faces(c, "assist", []string{p.Assist})
+			if err != nil {
+				return g, nil, err
+			}
 			af = &a[0]
 		}
 		r := engine.FightMath(st.Rules, tok, s.Armor, s.Ranged, fs, af)
