@@ -2238,9 +2238,8 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 }
 
 // tc_shrink4_cn is tc_shrink4 for CN channels, known when compiled: the
-// loop over a pixel's channels unrolled (a 720p colour frame in about 0.75
-// of the time of the loop over cn on session 25's machine,
-// BenchmarkCardRefShrink).
+// loop over a pixel's channels unrolled, which the compiler turns into
+// straight-line code (BenchmarkCardRefShrink measures it).
 template <int CN>
 static void tc_shrink4_cn(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, size_t dstep) {
     const int w = cols / 4, h = rows / 4;
@@ -2258,8 +2257,8 @@ static void tc_shrink4_cn(const uint8_t *src, int rows, int cols, size_t step, u
 
 // tc_shrink4_c3v is tc_shrink4_cn<3> in two steps the compiler vectorises:
 // each row pair summed into tmp (16 bits), then each output value the sum
-// of two of them; the same integers, the same pixels (2.4 times as fast on
-// session 27's machine, BenchmarkCardRefShrink).
+// of two of them; the same integers, the same pixels
+// (BenchmarkCardRefShrink measures the gain).
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3")))
 #if defined(TC_X86)

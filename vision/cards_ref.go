@@ -1605,8 +1605,8 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 		// time): a match it makes stand, stands (training scenes: 91% of
 		// the accepted matches that stand do so at the first look, and
 		// none stood there that the full look did not make stand). A
-		// match in the band gets it too (session 25: most full looks were
-		// the band's). There the first look can make stand a match the
+		// match in the band gets it too (most full looks are the band's).
+		// There the first look can make stand a match the
 		// full look would not: on the digest's 1,146 training scenes one
 		// reading changed (a card read right from a larger outline of
 		// it), and the held-out figures stayed the same to the card. A
