@@ -43,14 +43,14 @@ type faceNet struct {
 	// turns is how many quarter turns of the view are read and averaged
 	// (1 to 4): a die has no up, and views the model reads alike at every
 	// turn are the ones it reads surely.
-	turns  int
-	input  []float32
-	turned []float32
+	turns int
+	// input holds the view and its turns, one after the other.
+	input []float32
 }
 
 func newFaceNet(net *dnn.Net) *faceNet {
 	n := 3 * faceSide * faceSide
-	return &faceNet{net: net, turns: 4, input: make([]float32, n), turned: make([]float32, n)}
+	return &faceNet{net: net, turns: 4, input: make([]float32, 4*n)}
 }
 
 // quarterTurn writes src turned by a quarter (each of its three planes)
@@ -99,35 +99,33 @@ func (r *faceNet) read(frame gocv.Mat, f Found) (Face, error) {
 	if err := r.view(frame, f); err != nil {
 		return Face{}, err
 	}
+	// The turns go through the model as one batch: one call's overhead
+	// instead of one per turn.
+	n := faceSide * faceSide * 3
+	batch := r.input[:r.turns*n]
+	for t := 1; t < r.turns; t++ {
+		quarterTurn(batch[t*n:(t+1)*n], batch[(t-1)*n:t*n])
+	}
+	outs, err := r.net.Run(dnn.Tensor{Shape: []int{r.turns, 3, faceSide, faceSide}, Data: batch})
+	if err != nil {
+		return Face{}, err
+	}
+	logits, e := outs[0], outs[1]
+	if logits.Len() != r.turns*faceClasses || e.Len() == 0 || e.Len()%r.turns != 0 {
+		return Face{}, fmt.Errorf("dice: face reader %s gave outputs of shape %v and %v for %d views, want [%d %d] and [%d N]",
+			r.net.Name(), logits.Shape, e.Shape, r.turns, r.turns, faceClasses, r.turns)
+	}
+	dim := e.Len() / r.turns
 	probs := make([]float64, faceClasses)
-	var emb []float64
-	in := r.input
+	emb := make([]float64, dim)
 	for t := range r.turns {
-		if t > 0 {
-			quarterTurn(r.turned, in)
-			in, r.turned = r.turned, in
-		}
-		outs, err := r.net.Run(dnn.Tensor{Shape: []int{1, 3, faceSide, faceSide}, Data: in})
-		if err != nil {
-			return Face{}, err
-		}
-		logits, e := outs[0], outs[1]
-		if logits.Len() != faceClasses || e.Len() == 0 {
-			return Face{}, fmt.Errorf("dice: face reader %s gave outputs of shape %v and %v, want [1 %d] and [1 N]", r.net.Name(), logits.Shape, e.Shape, faceClasses)
-		}
-		for i, p := range softmax(logits.Data) {
+		for i, p := range softmax(logits.Data[t*faceClasses : (t+1)*faceClasses]) {
 			probs[i] += p / float64(r.turns)
 		}
-		if emb == nil {
-			emb = make([]float64, e.Len())
-		}
-		for i, v := range unit(e.Data) {
+		for i, v := range unit(e.Data[t*dim : (t+1)*dim]) {
 			emb[i] += float64(v)
 		}
 	}
-	// The turns leave r.input and r.turned swapped when their count is
-	// even; either buffer serves the next view.
-	r.input = in
 	best := 0
 	for i, p := range probs {
 		if p > probs[best] {
