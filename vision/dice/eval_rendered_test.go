@@ -83,10 +83,8 @@ func evaluateScene(r *Reader, c *models.Content, spec synth.Scene, all, d6 RealR
 		conds = append(conds, "a hand in the picture")
 	}
 	used := make([]bool, len(found))
+	hasD6 := false
 	for _, d := range truth.Dice {
-		if d.Set == "d6" && d.Index == firstD6(truth) {
-			statsOf(d6.Rigs, "style: "+style).Photos++
-		}
 		if d.Visible < 0.5 || d.Occluded {
 			continue
 		}
@@ -96,6 +94,7 @@ func evaluateScene(r *Reader, c *models.Content, spec synth.Scene, all, d6 RealR
 		}
 		var read []*RealStats
 		if d.Set == "d6" {
+			hasD6 = true
 			read = append(read, statsOf(d6.Rigs, "style: "+style))
 			for _, k := range conds {
 				read = append(read, statsOf(d6.Conditions, k))
@@ -133,20 +132,13 @@ func evaluateScene(r *Reader, c *models.Content, spec synth.Scene, all, d6 RealR
 			break
 		}
 	}
+	if hasD6 {
+		statsOf(d6.Rigs, "style: "+style).Photos++
+	}
 	for i, u := range used {
 		if !u && found[i].Center.In(image.Rect(0, 0, frame.Cols(), frame.Rows())) {
 			st.Extra++
 		}
 	}
 	return nil
-}
-
-// firstD6 is the spec index of the scene's first d6 die in truth, or -1.
-func firstD6(truth synth.Truth) int {
-	for _, d := range truth.Dice {
-		if d.Set == "d6" {
-			return d.Index
-		}
-	}
-	return -1
 }

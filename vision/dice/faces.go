@@ -117,13 +117,13 @@ func (r *faceNet) read(frame gocv.Mat, f Found) (Face, error) {
 	}
 	dim := e.Len() / r.turns
 	probs := make([]float64, faceClasses)
-	emb := make([]float64, dim)
+	emb := make([]float32, dim)
 	for t := range r.turns {
 		for i, p := range softmax(logits.Data[t*faceClasses : (t+1)*faceClasses]) {
 			probs[i] += p / float64(r.turns)
 		}
 		for i, v := range unit(e.Data[t*dim : (t+1)*dim]) {
-			emb[i] += float64(v)
+			emb[i] += v
 		}
 	}
 	best := 0
@@ -136,11 +136,7 @@ func (r *faceNet) read(frame gocv.Mat, f Found) (Face, error) {
 	if best == faceValues {
 		value = 0
 	}
-	e32 := make([]float32, len(emb))
-	for i, v := range emb {
-		e32[i] = float32(v)
-	}
-	return Face{Value: value, Confidence: probs[best], Probs: probs, Embedding: unit(e32)}, nil
+	return Face{Value: value, Confidence: probs[best], Probs: probs, Embedding: unit(emb)}, nil
 }
 
 func softmax(z []float32) []float64 {
