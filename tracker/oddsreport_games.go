@@ -6,7 +6,6 @@ import (
 
 	"tablecam/engine/dice"
 	"tablecam/engine/twom"
-	"tablecam/engine/warfare"
 	"tablecam/engine/wasteland"
 )
 
@@ -18,9 +17,11 @@ type GameOddsRequest struct {
 	// of a character with this empathy.
 	Noise   *int
 	Empathy *int
-	// Fallout: Warfare: a d10 test under Stat with Mod added to the roll.
-	Stat int
-	Mod  int
+	// Fallout: Warfare: a d10 test under Stat with Mod added to the roll;
+	// an attack, and the initiative roll.
+	Stat    int
+	Mod     int
+	Warfare WarfareOdds
 	// Wasteland Warfare: a skill test at Skill on a die with these faces.
 	Skill      int
 	SkillFaces []string
@@ -48,13 +49,9 @@ func GameOddsReport(r GameOddsRequest) (string, error) {
 			fmt.Fprintf(&b, "Empathy test, empathy %d (black die)\n  P(misery) = %s\n", *r.Empathy, ratio(twom.EmpathyOdds(*r.Empathy)))
 		}
 	case GameWarfare:
-		if r.Stat < 1 || r.Stat > 20 {
-			return "", fmt.Errorf("odds --game warfare: --stat must be 1 … 20, got %d", r.Stat)
+		if err := warfareOddsReport(&b, r.Stat, r.Mod, r.Warfare); err != nil {
+			return "", err
 		}
-		if r.Mod < -10 || r.Mod > 10 {
-			return "", fmt.Errorf("mod must be -10 … 10, got %d", r.Mod)
-		}
-		fmt.Fprintf(&b, "Test under %d, modifier %+d on the d10 (a 10 always fails)\n  P(success) = %s\n", r.Stat, r.Mod, ratio(warfare.TestOdds(r.Stat, r.Mod)))
 	case GameWasteland:
 		if len(r.SkillFaces) == 0 {
 			return "", fmt.Errorf("odds --game wasteland: give the skill die's faces with --skill-faces (e.g. crit,ap,2,2,3,...,x): their counts are not confirmed, so tablecam takes your die's")

@@ -850,7 +850,7 @@ func (a *app) oddsCmd() *cobra.Command {
 	var r tracker.OddsRequest
 	var g tracker.GameOddsRequest
 	var faces, skillFaces string
-	var noise, empathy int
+	var noise, empathy, luckA, luckB int
 	cmd := &cobra.Command{
 		Use:   "odds",
 		Short: "Exact odds of a test or fight, and which dice to reroll",
@@ -859,6 +859,9 @@ func (a *app) oddsCmd() *cobra.Command {
   tablecam odds --enemy raider-1 --faces head,torso,2h --rerolls 1
   tablecam odds --game twom --noise 3 --empathy 6
   tablecam odds --game warfare --stat 7 --mod +2
+  tablecam odds --game warfare --melee 7 --ac 2 --behind
+  tablecam odds --game warfare --shoot 8 --ac 1 --cover --light dusk
+  tablecam odds --game warfare --initiative --last-attacker a --luck-b 3
   tablecam odds --game wasteland --skill 5 --skill-faces crit,ap,2,2,3,3,4,4,5,5,6,6,7,7,8,9,10,x,x,x`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if g.Game != "" {
@@ -867,6 +870,12 @@ func (a *app) oddsCmd() *cobra.Command {
 				}
 				if cmd.Flags().Changed("empathy") {
 					g.Empathy = &empathy
+				}
+				if cmd.Flags().Changed("luck-a") {
+					g.Warfare.LuckA = &luckA
+				}
+				if cmd.Flags().Changed("luck-b") {
+					g.Warfare.LuckB = &luckB
 				}
 				if skillFaces != "" {
 					g.SkillFaces = strings.Split(skillFaces, ",")
@@ -910,6 +919,22 @@ func (a *app) oddsCmd() *cobra.Command {
 	f.IntVar(&empathy, "empathy", 0, "twom: an empathy test for this empathy")
 	f.IntVar(&g.Stat, "stat", 0, "warfare: the stat the d10 rolls under")
 	f.IntVar(&g.Mod, "mod", 0, "warfare: the modifiers added to the roll")
+	wo := &g.Warfare
+	f.IntVar(&wo.Melee, "melee", 0, "warfare: a melee attack at this Strength")
+	f.IntVar(&wo.Shoot, "shoot", 0, "warfare: a ranged attack at this Agility")
+	f.IntVar(&wo.AC, "ac", 0, "warfare: the target's armour class")
+	f.BoolVar(&wo.Behind, "behind", false, "warfare: a melee attack from behind")
+	f.BoolVar(&wo.Charge, "charge", false, "warfare: a melee attack at the end of a charge")
+	f.BoolVar(&wo.Moving, "moving", false, "warfare: an attack at the end of a move and fire")
+	f.BoolVar(&wo.Cover, "cover", false, "warfare: the target is by a wall or rough ground")
+	f.BoolVar(&wo.Flying, "flying", false, "warfare: a flying target")
+	f.BoolVar(&wo.Area, "area", false, "warfare: an area-effect weapon (no armour class)")
+	f.StringVar(&wo.Light, "light", "", "warfare: the light level (dawn, day, dusk, darkness)")
+	f.StringVar(&wo.Shooter, "shooter", "", "warfare: the shooter if robot, ghoul or super_mutant")
+	f.BoolVar(&wo.Initiative, "initiative", false, "warfare: the initiative roll")
+	f.StringVar(&wo.LastAttacker, "last-attacker", "", "warfare: the side that attacked last turn (a or b)")
+	f.IntVar(&luckA, "luck-a", 0, "warfare: the Luck of side a's best hero")
+	f.IntVar(&luckB, "luck-b", 0, "warfare: the Luck of side b's best hero")
 	f.IntVar(&g.Skill, "skill", 0, "wasteland: the skill value")
 	f.StringVar(&skillFaces, "skill-faces", "", "wasteland: your skill die's faces, comma-separated (2-10, ap, crit, x)")
 	return cmd

@@ -86,3 +86,19 @@ func InitiativeOdds(a, b InitiativeRoll) (pa, pb dice.Ratio) {
 	pb, _ = dice.NewRatio(wb, wa+wb)
 	return pa, pb
 }
+
+// InitiativeRerollOdds is the chance that one initiative roll ties with no
+// Luck to break it, so both sides roll again (seed 002 ch. 4 "Tirare per
+// l'Iniziativa"), over the 100 ordered pairs of faces.
+func InitiativeRerollOdds(a, b InitiativeRoll) dice.Ratio {
+	var n int64
+	for _, va := range dice.D10Values() {
+		for _, vb := range dice.D10Values() {
+			if initiative(va, vb, a, b).Reroll {
+				n++
+			}
+		}
+	}
+	r, _ := dice.NewRatio(n, 100)
+	return r
+}

@@ -161,3 +161,45 @@ func TestSeed002Odds_Initiative(t *testing.T) {
 	pa, _ = InitiativeOdds(InitiativeRoll{}, InitiativeRoll{HasHero: true, HeroLuck: 3})
 	sameRat(t, "luck b", pa, big.NewRat(45, 100))
 }
+
+// seed 002 ch. 4 "Tirare per l'Iniziativa" (lines 626–640): the chance that
+// one roll ties with no Luck to break it and is rolled again, counted over
+// the printed faces for every bonus and hero combination.
+func TestSeed002Odds_InitiativeReroll(t *testing.T) {
+	luck := func(has bool, l int) InitiativeRoll { return InitiativeRoll{HasHero: has, HeroLuck: l} }
+	for _, tc := range []struct {
+		a, b InitiativeRoll
+	}{
+		{InitiativeRoll{}, InitiativeRoll{}},
+		{InitiativeRoll{LastAttacker: true}, InitiativeRoll{}},
+		{InitiativeRoll{}, InitiativeRoll{LastAttacker: true}},
+		{luck(true, 4), luck(true, 4)},
+		{luck(true, 4), luck(true, 5)},
+		{luck(true, 0), InitiativeRoll{}},
+	} {
+		tied := int64(0)
+		for _, sa := range printedFaces {
+			for _, sb := range printedFaces {
+				va, vb := faceValue(t, sa), faceValue(t, sb)
+				if tc.a.LastAttacker {
+					va += 2
+				}
+				if tc.b.LastAttacker {
+					vb += 2
+				}
+				// A tie is broken by the hero of higher Luck; a side without
+				// a hero loses to one with any; no heroes or equal Luck
+				// rolls again.
+				broken := (tc.a.HasHero || tc.b.HasHero) && !(tc.a.HasHero && tc.b.HasHero && tc.a.HeroLuck == tc.b.HeroLuck)
+				if va == vb && !broken {
+					tied++
+				}
+			}
+		}
+		sameRat(t, "InitiativeRerollOdds", InitiativeRerollOdds(tc.a, tc.b), big.NewRat(tied, 100))
+	}
+	// Hand-checked: no bonus, no heroes: the 10 doubles of 100 pairs.
+	sameRat(t, "even reroll", InitiativeRerollOdds(InitiativeRoll{}, InitiativeRoll{}), big.NewRat(1, 10))
+	// +2 for a: a tie needs vb = va+2, 8 pairs.
+	sameRat(t, "bonus reroll", InitiativeRerollOdds(InitiativeRoll{LastAttacker: true}, InitiativeRoll{}), big.NewRat(8, 100))
+}

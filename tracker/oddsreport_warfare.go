@@ -1,0 +1,161 @@
+package tracker
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"tablecam/engine/warfare"
+)
+
+// WarfareOdds is what `tablecam odds --game warfare` asks beyond a plain
+// test: a melee or ranged attack with the seed's modifiers, and the
+// initiative roll.
+type WarfareOdds struct {
+	// Melee is the attacker's Strength, Shoot its Agility (0: not asked).
+	Melee, Shoot int
+	// AC is the target's armour class.
+	AC int
+	// Melee modifiers.
+	Behind, Charge bool
+	// Ranged modifiers; Light is dawn, day, dusk or darkness ("" is day).
+	Cover, Flying, Area bool
+	Light, Shooter      string
+	// Moving: the attack ends a move-and-fire action.
+	Moving bool
+	// Initiative asks who attacks this turn; LastAttacker (a or b) gets
+	// +2, LuckA and LuckB are the sides' best hero Luck for ties (nil: no
+	// hero).
+	Initiative   bool
+	LastAttacker string
+	LuckA, LuckB *int
+}
+
+func (o WarfareOdds) asked() bool { return o.Melee != 0 || o.Shoot != 0 || o.Initiative }
+
+// warfareOddsReport writes the exact odds of Fallout: Warfare's d10 test,
+// attacks and initiative asked for.
+func warfareOddsReport(w io.Writer, stat, mod int, o WarfareOdds) error {
+	if stat == 0 && !o.asked() {
+		return fmt.Errorf("odds --game warfare: give --stat N, --melee STRENGTH, --shoot AGILITY and/or --initiative")
+	}
+	if stat != 0 {
+		if stat < 1 || stat > 20 {
+			return fmt.Errorf("odds --game warfare: --stat must be 1 … 20, got %d", stat)
+		}
+		if mod < -10 || mod > 10 {
+			return fmt.Errorf("mod must be -10 … 10, got %d", mod)
+		}
+		fmt.Fprintf(w, "Test under %d, modifier %+d on the d10 (a 10 always fails)\n  P(success) = %s\n", stat, mod, ratio(warfare.TestOdds(stat, mod)))
+	}
+	if o.Melee != 0 && o.Shoot != 0 {
+		return fmt.Errorf("odds --game warfare: a melee attack or a shot, not both")
+	}
+	if o.Melee != 0 || o.Shoot != 0 {
+		if err := warfareAttackOdds(w, o); err != nil {
+			return err
+		}
+	}
+	if o.Initiative {
+		return warfareInitiativeOdds(w, o)
+	}
+	return nil
+}
+
+func warfareAttackOdds(w io.Writer, o WarfareOdds) error {
+	if o.AC < 0 || o.AC > 10 {
+		return fmt.Errorf("odds --game warfare: --ac must be 0 … 10, got %d", o.AC)
+	}
+	if o.Melee != 0 {
+		if o.Melee < 1 || o.Melee > 20 {
+			return fmt.Errorf("odds --game warfare: --melee (Strength) must be 1 … 20, got %d", o.Melee)
+		}
+		if o.Cover || o.Flying || o.Area || o.Light != "" || o.Shooter != "" {
+			return fmt.Errorf("odds --game warfare: cover, flying, area, light and shooter count for a shot (--shoot), not a melee attack")
+		}
+		m := warfare.Melee{Strength: o.Melee, TargetAC: o.AC, FromBehind: o.Behind, Charge: o.Charge, MoveAndFire: o.Moving}
+		fmt.Fprintf(w, "Melee attack, Strength %d, target AC %d%s: modifier %+d\n", o.Melee, o.AC,
+			flagList(o.Behind, "from behind", o.Charge, "charging", o.Moving, "moving and fighting"), m.Mod())
+		writeAttackOdds(w, warfare.MeleeOdds(m), "a 1 or 2 that hits")
+		return nil
+	}
+	if o.Shoot < 1 || o.Shoot > 20 {
+		return fmt.Errorf("odds --game warfare: --shoot (Agility) must be 1 … 20, got %d", o.Shoot)
+	}
+	if o.Behind || o.Charge {
+		return fmt.Errorf("odds --game warfare: behind and charge count for a melee attack (--melee), not a shot")
+	}
+	if o.Light != "" && !slices.Contains(warfareLights, o.Light) {
+		return fmt.Errorf("odds --game warfare: --light must be %s, got %q", strings.Join(warfareLights, ", "), o.Light)
+	}
+	shooters := []string{"robot", "ghoul", "super_mutant"}
+	if o.Shooter != "" && !slices.Contains(shooters, o.Shooter) {
+		return fmt.Errorf("odds --game warfare: --shooter must be %s, got %q", strings.Join(shooters, ", "), o.Shooter)
+	}
+	r := warfare.Ranged{Agility: o.Shoot, TargetAC: o.AC, AreaEffect: o.Area, Cover: o.Cover, Flying: o.Flying,
+		MoveAndFire: o.Moving, Light: warfareLight(o.Light), Shooter: warfare.Shooter(o.Shooter)}
+	light := lightName(r.Light)
+	if o.Shooter != "" {
+		light += ", shooter " + o.Shooter
+	}
+	fmt.Fprintf(w, "Ranged attack, Agility %d, target AC %d, light %s%s: modifier %+d\n", o.Shoot, o.AC, light,
+		flagList(o.Cover, "cover", o.Flying, "flying target", o.Area, "area effect", o.Moving, "moving and firing"), r.Mod())
+	writeAttackOdds(w, warfare.RangedOdds(r), "a 1 that hits")
+	return nil
+}
+
+func writeAttackOdds(w io.Writer, a warfare.AttackOdds, knock string) {
+	fmt.Fprintf(w, "  P(hit)        = %s\n  P(knock down) = %s  (%s)\n", ratio(a.Hit), ratio(a.KnockDown), knock)
+}
+
+// flagList is ", name, name" of the flags set.
+func flagList(pairs ...any) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if on, _ := pairs[i].(bool); on {
+			fmt.Fprintf(&b, ", %s", pairs[i+1])
+		}
+	}
+	return b.String()
+}
+
+func warfareInitiativeOdds(w io.Writer, o WarfareOdds) error {
+	var a, b warfare.InitiativeRoll
+	switch o.LastAttacker {
+	case "":
+	case "a":
+		a.LastAttacker = true
+	case "b":
+		b.LastAttacker = true
+	default:
+		return fmt.Errorf("odds --game warfare: --last-attacker must be a or b, got %q", o.LastAttacker)
+	}
+	for _, s := range []struct {
+		luck *int
+		roll *warfare.InitiativeRoll
+	}{{o.LuckA, &a}, {o.LuckB, &b}} {
+		if s.luck == nil {
+			continue
+		}
+		if *s.luck < 0 || *s.luck > 20 {
+			return fmt.Errorf("odds --game warfare: a hero's Luck must be 0 … 20, got %d", *s.luck)
+		}
+		s.roll.HasHero, s.roll.HeroLuck = true, *s.luck
+	}
+	pa, pb := warfare.InitiativeOdds(a, b)
+	fmt.Fprintf(w, "Initiative, 1d10 each%s%s\n  P(a attacks) = %s\n  P(b attacks) = %s\n  P(rolled again) = %s  (a tie Luck does not break, each roll)\n",
+		initiativeNote("a", a), initiativeNote("b", b), ratio(pa), ratio(pb), ratio(warfare.InitiativeRerollOdds(a, b)))
+	return nil
+}
+
+func initiativeNote(side string, r warfare.InitiativeRoll) string {
+	s := ""
+	if r.LastAttacker {
+		s += fmt.Sprintf(", %s attacked last turn (+%d)", side, warfare.LastAttackerBonus)
+	}
+	if r.HasHero {
+		s += fmt.Sprintf(", %s's hero Luck %d", side, r.HeroLuck)
+	}
+	return s
+}
