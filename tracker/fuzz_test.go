@@ -83,6 +83,9 @@ func fuzzSeedLines(t testing.TB) []string {
 	for _, cmd := range Commands() {
 		lines = append(lines, cmd.Usage, cmd.Name)
 	}
+	for _, cmd := range commands() {
+		lines = append(lines, cmd.examples...)
+	}
 	lines = append(lines,
 		"test alice 2 SA rerolls 1", "fight bob e1 assist alice draw rerolls 0", "fight alice raider-2 draw",
 		"roll d6 3 4", "roll 2h head assist hit frame f-0012", "roll", "reroll 0:hit 1:head", "reroll 13:head",
