@@ -18,6 +18,8 @@ var _ = engine.KindSetup
 type Catalog struct {
 	Lang string
 	tpl  map[string]*template.Template
+	// errs translates errors into Lang (none for English).
+	errs []errorPattern
 }
 
 // Languages lists the languages with a shipped catalog.
@@ -73,6 +75,9 @@ func NewCatalog(lang string) (*Catalog, error) {
 		},
 	}
 	c := &Catalog{Lang: lang, tpl: map[string]*template.Template{}}
+	if lang != "en" {
+		c.errs = errorPatterns()
+	}
 	for kind, text := range src {
 		t, err := template.New(kind).Funcs(funcs).Option("missingkey=zero").Parse(text)
 		if err != nil {

@@ -3,6 +3,8 @@ package tracker
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,9 +55,18 @@ func TestCatalogError(t *testing.T) {
 			t.Errorf("en: %q, want it unchanged", got)
 		}
 	}
+	// A German text may leave out an English value (a plural ending) but
+	// takes no value the English one does not give.
+	index := regexp.MustCompile(`%\[(\d+)\]s`)
 	for _, e := range errorTexts {
-		if strings.Count(e.en, "%") != strings.Count(e.de, "%") {
-			t.Errorf("%q and %q take different values", e.en, e.de)
+		n := strings.Count(e.en, "%")
+		if strings.Count(e.de, "%") != len(index.FindAllString(e.de, -1)) {
+			t.Errorf("%q: every value is %%[n]s", e.de)
+		}
+		for _, m := range index.FindAllStringSubmatch(e.de, -1) {
+			if i, _ := strconv.Atoi(m[1]); i < 1 || i > n {
+				t.Errorf("%q and %q take different values", e.en, e.de)
+			}
 		}
 	}
 }
