@@ -22,6 +22,8 @@ type OddsRequest struct {
 	// Faces, when set, asks which dice to reroll now (AssistFace for the assist die).
 	Faces      []string
 	AssistFace string
+	// Lang is the language of the report ("" is English).
+	Lang string
 }
 
 // OddsReport computes exact odds and renders them as text.
@@ -29,6 +31,11 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 	if r.Set == "" {
 		r.Set = "vats"
 	}
+	cat, err := NewCatalog(r.Lang)
+	if r.Lang == "" || err != nil {
+		cat, _ = NewCatalog("en")
+	}
+	c = c.Localized(cat.Lang)
 	fs, ok := c.FaceSet(r.Set)
 	if !ok {
 		return "", fmt.Errorf("unknown dice set %q", r.Set)
@@ -51,13 +58,13 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 	if r.Enemy == "" {
 		goal = engine.TestGoal{Difficulty: r.Difficulty}
 		if len(r.Faces) == 0 {
-			fmt.Fprintf(&b, "Test, %d x %s, difficulty %d\n", r.Dice, fs.Name, r.Difficulty)
+			b.WriteString(cat.T("oddsTest", r.Dice, fs.Name, r.Difficulty))
 			for k := 0; k <= r.Rerolls; k++ {
 				o, err := engine.TestOdds(fs, r.Dice, r.Difficulty, k)
 				if err != nil {
 					return "", err
 				}
-				fmt.Fprintf(&b, "  %-10s P(pass) = %6.2f%%\n", rerollsLabel(k), 100*o.P)
+				b.WriteString(cat.T("oddsPass", rerollsLabel(cat, k), 100*o.P))
 			}
 		}
 	} else {
@@ -68,20 +75,25 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 		g := engine.FightGoal{Token: tok, Armor: r.Armor, Ranged: r.Ranged, Rules: c.Rules}
 		goal = g
 		if len(r.Faces) == 0 {
-			fmt.Fprintf(&b, "Fight vs %s %s (level %d, vulnerable %s%s), %d x V.A.T.S.%s\n", engine.TypeName(c, typ, false), tok.ID, tok.Level,
-				strings.Join(tok.Vulnerable, ","), abilities(tok), r.Dice, map[bool]string{true: " + assist die", false: ""}[assist != nil])
+			withAssist := ""
+			if assist != nil {
+				withAssist = cat.T("oddsWithAssist")
+			}
+			b.WriteString(cat.T("oddsFight", engine.TypeName(c, typ, false), tok.ID, tok.Level,
+				strings.Join(tok.Vulnerable, ","), abilities(tok), r.Dice, withAssist))
 			for k := 0; k <= r.Rerolls; k++ {
 				o, err := engine.FightOdds(fs, r.Dice, g, assist, k)
 				if err != nil {
 					return "", err
 				}
-				fmt.Fprintf(&b, "  %-10s P(kill) = %6.2f%%, expected %s %.2f", rerollsLabel(k), 100*o.P, o.DamageKind, o.ExpectedDamage)
+				kind := cat.T("harm." + o.DamageKind)
+				b.WriteString(cat.T("oddsKill", rerollsLabel(cat, k), 100*o.P, kind, o.ExpectedDamage))
 				if assist != nil {
-					fmt.Fprintf(&b, ", P(assistant hurt) = %.1f%%", 100*o.PAssistHurt)
+					b.WriteString(cat.T("oddsAssistHurt", 100*o.PAssistHurt))
 				}
 				b.WriteString("\n")
 				if k == r.Rerolls {
-					fmt.Fprintf(&b, "  %s distribution:", o.DamageKind)
+					b.WriteString(cat.T("oddsDistribution", kind))
 					keys := make([]int, 0, len(o.Damage))
 					for d := range o.Damage {
 						keys = append(keys, d)
@@ -113,18 +125,18 @@ func OddsReport(c *models.Content, r OddsRequest) (string, error) {
 			return "", err
 		}
 		if len(adv.Reroll) == 0 && !adv.RerollAssist {
-			fmt.Fprintf(&b, "Keep %s: P(success) = %.2f%%\n", strings.Join(r.Faces, " "), 100*adv.PIfKeep)
+			b.WriteString(cat.T("oddsKeep", strings.Join(r.Faces, " "), 100*adv.PIfKeep))
 		} else {
 			var which []string
 			for _, i := range adv.Reroll {
-				which = append(which, fmt.Sprintf("die %d (%s)", i+1, r.Faces[i]))
+				which = append(which, cat.T("oddsDie", i+1, r.Faces[i]))
 			}
 			if adv.RerollAssist {
-				which = append(which, "the assist die")
+				which = append(which, cat.T("oddsAssistDie"))
 			}
-			fmt.Fprintf(&b, "Reroll %s: P(success) = %.2f%% (keeping: %.2f%%)\n", strings.Join(which, ", "), 100*adv.PIfReroll, 100*adv.PIfKeep)
+			b.WriteString(cat.T("oddsReroll", strings.Join(which, ", "), 100*adv.PIfReroll, 100*adv.PIfKeep))
 			if adv.PIfReroll-adv.PIfKeep < 1e-9 {
-				fmt.Fprintf(&b, "  Same chance either way; the reroll lowers the expected harm from %.2f to %.2f\n", adv.HarmIfKeep, adv.HarmIfReroll)
+				b.WriteString(cat.T("oddsSameChance", adv.HarmIfKeep, adv.HarmIfReroll))
 			}
 		}
 	}
@@ -139,9 +151,6 @@ func abilities(t models.EnemyToken) string {
 }
 
 // rerollsLabel heads a line of odds: "0 rerolls:", "1 reroll:".
-func rerollsLabel(k int) string {
-	if k == 1 {
-		return "1 reroll:"
-	}
-	return fmt.Sprintf("%d rerolls:", k)
+func rerollsLabel(cat *Catalog, k int) string {
+	return cat.Count(k, "oddsRerolls")
 }

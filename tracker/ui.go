@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"strings"
 )
@@ -10,7 +11,7 @@ import (
 // fmt formats keyed by a name. Announcements are the templates of
 // messages.go; these are the rest of what a player reads.
 func uiTexts() map[string]map[string]string {
-	return map[string]map[string]string{
+	all := map[string]map[string]string{
 		"en": {
 			"noGame":        "No game set up yet.\n",
 			"scenario":      "Scenario   %s (loyal: %s, opposing: %s)\n",
@@ -184,6 +185,10 @@ func uiTexts() map[string]map[string]string {
 			"cmd.redo":      "das zuletzt zurückgenommene Ereignis wiederherstellen",
 		},
 	}
+	for lang, texts := range commandTexts() {
+		maps.Copy(all[lang], texts)
+	}
+	return all
 }
 
 // Count says n events or frames ("events", "frames") in the catalog's
