@@ -21,33 +21,56 @@ import (
 // a card's picture (BenchmarkCardOrb). A region of a larger Mat is left to
 // OpenCV's ORB. It keeps its buffers and is not safe for concurrent use.
 type cardOrb struct {
-	p    *C.TcOrb
-	owns bool // the keypoints and descriptors are computed here (else by OpenCV's ORB)
-	kp   []float32
-	desc []byte
-	kps  []gocv.KeyPoint
+	p      *C.TcOrb
+	cfg    cardOrbConfig
+	closed bool
+	owns   bool // the keypoints and descriptors are computed here (else by OpenCV's ORB)
+	kp     []float32
+	desc   []byte
+	kps    []gocv.KeyPoint
+}
+
+// cardOrbConfig holds the parameters of newCardOrb.
+type cardOrbConfig struct {
+	features, levels, edge, patch, fast int
+	scale                               float32
+	own                                 bool
 }
 
 // newCardOrb is gocv.NewORBWithParams(features, scale, levels, edge, 0, 2,
 // ORBScoreTypeHarris, patch, fast); own false leaves the keypoints and
-// descriptors to OpenCV's ORB (a test's reference).
+// descriptors to OpenCV's ORB (a test's reference). The native ORB is made
+// by the first call that needs it, so that its one failure (an allocation)
+// is that call's error.
 func newCardOrb(features int, scale float32, levels, edge, patch, fast int, own bool) *cardOrb {
+	return &cardOrb{cfg: cardOrbConfig{features: features, scale: scale, levels: levels, edge: edge, patch: patch, fast: fast, own: own}}
+}
+
+// open makes the native ORB if it is not made yet.
+func (o *cardOrb) open() error {
+	if o.closed {
+		return errors.New("vision: ORB is closed")
+	}
+	if o.p != nil {
+		return nil
+	}
+	c := o.cfg
 	var cerr *C.char
 	var owns C.int
 	ownc := C.int(0)
-	if own {
+	if c.own {
 		ownc = 1
 	}
-	p := C.tc_orb_new(C.int(features), C.float(scale), C.int(levels), C.int(edge), C.int(patch), C.int(fast), ownc, &owns, &cerr)
+	p := C.tc_orb_new(C.int(c.features), C.float(c.scale), C.int(c.levels), C.int(c.edge), C.int(c.patch), C.int(c.fast), ownc, &owns, &cerr)
 	if p == nil {
-		// Only an allocation failure: as gocv's NewORBWithParams, which
-		// cannot fail but by panicking.
-		panic(arucoError("create ORB", cerr))
+		return arucoError("create ORB", cerr)
 	}
-	return &cardOrb{p: p, owns: owns != 0}
+	o.p, o.owns = p, owns != 0
+	return nil
 }
 
 func (o *cardOrb) close() {
+	o.closed = true
 	if o.p != nil {
 		C.tc_orb_free(o.p)
 		o.p = nil
@@ -58,8 +81,8 @@ func (o *cardOrb) close() {
 // (empty: everywhere) is not zero and their descriptors, 32 bytes each; both
 // are o's, valid until its next call.
 func (o *cardOrb) detectAndCompute(img, mask gocv.Mat) ([]gocv.KeyPoint, []byte, error) {
-	if o.p == nil {
-		return nil, nil, errors.New("vision: ORB is closed")
+	if err := o.open(); err != nil {
+		return nil, nil, err
 	}
 	var cerr *C.char
 	n := int(C.tc_orb_detect(o.p, unsafe.Pointer(img.Ptr()), unsafe.Pointer(mask.Ptr()), &cerr))

@@ -23,6 +23,9 @@ func TestCardOrbAsOpenCV(t *testing.T) {
 	for _, c := range []cfg{{249, 1, 15}, {700, 4, 15}, {300, 4, 15}, {150, 1, 8}, {191, 1, 15}} {
 		mine := newCardOrb(c.features, cardKeyScale, c.levels, c.edge, 15, 12, true)
 		ref := gocv.NewORBWithParams(c.features, cardKeyScale, c.levels, c.edge, 0, 2, gocv.ORBScoreTypeHarris, 15, 12)
+		if err := mine.open(); err != nil {
+			t.Fatal(err)
+		}
 		if !mine.owns {
 			t.Fatal("the card ORB leaves its descriptors to OpenCV")
 		}
@@ -135,4 +138,22 @@ func BenchmarkCardOrb(b *testing.B) {
 			}
 		})
 	}
+}
+
+// A card ORB is made when it is first used and answers with an error,
+// not a panic, once it is closed.
+func TestCardOrbClosedIsAnError(t *testing.T) {
+	o := newCardOrb(100, cardKeyScale, 1, 15, 15, 12, true)
+	img := gocv.NewMatWithSize(64, 64, gocv.MatTypeCV8U)
+	defer img.Close()
+	noMask := gocv.NewMat()
+	defer noMask.Close()
+	if _, _, err := o.detectAndCompute(img, noMask); err != nil {
+		t.Fatalf("a new ORB: %v", err)
+	}
+	o.close()
+	if _, _, err := o.detectAndCompute(img, noMask); err == nil {
+		t.Fatal("a closed ORB computed keypoints")
+	}
+	o.close() // twice is harmless
 }
