@@ -34,7 +34,13 @@ func pct(n, d int) float64 {
 // Reading is one die a reader reports in a picture.
 type Reading struct {
 	Center image.Point
-	Value  int
+	// Box is the die's box in frame pixels (zero when a reader does not
+	// say).
+	Box   image.Rectangle
+	Value int
+	// Confidence is the reader's probability for Value (0 when a reader
+	// does not say).
+	Confidence float64
 	// Sure is false for a reading the group must confirm.
 	Sure bool
 }
@@ -61,7 +67,7 @@ func (r *Reader) ReadDice(frame gocv.Mat) ([]Reading, error) {
 		if face.Value == 0 {
 			continue
 		}
-		out = append(out, Reading{Center: f.Center, Value: face.Value, Sure: face.Confidence >= r.minConf})
+		out = append(out, Reading{Center: f.Center, Box: f.Box, Value: face.Value, Confidence: face.Confidence, Sure: face.Confidence >= r.minConf})
 	}
 	return out, nil
 }
