@@ -408,3 +408,25 @@ func FuzzConfig(f *testing.F) {
 		}
 	})
 }
+
+// A broken config file is an *Error holding the file, the line and the
+// dotted key: of a wrong value, and the line of a syntax error.
+func TestBrokenFileErrorHoldsKeyAndLine(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		line int
+		key  string
+	}{
+		{"language: en\nvoice:\n  enabled: true\n  rate: fast\n", 4, "voice.rate"},
+		{"camera:\n  fps: 30\n  crop: [1, 2]\n", 3, "camera.crop"},
+		{"language: en\nvoice:\n  rate: [\n", 3, ""},
+	} {
+		isolate(t)
+		writeFile(t, "config.yaml", tc.file)
+		_, _, err := Load(nil, "")
+		var ce *Error
+		if !errors.As(err, &ce) || ce.Where != "config.yaml" || ce.Line != tc.line || ce.Key != tc.key {
+			t.Errorf("%q: %v (%+v), want line %d key %q", tc.file, err, ce, tc.line, tc.key)
+		}
+	}
+}

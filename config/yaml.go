@@ -1,15 +1,13 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"tablecam/internal/yamlpos"
 )
 
 // schema is the key set of the embedded defaults.
@@ -98,10 +96,10 @@ func checkFile(name string, data []byte, sc *schema) (fv fileValues, errs []erro
 		errs = append(errs, &Error{Where: name, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)})
 	}
 
-	root, err := parseYAML(data)
+	root, err := yamlpos.Parse(data)
 	if err != nil {
-		line, msg := splitYAMLError(err)
-		fail(line, "", "%s", msg)
+		e := yamlpos.Errors(root, err)[0]
+		fail(e.Line, e.Key, "%s", e.Msg)
 		return fv, errs
 	}
 	if root == nil || (root.Kind == yaml.ScalarNode && root.Tag == "!!null") {
@@ -128,10 +126,7 @@ func checkFile(name string, data []byte, sc *schema) (fv fileValues, errs []erro
 				fail(k.Line, "", "YAML merge keys (<<) are not supported; write the keys out")
 				continue
 			}
-			key := k.Value
-			if prefix != "" {
-				key = prefix + "." + key
-			}
+			key := yamlpos.Join(prefix, k.Value)
 			if first, dup := fv.lines[key]; dup {
 				fail(k.Line, key, "key %q is set twice (first on line %d)", key, first)
 				continue
@@ -166,49 +161,6 @@ func checkFile(name string, data []byte, sc *schema) (fv fileValues, errs []erro
 	}
 	walk(root, "")
 	return fv, errs
-}
-
-// parseYAML decodes exactly one YAML document into a node tree; nil for an
-// empty file. A panic in the parser is returned as an error.
-func parseYAML(data []byte) (root *yaml.Node, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			root, err = nil, fmt.Errorf("cannot parse YAML: %v", r)
-		}
-	}()
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
-		return nil, nil
-	} else if err != nil {
-		return nil, err
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, fmt.Errorf("yaml: line %d: only one YAML document is allowed", max(extra.Line, 1))
-	} else if !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		return nil, nil
-	}
-	return doc.Content[0], nil
-}
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-// splitYAMLError turns "yaml: line 3: msg" into (3, "msg").
-func splitYAMLError(err error) (int, string) {
-	msg := strings.TrimSpace(err.Error())
-	if msg == "" {
-		msg = "cannot parse YAML"
-	}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		if n, err := strconv.Atoi(m[1]); err == nil && m[2] != "" {
-			return n, m[2]
-		}
-	}
-	return 0, msg
 }
 
 // resolve follows an alias to the node it names.
