@@ -29,6 +29,11 @@ func twomSetupSpec() moveSpec {
 	}}
 }
 
+var (
+	twomWeapons = []string{string(twom.Unarmed), string(twom.Knife), string(twom.Hatchet), string(twom.Pistol), string(twom.AssaultRifle), string(twom.Shotgun)}
+	twomMarks   = []string{string(twom.MarkShot), string(twom.MarkAxe), string(twom.MarkNoAmmo), string(twom.MarkFate)}
+)
+
 var twomStatuses = []string{string(twom.Fatigue), string(twom.Wounds), string(twom.Misery), string(twom.Hunger), string(twom.Illness)}
 
 func twomSpecs() []moveSpec {
@@ -59,15 +64,27 @@ func twomSpecs() []moveSpec {
 		{Game: GameTwom, Cmd: "deathwalks", Args: []argSpec{roll},
 			Summary: sum("TWoM: \"death walks among us\" at dawn", "TWoM: „Der Tod wandelt unter uns“ im Morgengrauen")},
 		{Game: GameTwom, Cmd: "combat", Args: []argSpec{
-			{Name: "weapon", Kind: argOneOf, Choices: []string{"unarmed", "knife", "hatchet", "pistol", "assault_rifle", "shotgun"}},
+			{Name: "weapon", Kind: argOneOf, Choices: twomWeapons},
 			{Name: "symbols", Kind: argInt, Lo: 0, Hi: 6},
-			{Name: "mark", Kind: argOneOf, Choices: []string{"shotgun", "hatchet", "out_of_ammo", "fate"}, Opt: true},
+			{Name: "mark", Kind: argOneOf, Choices: twomMarks, Opt: true},
 			{Name: "enemy", Kind: argFlag}},
 			Summary: sum("TWoM: a combat die rolled (symbols, special face; enemy when the enemy rolls)", "TWoM: ein Kampfwürfel (Symbole, Sonderseite; enemy, wenn der Gegner würfelt)")},
 		{Game: GameTwom, Cmd: "lose", Args: []argSpec{who},
 			Summary: sum("TWoM: a character died or left", "TWoM: ein Charakter ist gestorben oder gegangen")},
 		{Game: GameTwom, Cmd: "join", Args: []argSpec{{Name: "character", Kind: argWord, Check: checkTwomChar}},
 			Summary: sum("TWoM: a character joins (NAME:EMPATHY[:STRENGTH[:INVENTORY]])", "TWoM: ein Charakter kommt dazu (NAME:EMPATHIE[:STÄRKE[:INVENTAR]])")},
+		{Game: GameTwom, Cmd: "carry", Args: []argSpec{{Name: "weights", Kind: argWord, Check: checkWeights}},
+			Summary: sum("TWoM: the weights the scavengers bring home, comma-separated (0 for no weight icon)", "TWoM: die Gewichte, die der Plündertrupp heimträgt, durch Kommas getrennt (0 ohne Gewichtssymbol)")},
+		{Game: GameTwom, Cmd: "arm", Args: []argSpec{who, {Name: "weapon", Kind: argOneOf, Choices: twomWeapons}},
+			Summary: sum("TWoM: a guard's weapon for the night raid", "TWoM: die Waffe einer Wache für den nächtlichen Überfall")},
+		{Game: GameTwom, Cmd: "raid", Args: []argSpec{{Name: "damage", Kind: argInt, Lo: 0, Hi: 20}, {Name: "wounds", Kind: argInt, Lo: 0, Hi: 20}},
+			Summary: sum("TWoM: the night raid card's damage and wounds", "TWoM: Schaden und Verletzungen der Überfallkarte")},
+		{Game: GameTwom, Cmd: "guardroll", Args: []argSpec{who, {Name: "symbols", Kind: argInt, Lo: 0, Hi: 6},
+			{Name: "mark", Kind: argOneOf, Choices: twomMarks, Opt: true}, {Name: "second", Kind: argFlag}},
+			Summary: sum("TWoM: a guard's combat die against the raid (again: a reroll; second: the assault rifle's second shot)", "TWoM: der Kampfwürfel einer Wache gegen den Überfall (noch einmal: Wiederholungswurf; second: zweiter Schuss des Sturmgewehrs)")},
+		{Game: GameTwom, Cmd: "defend", Args: []argSpec{{Name: "boards", Kind: argInt, Lo: 0, Hi: 20, Opt: true},
+			{Name: "towounds", Kind: argInt, Lo: 0, Hi: 40, Opt: true}},
+			Summary: sum("TWoM: the guards' symbols and the boards against the raid (towounds: how many cancel wounds; else wounds first)", "TWoM: Symbole der Wachen und Bretter gegen den Überfall (towounds: wie viele Verletzungen aufheben; sonst zuerst Verletzungen)")},
 		{Game: GameTwom, Cmd: "drink", Args: []argSpec{who, {Name: "drink", Kind: argOneOf, Choices: []string{"spirits", "pure"}}},
 			Summary: sum("TWoM: a character drinks alcohol at dawn", "TWoM: ein Charakter trinkt Alkohol im Morgengrauen")},
 	}
@@ -94,6 +111,21 @@ func parseTwomChar(w string) (twom.Character, error) {
 }
 
 func checkTwomChar(w string) error { _, err := parseTwomChar(w); return err }
+
+// parseWeights reads W,W,...: the weights of the tokens carried home.
+func parseWeights(w string) ([]int, error) {
+	var out []int
+	for _, x := range strings.Split(w, ",") {
+		n, err := num(x, "weight", 0, 20)
+		if err != nil {
+			return nil, fmt.Errorf("weights %q: %w", w, err)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func checkWeights(w string) error { _, err := parseWeights(w); return err }
 
 func checkTwomTask(w string) error {
 	_, t, ok := strings.Cut(w, ":")
@@ -214,6 +246,27 @@ func applyTwom(g Game, ev Event) (Game, outs, error) {
 		}
 		tg, err = twom.Join(tg, c)
 		pre = one(KindTwomJoined, engine.Vars{"character": c.Name})
+	case "carry":
+		ws, perr := parseWeights(m.str("weights"))
+		if perr != nil {
+			return g, nil, perr
+		}
+		var x twom.Outcome
+		x, err = twom.Carry(tg, ws)
+		o = []twom.Outcome{x}
+	case "arm":
+		tg, o, err = twom.Arm(tg, m.str("character"), twom.Weapon(m.str("weapon")))
+	case "raid":
+		tg, o, err = twom.DrawRaid(tg, twom.Raid{Damage: m.int("damage"), Wounds: m.int("wounds")})
+	case "guardroll":
+		tg, o, err = twom.GuardRoll(tg, m.str("character"), twom.CombatFace{Symbols: m.int("symbols"), Mark: twom.Mark(m.str("mark"))}, m.has("second"))
+	case "defend":
+		var toWounds *int
+		if m.has("towounds") {
+			n := m.int("towounds")
+			toWounds = &n
+		}
+		tg, o, err = twom.Defend(tg, m.int("boards"), toWounds)
 	case "drink":
 		d := twom.Spirits
 		if m.str("drink") == "pure" {

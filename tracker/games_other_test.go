@@ -35,15 +35,19 @@ func TestScriptedOtherGames(t *testing.T) {
 			}
 			// Bruno: thirst 7 → misery 1; no food → hunger 3; guard → fatigue 1;
 			// spirits → fatigue 3, misery 0; death walks (2 ≤ 7) → misery 2;
-			// wounds 1.
+			// the night raid's 2 wounds less his 1 symbol (seed 004 "Wachen
+			// und Waffen"): wounds 1.
 			b := byName["bruno"]
 			if b.Level(twom.Misery) != 2 || b.Level(twom.Hunger) != 3 || b.Level(twom.Fatigue) != 3 || b.Level(twom.Wounds) != 1 {
 				t.Errorf("bruno %v", b.Levels)
 			}
 			// Cveta: the undone illness is gone; the kill (6 ≤ 9) and death
-			// walks give misery 3.
-			if cv := byName["cveta"]; cv.Level(twom.Illness) != 0 || cv.Level(twom.Misery) != 3 {
+			// walks give misery 3; the looter's knife wounds 2.
+			if cv := byName["cveta"]; cv.Level(twom.Illness) != 0 || cv.Level(twom.Misery) != 3 || cv.Level(twom.Wounds) != 2 {
 				t.Errorf("cveta %v", cv.Levels)
+			}
+			if tg.Raid != nil {
+				t.Errorf("the night raid outlives the night: %+v", tg.Raid)
 			}
 			if !byName["anna"].Gone {
 				t.Error("anna is still in the group")

@@ -62,8 +62,28 @@ func twomMessages() map[string]map[string]string {
 		"en": {"fatigue": "fatigue", "wounds": "wounds", "misery": "misery", "hunger": "hunger", "illness": "illness"},
 		"de": {"fatigue": "Erschöpfung", "wounds": "Verletzung", "misery": "Traurigkeit", "hunger": "Hunger", "illness": "Krankheit"},
 	}
+	dieEN := map[string]string{"grey": "the grey die", "yellow": "the yellow die", "red": "the red die"}
+	dieDE := map[string]string{"grey": "den grauen Würfel", "yellow": "den gelben Würfel", "red": "den roten Würfel"}
+	weaponEN := map[string]string{"knife": "knife", "hatchet": "hatchet", "pistol": "pistol", "assault_rifle": "assault rifle", "shotgun": "shotgun"}
+	weaponDE := map[string]string{"knife": "dem Messer", "hatchet": "dem Beil", "pistol": "der Pistole", "assault_rifle": "dem Sturmgewehr", "shotgun": "der Schrotflinte"}
+	// Inside the range the dot is the die colour: pick's field is empty.
+	guardDice := func(die map[string]string) string {
+		return `{{range $i, $d := .dice}}{{if $i}}, {{end}}{{index $.guards $i}} ` + pick("", die) + `{{end}}`
+	}
 	return map[string]map[string]string{
 		"en": {
+			"twom.armed": `{{.character}} stands guard {{if eq .weapon "unarmed"}}unarmed{{else}}with the ` + pick("weapon", weaponEN) + `{{end}} and rolls ` + pick("die", dieEN) + `.`,
+			"twom.raid_card": `Night raid: {{.damage}} damage, {{.wounds}} {{plural .wounds "wound" "wounds"}}. ` +
+				`{{if .guards}}The guards roll: ` + guardDice(dieEN) + `; each symbol cancels 1 damage or wound.{{else}}Nobody stands guard.{{end}}`,
+			"twom.guard_roll": `{{.character}}{{if .reroll}} rerolls{{else if eq .shot 2}}, second shot{{end}}{{if .ammo}} (discard 1 ammunition){{end}}: ` +
+				`{{if .ignores}}the weapon's special face, the raid card is ignored{{else}}{{.symbols}} {{plural .symbols "symbol" "symbols"}}{{end}}` +
+				`{{if .fate}}; the fate face: a miss, or draw a fate card and check its dice row{{end}}. ` +
+				`{{if ne .total .symbols}}In all {{.total}}. {{end}}{{if .rerolls_left}}{{.rerolls_left}} {{plural .rerolls_left "reroll" "rerolls"}} left.{{else}}No reroll left: this roll stands.{{end}}`,
+			"twom.raid_result": `{{if .ignored}}The raid card is ignored: nothing is stolen, nobody is wounded.{{else}}` +
+				`The guards' dice cancel {{.symbols}}{{if .boards}}, the boards {{.boards}}{{end}}: ` +
+				`{{if .stolen}}{{.stolen}} {{plural .stolen "token or resource" "tokens or resources"}} stolen from the storage{{else}}nothing stolen{{end}}, ` +
+				`{{if .wounds}}{{.wounds}} wound {{plural .wounds "level" "levels"}}{{if .guards}} to spread over {{list .guards}}{{end}}{{else}}no wounds{{end}}.{{end}}`,
+			"twom.carry":      `Carrying home weight {{.weight}} of {{.limit}}{{if .fits}}: it all fits.{{else}}: {{.over}} too heavy; leave behind what does not fit.{{end}}`,
 			KindTwomSetup:     `New game of This War of Mine with {{list .characters}}. Player {{.seat}} of {{.players}} holds the Journal.`,
 			"twom.step":       `Day {{.day}}. ` + pick("step", steps["en"]),
 			"twom.journal":    `Next player: player {{.seat}} takes the Journal and leads.`,
@@ -82,6 +102,18 @@ func twomMessages() map[string]map[string]string {
 			KindTwomUnchanged: `Nothing changes.`,
 		},
 		"de": {
+			"twom.armed": `{{.character}} steht Wache {{if eq .weapon "unarmed"}}unbewaffnet{{else}}mit ` + pick("weapon", weaponDE) + `{{end}} und wirft ` + pick("die", dieDE) + `.`,
+			"twom.raid_card": `Nächtlicher Überfall: {{.damage}} Schaden, {{.wounds}} {{plural .wounds "Verletzung" "Verletzungen"}}. ` +
+				`{{if .guards}}Die Wachen würfeln: ` + guardDice(dieDE) + `; jedes Symbol hebt 1 Schaden oder Verletzung auf.{{else}}Niemand steht Wache.{{end}}`,
+			"twom.guard_roll": `{{.character}}{{if .reroll}} würfelt neu{{else if eq .shot 2}}, zweiter Schuss{{end}}{{if .ammo}} (legt 1 Munition ab){{end}}: ` +
+				`{{if .ignores}}die Sonderseite der Waffe, die Überfallkarte wird ignoriert{{else}}{{.symbols}} {{plural .symbols "Symbol" "Symbole"}}{{end}}` +
+				`{{if .fate}}; die Schicksalsseite: ein Fehlschlag, oder zieht eine Schicksalskarte und prüft ihre Würfelreihe{{end}}. ` +
+				`{{if ne .total .symbols}}Insgesamt {{.total}}. {{end}}{{if .rerolls_left}}Noch {{.rerolls_left}} {{plural .rerolls_left "Wiederholungswurf" "Wiederholungswürfe"}}.{{else}}Kein Wiederholungswurf mehr: dieser Wurf gilt.{{end}}`,
+			"twom.raid_result": `{{if .ignored}}Die Überfallkarte wird ignoriert: nichts wird gestohlen, niemand verletzt.{{else}}` +
+				`Die Würfel der Wachen heben {{.symbols}} auf{{if .boards}}, die Bretter {{.boards}}{{end}}: ` +
+				`{{if .stolen}}{{.stolen}} {{plural .stolen "Marker oder Ressource" "Marker oder Ressourcen"}} aus dem Lager gestohlen{{else}}nichts gestohlen{{end}}, ` +
+				`{{if .wounds}}{{.wounds}} {{plural .wounds "Verletzungsstufe" "Verletzungsstufen"}}{{if .guards}}, verteilt auf {{list .guards}}{{end}}{{else}}keine Verletzungen{{end}}.{{end}}`,
+			"twom.carry":      `Heimtragen: Gewicht {{.weight}} von {{.limit}}{{if .fits}}: alles passt.{{else}}: {{.over}} zu schwer; lasst zurück, was nicht passt.{{end}}`,
 			KindTwomSetup:     `Neues Spiel This War of Mine mit {{list .characters}}. Spieler {{.seat}} von {{.players}} hat das Tagebuch.`,
 			"twom.step":       `Tag {{.day}}. ` + pick("step", steps["de"]),
 			"twom.journal":    `Nächster Spieler: Spieler {{.seat}} nimmt das Tagebuch und ist Anführer.`,

@@ -17,6 +17,11 @@ func summaryTexts() map[string]map[string]string {
 			"twomNoise": "Noise      %d\n",
 			"twomChar":  "  %-10s empathy %d  strength %d  inventory %d  task %-8s %s\n",
 			"twomGone":  "gone",
+			"twomRaid":  "Raid       %s; %s\n",
+			"raidCard":  "card: %d damage, %d wounds",
+			"raidNone":  "card not drawn",
+			"raidGuard": "%s (%s): %s",
+			"raidDone":  "defended",
 			"warfare":   "Game       Fallout: Warfare, %s against %s\nTurn       %d, light %s\n",
 			"attacker":  "Attacker   %s\n",
 			"score":     "Score      %s %g, %s %g (%s)\n",
@@ -36,6 +41,11 @@ func summaryTexts() map[string]map[string]string {
 			"twomNoise": "Lärm       %d\n",
 			"twomChar":  "  %-10s Empathie %d  Stärke %d  Inventar %d  Aufgabe %-8s %s\n",
 			"twomGone":  "nicht mehr da",
+			"twomRaid":  "Überfall   %s; %s\n",
+			"raidCard":  "Karte: %d Schaden, %d Verletzungen",
+			"raidNone":  "Karte nicht gezogen",
+			"raidGuard": "%s (%s): %s",
+			"raidDone":  "abgewehrt",
 			"warfare":   "Spiel      Fallout: Warfare, %s gegen %s\nZug        %d, Licht %s\n",
 			"attacker":  "Angreifer  %s\n",
 			"score":     "Wertung    %s %g, %s %g (%s)\n",
@@ -89,6 +99,9 @@ func (g Game) gameSummary(cat *Catalog) string {
 			}
 			b.WriteString(st(cat, "twomChar", c.Name, c.Empathy, c.Strength, c.Inventory, c.Task, strings.Join(levels, ", ")))
 		}
+		if r := t.Raid; r != nil {
+			b.WriteString(raidSummary(cat, t))
+		}
 	case g.Warfare != nil:
 		w := g.Warfare
 		b.WriteString(st(cat, "warfare", w.Sides[0], w.Sides[1], w.Turn, lightName(w.Light)))
@@ -135,4 +148,41 @@ func faceID(f wasteland.SkillFace) string {
 		return fmt.Sprint(f.Value)
 	}
 	return string(f.Kind)
+}
+
+// raidSummary is the night raid's line of the state table: the card, and
+// each guard's weapon and dice (symbols, or the die's mark) as they stand.
+func raidSummary(cat *Catalog, t *twom.Game) string {
+	r := t.Raid
+	card := st(cat, "raidNone")
+	if r.Card != nil {
+		card = st(cat, "raidCard", r.Card.Damage, r.Card.Wounds)
+	}
+	var guards []string
+	for _, c := range t.Characters {
+		if c.Gone || c.Task != twom.Guard {
+			continue
+		}
+		w, ok := r.Weapons[c.Name]
+		if !ok {
+			w = twom.Unarmed
+		}
+		dice := "-"
+		if fs := r.Dice[c.Name]; len(fs) > 0 {
+			var d []string
+			for _, f := range fs {
+				if f.Mark != twom.NoMark {
+					d = append(d, string(f.Mark))
+				} else {
+					d = append(d, fmt.Sprint(f.Symbols))
+				}
+			}
+			dice = strings.Join(d, "+")
+		}
+		guards = append(guards, st(cat, "raidGuard", c.Name, w, dice))
+	}
+	if r.Resolved {
+		guards = append(guards, st(cat, "raidDone"))
+	}
+	return st(cat, "twomRaid", card, strings.Join(guards, ", "))
 }

@@ -53,9 +53,10 @@ type Step struct {
 
 // Step ids whose rules this package applies.
 const (
-	StepNoise = "scavenging.noise" // the noise marker is set to 1
-	StepDeath = "dawn.death"       // "death walks among us"
-	StepSave  = "dawn.save"        // save the game now (script 10)
+	StepNoise    = "scavenging.noise" // the noise marker is set to 1
+	StepDeath    = "dawn.death"       // "death walks among us"
+	StepSave     = "dawn.save"        // save the game now (script 10)
+	StepRaidCard = "raid.card"        // the night raid card and the guards' dice
 )
 
 // Journal lists the steps of a round in order (seed 004, "Morgen" to
@@ -75,7 +76,7 @@ func Journal() []Step {
 		{ID: "scavenging.explore", Phase: Scavenging},
 		{ID: "scavenging.items", Phase: Scavenging},
 		{ID: "raid.arm", Phase: NightRaid},
-		{ID: "raid.card", Phase: NightRaid},
+		{ID: StepRaidCard, Phase: NightRaid},
 		{ID: "raid.crime", Phase: NightRaid, PassAfter: true},
 		{ID: "dawn.return", Phase: Dawn},
 		{ID: "dawn.medicine", Phase: Dawn},
@@ -103,6 +104,9 @@ type Game struct {
 	DeathToday bool `json:"death_today,omitempty"`
 	// DeathTested: the "death walks among us" roll is done this Dawn.
 	DeathTested bool `json:"death_tested,omitempty"`
+	// Raid is tonight's night raid, from arming the guards to the
+	// defence; nil outside it.
+	Raid *RaidState `json:"raid,omitempty"`
 }
 
 // MaxCharacters is the most characters in play at once (seed 004 "Das
@@ -170,6 +174,9 @@ func Advance(g Game) (Game, []Outcome, error) {
 	if cur.ID == StepDeath && g.DeathToday && !g.DeathTested {
 		return g, nil, fmt.Errorf("advance: a character died or left today; roll the black die for \"death walks among us\" first")
 	}
+	if cur.ID == StepRaidCard && g.Raid != nil && g.Raid.Card != nil && !g.Raid.Resolved {
+		return g, nil, fmt.Errorf("advance: the night raid card is drawn; defend against it first")
+	}
 	g = g.clone()
 	var out []Outcome
 	if cur.PassAfter {
@@ -182,6 +189,9 @@ func Advance(g Game) (Game, []Outcome, error) {
 		g.Step = 0
 		g.Day++
 		g.DeathToday, g.DeathTested = false, false
+	}
+	if g.Phase() != NightRaid {
+		g.Raid = nil
 	}
 	if g.Current().ID == StepNoise {
 		g.Noise = 1
@@ -208,6 +218,7 @@ func (g Game) clone() Game {
 	for i := range g.Characters {
 		g.Characters[i].Levels = cloneLevels(g.Characters[i].Levels)
 	}
+	g.Raid = g.Raid.clone()
 	return g
 }
 
