@@ -5,9 +5,7 @@ package vision
 import (
 	"bytes"
 	_ "embed"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -16,6 +14,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"tablecam/internal/yamlpos"
 	"tablecam/models"
 )
 
@@ -181,7 +180,6 @@ var (
 	markerRangeRE   = regexp.MustCompile(`^\s*(\d+)\s*-\s*(\d+)\s*$`)
 	markerTokenRE   = regexp.MustCompile(`^[a-z][a-z0-9-]*-\d+$`)
 	markerHashesRE  = regexp.MustCompile(`#+`)
-	markerLineRE    = regexp.MustCompile(`line (\d+)`)
 )
 
 // markerKindOf infers an entry's kind from its content id.
@@ -212,22 +210,14 @@ func parseMarkerMap(base *MarkerMap, file string, data []byte) (*MarkerMap, erro
 	fail := func(line int, entry, format string, args ...any) error {
 		return &MarkerMapError{File: file, Line: line, Entry: entry, Problem: fmt.Sprintf(format, args...)}
 	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return out, nil // an empty file changes nothing
-		}
-		line := 0
-		if m := markerLineRE.FindStringSubmatch(err.Error()); m != nil {
-			line, _ = strconv.Atoi(m[1])
-		}
-		return nil, fail(line, "document", "%s", strings.TrimPrefix(err.Error(), "yaml: "))
+	root, err := yamlpos.Parse(data)
+	if err != nil {
+		e := yamlpos.Errors(nil, err)[0]
+		return nil, fail(e.Line, "document", "%s", e.Msg)
 	}
-	if len(doc.Content) == 0 {
-		return out, nil
+	if root == nil {
+		return out, nil // an empty file changes nothing
 	}
-	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
 		return nil, fail(root.Line, "document", "want a mapping with dictionary and markers")
 	}

@@ -142,6 +142,8 @@ func TestMarkerMapErrors(t *testing.T) {
 		{"colour: red\n", 1, "unknown key"},
 		{"markers: [\n", 1, "document"},
 		{"- 1\n", 1, "want a mapping"},
+		{"markers:\n  - {id: 1, content: a}\n---\nmarkers: []\n", 3, "document: only one YAML document is allowed"},
+		{"markers:\n  - id: 1\n    content: a\n    first: x\n", 4, `markers[0] (id 1): first "x" is not a whole number`},
 	} {
 		_, err := DefaultMarkerMap().Merge("ours.yaml", []byte(tc.doc))
 		var me *MarkerMapError
