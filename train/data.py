@@ -45,6 +45,15 @@ def split_of(rig, source):
     return "val" if h % 5 == 0 else "train"
 
 
+def is_calib(p):
+    """Whether a training photo is set aside to calibrate a model's
+    confidence: one source photo in ten of the training split, by a second
+    hash of its id, so that neither training nor validation sees it."""
+    if p.split != "train" or p.rig == "render":
+        return False
+    return hashlib.sha256(("calib:" + p.source).encode()).digest()[0] % 10 == 0
+
+
 Photo = collections.namedtuple("Photo", "path rig source split boxes")
 
 

@@ -46,15 +46,21 @@ NONE = FACES
 CLASSES = FACES + 1
 
 
+# How far a training view's box strays from the labelled one: the finder's
+# boxes on real photos are off by about this much.
+JITTER_SCALE = 0.2
+JITTER_SHIFT = 0.12
+
+
 def crop(img, cx, cy, w, h, rng=None):
     """A SIDE x SIDE view of a die at (cx, cy) of size (w, h) in pixels,
     turned by a random angle and jittered when rng is given."""
     side = max(w, h) * GROW
     ang = 0.0
     if rng is not None:
-        side *= math.exp(rng.uniform(-0.15, 0.15))
-        cx += rng.uniform(-0.1, 0.1) * w
-        cy += rng.uniform(-0.1, 0.1) * h
+        side *= math.exp(rng.uniform(-JITTER_SCALE, JITTER_SCALE))
+        cx += rng.uniform(-JITTER_SHIFT, JITTER_SHIFT) * w
+        cy += rng.uniform(-JITTER_SHIFT, JITTER_SHIFT) * h
         ang = rng.uniform(0, 360)
     s = SIDE / side
     M = cv2.getRotationMatrix2D((cx, cy), ang, s)
@@ -65,6 +71,10 @@ def crop(img, cx, cy, w, h, rng=None):
 
 
 class Faces(nn.Module):
+    """One body, two heads side by side: the d6 classes and the embedding
+    of taught faces each read the pooled features, so that training one
+    head does not bend the other's space."""
+
     def __init__(self, classes=CLASSES, dim=64, width=(24, 48, 96)):
         super().__init__()
         w = width
@@ -76,12 +86,11 @@ class Faces(nn.Module):
             nets.stage(w[2], w[2], 2),   # 6
         )
         self.emb = nn.Linear(w[2], dim)
-        self.cls = nn.Linear(dim, classes)
+        self.cls = nn.Linear(w[2], classes)
 
     def forward(self, x):
         v = F.adaptive_avg_pool2d(self.body(x), 1).flatten(1)
-        e = self.emb(v)
-        return self.cls(F.relu(e)), e
+        return self.cls(v), self.emb(v)
 
 
 def samples(photos):
@@ -237,6 +246,44 @@ def few_shot(model, rng, family, sets=30, shots=5, queries=4):
     return right, total
 
 
+def turned_probs(model, x, t):
+    """The reader's probabilities of views x: the mean of the softmax at
+    temperature t over the four quarter turns, as vision/dice reads."""
+    return torch.stack([F.softmax(model(torch.rot90(x, k, (2, 3)))[0] / t, 1) for k in range(4)]).mean(0)
+
+
+def calibrate(model, calib, neg=0.25, floor=0.9):
+    """The temperature at which the reader's confidence on the calibration
+    photos is honest (least negative log-likelihood), with the share right,
+    sure-wrong and uncertain at the confidence floor before and after."""
+    model.eval()
+    blobs, smp = load_all(calib), samples(calib)
+    xs, ys = [], []
+    with torch.no_grad():
+        for x, y in batch_iter(calib, blobs, smp, random.Random(5), 256, train=False, neg=neg):
+            xs.append(torch.stack([model(torch.rot90(x, k, (2, 3)))[0] for k in range(4)]))
+            ys.append(y)
+    z, y = torch.cat(xs, 1), torch.cat(ys)
+
+    def probs(t):
+        return F.softmax(z / t, 2).mean(0)
+
+    def report(t):
+        p = probs(t)
+        conf, pred = p.max(1)
+        sure = conf >= floor
+        n = len(y)
+        return (100 * float(((pred == y) & sure).sum()) / n, 100 * float(((pred != y) & sure).sum()) / n,
+                100 * float((~sure).sum()) / n, float(F.nll_loss(torch.log(p + 1e-9), y)))
+
+    best = min((report(t)[3], t) for t in [0.3 + 0.05 * i for i in range(55)])[1]
+    for name, t in (("before", 1.0), ("after", best)):
+        r, w, u, nll = report(t)
+        print(f"calibration {name}: temperature {t:.2f}, {len(y)} views of {len(calib)} photos: right {r:.2f}%, "
+              f"sure-wrong {w:.2f}%, uncertain {u:.2f}% at {floor}, nll {nll:.4f}", flush=True)
+    return best
+
+
 def main():
     ap = common.arg_parser("faces", epochs=8, batch=64)
     ap.add_argument("--hold-out", default="letters", help="faceart family never trained on")
@@ -245,12 +292,17 @@ def main():
     ap.add_argument("--invert", type=float, default=0.0, help="share of real training views inverted (light pips on a dark die)")
     ap.add_argument("--synth", type=float, default=0.0, help="share of training views that are procedural d6 faces")
     ap.add_argument("--neg", type=float, default=0.25, help="share of training views that are no die's top face")
+    ap.add_argument("--calib", action="store_true", help="set one training source photo in ten aside and fit the confidence's temperature on it before export")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     os.makedirs(args.work, exist_ok=True)
     allp = data.photos(args.data)
     train = [p for p in allp if p.split == "train"]
+    calib = []
+    if args.calib:
+        calib = [p for p in train if data.is_calib(p)]
+        train = [p for p in train if not data.is_calib(p)]
     if args.renders:
         train += data.renders(args.renders)
     val = [p for p in allp if p.split == "val"]
@@ -309,10 +361,20 @@ def main():
                 keep = y == NONE
                 rejected += int((pred[keep] == NONE).sum())
                 total += int(keep.sum())
-        fr, ft = few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out)
+        fr, ft = 0, 0
+        if args.art_every:
+            # Without art batches the embedding is not trained: nothing to measure.
+            fr, ft = few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out)
         print(f"epoch {epoch + 1}/{args.epochs}: loss {tot / max(n, 1):.4f} (art {tot_art / max(n, 1):.4f}) "
               f"real d6 val {100 * r[0] / r[1]:.2f}%, not-a-face views rejected {100 * rejected / max(total, 1):.2f}%, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
         common.save(args.work, model=model.state_dict(), scale=float(scale), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
+    if calib:
+        t = calibrate(model, calib)
+        # The temperature goes into the class head's weights: the exported
+        # graph stays the same and the reader's softmax is calibrated.
+        with torch.no_grad():
+            model.cls.weight /= t
+            model.cls.bias /= t
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         onnxio.export(model, EXPORT_SHAPE, os.path.join(args.out, "faces.onnx"), ["logits", "embedding"])

@@ -58,30 +58,7 @@ func evaluateScene(r *Reader, c *models.Content, spec synth.Scene, all, d6 RealR
 	}
 	st := statsOf(all.Rigs, "style: "+style)
 	st.Photos++
-	conds := []string{"table: " + string(spec.Background)}
-	if spec.Background == "" {
-		conds[0] = "table: wood"
-	}
-	switch {
-	case spec.Lighting.Level < 0.7:
-		conds = append(conds, "light: dim")
-	case spec.Lighting.Level > 1.1:
-		conds = append(conds, "light: bright")
-	default:
-		conds = append(conds, "light: normal")
-	}
-	if spec.Tilt > 0 {
-		conds = append(conds, "camera tilted")
-	}
-	if spec.Blur > 0 || spec.MotionBlur.Length > 0 {
-		conds = append(conds, "blurred")
-	}
-	if spec.Touching {
-		conds = append(conds, "touching dice")
-	}
-	if spec.Hand.Present {
-		conds = append(conds, "a hand in the picture")
-	}
+	conds := sceneConditions(spec)
 	used := make([]bool, len(found))
 	hasD6 := false
 	for _, d := range truth.Dice {
@@ -141,4 +118,34 @@ func evaluateScene(r *Reader, c *models.Content, spec synth.Scene, all, d6 RealR
 		}
 	}
 	return nil
+}
+
+// sceneConditions names the conditions of a rendered scene: its table,
+// light, tilt, blur, touching dice and hand.
+func sceneConditions(spec synth.Scene) []string {
+	conds := []string{"table: " + string(spec.Background)}
+	if spec.Background == "" {
+		conds[0] = "table: wood"
+	}
+	switch {
+	case spec.Lighting.Level < 0.7:
+		conds = append(conds, "light: dim")
+	case spec.Lighting.Level > 1.1:
+		conds = append(conds, "light: bright")
+	default:
+		conds = append(conds, "light: normal")
+	}
+	if spec.Tilt > 0 {
+		conds = append(conds, "camera tilted")
+	}
+	if spec.Blur > 0 || spec.MotionBlur.Length > 0 {
+		conds = append(conds, "blurred")
+	}
+	if spec.Touching {
+		conds = append(conds, "touching dice")
+	}
+	if spec.Hand.Present {
+		conds = append(conds, "a hand in the picture")
+	}
+	return conds
 }

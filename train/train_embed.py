@@ -1,0 +1,175 @@
+"""Teaches the face reader's embedding what "a face" is, so that a die the
+group teaches is read by its nearest taught prototype with no retraining.
+
+It starts from a trained face reader (train_faces.py's checkpoint) and goes
+on training the whole network with two losses side by side:
+- the d6 classes on the real photos, as train_faces.py, so that the
+  classifier keeps what it learnt;
+- prototypes: in each batch, faces of many sets are seen twice, and each
+  second view must be nearest the first view of its own face among all the
+  batch's faces (cosine similarity at a learnt scale). The faces are the
+  rendered dice of train/render (every set and style it draws for
+  training: the held-out style never) and procedural face sets of
+  faceart.py (every family but --hold-out).
+
+The last step fits the confidence's temperature on calibration photos, as
+train_faces.py does, and writes faces.onnx and the prototype scale.
+
+    /usr/bin/python3 train/train_embed.py --init ~/.cache/tablecam-train/faces/checkpoint.pt \
+        --renders DIR --work ~/.cache/tablecam-train/embed --out DIR
+"""
+import collections
+import json
+import os
+import random
+import sys
+import time
+
+import cv2
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import data  # noqa: E402
+import faceart  # noqa: E402
+import train_faces as T  # noqa: E402
+import train_finder as tf  # noqa: E402
+
+
+def render_faces(root):
+    """The rendered dice of root grouped by face: {set:face: [(photo index,
+    cx, cy, w, h)]}, and the photos' paths."""
+    paths, groups = [], collections.defaultdict(list)
+    for lab in sorted(os.listdir(root)):
+        if not lab.endswith(".txt"):
+            continue
+        img = os.path.join(root, lab[:-4] + ".jpg")
+        if not os.path.exists(img):
+            continue
+        pi = len(paths)
+        paths.append(img)
+        with open(os.path.join(root, lab)) as f:
+            for line in f:
+                p = line.split()
+                if len(p) != 7:
+                    continue
+                groups[p[0] + ":" + p[1]].append((pi, *map(float, p[3:])))
+    return paths, {k: v for k, v in groups.items() if len(v) >= 2}
+
+
+class RenderBatches:
+    """Prototype batches of rendered faces: faces x 2 views, each view from
+    another scene."""
+
+    def __init__(self, root, rng, faces=24):
+        self.paths, self.groups = render_faces(root)
+        self.keys = sorted(self.groups)
+        self.blobs = [open(p, "rb").read() for p in self.paths]
+        self.rng, self.faces = rng, faces
+        self.cache = {}
+
+    def image(self, pi):
+        img = self.cache.get(pi)
+        if img is None:
+            import numpy as np
+            img = cv2.imdecode(np.frombuffer(self.blobs[pi], np.uint8), cv2.IMREAD_COLOR)
+            if len(self.cache) > 256:
+                self.cache.clear()
+            self.cache[pi] = img
+        return img
+
+    def next(self):
+        xs = []
+        for k in self.rng.sample(self.keys, min(self.faces, len(self.keys))):
+            for pi, cx, cy, w, h in self.rng.sample(self.groups[k], 2):
+                img = self.image(pi)
+                H, W = img.shape[:2]
+                a = T.crop(img, cx * W, cy * H, w * W, h * H, self.rng)
+                xs.append(tf.to_tensor(T.photometric(a, self.rng)))
+        return torch.stack(xs), len(xs) // 2
+
+
+def main():
+    ap = common.arg_parser("embed", epochs=2, batch=64)
+    ap.add_argument("--init", required=True, help="the face reader's checkpoint to start from")
+    ap.add_argument("--hold-out", default="letters", help="faceart family never trained on")
+    ap.add_argument("--art-every", type=int, default=4, help="a procedural art batch after every n render batches (0: none)")
+    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--neg", type=float, default=0.25)
+    ap.add_argument("--invert", type=float, default=0.15)
+    ap.add_argument("--synth", type=float, default=0.2)
+    ap.add_argument("--limit", type=int, default=0, help="use only this many real dice (a smoke test)")
+    args = ap.parse_args()
+    if not args.renders:
+        ap.error("--renders is required: the rendered faces teach the embedding")
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    os.makedirs(args.work, exist_ok=True)
+    allp = data.photos(args.data)
+    train = [p for p in allp if p.split == "train" and not data.is_calib(p)]
+    calib = [p for p in allp if data.is_calib(p)]
+    tb, ts = T.load_all(train), T.samples(train)
+    if args.limit:
+        ts = ts[:args.limit]
+        calib = calib[:50]
+    torch.manual_seed(args.seed)
+    model = T.Faces()
+    model.load_state_dict(torch.load(args.init)["model"])
+    scale = nn.Parameter(torch.tensor(10.0))
+    opt = torch.optim.AdamW(list(model.parameters()) + [scale], lr=args.lr, weight_decay=1e-4)
+    steps = (len(ts) + args.batch - 1) // args.batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps * args.epochs, pct_start=0.1)
+    start = 0
+    s = common.load(args.work)
+    if s is not None:
+        model.load_state_dict(s["model"])
+        scale.data.fill_(s["scale"])
+        opt.load_state_dict(s["opt"])
+        sched.load_state_dict(s["sched"])
+        start = s["epoch"]
+    families = [f for f in faceart.FAMILIES if f != args.hold_out]
+    for epoch in range(start, args.epochs):
+        model.train()
+        rng = random.Random(args.seed * 1000 + epoch)
+        rb = RenderBatches(args.renders, random.Random(args.seed * 17 + epoch))
+        art = T.ArtBatches(random.Random(args.seed * 7919 + epoch), families, sets=8, faces=4, views=2)
+        t0 = time.time()
+        tot_cls = tot_proto = 0.0
+        n = 0
+        for x, y in T.batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth):
+            loss = F.cross_entropy(model(x)[0], y)
+            tot_cls += loss.item()
+            if args.art_every and n % args.art_every == args.art_every - 1:
+                xa = art.next()
+                la = T.proto_loss(model(xa)[1], art.sets * art.faces, art.views, scale)
+            else:
+                xr, faces = rb.next()
+                la = T.proto_loss(model(xr)[1], faces, 2, scale)
+            loss = loss + la
+            tot_proto += la.item()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            n += 1
+        fr, ft = T.few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out, sets=10)
+        print(f"epoch {epoch + 1}/{args.epochs}: d6 loss {tot_cls / max(n, 1):.4f}, prototype loss {tot_proto / max(n, 1):.4f}, "
+              f"scale {float(scale):.2f}, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
+        common.save(args.work, model=model.state_dict(), scale=float(scale), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
+    t = T.calibrate(model, calib)
+    with torch.no_grad():
+        model.cls.weight /= t
+        model.cls.bias /= t
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        path = os.path.join(args.out, "faces.onnx")
+        T.onnxio.export(model, T.EXPORT_SHAPE, path, ["logits", "embedding"])
+        with open(os.path.join(args.out, "faces.json"), "w") as f:
+            json.dump({"prototype_scale": float(scale), "temperature": t}, f)
+        print("wrote", path, "prototype scale", float(scale))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+package dice
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/models"
+	"tablecam/vision/synth"
+)
+
+var (
+	evalTaught = flag.Int("taught", 0, "measure taught reading on this many held-out rendered scenes per set (worn style, evaluation seeds)")
+	evalShots  = flag.Int("shots", 5, "pictures per face the taught sets are taught from")
+)
+
+// taughtSets are the sets the taught reading is measured on: each taught
+// from pictures in the style the models never trained on.
+var taughtSets = []string{"vats", "assist", "d6", "d10", "d20"}
+
+// teachSeed is where the teaching pictures' seeds start: evaluation seeds
+// far from the read scenes' (which start at synth.EvalSeedMin).
+const teachSeed = synth.EvalSeedMin + 900_000_000
+
+// teach renders shots pictures of every face of set in style, finds the
+// die in each and adds its embedding to a new taught set. It returns the
+// set and how many pictures had no die found.
+func teach(r *Reader, c *models.Content, set string, style synth.Style, shots int) (*Taught, int, error) {
+	fs, ok := c.FaceSet(set)
+	if !ok {
+		return nil, 0, fmt.Errorf("no face set %s", set)
+	}
+	t := NewTaught(set)
+	missed := 0
+	for fi, f := range fs.Faces {
+		for k := range shots {
+			spec := synth.Scene{Seed: teachSeed + int64(1000*fi+k), Style: style, Dice: []synth.DieSpec{{Set: set, Face: f.ID}}}
+			frame, truth, err := synth.Render(c, spec)
+			if err != nil {
+				return nil, 0, err
+			}
+			emb, value, err := embeddingOf(r, frame, truth)
+			frame.Close()
+			if err != nil {
+				return nil, 0, err
+			}
+			if emb == nil {
+				missed++
+				continue
+			}
+			if err := t.Add(f.ID, value, emb); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
+	return t, missed, nil
+}
+
+// embeddingOf is the embedding of the one die of a teaching picture: the
+// best mark on it (nil when none is).
+func embeddingOf(r *Reader, frame gocv.Mat, truth synth.Truth) ([]float32, int, error) {
+	if len(truth.Dice) != 1 {
+		return nil, 0, nil
+	}
+	found, err := r.Find(frame)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, f := range found {
+		if f.Center.In(truth.Dice[0].Box) {
+			face, err := r.Face(frame, f)
+			return face.Embedding, truth.Dice[0].Value, err
+		}
+	}
+	return nil, 0, nil
+}
+
+// TestEvalTaught prints, per set and per condition, how dice in art the
+// models never saw (the renderer's worn style) are read once taught from
+// -shots pictures per face: found, read right with confidence, read wrong
+// with confidence, or uncertain (confidence under -min-conf, or like no
+// taught face). Each set is read against its own taught faces.
+func TestEvalTaught(t *testing.T) {
+	if *evalTaught == 0 {
+		t.Skip("no -taught count")
+	}
+	c, err := models.DefaultContent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := evalReader(t)
+	style := synth.StyleWorn()
+	for _, set := range taughtSets {
+		taught, missed, err := teach(r, c, set, style, *evalShots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rp := RealReport{Rigs: map[string]*RealStats{}, Conditions: map[string]*RealStats{}}
+		for k := range *evalTaught {
+			spec := synth.RandomScene(c, synth.EvalSeedMin+int64(k))
+			spec.Style = style
+			for i := range spec.Dice {
+				spec.Dice[i].Set, spec.Dice[i].Face = set, ""
+			}
+			if err := readTaughtScene(r, c, taught, spec, rp); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fmt.Printf("\n%s taught from %d pictures per face in the %s style (%d with no die found), %d scenes:\n", set, *evalShots, style.Name, missed, *evalTaught)
+		WriteRealReport(os.Stdout, rp)
+	}
+}
+
+// readTaughtScene counts a rendered scene's dice read against taught.
+func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Scene, rp RealReport) error {
+	frame, truth, err := synth.Render(c, spec)
+	if err != nil {
+		return err
+	}
+	defer frame.Close()
+	found, err := r.Find(frame)
+	if err != nil {
+		return err
+	}
+	all := statsOf(rp.Rigs, "scenes")
+	all.Photos++
+	conds := sceneConditions(spec)
+	used := make([]bool, len(found))
+	for _, d := range truth.Dice {
+		if d.Visible < 0.5 || d.Occluded {
+			continue
+		}
+		rows := []*RealStats{all}
+		for _, k := range conds {
+			rows = append(rows, statsOf(rp.Conditions, k))
+		}
+		for _, s := range rows {
+			s.Dice++
+		}
+		for i, f := range found {
+			if used[i] || !f.Center.In(d.Box) {
+				continue
+			}
+			used[i] = true
+			face, err := r.Face(frame, f)
+			if err != nil {
+				return err
+			}
+			tr := taught.Read(face.Embedding)
+			for _, s := range rows {
+				s.Found++
+				switch {
+				case tr.Face == "" || tr.Confidence < r.minConf:
+					s.Uncertain++
+				case tr.Face == d.Face:
+					s.Right++
+				default:
+					s.Wrong++
+				}
+			}
+			break
+		}
+	}
+	for _, u := range used {
+		if !u {
+			all.Extra++
+		}
+	}
+	return nil
+}
