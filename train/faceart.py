@@ -206,6 +206,14 @@ def draw_face(style, g):
     return img
 
 
+def noisy(img, sigma, rng):
+    """img (uint8) with Gaussian noise of sigma grey levels, saturated."""
+    cv2.setRNGSeed(rng.randrange(1 << 30))
+    n = np.empty(img.shape, np.float32)
+    cv2.randn(n, 0, sigma)
+    return cv2.add(img.astype(np.float32), n).clip(0, 255).astype(np.uint8)
+
+
 def view(style, g, rng, side=48, grow=1.25):
     """One camera's view of face g, cropped around the die as the reader does."""
     top = draw_face(style, g)
@@ -214,7 +222,7 @@ def view(style, g, rng, side=48, grow=1.25):
     canvas = np.zeros((S, S, 3), np.uint8)
     bg = hsv(rng.randint(0, 179), rng.randint(0, 120), rng.randint(40, 220))
     canvas[:] = bg
-    canvas = np.clip(canvas.astype(np.float32) + np.random.default_rng(rng.randrange(1 << 30)).normal(0, 6, canvas.shape), 0, 255).astype(np.uint8)
+    canvas = noisy(canvas, 6, rng)
     half = rng.uniform(26, 34)
     # Perspective: the top as a quadrilateral, squeezed by a tilt.
     tilt = rng.uniform(0, 0.35)
@@ -269,8 +277,7 @@ def view(style, g, rng, side=48, grow=1.25):
     small = max(8, int(round(S * px / max(bw, bh))))
     canvas = cv2.resize(canvas, (small, small), interpolation=cv2.INTER_AREA)
     k = small / S
-    n = np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(0, 7), canvas.shape)
-    canvas = np.clip(canvas.astype(np.float32) + n, 0, 255).astype(np.uint8)
+    canvas = noisy(canvas, rng.uniform(0, 7), rng)
     if rng.random() < 0.5:
         ok, enc = cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(40, 92)])
         canvas = cv2.imdecode(enc, cv2.IMREAD_COLOR)
