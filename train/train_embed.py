@@ -1,10 +1,10 @@
 """Teaches the face reader's embedding what "a face" is, so that a die the
 group teaches is read by its nearest taught prototype with no retraining.
 
-It starts from a trained face reader (train_faces.py's checkpoint) and goes
-on training the whole network with two losses side by side:
-- the d6 classes on the real photos, as train_faces.py, so that the
-  classifier keeps what it learnt;
+It trains the whole face network (from scratch, or on from a checkpoint of
+train_faces.py with --init) with two losses side by side:
+- the d6 classes on the real photos and the rendered d6 dice, with views
+  that are no die's top face, as train_faces.py;
 - prototypes: in each batch, faces of many sets are seen twice, and each
   second view must be nearest the first view of its own face among all the
   batch's faces (cosine similarity at a learnt scale). The faces are the
@@ -93,7 +93,8 @@ class RenderBatches:
 
 def main():
     ap = common.arg_parser("embed", epochs=2, batch=64)
-    ap.add_argument("--init", required=True, help="the face reader's checkpoint to start from")
+    ap.add_argument("--init", default="", help="a face reader's checkpoint to start from (default: train from scratch)")
+    ap.add_argument("--arch", default="full", choices=T.ARCHS, help="the face network's body (see train_faces.Faces)")
     ap.add_argument("--hold-out", default="letters", help="faceart family never trained on")
     ap.add_argument("--art-every", type=int, default=4, help="a procedural art batch after every n render batches (0: none)")
     ap.add_argument("--lr", type=float, default=1e-3)
@@ -110,13 +111,19 @@ def main():
     allp = data.photos(args.data)
     train = [p for p in allp if p.split == "train" and not data.is_calib(p)]
     calib = [p for p in allp if data.is_calib(p)]
+    val = [p for p in allp if p.split == "val"]
+    vb, vs = T.load_all(val), T.samples(val)[::4]
+    if args.renders:
+        # The rendered d6 dice are read by the classifier as well.
+        train += data.renders(args.renders)
     tb, ts = T.load_all(train), T.samples(train)
     if args.limit:
         ts = ts[:args.limit]
         calib = calib[:50]
     torch.manual_seed(args.seed)
-    model = T.Faces()
-    model.load_state_dict(torch.load(args.init)["model"])
+    model = T.Faces(arch=args.arch)
+    if args.init:
+        model.load_state_dict(torch.load(args.init)["model"])
     scale = nn.Parameter(torch.tensor(10.0))
     opt = torch.optim.AdamW(list(model.parameters()) + [scale], lr=args.lr, weight_decay=1e-4)
     steps = (len(ts) + args.batch - 1) // args.batch
@@ -154,9 +161,15 @@ def main():
             opt.step()
             sched.step()
             n += 1
+        model.eval()
+        right = total = 0
+        with torch.no_grad():
+            for x, y in T.batch_iter(val, vb, vs, rng, 256, train=False):
+                right += int((model(x)[0].argmax(1) == y).sum())
+                total += len(y)
         fr, ft = T.few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out, sets=10)
         print(f"epoch {epoch + 1}/{args.epochs}: d6 loss {tot_cls / max(n, 1):.4f}, prototype loss {tot_proto / max(n, 1):.4f}, "
-              f"scale {float(scale):.2f}, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
+              f"scale {float(scale):.2f}, real d6 val {100 * right / max(total, 1):.2f}%, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
         common.save(args.work, model=model.state_dict(), scale=float(scale), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
     t = T.calibrate(model, calib)
     with torch.no_grad():
