@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"tablecam/internal/yamlpos"
 )
 
 //go:embed content/*.yaml
@@ -87,16 +88,19 @@ type part struct {
 }
 
 func (c *Content) merge(file string, data []byte, validate bool) error {
+	root, err := yamlpos.Parse(data)
+	if err != nil {
+		return decodeError(file, nil, err)
+	}
+	if root == nil {
+		return nil // empty file
+	}
 	var p part
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&p); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil // empty file
-		}
-		return &ValidationError{File: file, Entry: "document", Problem: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return decodeError(file, root, err)
 	}
-	lines := entryLines(data)
 	for _, x := range p.FaceSets {
 		if x.ID == "" {
 			return &ValidationError{File: file, Entry: "face_sets", Problem: "entry without id"}
@@ -132,7 +136,7 @@ func (c *Content) merge(file string, data []byte, validate bool) error {
 	}
 	if p.Rules.Kind != 0 {
 		if err := p.Rules.Decode(&c.Rules); err != nil {
-			return &ValidationError{File: file, Entry: "rules", Problem: strings.TrimPrefix(err.Error(), "yaml: ")}
+			return decodeError(file, root, err)
 		}
 	}
 	if !validate {
@@ -142,47 +146,12 @@ func (c *Content) merge(file string, data []byte, validate bool) error {
 	if err := c.Validate(); err != nil {
 		var ve *ValidationError
 		if errors.As(err, &ve) && ve.File == "" {
-			ve.File = file
-			if l, ok := lines[ve.Entry]; ok {
-				ve.File = fmt.Sprintf("%s:%d", file, l)
-			}
+			ve.File, ve.Line = file, lineOf(root, ve.Entry, ve.Key)
 			return ve
 		}
 		return err
 	}
 	return nil
-}
-
-// entryLines maps "section id" (e.g. `face_sets "vats"`) to the line of the
-// entry in the document, for error messages.
-func entryLines(data []byte) map[string]int {
-	out := map[string]int{}
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 {
-		return out
-	}
-	root := doc.Content[0]
-	if root.Kind != yaml.MappingNode {
-		return out
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		sec, val := root.Content[i].Value, root.Content[i+1]
-		out[sec] = root.Content[i].Line
-		if val.Kind != yaml.SequenceNode {
-			continue
-		}
-		for _, item := range val.Content {
-			if item.Kind != yaml.MappingNode {
-				continue
-			}
-			for j := 0; j+1 < len(item.Content); j += 2 {
-				if item.Content[j].Value == "id" {
-					out[fmt.Sprintf("%s %q", sec, item.Content[j+1].Value)] = item.Line
-				}
-			}
-		}
-	}
-	return out
 }
 
 func upsert[T any](list []T, x T, id func(T) string) []T {
@@ -209,35 +178,39 @@ func (c *Content) Validate() error {
 	bad := func(entry, format string, args ...any) error {
 		return &ValidationError{Entry: entry, Problem: fmt.Sprintf(format, args...)}
 	}
+	// badKey is a problem of one key of the entry: its line is the key's.
+	badKey := func(entry, key, format string, args ...any) error {
+		return &ValidationError{Entry: entry, Key: key, Problem: fmt.Sprintf(format, args...)}
+	}
 	for _, s := range c.FaceSets {
 		e := fmt.Sprintf("face_sets %q", s.ID)
 		if s.Kind != KindSymbol && s.Kind != KindNumeric {
-			return bad(e, "kind must be %q or %q, got %q", KindSymbol, KindNumeric, s.Kind)
+			return badKey(e, "kind", "kind must be %q or %q, got %q", KindSymbol, KindNumeric, s.Kind)
 		}
 		if len(s.Faces) < 2 {
-			return bad(e, "needs at least 2 faces, has %d", len(s.Faces))
+			return badKey(e, "faces", "needs at least 2 faces, has %d", len(s.Faces))
 		}
 		seen := map[string]bool{}
 		for _, f := range s.Faces {
 			if f.ID == "" {
-				return bad(e, "a face has no id")
+				return badKey(e, "faces", "a face has no id")
 			}
 			if strings.ContainsAny(f.ID, " \t,") {
-				return bad(e, "face id %q must not contain spaces or commas", f.ID)
+				return badKey(e, "faces", "face id %q must not contain spaces or commas", f.ID)
 			}
 			if seen[f.ID] {
-				return bad(e, "face id %q appears twice", f.ID)
+				return badKey(e, "faces", "face id %q appears twice", f.ID)
 			}
 			seen[f.ID] = true
 			if f.Hits < 0 || f.Hurt < 0 {
-				return bad(e, "face %q: hits and hurt must not be negative", f.ID)
+				return badKey(e, "faces", "face %q: hits and hurt must not be negative", f.ID)
 			}
 			if s.Kind == KindNumeric && f.Value <= 0 {
-				return bad(e, "face %q: a numeric face needs a value > 0", f.ID)
+				return badKey(e, "faces", "face %q: a numeric face needs a value > 0", f.ID)
 			}
 			for _, r := range f.Regions {
 				if !knownRegion(r) {
-					return bad(e, "face %q: unknown region %q (head, torso, arms, legs)", f.ID, r)
+					return badKey(e, "faces", "face %q: unknown region %q (head, torso, arms, legs)", f.ID, r)
 				}
 			}
 		}
@@ -247,26 +220,26 @@ func (c *Content) Validate() error {
 		e := fmt.Sprintf("enemy_types %q", t.ID)
 		types[t.ID] = true
 		if len(t.Tokens) == 0 {
-			return bad(e, "needs at least one token")
+			return badKey(e, "tokens", "needs at least one token")
 		}
 		for _, tok := range t.Tokens {
 			if tok.ID == "" {
-				return bad(e, "a token has no id")
+				return badKey(e, "tokens", "a token has no id")
 			}
 			if tok.Level < 1 {
-				return bad(e, "token %q: level must be at least 1, got %d", tok.ID, tok.Level)
+				return badKey(e, "tokens", "token %q: level must be at least 1, got %d", tok.ID, tok.Level)
 			}
 			if tok.Armor < 0 {
-				return bad(e, "token %q: armor must not be negative", tok.ID)
+				return badKey(e, "tokens", "token %q: armor must not be negative", tok.ID)
 			}
 			for _, r := range tok.Vulnerable {
 				if !knownRegion(r) {
-					return bad(e, "token %q: unknown region %q (head, torso, arms, legs)", tok.ID, r)
+					return badKey(e, "tokens", "token %q: unknown region %q (head, torso, arms, legs)", tok.ID, r)
 				}
 			}
 			for _, a := range tok.Abilities {
 				if !contains(KnownAbilities(), a) {
-					return bad(e, "token %q: unknown ability %q (one of %s)", tok.ID, a, strings.Join(KnownAbilities(), ", "))
+					return badKey(e, "tokens", "token %q: unknown ability %q (one of %s)", tok.ID, a, strings.Join(KnownAbilities(), ", "))
 				}
 			}
 		}
@@ -280,38 +253,38 @@ func (c *Content) Validate() error {
 	for _, f := range c.Factions {
 		factions[f.ID] = true
 		if f.Enemy != "" && !types[f.Enemy] {
-			return bad(fmt.Sprintf("factions %q", f.ID), "unknown enemy type %q", f.Enemy)
+			return badKey(fmt.Sprintf("factions %q", f.ID), "enemy", "unknown enemy type %q", f.Enemy)
 		}
 	}
 	for _, a := range c.ActivationCards {
 		e := fmt.Sprintf("activation_cards %q", a.ID)
 		for _, t := range a.Types {
 			if !types[t] {
-				return bad(e, "unknown enemy type %q", t)
+				return badKey(e, "types", "unknown enemy type %q", t)
 			}
 		}
 	}
 	for _, s := range c.Scenarios {
 		e := fmt.Sprintf("scenarios %q", s.ID)
 		if len(s.Factions) != 2 {
-			return bad(e, "needs exactly 2 factions, has %d", len(s.Factions))
+			return badKey(e, "factions", "needs exactly 2 factions, has %d", len(s.Factions))
 		}
 		if s.Factions[0].Icon == s.Factions[1].Icon {
-			return bad(e, "both factions use icon %q", s.Factions[0].Icon)
+			return badKey(e, "factions", "both factions use icon %q", s.Factions[0].Icon)
 		}
 		if s.PowerTrack < 2 {
-			return bad(e, "power_track must be at least 2 spaces, got %d", s.PowerTrack)
+			return badKey(e, "power_track", "power_track must be at least 2 spaces, got %d", s.PowerTrack)
 		}
 		if s.GoalsRequired < 1 {
-			return bad(e, "goals_required must be at least 1, got %d", s.GoalsRequired)
+			return badKey(e, "goals_required", "goals_required must be at least 1, got %d", s.GoalsRequired)
 		}
 		for _, f := range s.Factions {
 			if !factions[f.Faction] {
-				return bad(e, "unknown faction %q", f.Faction)
+				return badKey(e, "factions", "unknown faction %q", f.Faction)
 			}
 			for _, r := range f.Activation {
 				if r.Min < 0 || (r.Max >= 0 && r.Max < r.Min) {
-					return bad(e, "faction %q: activation row [%d, %d] is empty", f.Faction, r.Min, r.Max)
+					return badKey(e, "factions", "faction %q: activation row [%d, %d] is empty", f.Faction, r.Min, r.Max)
 				}
 			}
 		}
@@ -319,19 +292,19 @@ func (c *Content) Validate() error {
 	r := c.Rules
 	switch {
 	case r.EnemyArmor != ArmorNegateHit && r.EnemyArmor != ArmorExtraHit:
-		return bad("rules", "enemy_armor must be %q or %q, got %q", ArmorNegateHit, ArmorExtraHit, r.EnemyArmor)
+		return badKey("rules", "enemy_armor", "enemy_armor must be %q or %q, got %q", ArmorNegateHit, ArmorExtraHit, r.EnemyArmor)
 	case r.Radiated != RadiatedInstead && r.Radiated != RadiatedAdditional:
-		return bad("rules", "radiated must be %q or %q, got %q", RadiatedInstead, RadiatedAdditional, r.Radiated)
+		return badKey("rules", "radiated", "radiated must be %q or %q, got %q", RadiatedInstead, RadiatedAdditional, r.Radiated)
 	case r.DeckEmpty != DeckReshuffle && r.DeckEmpty != DeckStop:
-		return bad("rules", "deck_empty must be %q or %q, got %q", DeckReshuffle, DeckStop, r.DeckEmpty)
+		return badKey("rules", "deck_empty", "deck_empty must be %q or %q, got %q", DeckReshuffle, DeckStop, r.DeckEmpty)
 	case r.AssistHits != AssistHitsSurvivor && r.AssistHits != AssistHitsEnemy:
-		return bad("rules", "assist_hits must be %q or %q, got %q", AssistHitsSurvivor, AssistHitsEnemy, r.AssistHits)
+		return badKey("rules", "assist_hits", "assist_hits must be %q or %q, got %q", AssistHitsSurvivor, AssistHitsEnemy, r.AssistHits)
 	case r.Victory != VictoryConfirm && r.Victory != VictoryGoals:
-		return bad("rules", "victory must be %q or %q, got %q", VictoryConfirm, VictoryGoals, r.Victory)
+		return badKey("rules", "victory", "victory must be %q or %q, got %q", VictoryConfirm, VictoryGoals, r.Victory)
 	case r.SurvivorMaxHP < 1:
-		return bad("rules", "survivor_max_hp must be at least 1, got %d", r.SurvivorMaxHP)
+		return badKey("rules", "survivor_max_hp", "survivor_max_hp must be at least 1, got %d", r.SurvivorMaxHP)
 	case r.MutationRads < 1:
-		return bad("rules", "mutation_rads must be at least 1, got %d", r.MutationRads)
+		return badKey("rules", "mutation_rads", "mutation_rads must be at least 1, got %d", r.MutationRads)
 	case r.RangedBonus < 0 || r.KilledPower < 0 || r.SurplusGoalRetreat < 0 || r.ActivationPower < 0 || r.AssistXP < 0:
 		return bad("rules", "ranged_bonus, killed_power, surplus_goal_retreat, activation_power and assist_xp must not be negative")
 	}

@@ -115,7 +115,7 @@ func TestOverrideErrorsNameFileEntryProblem(t *testing.T) {
 		want       []string
 	}{
 		{"unknown key", "face_sets:\n  - id: x\n    kind: symbol\n    facez: []\n", []string{"bad.yaml", "facez"}},
-		{"bad region", "enemy_types:\n  - id: ghoul\n    name: G\n    tokens:\n      - {id: g1, level: 1, vulnerable: [tail]}\n", []string{"bad.yaml:2", `enemy_types "ghoul"`, `unknown region "tail"`}},
+		{"bad region", "enemy_types:\n  - id: ghoul\n    name: G\n    tokens:\n      - {id: g1, level: 1, vulnerable: [tail]}\n", []string{"bad.yaml:4", `enemy_types "ghoul": tokens: token "g1"`, `unknown region "tail"`}},
 		{"unknown type on card", "activation_cards:\n  - {id: activation-1, types: [ghoul, dragon]}\n", []string{"bad.yaml:2", `activation_cards "activation-1"`, `"dragon"`}},
 		{"duplicate face", "face_sets:\n  - id: d6\n    name: d6\n    kind: numeric\n    faces: [{id: '1', value: 1}, {id: '1', value: 2}]\n", []string{"bad.yaml", `face id "1" appears twice`}},
 		{"bad rule", "rules:\n  deck_empty: burn\n", []string{"bad.yaml", "deck_empty", `"burn"`}},

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Face set kinds.
@@ -398,16 +399,29 @@ func SortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// ValidationError is a content problem tied to a file and entry.
+// ValidationError is a content problem tied to a file, an entry, the key
+// in the entry and the line.
 type ValidationError struct {
-	File    string
-	Entry   string
+	File  string
+	Line  int    // 0 when the file does not hold the entry
+	Entry string // `face_sets "vats"`, "rules", "document"
+	// Key is the key in the entry the problem is of ("faces", "power_track",
+	// "faces[1].hits"); "" when it is the entry's as a whole.
+	Key     string
 	Problem string
 }
 
 func (e *ValidationError) Error() string {
-	if e.File == "" {
-		return fmt.Sprintf("content %s: %s", e.Entry, e.Problem)
+	what := e.Entry
+	if e.Key != "" && !strings.HasPrefix(e.Problem, e.Key) {
+		// A problem that does not start with its key is told after it.
+		what += ": " + e.Key
 	}
-	return fmt.Sprintf("%s: %s: %s", e.File, e.Entry, e.Problem)
+	switch {
+	case e.File == "":
+		return fmt.Sprintf("content %s: %s", what, e.Problem)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, what, e.Problem)
+	}
+	return fmt.Sprintf("%s: %s: %s", e.File, what, e.Problem)
 }
