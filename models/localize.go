@@ -18,7 +18,7 @@ func (c *Content) Localized(lang string) *Content {
 		for j, f := range fs.Faces {
 			fs.Faces[j].Label = pick(f.Label, f.Names, lang)
 		}
-		fs.Name = pick(fs.Name, nil, lang)
+		fs.Name = pick(fs.Name, fs.Names, lang)
 		out.FaceSets[i] = fs
 	}
 	out.EnemyTypes = make([]EnemyType, len(c.EnemyTypes))

@@ -62,6 +62,8 @@ type FaceSet struct {
 	Faces   []Face `yaml:"faces" json:"faces"`
 	Assumed bool   `yaml:"assumed,omitempty" json:"assumed,omitempty"`
 	Note    string `yaml:"note,omitempty" json:"note,omitempty"`
+	// Names holds Name in other languages: key "de".
+	Names map[string]string `yaml:"names,omitempty" json:"names,omitempty"`
 }
 
 // Face returns the face with the given id.

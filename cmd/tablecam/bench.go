@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +59,8 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 			if keep != "" {
 				video = keep
 			}
-			fmt.Fprintln(errw, "rendering the demo scene to", video)
+			cat := a.catalog()
+			fmt.Fprint(errw, cat.T("benchRender", video))
 			rec, err := demo.WriteVideo(ctx, c, markers, video)
 			if err != nil {
 				return err
@@ -116,7 +119,8 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 				return err
 			}
 			a.log.Debug("bench rolls (settle frame, decided frame)", "pairs", rep.Pairs, "settles", rec.Settles)
-			fmt.Fprintf(cmd.OutOrStdout(), "recorded scene: %d frames of %dx%d at %d fps, %d rolls filmed per loop\n%s", rec.Frames, demo.Width, demo.Height, rec.FPS, rec.Rolls, rep)
+			fmt.Fprint(cmd.OutOrStdout(), cat.T("benchScene", cat.Count(rec.Frames, "frames"), demo.Width, demo.Height, rec.FPS, cat.Count(rec.Rolls, "rolls")))
+			fmt.Fprint(cmd.OutOrStdout(), benchReport(cat, rep))
 			return nil
 		},
 	}
@@ -126,4 +130,34 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 	f.StringVar(&voice, "voice", "on", "on: speak the announcements (to WAV files) and time the voice engine's start; off: do not")
 	f.StringVar(&keep, "video", "", "write the recorded scene to this file (kept) instead of a temporary one")
 	return cmd
+}
+
+// benchReport says a bench report in the catalog's language, the figures
+// as perf.Report.String gives them.
+func benchReport(cat *tracker.Catalog, r perf.Report) string {
+	var b strings.Builder
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	mib := func(n int64) float64 { return float64(n) / (1 << 20) }
+	b.WriteString(cat.T("benchCounts", r.Frames, r.Skipped, r.Rolls, r.Expected, r.Cards, r.Applied, r.Rejected))
+	b.WriteString(cat.T("benchCPU", r.Wall.Seconds(), r.CPU.Seconds(), 100*r.CPUShare(), r.Cores, float64(r.CPU.Microseconds())/1000/float64(max(1, r.Frames))))
+	if len(r.SettleFrames) > 0 {
+		b.WriteString(cat.T("benchSettle", perf.Quantile(r.SettleFrames, 0.5), perf.Quantile(r.SettleFrames, 0.95)))
+	}
+	if len(r.ToAnnounce) > 0 {
+		b.WriteString(cat.T("benchAnnounce", ms(perf.Quantile(r.ToAnnounce, 0.5)), ms(perf.Quantile(r.ToAnnounce, 0.95)), len(r.ToAnnounce)))
+	}
+	if len(r.ToVoice) > 0 {
+		b.WriteString(cat.T("benchVoice", ms(perf.Quantile(r.ToVoice, 0.5)), ms(perf.Quantile(r.ToVoice, 0.95))))
+	}
+	if n := len(r.Memory); n > 0 {
+		var peak int64
+		for _, m := range r.Memory {
+			peak = max(peak, m.RSS)
+		}
+		b.WriteString(cat.T("benchRSS", mib(r.Memory[0].RSS), mib(r.Memory[n-1].RSS), mib(peak), r.MemoryGrowth()/1024))
+		if r.Memory[n-1].Mats >= 0 {
+			b.WriteString(cat.T("benchMats", r.Memory[0].Mats, r.Memory[n-1].Mats))
+		}
+	}
+	return b.String()
 }

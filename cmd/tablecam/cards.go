@@ -106,8 +106,8 @@ func (a *app) stickersCmd() *cobra.Command {
 				return fmt.Errorf("write sticker sheet: %w", err)
 			}
 			perPage, pages, _ := vision.SheetSpec{Dict: m.Dict(), IDs: list, SideMM: side, Paper: paper, DPI: dpi}.Pages()
-			fmt.Fprintf(cmd.OutOrStdout(), "%s.pdf (%d pages, %d stickers a page) and %s.png (page 1): %d markers of %s, %.1f mm. Print at 100%% (no fit-to-page).\n",
-				base, pages, perPage, base, len(list), m.Dict(), side)
+			cat := a.catalog()
+			fmt.Fprint(cmd.OutOrStdout(), cat.T("stickersWritten", base, cat.Count(pages, "pages"), perPage, base, cat.Count(len(list), "markers"), m.Dict(), side))
 			return nil
 		},
 	}

@@ -386,7 +386,7 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 		}
 		if errors.Is(err, tracker.ErrLineTooLong) {
 			bad++
-			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
+			fmt.Fprintf(errw, "%s:%d: %s\n", name, n, cat.Error(err))
 			continue
 		}
 		if err != nil {
@@ -395,7 +395,7 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 		ev, orig, ok, err := im.parse(c, line)
 		if err != nil {
 			bad++
-			fmt.Fprintf(errw, "%s:%d: %v\n", name, n, err)
+			fmt.Fprintf(errw, "%s:%d: %s\n", name, n, cat.Error(err))
 			continue
 		}
 		if !ok {
@@ -411,7 +411,17 @@ func (a *app) replayEvents(ctx context.Context, c *models.Content, name string, 
 		}
 		if err != nil {
 			bad++
-			fmt.Fprintf(errw, "%s:%d: %s: %v\n", name, n, tracker.EventWord(ev), err)
+			// Named by the word typed, as at the prompt; the event's own
+			// errors often start with it already.
+			word := tracker.EventWord(ev)
+			if f := strings.Fields(line); orig == 0 && len(f) > 0 {
+				word = strings.ToLower(f[0])
+			}
+			if strings.HasPrefix(err.Error(), word+":") || strings.HasPrefix(err.Error(), ev.Type+":") {
+				fmt.Fprintf(errw, "%s:%d: %s\n", name, n, cat.Error(err))
+			} else {
+				fmt.Fprintf(errw, "%s:%d: %s: %s\n", name, n, word, cat.Error(err))
+			}
 			continue
 		}
 		for _, x := range as {
@@ -491,7 +501,10 @@ func (a *app) replayCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if bad > 0 {
+			if bad == 1 {
+				return fmt.Errorf("1 line of %s was rejected (see above); the others were replayed", events)
+			}
+			if bad > 1 {
 				return fmt.Errorf("%d lines of %s were rejected (see above); the others were replayed", bad, events)
 			}
 			return nil
@@ -763,24 +776,28 @@ func (a *app) checkSessions(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	defer st.Close()
-	acked := "unknown"
+	cat := a.catalog()
+	acked := cat.T("ackUnknown")
 	if rep.Acked >= 0 {
 		acked = fmt.Sprint(rep.Acked)
 	}
-	fmt.Fprintf(w, "%s: %d events read, whole up to event %d; last acknowledged event %s\n", a.cfg.Session.DB, rep.Events, rep.WholeTo, acked)
+	fmt.Fprint(w, cat.T("checkHead", a.cfg.Session.DB, cat.Count(rep.Events, "events"), rep.WholeTo, acked))
 	for _, sc := range rep.Sessions {
-		state := "whole"
+		state := cat.T("checkWhole")
 		if len(sc.Broken) > 0 {
-			state = fmt.Sprintf("%d do not match their hash: %v", len(sc.Broken), sc.Broken[:min(len(sc.Broken), 10)])
+			state = cat.T("checkBroken", len(sc.Broken), sc.Broken[:min(len(sc.Broken), 10)])
 		}
-		fmt.Fprintf(w, "  %-28s %5d events  %s\n", sc.ID, sc.Events, state)
+		fmt.Fprint(w, cat.T("checkSession", sc.ID, sc.Events, state))
 	}
 	if rep.Whole() {
-		fmt.Fprintln(w, "the store is whole")
+		fmt.Fprint(w, cat.T("storeWhole"))
 		return nil
 	}
 	for _, p := range rep.Problems {
-		fmt.Fprintln(w, "  problem:", p)
+		fmt.Fprint(w, cat.T("storeProblem", cat.Error(errors.New(p))))
+	}
+	if len(rep.Problems) == 1 {
+		return errors.New("the store is not whole (1 problem): tablecam sessions --export ID FILE saves what is readable of a session")
 	}
 	return fmt.Errorf("the store is not whole (%d problems): tablecam sessions --export ID FILE saves what is readable of a session", len(rep.Problems))
 }
@@ -810,36 +827,37 @@ func (a *app) exportSession(ctx context.Context, id, file string, w io.Writer) e
 		return fmt.Errorf("export: %w", err)
 	}
 	bw := bufio.NewWriter(f)
-	fmt.Fprintf(bw, "# tablecam sessions --export %s: %d readable events of %s\n", id, len(recs), a.cfg.Session.DB)
-	fmt.Fprintf(bw, "# replay with: tablecam replay --events %s\n", file)
+	cat := a.catalog()
+	fmt.Fprint(bw, cat.T("exportHead", id, cat.Count(len(recs), "readable"), a.cfg.Session.DB))
+	fmt.Fprint(bw, cat.T("exportReplay", file))
 	unsure := 0
 	for _, r := range recs {
 		ev, err := tracker.DecodeEvent(r.Payload)
 		if err != nil {
 			unsure++
-			fmt.Fprintf(bw, "# event %d cannot be read: %v: %.200q\n", r.Seq, err, r.Payload)
+			fmt.Fprint(bw, cat.T("exportUnreadable", r.Seq, cat.Error(err), r.Payload))
 			continue
 		}
 		if broken[r.Seq] {
 			unsure++
-			fmt.Fprintf(bw, "# event %d does not match its hash: it may have been changed; check it\n", r.Seq)
+			fmt.Fprint(bw, cat.T("exportHash", r.Seq))
 		}
 		line, err := json.Marshal(tracker.LoggedEvent{Seq: r.Seq, Event: ev})
 		if err != nil {
 			unsure++
-			fmt.Fprintf(bw, "# event %d cannot be written: %v\n", r.Seq, err)
+			fmt.Fprint(bw, cat.T("exportUnwritable", r.Seq, cat.Error(err)))
 			continue
 		}
 		bw.Write(append(line, '\n'))
 	}
 	if readErr != nil {
-		fmt.Fprintf(bw, "# reading stopped: %v\n", readErr)
+		fmt.Fprint(bw, cat.T("exportStopped", cat.Error(readErr)))
 	}
 	err = errors.Join(bw.Flush(), f.Sync(), f.Close())
 	if err != nil {
 		return fmt.Errorf("export %s: %w", file, err)
 	}
-	fmt.Fprintf(w, "%s: %d events of session %s (%d marked to check)\n", file, len(recs), id, unsure)
+	fmt.Fprint(w, cat.T("exported", file, cat.Count(len(recs), "events"), id, unsure))
 	if readErr != nil {
 		return fmt.Errorf("exported what was readable of %s; the rest could not be read: %w", id, readErr)
 	}
@@ -895,6 +913,7 @@ func (a *app) oddsCmd() *cobra.Command {
 				r.Faces = strings.Split(faces, ",")
 				r.Dice = len(r.Faces)
 			}
+			r.Lang = a.cfg.Language
 			text, err := tracker.OddsReport(c, r)
 			if err != nil {
 				return err

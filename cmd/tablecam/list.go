@@ -13,7 +13,7 @@ import (
 )
 
 func (a *app) listCmd() *cobra.Command {
-	kinds := map[string]func(io.Writer, *models.Content){
+	kinds := map[string]func(io.Writer, *tracker.Catalog, *models.Content){
 		"scenarios": listScenarios,
 		"enemies":   listEnemies,
 		"factions":  listFactions,
@@ -22,7 +22,7 @@ func (a *app) listCmd() *cobra.Command {
 		"games":     listGames,
 	}
 	for _, g := range tracker.Games()[1:] {
-		kinds[g.ID] = func(w io.Writer, _ *models.Content) { listGameIDs(w, g.ID) }
+		kinds[g.ID] = func(w io.Writer, cat *tracker.Catalog, _ *models.Content) { listGameIDs(w, cat, g.ID) }
 	}
 	return &cobra.Command{
 		Use:   "list scenarios|enemies|factions|cards|sets|games|twom|warfare|wasteland",
@@ -43,10 +43,19 @@ says otherwise.`,
 				return err
 			}
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			list(tw, c.Localized(a.cfg.Language))
+			list(tw, a.catalog(), c.Localized(a.cfg.Language))
 			return tw.Flush()
 		},
 	}
+}
+
+// said is the catalog's text for a value of the kind prefix names (a set's
+// kind, a game), or the value when there is none.
+func said(cat *tracker.Catalog, prefix, value string) string {
+	if cat.HasText(prefix + value) {
+		return cat.T(prefix + value)
+	}
+	return value
 }
 
 func star(assumed bool) string {
@@ -56,8 +65,8 @@ func star(assumed bool) string {
 	return ""
 }
 
-func listScenarios(w io.Writer, c *models.Content) {
-	fmt.Fprintln(w, "ID\tNAME\tFACTIONS\tTRACK\tGOALS")
+func listScenarios(w io.Writer, cat *tracker.Catalog, c *models.Content) {
+	fmt.Fprint(w, cat.T("listScenarios"))
 	for _, s := range c.Scenarios {
 		var fs []string
 		for _, f := range s.Factions {
@@ -67,8 +76,8 @@ func listScenarios(w io.Writer, c *models.Content) {
 	}
 }
 
-func listEnemies(w io.Writer, c *models.Content) {
-	fmt.Fprintln(w, "TYPE\tNAME\tTOKENS (level, vulnerable, abilities)")
+func listEnemies(w io.Writer, cat *tracker.Catalog, c *models.Content) {
+	fmt.Fprint(w, cat.T("listEnemies"))
 	for _, e := range c.EnemyTypes {
 		var ts []string
 		for _, t := range e.Tokens {
@@ -82,22 +91,22 @@ func listEnemies(w io.Writer, c *models.Content) {
 	}
 }
 
-func listFactions(w io.Writer, c *models.Content) {
-	fmt.Fprintln(w, "ID\tNAME\tENEMY TYPE")
+func listFactions(w io.Writer, cat *tracker.Catalog, c *models.Content) {
+	fmt.Fprint(w, cat.T("listFactions"))
 	for _, f := range c.Factions {
 		fmt.Fprintf(w, "%s%s\t%s\t%s\n", f.ID, star(f.Assumed), f.Name, f.Enemy)
 	}
 }
 
-func listCards(w io.Writer, c *models.Content) {
-	fmt.Fprintln(w, "ID\tACTIVATES\tICON")
+func listCards(w io.Writer, cat *tracker.Catalog, c *models.Content) {
+	fmt.Fprint(w, cat.T("listCards"))
 	for _, a := range c.ActivationCards {
-		fmt.Fprintf(w, "%s%s\t%s, then %s\t%s\n", a.ID, star(a.Assumed), a.Types[0], a.Types[1], a.Icon)
+		fmt.Fprintf(w, "%s%s\t%s\t%s\n", a.ID, star(a.Assumed), cat.T("listCardTypes", a.Types[0], a.Types[1]), a.Icon)
 	}
 }
 
-func listSets(w io.Writer, c *models.Content) {
-	fmt.Fprintln(w, "ID\tKIND\tFACES")
+func listSets(w io.Writer, cat *tracker.Catalog, c *models.Content) {
+	fmt.Fprint(w, cat.T("listSets"))
 	for _, s := range c.FaceSets {
 		var fs []string
 		for _, f := range s.Faces {
@@ -107,20 +116,20 @@ func listSets(w io.Writer, c *models.Content) {
 				fs = append(fs, f.ID)
 			}
 		}
-		fmt.Fprintf(w, "%s%s\t%s\t%s\n", s.ID, star(s.Assumed), s.Kind, strings.Join(fs, ", "))
+		fmt.Fprintf(w, "%s%s\t%s\t%s\n", s.ID, star(s.Assumed), said(cat, "kind.", s.Kind), strings.Join(fs, ", "))
 	}
 }
 
-func listGames(w io.Writer, _ *models.Content) {
-	fmt.Fprintln(w, "ID\tNAME\tSETUP")
+func listGames(w io.Writer, cat *tracker.Catalog, _ *models.Content) {
+	fmt.Fprint(w, cat.T("listGames"))
 	for _, g := range tracker.Games() {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", g.ID, g.Name, g.Setup)
+		fmt.Fprintf(w, "%s\t%s\t%s\n", g.ID, said(cat, "game.", g.ID), g.Setup)
 	}
 }
 
-func listGameIDs(w io.Writer, game string) {
-	fmt.Fprintln(w, "WORD\tIDS")
+func listGameIDs(w io.Writer, cat *tracker.Catalog, game string) {
+	fmt.Fprint(w, cat.T("listWords"))
 	for _, l := range tracker.GameIDs(game) {
-		fmt.Fprintf(w, "%s\t%s\n", l.What, strings.Join(l.IDs, ", "))
+		fmt.Fprintf(w, "%s\t%s\n", said(cat, "ids.", l.What), strings.Join(l.IDs, ", "))
 	}
 }

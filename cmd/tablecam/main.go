@@ -14,21 +14,39 @@ import (
 	"github.com/spf13/cobra"
 
 	"tablecam/config"
+	"tablecam/tracker"
 	"tablecam/vision"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	root := newRoot()
+	root, a := newRootApp()
 	if err := root.ExecuteContext(ctx); err != nil {
 		var ex exitError
 		if errors.As(err, &ex) {
 			os.Exit(int(ex))
 		}
-		fmt.Fprintln(os.Stderr, "tablecam:", err)
+		fmt.Fprintln(os.Stderr, "tablecam:", a.errorText(root, err))
 		os.Exit(1)
 	}
+}
+
+// errorText says a command's error in the configured language. A command
+// that failed before its configuration was read (a bad flag) reads the
+// language here.
+func (a *app) errorText(root *cobra.Command, err error) string {
+	lang := a.cfg.Language
+	if lang == "" {
+		if cfg, _, cerr := config.Load(root.PersistentFlags(), a.cfgPath); cerr == nil {
+			lang = cfg.Language
+		}
+	}
+	cat, cerr := tracker.NewCatalog(lang)
+	if cerr != nil {
+		return err.Error()
+	}
+	return cat.Error(err)
 }
 
 // exitError exits with a code after the command printed its own errors.
@@ -49,6 +67,12 @@ type app struct {
 }
 
 func newRoot() *cobra.Command {
+	root, _ := newRootApp()
+	return root
+}
+
+// newRootApp returns the command tree and the app its commands share.
+func newRootApp() (*cobra.Command, *app) {
 	a := &app{}
 	root := &cobra.Command{
 		Use:           "tablecam",
@@ -94,5 +118,5 @@ func newRoot() *cobra.Command {
 		root.AddCommand(c.cmd)
 	}
 	a.helpInLanguage(root)
-	return root
+	return root, a
 }

@@ -17,6 +17,7 @@ import (
 
 	"tablecam/config"
 	"tablecam/models"
+	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/defaults"
 	"tablecam/vision/dice"
@@ -31,7 +32,8 @@ func (a *app) diceDetector(c *models.Content, sets []string, errw io.Writer) (*v
 	if len(sets) == 0 {
 		sets = a.cfg.Vision.Sets()
 	}
-	profs, _, err := defaults.Load(c, a.cfg.DataDir, sets, func(s string) { fmt.Fprintln(errw, s) })
+	cat := a.catalog()
+	profs, _, err := defaults.Load(c, a.cfg.DataDir, sets, func(s string) { fmt.Fprintln(errw, cat.Error(errors.New(s))) })
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +64,15 @@ func (a *app) cardReader(wholeFrame bool) (*vision.CardReader, error) {
 		opts.Index = ix
 	}
 	return vision.NewCardReader(opts)
+}
+
+// picturesFailed is the text key that says how many pictures could not be
+// read: German puts the verb in the singular for one.
+func picturesFailed(n int) string {
+	if n == 1 {
+		return "picturesFailed1"
+	}
+	return "picturesFailedN"
 }
 
 type diceResult struct {
@@ -160,7 +171,7 @@ sets yet (--set and --background do not apply to it).`,
 // readDicePictures reads each picture with read and reports it; a picture
 // that cannot be read is reported and the command exits 1 after the others.
 func (a *app) readDicePictures(cmd *cobra.Command, paths []string, jsonOut bool, read func(gocv.Mat) ([]vision.Die, error)) error {
-	out := cmd.OutOrStdout()
+	out, cat := cmd.OutOrStdout(), a.catalog()
 	enc := json.NewEncoder(out)
 	failed := 0
 	for _, path := range paths {
@@ -184,28 +195,30 @@ func (a *app) readDicePictures(cmd *cobra.Command, paths []string, jsonOut bool,
 			}
 			continue
 		}
-		printDice(out, res)
+		printDice(out, cat, res)
 	}
 	if failed > 0 {
-		fmt.Fprintf(cmd.ErrOrStderr(), "tablecam dice: %d of %d pictures could not be read\n", failed, len(paths))
+		fmt.Fprint(cmd.ErrOrStderr(), cat.T(picturesFailed(failed), "dice", failed, len(paths)))
 		return exitError(1)
 	}
 	return nil
 }
 
-func printDice(w io.Writer, res diceResult) {
+// printDice writes the dice read in a picture as a table, in the
+// catalog's language.
+func printDice(w io.Writer, cat *tracker.Catalog, res diceResult) {
 	fmt.Fprintf(w, "%s:", res.Image)
 	if res.Error != "" {
-		fmt.Fprintf(w, " ERROR %s\n", res.Error)
+		fmt.Fprint(w, cat.T("pictureError", cat.Error(errors.New(res.Error))))
 		return
 	}
 	if len(res.Dice) == 0 {
-		fmt.Fprintln(w, " no dice")
+		fmt.Fprint(w, cat.T("noDice"))
 		return
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  set\tface\tvalue\thits\tregions\tbox\tconfidence\t")
+	fmt.Fprint(tw, cat.T("diceHeader"))
 	for _, d := range res.Dice {
 		val, hits := "", ""
 		if d.Value != 0 {
@@ -215,7 +228,7 @@ func printDice(w io.Writer, res diceResult) {
 		}
 		note := ""
 		if d.Uncertain {
-			note = "UNCERTAIN: confirm"
+			note = cat.T("dieUncertain")
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d,%d-%d,%d\t%.2f\t%s\n", d.Set, d.Face, val, hits, strings.Join(d.Regions, "+"),
 			d.Box.Min.X, d.Box.Min.Y, d.Box.Max.X, d.Box.Max.Y, d.Confidence, note)
@@ -251,7 +264,7 @@ times longer than a live frame.`,
 				return err
 			}
 			defer r.Close()
-			out := cmd.OutOrStdout()
+			out, cat := cmd.OutOrStdout(), a.catalog()
 			enc := json.NewEncoder(out)
 			failed := 0
 			for _, path := range args {
@@ -280,10 +293,10 @@ times longer than a live frame.`,
 					}
 					continue
 				}
-				printCards(out, res)
+				printCards(out, cat, res)
 			}
 			if failed > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "tablecam card: %d of %d pictures could not be read\n", failed, len(args))
+				fmt.Fprint(cmd.ErrOrStderr(), cat.T(picturesFailed(failed), "card", failed, len(args)))
 				return exitError(1)
 			}
 			return nil
@@ -312,23 +325,28 @@ func withoutDice(cards []vision.CardReading, dice []vision.Die) []vision.CardRea
 	})
 }
 
-func printCards(w io.Writer, res cardResult) {
+// printCards writes the cards identified in a picture, in the catalog's
+// language.
+func printCards(w io.Writer, cat *tracker.Catalog, res cardResult) {
 	fmt.Fprintf(w, "%s:", res.Image)
 	if res.Error != "" {
-		fmt.Fprintf(w, " ERROR %s\n", res.Error)
+		fmt.Fprint(w, cat.T("pictureError", cat.Error(errors.New(res.Error))))
 		return
 	}
 	if len(res.Cards) == 0 {
-		fmt.Fprintln(w, " no cards")
+		fmt.Fprint(w, cat.T("noCards"))
 		return
 	}
 	fmt.Fprintln(w)
 	for _, c := range res.Cards {
 		how := c.Method
-		if c.Marker != nil {
-			how = fmt.Sprintf("marker %d (%s)", *c.Marker, c.Dictionary)
+		if c.Method == vision.CardMethodLearned {
+			how = cat.T("cardLearned")
 		}
-		fmt.Fprintf(w, "  %-20s %-26s box %d,%d-%d,%d  confidence %.2f\n", c.ID, how, c.Box.Min.X, c.Box.Min.Y, c.Box.Max.X, c.Box.Max.Y, c.Confidence)
+		if c.Marker != nil {
+			how = cat.T("cardMarker", *c.Marker, c.Dictionary)
+		}
+		fmt.Fprint(w, cat.T("cardLine", c.ID, how, c.Box.Min.X, c.Box.Min.Y, c.Box.Max.X, c.Box.Max.Y, c.Confidence))
 	}
 }
 
@@ -366,16 +384,17 @@ profile is stored in the data directory and used from then on.`,
 				return err
 			}
 			fmt.Fprintln(w, check.String())
-			kind := "set of the content pack"
+			cat := a.catalog()
+			taught := "taughtSet"
 			if p.Custom {
-				kind = "new set"
+				taught = "taughtNewSet"
 			}
-			fmt.Fprintf(w, "taught %s %q (%d faces, %d examples) -> %s\n", kind, set, len(p.Set.Faces), len(p.Examples), dir)
+			fmt.Fprint(w, cat.T(taught, set, cat.Count(len(p.Set.Faces), "faces"), cat.Count(len(p.Examples), "examples"), dir))
 			if p.Custom {
-				fmt.Fprintf(w, "play with it: tablecam play --vision-dice-sets %s (its faces are announced by their folder names; give them labels, hits or values in a face_sets entry %q in your content_dir)\n", set, set)
+				fmt.Fprint(w, cat.T("playWithSet", set, set))
 			}
 			if check.Accuracy() < 0.99 {
-				fmt.Fprintln(w, "warning: the self-check is below 99%: add clearer pictures of the faces listed above and teach again")
+				fmt.Fprint(w, cat.T("selfCheckLow"))
 			}
 			return nil
 		},
@@ -399,7 +418,8 @@ data directory. Cards with an ID sticker need no teaching.`,
 			if err := ix.Save(dir); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "taught %s -> %s\n", count(len(ix.Cards()), "card"), dir)
+			cat := a.catalog()
+			fmt.Fprint(w, cat.T("taughtCards", cat.Count(len(ix.Cards()), "cards"), dir))
 			return nil
 		},
 	}

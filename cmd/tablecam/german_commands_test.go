@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"tablecam/perf"
+	"tablecam/tracker"
+)
+
+// runSaid runs the CLI in-process as main does: it returns the command's
+// error as main says it (in the configured language).
+func runSaid(t *testing.T, stdin string, args ...string) (out, errs, said string) {
+	t.Helper()
+	root, a := newRootApp()
+	var o, e bytes.Buffer
+	root.SetOut(&o)
+	root.SetErr(&e)
+	root.SetIn(strings.NewReader(stdin))
+	root.SetArgs(args)
+	if err := root.Execute(); err != nil {
+		said = a.errorText(root, err)
+	}
+	return o.String(), e.String(), said
+}
+
+// noEnglish fails the test when text holds English words.
+func noEnglish(t *testing.T, what, text string) {
+	t.Helper()
+	if got := englishIn(text); len(got) > 0 {
+		t.Errorf("%s: English words %q in:\n%s", what, got, text)
+	}
+}
+
+// A German replay reports every bad line with its number, in German, and
+// replays the rest; the summary error is German too.
+func TestGermanReplayReportsEveryBadLine(t *testing.T) {
+	t.Setenv("TABLECAM_LANGUAGE", "de")
+	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
+	events := filepath.Join(t.TempDir(), "x.events")
+	src := strings.Join([]string{
+		"setup commonwealth loyal railroad survivors alice:8:SA bob:10:PE",
+		"bogus",      // 2: not a command
+		"hp carl -2", // 3: the engine: no such survivor
+		"enemy add raider-2 with alice",
+		"test alice 2 S",
+		"roll torso arms 1h",
+		"reroll 9:head", // 7: no die 9
+		"done",
+		`{"seq":1}`,                           // 9: not an exported event
+		"card activation-99",                  // 10: the engine: no such card
+		"goal " + strings.Repeat("x", 70<<10), // 11: too long
+		"fight alice e9",                      // 12: no such enemy
+		"goal",
+	}, "\n") + "\n"
+	if err := os.WriteFile(events, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, said := runSaid(t, "", "replay", "--events", events)
+	for _, n := range []string{"2", "3", "7", "9", "10", "11", "12"} {
+		if !strings.Contains(errs, "x.events:"+n+": ") {
+			t.Errorf("bad line %s not reported:\n%.2000s", n, errs)
+		}
+	}
+	if got := strings.Count(errs, "x.events:"); got != 7 {
+		t.Errorf("%d lines reported, want 7:\n%.2000s", got, errs)
+	}
+	if !strings.Contains(said, "7 Zeilen von") {
+		t.Errorf("summary: %q", said)
+	}
+	for _, want := range []string{"Alice: 1 Treffer, Schwierigkeit 2 nicht bestanden.", "Aufgaben erfüllt: 1; 3 nötig."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the lines around the bad ones were not replayed: no %q in\n%s", want, out)
+		}
+	}
+	// The word typed, the file and the line number stay as written.
+	msgs := regexp.MustCompile(`(?m)^[^:\n]*x\.events:\d+: (\w+: )?`).ReplaceAllString(errs, "")
+	noEnglish(t, "replay errors", msgs)
+	noEnglish(t, "replay summary", said)
+	noEnglish(t, "replay announcements", out)
+}
+
+// The odds, list, stickers, sessions --check and --export, and the
+// errors of the command line are German with the language German.
+func TestGermanCommandsHaveNoEnglish(t *testing.T) {
+	t.Setenv("TABLECAM_LANGUAGE", "de")
+	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
+	tmp := t.TempDir()
+	for _, args := range [][]string{
+		{"odds", "--difficulty", "2", "--rerolls", "1"},
+		{"odds", "--enemy", "ghoul-2", "--rerolls", "1", "--assist"},
+		{"odds", "--enemy", "raider-1", "--faces", "head,torso,2h", "--rerolls", "1"},
+		{"odds", "--faces", "head,legs,arms", "--difficulty", "2", "--rerolls", "1"},
+		{"stickers", "--ids", "0-3", "-o", filepath.Join(tmp, "st")},
+	} {
+		out, errs, said := runSaid(t, "", args...)
+		if said != "" || out == "" {
+			t.Fatalf("%v: %s\n%s", args, said, errs)
+		}
+		noEnglish(t, strings.Join(args, " "), out)
+	}
+	// A list's first line heads its columns; the rows are ids and names
+	// from the content.
+	for _, kind := range []string{"scenarios", "enemies", "factions", "cards", "sets", "games", "twom", "warfare", "wasteland"} {
+		out, _, said := runSaid(t, "", "list", kind)
+		if said != "" {
+			t.Fatal(said)
+		}
+		noEnglish(t, "list "+kind, strings.SplitN(out, "\n", 2)[0])
+		if kind == "cards" && !strings.Contains(out, ", dann ") {
+			t.Errorf("list cards:\n%s", out)
+		}
+	}
+	if _, errs, said := runSaid(t, "setup commonwealth loyal railroad survivors alice\ngoal\n", "play", "--manual"); said != "" {
+		t.Fatalf("%s\n%s", said, errs)
+	}
+	list, _, _ := runSaid(t, "", "sessions")
+	id := sessionIDs(list)[0]
+	check, _, said := runSaid(t, "", "sessions", "--check")
+	if said != "" || !strings.Contains(check, "der Speicher ist heil") {
+		t.Fatalf("sessions --check: %s\n%s", said, check)
+	}
+	noEnglish(t, "sessions --check", check)
+	file := filepath.Join(tmp, "spiel.events")
+	exported, _, said := runSaid(t, "", "sessions", "--export", id, file)
+	if said != "" {
+		t.Fatal(said)
+	}
+	noEnglish(t, "sessions --export", exported)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var comments []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "#") {
+			comments = append(comments, line)
+		}
+	}
+	if len(comments) < 2 {
+		t.Fatalf("export without its comments:\n%s", b)
+	}
+	noEnglish(t, "the exported file's comments", strings.Join(comments, "\n"))
+
+	for _, args := range [][]string{
+		{"replay"},
+		{"dice"},
+		{"odds", "--dice", "x"},
+		{"odds", "--set", "nosuch"},
+		{"odds", "--enemy", "nosuch"},
+		{"odds", "--dice", "99"},
+		{"list", "bogus"},
+		{"learn", "dice", tmp},
+		{"stickers"},
+		{"stickers", "--ids", "x", "-o", "y"},
+		{"sessions", "--yes"},
+		{"sessions", "--export", id},
+		{"sessions", "--rename", id},
+		{"sessions", "--check", "--close", id},
+		{"play", "--voice", "loud", "--manual"},
+		{"nosuch"},
+		{"state", "--nosuch"},
+	} {
+		_, _, said := runSaid(t, "", args...)
+		if said == "" {
+			t.Errorf("%v: no error", args)
+		}
+		noEnglish(t, strings.Join(args, " "), said)
+	}
+	out, errs, said := runSaid(t, "", "dice", filepath.Join(tmp, "nosuch.png"))
+	if said == "" || !strings.Contains(errs, "1 von 1 Bildern ließ sich nicht lesen") {
+		t.Errorf("dice on a missing picture: %s\n%s", said, errs)
+	}
+	noEnglish(t, "dice on a missing picture", out+errs)
+}
+
+// The bench's report says its figures in German.
+func TestGermanBenchReport(t *testing.T) {
+	cat, err := tracker.NewCatalog("de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := perf.Report{Frames: 900, Rolls: 5, Expected: 5, Cards: 1, Applied: 7, Wall: 30 * time.Second, CPU: 12 * time.Second, Cores: 2,
+		SettleFrames: []int{3, 4}, ToAnnounce: []time.Duration{80 * time.Millisecond}, ToVoice: []time.Duration{90 * time.Millisecond},
+		Memory: []perf.Sample{{RSS: 100 << 20, Mats: 3}, {RSS: 101 << 20, Mats: 3}}}
+	text := benchReport(cat, rep)
+	if !strings.Contains(text, "Würfe 5 von 5") || !strings.Contains(text, "Median 80 ms") {
+		t.Errorf("bench report:\n%s", text)
+	}
+	noEnglish(t, "bench report", text+cat.T("benchScene", cat.Count(900, "frames"), 1280, 720, 30, cat.Count(5, "rolls"))+cat.T("benchRender", "x.avi"))
+	en, _ := tracker.NewCatalog("en")
+	if got, want := benchReport(en, rep), rep.String(); got != want {
+		t.Errorf("English bench report %q, want perf's %q", got, want)
+	}
+}
