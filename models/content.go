@@ -85,6 +85,7 @@ type part struct {
 	Scenarios       []Scenario       `yaml:"scenarios"`
 	Rules           yaml.Node        `yaml:"rules"`
 	Standard        []string         `yaml:"standard_enemies"`
+	Games           []GameContent    `yaml:"games"`
 }
 
 func (c *Content) merge(file string, data []byte, validate bool) error {
@@ -130,6 +131,12 @@ func (c *Content) merge(file string, data []byte, validate bool) error {
 			return &ValidationError{File: file, Entry: "scenarios", Problem: "entry without id"}
 		}
 		c.Scenarios = upsert(c.Scenarios, x, func(a Scenario) string { return a.ID })
+	}
+	for _, x := range p.Games {
+		if x.ID == "" {
+			return &ValidationError{File: file, Entry: "games", Problem: "entry without id"}
+		}
+		c.Games = upsert(c.Games, x, func(a GameContent) string { return a.ID })
 	}
 	if len(p.Standard) > 0 {
 		c.Standard = p.Standard
@@ -308,7 +315,7 @@ func (c *Content) Validate() error {
 	case r.RangedBonus < 0 || r.KilledPower < 0 || r.SurplusGoalRetreat < 0 || r.ActivationPower < 0 || r.AssistXP < 0:
 		return bad("rules", "ranged_bonus, killed_power, surplus_goal_retreat, activation_power and assist_xp must not be negative")
 	}
-	return nil
+	return c.validateGames()
 }
 
 func contains(list []string, s string) bool {

@@ -294,6 +294,8 @@ type Content struct {
 	Rules           Rules            `yaml:"rules" json:"rules"`
 	// Standard lists the five standard enemy type ids (activation cards name these).
 	Standard []string `yaml:"standard_enemies" json:"standard_enemies"`
+	// Games are the other games' dice, tokens and phases (games.yaml).
+	Games []GameContent `yaml:"games,omitempty" json:"games,omitempty"`
 }
 
 // FaceSet returns the face set with the given id.

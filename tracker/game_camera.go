@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"fmt"
+	"slices"
 
 	"tablecam/engine"
 	"tablecam/models"
@@ -29,18 +30,21 @@ const (
 )
 
 // GameDiceSets lists the face sets the camera looks for in a game (a game
-// id of Games(); "" is Fallout: The Board Game).
+// id of Games(); "" is Fallout: The Board Game): the sets of the game's
+// dice in the content pack that the content has (Wasteland's skill die
+// only once a group adds or teaches it).
 func GameDiceSets(c *models.Content, game string) []string {
-	switch game {
-	case GameTwom, GameWarfare:
-		return []string{SetD10}
-	case GameWasteland:
-		if _, ok := c.FaceSet(SetSkill); ok {
-			return []string{SetSkill}
-		}
-		return nil
+	gc, ok := c.Game(game)
+	if game == GameFallout || !ok {
+		return []string{"vats", "assist"}
 	}
-	return []string{"vats", "assist"}
+	var sets []string
+	for _, d := range gc.Dice {
+		if _, have := c.FaceSet(d.Set); d.Set != "" && have && !slices.Contains(sets, d.Set) {
+			sets = append(sets, d.Set)
+		}
+	}
+	return sets
 }
 
 // waitsForCamera reports whether a move reads dice but none were given.

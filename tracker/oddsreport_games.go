@@ -7,6 +7,7 @@ import (
 	"tablecam/engine/dice"
 	"tablecam/engine/twom"
 	"tablecam/engine/wasteland"
+	"tablecam/models"
 )
 
 // GameOddsRequest is what `tablecam odds --game GAME` asks for. Zero
@@ -99,10 +100,59 @@ type IDList struct {
 	IDs  []string
 }
 
-// GameIDs lists the words a game's commands take, from its command table.
-func GameIDs(game string) []IDList {
+// GameIDs lists the ids of a game: its dice and their faces, its tokens,
+// steps and tables from the content pack, then the words its commands take
+// from its command table (a list the content already gave is not repeated).
+func GameIDs(c *models.Content, game string) []IDList {
 	var out []IDList
 	seen := map[string]bool{}
+	// A list is shown once: by its first label, and not again under
+	// another one.
+	add := func(what string, ids []string) {
+		key := "ids:" + strings.Join(ids, ",")
+		if len(ids) > 0 && !seen[what] && !seen[key] {
+			seen[what], seen[key] = true, true
+			out = append(out, IDList{What: what, IDs: ids})
+		}
+	}
+	if gc, ok := c.Game(game); ok {
+		// The labels are the content's ids (a die's set in brackets), so
+		// they read the same in every language.
+		for _, d := range gc.Dice {
+			what := d.ID
+			if d.Set != "" && d.Set != d.ID {
+				what += " (" + d.Set + ")"
+			}
+			add(what, d.FaceIDs(c))
+		}
+		for _, t := range gc.Tokens {
+			add(t.ID, t.Sides)
+			add(t.ID, t.Kinds)
+		}
+		for _, p := range gc.Phases {
+			var steps []string
+			for _, s := range p.Steps {
+				steps = append(steps, s.ID)
+			}
+			if len(gc.Phases) > 1 {
+				// One list of every step: a round's Journal.
+				steps = nil
+				for _, s := range gc.Steps() {
+					steps = append(steps, s.ID)
+				}
+				add("journal steps", steps)
+				break
+			}
+			add(p.ID, steps)
+		}
+		for _, tb := range gc.Tables {
+			var rows []string
+			for _, r := range tb.Rows {
+				rows = append(rows, fmt.Sprintf("%s %d-%d", r.ID, r.From, r.To))
+			}
+			add(tb.ID+" ("+tb.Roll+")", rows)
+		}
+	}
 	specs := moveSpecs()
 	if s, ok := setupSpec(game); ok {
 		specs = append([]moveSpec{s}, specs...)
@@ -112,24 +162,10 @@ func GameIDs(game string) []IDList {
 			continue
 		}
 		for _, a := range s.Args {
-			if a.Kind == argOneOf && !seen[a.Name] {
-				seen[a.Name] = true
-				out = append(out, IDList{What: a.Name, IDs: a.Choices})
+			if a.Kind == argOneOf {
+				add(a.Name, a.Choices)
 			}
 		}
-	}
-	switch game {
-	case GameTwom:
-		var steps []string
-		for _, s := range twom.Journal() {
-			steps = append(steps, s.ID)
-		}
-		out = append(out, IDList{What: "journal steps", IDs: steps},
-			IDList{What: "tasks", IDs: []string{string(twom.Bed), string(twom.Floor), string(twom.Guard), string(twom.Scavenge)}})
-	case GameWarfare:
-		out = append(out, IDList{What: "unit fates (victory)", IDs: []string{"alive", "retreated", "destroyed", "wrongedge"}})
-	case GameWasteland:
-		out = append(out, IDList{What: "skill die faces", IDs: []string{"1 … 20", "ap", "crit", "x"}})
 	}
 	return out
 }

@@ -22,7 +22,7 @@ func (a *app) listCmd() *cobra.Command {
 		"games":     listGames,
 	}
 	for _, g := range tracker.Games()[1:] {
-		kinds[g.ID] = func(w io.Writer, cat *tracker.Catalog, _ *models.Content) { listGameIDs(w, cat, g.ID) }
+		kinds[g.ID] = func(w io.Writer, cat *tracker.Catalog, c *models.Content) { listGameIDs(w, cat, c, g.ID) }
 	}
 	return &cobra.Command{
 		Use:   "list scenarios|enemies|factions|cards|sets|games|twom|warfare|wasteland",
@@ -127,9 +127,9 @@ func listGames(w io.Writer, cat *tracker.Catalog, _ *models.Content) {
 	}
 }
 
-func listGameIDs(w io.Writer, cat *tracker.Catalog, game string) {
+func listGameIDs(w io.Writer, cat *tracker.Catalog, c *models.Content, game string) {
 	fmt.Fprint(w, cat.T("listWords"))
-	for _, l := range tracker.GameIDs(game) {
+	for _, l := range tracker.GameIDs(c, game) {
 		fmt.Fprintf(w, "%s\t%s\n", said(cat, "ids.", l.What), strings.Join(l.IDs, ", "))
 	}
 }
