@@ -69,11 +69,14 @@ type Snapshot struct {
 	Game *GameView `json:"game,omitempty"`
 }
 
-// GameView is the state of another game, as the state table writes it.
+// GameView is the state of another game, as the state table writes it,
+// and the command lines its panel offers as buttons (tracker's
+// Game.Suggested).
 type GameView struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	State string `json:"state"`
+	ID       string   `json:"id"`
+	Name     string   `json:"name"`
+	State    string   `json:"state"`
+	Controls []string `json:"controls,omitempty"`
 }
 
 // Named is an id with its display name.

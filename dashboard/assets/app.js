@@ -213,6 +213,10 @@
     $("scenario").textContent = g.name;
     $("game-name").textContent = g.name;
     $("game-state").textContent = g.state;
+    // The buttons are command lines as typed: the same in every language.
+    // A line without its die reading waits for the camera.
+    fill($("game-controls"), (g.controls || []).map((line) =>
+      h("button", { class: "btn game-cmd", type: "button", "data-line": line, onclick: () => cmd(line) }, line)));
   }
 
   function renderBar() {

@@ -1,0 +1,84 @@
+package tracker
+
+import (
+	"slices"
+	"sort"
+
+	"tablecam/engine/twom"
+	"tablecam/engine/warfare"
+	"tablecam/engine/wasteland"
+)
+
+// Suggested lists command lines that fit a game other than Fallout: The
+// Board Game as it stands, for the dashboard's buttons: the Journal's next
+// step and the rolls of the step in This War of Mine, the turn's rolls in
+// Fallout: Warfare, the luck uses legal now in Wasteland Warfare. A line
+// that reads a die leaves the reading out: the camera reads it. Lines that
+// need the group's numbers (a raid card, a modifier) are typed.
+func (g Game) Suggested() []string {
+	switch {
+	case g.Twom != nil:
+		return twomSuggested(g.Twom)
+	case g.Warfare != nil:
+		return warfareSuggested(g.Warfare)
+	case g.Wasteland != nil:
+		return wastelandSuggested(g.Wasteland)
+	}
+	return nil
+}
+
+func twomSuggested(t *twom.Game) []string {
+	var out []string
+	var present []string
+	for _, c := range t.Characters {
+		if !c.Gone {
+			present = append(present, c.Name)
+		}
+	}
+	switch step := t.Current().ID; {
+	case t.Phase() == twom.Day:
+		out = append(out, "lockpick")
+	case step == "dusk.thirst":
+		for _, n := range present {
+			out = append(out, "thirst "+n)
+		}
+	case t.Phase() == twom.Scavenging && step != "scavenging.location" && step != "scavenging.equipment":
+		out = append(out, "noise +1", "noisetest")
+	case step == twom.StepRaidCard && t.Raid != nil && t.Raid.Card != nil && !t.Raid.Resolved:
+		out = append(out, "defend")
+	case step == twom.StepDeath && t.DeathToday && !t.DeathTested:
+		// "Death walks among us" must be rolled before Dawn ends.
+		return []string{"deathwalks"}
+	}
+	return append(out, "next")
+}
+
+func warfareSuggested(w *WarfareGame) []string {
+	var out []string
+	if w.Turn == 1 && w.Attacker == warfare.SideNone {
+		out = append(out, "lightroll")
+	}
+	if w.Attacker == warfare.SideNone {
+		out = append(out, "initiative")
+	}
+	out = append(out, "endturn")
+	return append(out, "smoke")
+}
+
+func wastelandSuggested(w *WastelandGame) []string {
+	if w.Roll == nil || w.Simulator {
+		return nil
+	}
+	names := map[wasteland.Use]string{}
+	for word, u := range luckUses {
+		names[u] = word
+	}
+	var out []string
+	for _, o := range wasteland.Legal(*w.Roll) {
+		if n, ok := names[o.Use]; ok && !slices.Contains(out, "luck "+n+" luck") {
+			out = append(out, "luck "+n+" luck", "luck "+n+" blank")
+		}
+	}
+	sort.Strings(out)
+	return append(out, "done")
+}

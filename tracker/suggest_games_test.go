@@ -1,0 +1,50 @@
+package tracker
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The dashboard's buttons of another game follow the game: the step's
+// rolls and the next step in This War of Mine (seed 004 "Sonnenuntergang —
+// Durst", "Lärmanzeiger setzen", "Der Tod wandelt unter uns": Dawn does not
+// end before its roll), the turn's rolls in Warfare (seed 002 ch. 4 "Tirare
+// per l'Iniziativa"), the luck uses legal now in Wasteland Warfare (seed
+// 001 "Genauigkeit": after a failed test only). Every suggested line
+// parses.
+func TestSuggestedLines(t *testing.T) {
+	c := testContent(t)
+	for _, tc := range []struct {
+		script string
+		want   []string
+		not    []string
+	}{
+		{"setup twom players 1 anna:4 bruno:7\nnext\nnext\nnext\nnext\n", []string{"thirst anna", "thirst bruno", "next"}, []string{"noisetest"}},
+		{"setup twom players 1 anna:4 bruno:7\n" + strings.Repeat("next\n", 9), []string{"noisetest", "noise +1", "next"}, []string{"thirst anna"}},
+		{"setup twom players 1 anna:4 bruno:7\nlose bruno\n" + strings.Repeat("next\n", 20), []string{"deathwalks"}, []string{"next"}},
+		{"setup warfare a vault b raiders\n", []string{"lightroll", "initiative", "endturn"}, nil},
+		{"setup warfare a vault b raiders\ninitiative 7 4\n", []string{"endturn"}, []string{"initiative", "lightroll"}},
+		{"setup wasteland nora:2 raider:1\nskill nora 5 7\n", []string{"luck accuracy luck", "luck accuracy blank", "done"}, []string{"luck dodge luck"}},
+		{"setup wasteland nora:2 raider:1\n", nil, []string{"done"}},
+	} {
+		_, s := newSession(t, c, "en")
+		runScript(t, s, c, tc.script)
+		got := s.Game().Suggested()
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%q: suggested %v, want %q", tc.script, got, w)
+			}
+		}
+		for _, w := range tc.not {
+			if slices.Contains(got, w) {
+				t.Errorf("%q: suggested %v, not %q", tc.script, got, w)
+			}
+		}
+		for _, line := range got {
+			if _, _, err := ParseLine(c, line); err != nil {
+				t.Errorf("suggested %q does not parse: %v", line, err)
+			}
+		}
+	}
+}
