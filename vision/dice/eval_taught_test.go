@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sort"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -99,23 +100,34 @@ func TestEvalTaught(t *testing.T) {
 			t.Fatal(err)
 		}
 		rp := RealReport{Rigs: map[string]*RealStats{}, Conditions: map[string]*RealStats{}}
+		sims := map[string][]float64{}
 		for k := range *evalTaught {
 			spec := synth.RandomScene(c, synth.EvalSeedMin+int64(k))
 			spec.Style = style
 			for i := range spec.Dice {
 				spec.Dice[i].Set, spec.Dice[i].Face = set, ""
 			}
-			if err := readTaughtScene(r, c, taught, spec, rp); err != nil {
+			if err := readTaughtScene(r, c, taught, spec, rp, sims); err != nil {
 				t.Fatal(err)
 			}
 		}
 		fmt.Printf("\n%s taught from %d pictures per face in the %s style (%d with no die found), %d scenes:\n", set, *evalShots, style.Name, missed, *evalTaught)
 		WriteRealReport(os.Stdout, rp)
+		for _, k := range []string{"right", "wrong", "no die"} {
+			v := sims[k]
+			sort.Float64s(v)
+			if len(v) > 0 {
+				fmt.Printf("similarity to the nearest taught face, %s (%d): 1%% %.3f, 10%% %.3f, median %.3f, 90%% %.3f, 99%% %.3f\n",
+					k, len(v), v[len(v)/100], v[len(v)/10], v[len(v)/2], v[len(v)*9/10], v[len(v)*99/100])
+			}
+		}
 	}
 }
 
 // readTaughtScene counts a rendered scene's dice read against taught.
-func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Scene, rp RealReport) error {
+// sims gathers the similarity to the nearest taught face of the dice read
+// right ("right"), read wrong ("wrong") and of marks on no die ("no die").
+func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Scene, rp RealReport, sims map[string][]float64) error {
 	frame, truth, err := synth.Render(c, spec)
 	if err != nil {
 		return err
@@ -150,6 +162,11 @@ func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Sc
 				return err
 			}
 			tr := taught.Read(face.Embedding)
+			if tr.Face == d.Face {
+				sims["right"] = append(sims["right"], tr.Similarity)
+			} else {
+				sims["wrong"] = append(sims["wrong"], tr.Similarity)
+			}
 			for _, s := range rows {
 				s.Found++
 				switch {
@@ -164,10 +181,16 @@ func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Sc
 			break
 		}
 	}
-	for _, u := range used {
-		if !u {
-			all.Extra++
+	for i, u := range used {
+		if u {
+			continue
 		}
+		all.Extra++
+		face, err := r.Face(frame, found[i])
+		if err != nil {
+			return err
+		}
+		sims["no die"] = append(sims["no die"], taught.Read(face.Embedding).Similarity)
 	}
 	return nil
 }
