@@ -33,7 +33,8 @@ func (c *Catalog) Commands() []Command {
 }
 
 // ParseLine parses one command line into an event. Empty lines and
-// comments (#) return ok=false and no error.
+// comments (#) return ok=false and no error; a line with an error returns
+// no event.
 func ParseLine(c *models.Content, line string) (ev Event, ok bool, err error) {
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
