@@ -231,24 +231,9 @@ func buildSetup(_ *models.Content, usage string, a []string) (Event, error) {
 			i++
 			continue
 		}
-		parts := strings.Split(rest[i], ":")
-		if parts[0] == "" {
-			return Event{}, fmt.Errorf("survivor %q has no id: want ID[:HP[:SPECIAL]]", rest[i])
-		}
-		r, size := utf8.DecodeRuneInString(parts[0])
-		s := models.Survivor{ID: parts[0], Name: string(unicode.ToUpper(r)) + parts[0][size:]}
-		if len(parts) > 1 && parts[1] != "" {
-			hp, err := atoi(parts[1], "HP")
-			if err != nil || hp < 1 || hp > 99 {
-				return Event{}, fmt.Errorf("survivor %s: HP must be 1..99, got %q", parts[0], parts[1])
-			}
-			s.MaxHP = hp
-		}
-		if len(parts) > 2 {
-			s.Special = strings.ToUpper(parts[2])
-		}
-		if len(parts) > 3 {
-			return Event{}, fmt.Errorf("survivor %q: want ID[:HP[:SPECIAL]]", rest[i])
+		s, err := setupSurvivor(rest[i])
+		if err != nil {
+			return Event{}, err
 		}
 		su.Survivors = append(su.Survivors, s)
 	}
@@ -267,6 +252,30 @@ func buildSetup(_ *models.Content, usage string, a []string) (Event, error) {
 		}
 	}
 	return Event{Type: EvSetup, Setup: su}, nil
+}
+
+// setupSurvivor reads a survivor of the setup line: ID[:HP[:SPECIAL]].
+func setupSurvivor(w string) (models.Survivor, error) {
+	parts := strings.Split(w, ":")
+	if parts[0] == "" {
+		return models.Survivor{}, fmt.Errorf("survivor %q has no id: want ID[:HP[:SPECIAL]]", w)
+	}
+	r, size := utf8.DecodeRuneInString(parts[0])
+	s := models.Survivor{ID: parts[0], Name: string(unicode.ToUpper(r)) + parts[0][size:]}
+	if len(parts) > 1 && parts[1] != "" {
+		hp, err := atoi(parts[1], "HP")
+		if err != nil || hp < 1 || hp > 99 {
+			return models.Survivor{}, fmt.Errorf("survivor %s: HP must be 1..99, got %q", parts[0], parts[1])
+		}
+		s.MaxHP = hp
+	}
+	if len(parts) > 2 {
+		s.Special = strings.ToUpper(parts[2])
+	}
+	if len(parts) > 3 {
+		return models.Survivor{}, fmt.Errorf("survivor %q: want ID[:HP[:SPECIAL]]", w)
+	}
+	return s, nil
 }
 
 func writeSetup(ev Event) []string {
