@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"image"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,8 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"tablecam/models"
 	"tablecam/perf"
 	"tablecam/tracker"
+	"tablecam/vision/synth"
 )
 
 // runSaid runs the CLI in-process as main does: it returns the command's
@@ -196,5 +200,76 @@ func TestGermanBenchReport(t *testing.T) {
 	en, _ := tracker.NewCatalog("en")
 	if got, want := benchReport(en, rep), rep.String(); got != want {
 		t.Errorf("English bench report %q, want perf's %q", got, want)
+	}
+}
+
+// learn dice, learn cards, dice and card say what they do in German: the
+// teaching's progress, the self-check, what was taught, the tables read.
+func TestGermanLearnAndRead(t *testing.T) {
+	t.Setenv("TABLECAM_LANGUAGE", "de")
+	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
+	c, err := models.LoadContent("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teach := t.TempDir()
+	fs, _ := c.FaceSet("vats")
+	seed := synth.TrainSeedMin + 556000
+	for _, f := range fs.Faces {
+		for k := range 2 {
+			seed++
+			m, _, err := synth.Render(c, synth.Scene{Seed: seed, Dice: []synth.DieSpec{{Set: "vats", Face: f.ID}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			writePNG(t, filepath.Join(teach, f.ID, fmt.Sprintf("%d.png", k)), m)
+		}
+	}
+	out, errs, said := runSaid(t, "", "learn", "dice", "--set", "meinvats", teach)
+	if said != "" || !strings.Contains(out, `den neuen Satz "meinvats" angelernt (6 Seiten, 12 Beispiele)`) {
+		t.Fatalf("learn dice: %s\n%s%s", said, out, errs)
+	}
+	// Paths (of the pictures, of the profiles) are as written.
+	paths := regexp.MustCompile(`\S*[/.]\S*`)
+	t.Log(out)
+	noEnglish(t, "learn dice", paths.ReplaceAllString(out, ""))
+
+	cards := t.TempDir()
+	for card, art := range map[string]int64{"goal-1": 71001, "goal-2": 71002} {
+		for k := range 2 {
+			m, _, err := synth.RenderCardScene(synth.CardScene{Seed: synth.TrainSeedMin + 99500 + art*10 + int64(k),
+				Cards: []synth.CardSpec{{Art: art, Width: 260, Center: image.Pt(640, 360)}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			writePNG(t, filepath.Join(cards, card, fmt.Sprintf("%d.png", k)), m)
+		}
+	}
+	out, errs, said = runSaid(t, "", "learn", "cards", cards)
+	if said != "" || !strings.Contains(out, "2 Karten angelernt") {
+		t.Fatalf("learn cards: %s\n%s%s", said, out, errs)
+	}
+	noEnglish(t, "learn cards", paths.ReplaceAllString(out, ""))
+
+	pics := t.TempDir()
+	m, _, err := synth.Render(c, synth.Scene{Seed: synth.EvalSeedMin + 89000, Dice: []synth.DieSpec{{Set: "vats"}, {Set: "vats"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dice := filepath.Join(pics, "wurf.png")
+	writePNG(t, dice, m)
+	m, _, err = synth.RenderCardScene(synth.CardScene{Seed: synth.EvalSeedMin + 99600, Cards: []synth.CardSpec{{Art: 71002, Width: 260, Center: image.Pt(640, 360)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	card := filepath.Join(pics, "karte.png")
+	writePNG(t, card, m)
+	for _, args := range [][]string{{"dice", "--set", "vats", dice}, {"card", card, dice}} {
+		out, errs, said := runSaid(t, "", args...)
+		if said != "" {
+			t.Fatalf("%v: %s\n%s", args, said, errs)
+		}
+		t.Log(out + errs)
+		noEnglish(t, strings.Join(args, " "), out+errs)
 	}
 }

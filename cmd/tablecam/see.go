@@ -66,6 +66,17 @@ func (a *app) cardReader(wholeFrame bool) (*vision.CardReader, error) {
 	return vision.NewCardReader(opts)
 }
 
+// sayLines says the lines of a progress report in the catalog's language,
+// each as the catalog says an error (a line it does not know stays as it
+// is).
+func sayLines(cat *tracker.Catalog, s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = cat.Error(errors.New(l))
+	}
+	return strings.Join(lines, "\n")
+}
+
 // picturesFailed is the text key that says how many pictures could not be
 // read: German puts the verb in the singular for one.
 func picturesFailed(n int) string {
@@ -375,7 +386,8 @@ profile is stored in the data directory and used from then on.`,
 				return err
 			}
 			w := cmd.OutOrStdout()
-			p, check, err := vision.TeachDice(c, set, args[0], func(s string) { fmt.Fprintln(w, s) })
+			cat := a.catalog()
+			p, check, err := vision.TeachDice(c, set, args[0], func(s string) { fmt.Fprintln(w, sayLines(cat, s)) })
 			if err != nil {
 				return err
 			}
@@ -383,8 +395,6 @@ profile is stored in the data directory and used from then on.`,
 			if err := p.Save(dir); err != nil {
 				return err
 			}
-			fmt.Fprintln(w, check.String())
-			cat := a.catalog()
 			taught := "taughtSet"
 			if p.Custom {
 				taught = "taughtNewSet"
@@ -409,8 +419,8 @@ ghoul-2, goal-1) or your own. Teaching replaces the taught cards stored in the
 data directory. Cards with an ID sticker need no teaching.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w := cmd.OutOrStdout()
-			ix, err := vision.TeachCards(args[0], func(s string) { fmt.Fprintln(w, s) })
+			w, cat := cmd.OutOrStdout(), a.catalog()
+			ix, err := vision.TeachCards(args[0], func(s string) { fmt.Fprintln(w, sayLines(cat, s)) })
 			if err != nil {
 				return err
 			}
@@ -418,7 +428,6 @@ data directory. Cards with an ID sticker need no teaching.`,
 			if err := ix.Save(dir); err != nil {
 				return err
 			}
-			cat := a.catalog()
 			fmt.Fprint(w, cat.T("taughtCards", cat.Count(len(ix.Cards()), "cards"), dir))
 			return nil
 		},
