@@ -21,6 +21,10 @@ const (
 	// It is no built-in set; a group that teaches or adds it under this
 	// id has its skill tests read by the camera.
 	SetSkill = "skill"
+	// SetCombatPrefix and a colour (grey, yellow, red) name This War of
+	// Mine's combat dice: no built-in sets either; a group teaches each
+	// under its name, faces 0, 1, 2, … and the special faces.
+	SetCombatPrefix = "twom-"
 )
 
 // Tracker-level outcome kinds of a move waiting for the camera.
@@ -60,10 +64,14 @@ func waitsForCamera(ev Event) (moveSpec, bool) {
 	return s, n > 0
 }
 
-// readingSet is the face set a command's readings come from.
-func readingSet(s moveSpec) string {
-	if _, kind := s.readings(); kind == argSkill {
+// readingSet is the face set a command's readings come from: a combat
+// die's is that of the weapon's colour.
+func readingSet(g Game, m *Move, s moveSpec) string {
+	switch _, kind := s.readings(); kind {
+	case argSkill:
 		return SetSkill
+	case argCombat:
+		return combatSet(g, m)
 	}
 	return SetD10
 }
@@ -72,7 +80,7 @@ func readingSet(s moveSpec) string {
 // checking the rest of it with stand-in readings (an unknown character is
 // said now, not when the dice land).
 func waitForRoll(c *models.Content, g Game, ev Event, s moveSpec) (Game, outs, error) {
-	set := readingSet(s)
+	set := readingSet(g, ev.Move, s)
 	if _, ok := c.FaceSet(set); !ok {
 		return g, nil, fmt.Errorf("%s: the content has no %q face set for the camera to read; give the reading: usage: %s", s.Cmd, set, s.usage())
 	}
@@ -80,9 +88,12 @@ func waitForRoll(c *models.Content, g Game, ev Event, s moveSpec) (Game, outs, e
 	try := ev
 	try.Faces = nil
 	for range n {
-		if kind == argSkill {
+		switch kind {
+		case argSkill:
 			try.Faces = append(try.Faces, "2")
-		} else {
+		case argCombat:
+			try.Faces = append(try.Faces, "0")
+		default:
 			try.Faces = append(try.Faces, "1")
 		}
 	}
@@ -140,11 +151,13 @@ func resolveMove(c *models.Content, g Game, seq int64, ev Event, m *Move, set st
 func moveWaitMessages() map[string]map[string]string {
 	return map[string]map[string]string{
 		"en": {
-			KindMoveWaiting:   `Roll {{if gt .dice 1}}{{.dice}} × {{else}}the {{end}}` + pick("set", map[string]string{SetD10: "d10", SetSkill: "skill die"}) + ` for {{.line}}.`,
+			KindMoveWaiting: `Roll {{if gt .dice 1}}{{.dice}} × {{else}}the {{end}}` + pick("set", map[string]string{SetD10: "d10", SetSkill: "skill die",
+				SetCombatPrefix + "grey": "grey combat die", SetCombatPrefix + "yellow": "yellow combat die", SetCombatPrefix + "red": "red combat die"}) + ` for {{.line}}.`,
 			KindMoveUncertain: `Not sure of {{list .faces}}: correct reading {{.seq}} if it is wrong.`,
 		},
 		"de": {
-			KindMoveWaiting:   `Würfelt {{if gt .dice 1}}{{.dice}} × {{else}}den {{end}}` + pick("set", map[string]string{SetD10: "W10", SetSkill: "Fertigkeitswürfel"}) + ` für {{.line}}.`,
+			KindMoveWaiting: `Würfelt {{if gt .dice 1}}{{.dice}} × {{else}}den {{end}}` + pick("set", map[string]string{SetD10: "W10", SetSkill: "Fertigkeitswürfel",
+				SetCombatPrefix + "grey": "grauen Kampfwürfel", SetCombatPrefix + "yellow": "gelben Kampfwürfel", SetCombatPrefix + "red": "roten Kampfwürfel"}) + ` für {{.line}}.`,
 			KindMoveUncertain: `Unsicher: {{list .faces}}. Falls falsch, korrigiert Wurf {{.seq}}.`,
 		},
 	}

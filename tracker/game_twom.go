@@ -2,6 +2,8 @@ package tracker
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"tablecam/engine"
@@ -65,7 +67,7 @@ func twomSpecs() []moveSpec {
 			Summary: sum("TWoM: \"death walks among us\" at dawn", "TWoM: „Der Tod wandelt unter uns“ im Morgengrauen")},
 		{Game: GameTwom, Cmd: "combat", Args: []argSpec{
 			{Name: "weapon", Kind: argOneOf, Choices: twomWeapons},
-			{Name: "symbols", Kind: argInt, Lo: 0, Hi: 6},
+			{Name: "symbols", Kind: argCombat},
 			{Name: "mark", Kind: argOneOf, Choices: twomMarks, Opt: true},
 			{Name: "enemy", Kind: argFlag}},
 			Summary: sum("TWoM: a combat die rolled (symbols, special face; enemy when the enemy rolls)", "TWoM: ein Kampfwürfel (Symbole, Sonderseite; enemy, wenn der Gegner würfelt)")},
@@ -79,7 +81,7 @@ func twomSpecs() []moveSpec {
 			Summary: sum("TWoM: a guard's weapon for the night raid", "TWoM: die Waffe einer Wache für den nächtlichen Überfall")},
 		{Game: GameTwom, Cmd: "raid", Args: []argSpec{{Name: "damage", Kind: argInt, Lo: 0, Hi: 20}, {Name: "wounds", Kind: argInt, Lo: 0, Hi: 20}},
 			Summary: sum("TWoM: the night raid card's damage and wounds", "TWoM: Schaden und Verletzungen der Überfallkarte")},
-		{Game: GameTwom, Cmd: "guardroll", Args: []argSpec{who, {Name: "symbols", Kind: argInt, Lo: 0, Hi: 6},
+		{Game: GameTwom, Cmd: "guardroll", Args: []argSpec{who, {Name: "symbols", Kind: argCombat},
 			{Name: "mark", Kind: argOneOf, Choices: twomMarks, Opt: true}, {Name: "second", Kind: argFlag}},
 			Summary: sum("TWoM: a guard's combat die against the raid (again: a reroll; second: the assault rifle's second shot)", "TWoM: der Kampfwürfel einer Wache gegen den Überfall (noch einmal: Wiederholungswurf; second: zweiter Schuss des Sturmgewehrs)")},
 		{Game: GameTwom, Cmd: "defend", Args: []argSpec{{Name: "boards", Kind: argInt, Lo: 0, Hi: 20, Opt: true},
@@ -126,6 +128,57 @@ func parseWeights(w string) ([]int, error) {
 }
 
 func checkWeights(w string) error { _, err := parseWeights(w); return err }
+
+// parseCombatFace reads a combat die face as typed or read: its number of
+// symbols (0–6) or a special face (shotgun, hatchet, out_of_ammo, fate:
+// no symbols), the face ids of the content's combat dice.
+func parseCombatFace(w string) (twom.CombatFace, error) {
+	v := strings.ToLower(w)
+	if slices.Contains(twomMarks, v) {
+		return twom.CombatFace{Mark: twom.Mark(v)}, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > 6 {
+		return twom.CombatFace{}, fmt.Errorf("a combat die face is 0 to 6 symbols or %s, got %q", strings.Join(twomMarks, ", "), w)
+	}
+	return twom.CombatFace{Symbols: n}, nil
+}
+
+// combatFace is the combat die face of a combat or guardroll line: its
+// reading, with the mark typed as an option (symbols and a mark). An event
+// stored before the symbols were a reading has them in Args.
+func combatFace(ev Event) (twom.CombatFace, error) {
+	m := ev.Move
+	w := m.str("symbols")
+	if len(ev.Faces) > 0 {
+		w = ev.Faces[0]
+	}
+	f, err := parseCombatFace(w)
+	if err != nil {
+		return f, fmt.Errorf("%s: %w", m.Cmd, err)
+	}
+	if mark := m.str("mark"); mark != "" {
+		if f.Mark != twom.NoMark && string(f.Mark) != mark {
+			return f, fmt.Errorf("%s: the face %s and the mark %s are two faces", m.Cmd, f.Mark, mark)
+		}
+		f.Mark = twom.Mark(mark)
+	}
+	return f, nil
+}
+
+// combatSet is the face set of the combat die a line reads: the die of the
+// weapon named, or of the guard's weapon (seed 004 "Wachen und Waffen").
+func combatSet(g Game, m *Move) string {
+	w := twom.Weapon(m.str("weapon"))
+	if m.Cmd == "guardroll" && g.Twom != nil {
+		w = g.Twom.GuardWeapon(m.str("character"))
+	}
+	die, err := twom.DieFor(w)
+	if err != nil {
+		return SetCombatPrefix + string(twom.Grey)
+	}
+	return SetCombatPrefix + string(die)
+}
 
 func checkTwomTask(w string) error {
 	_, t, ok := strings.Cut(w, ":")
@@ -233,8 +286,12 @@ func applyTwom(g Game, ev Event) (Game, outs, error) {
 	case "status":
 		tg, o, err = twom.ChangeStatus(tg, m.str("character"), twom.Status(m.str("marker")), m.int("change"))
 	case "combat":
+		f, ferr := combatFace(ev)
+		if ferr != nil {
+			return g, nil, ferr
+		}
 		var s twom.Strike
-		s, err = twom.Roll(twom.Weapon(m.str("weapon")), twom.CombatFace{Symbols: m.int("symbols"), Mark: twom.Mark(m.str("mark"))}, m.has("enemy"))
+		s, err = twom.Roll(twom.Weapon(m.str("weapon")), f, m.has("enemy"))
 		pre = one(KindTwomStrike, engine.Vars{"weapon": m.str("weapon"), "wounds": s.Wounds, "kills": s.Kills,
 			"out_of_ammo": s.OutOfAmmo, "fate": s.Fate, "enemy": m.has("enemy")})
 	case "lose":
@@ -259,7 +316,11 @@ func applyTwom(g Game, ev Event) (Game, outs, error) {
 	case "raid":
 		tg, o, err = twom.DrawRaid(tg, twom.Raid{Damage: m.int("damage"), Wounds: m.int("wounds")})
 	case "guardroll":
-		tg, o, err = twom.GuardRoll(tg, m.str("character"), twom.CombatFace{Symbols: m.int("symbols"), Mark: twom.Mark(m.str("mark"))}, m.has("second"))
+		f, ferr := combatFace(ev)
+		if ferr != nil {
+			return g, nil, ferr
+		}
+		tg, o, err = twom.GuardRoll(tg, m.str("character"), f, m.has("second"))
 	case "defend":
 		var toWounds *int
 		if m.has("towounds") {

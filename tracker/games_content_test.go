@@ -188,7 +188,7 @@ func TestGameIDsFromContent(t *testing.T) {
 		t.Errorf("%s: no %q list in %v", game, what, GameIDs(c, game))
 		return nil
 	}
-	if got := find(GameTwom, "red"); !slices.Contains(got, "out_of_ammo") {
+	if got := find(GameTwom, "red (twom-red)"); !slices.Contains(got, "out_of_ammo") {
 		t.Errorf("red die faces %v", got)
 	}
 	if got := find(GameTwom, "journal steps"); len(got) != len(twom.Journal()) {

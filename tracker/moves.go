@@ -66,13 +66,14 @@ type Move struct {
 type argKind int
 
 const (
-	argD10   argKind = iota // a d10 face, 0–10 (0 reads 10): a reading
-	argSkill                // a skill die face (number, ap, crit, x): a reading
-	argInt                  // a whole number within Lo … Hi
-	argWord                 // a name
-	argOneOf                // one of Choices
-	argFlag                 // a keyword alone: "yes" when present
-	argRest                 // the rest of the words (at least one)
+	argD10    argKind = iota // a d10 face, 0–10 (0 reads 10): a reading
+	argSkill                 // a skill die face (number, ap, crit, x): a reading
+	argCombat                // a combat die face (symbols 0–6, or a special face): a reading
+	argInt                   // a whole number within Lo … Hi
+	argWord                  // a name
+	argOneOf                 // one of Choices
+	argFlag                  // a keyword alone: "yes" when present
+	argRest                  // the rest of the words (at least one)
 )
 
 // argSpec is one argument of a command: positional, or an option
@@ -212,7 +213,9 @@ func parseMove(s moveSpec, words []string) (Event, error) {
 	return ev, nil
 }
 
-func isReading(a argSpec) bool { return a.Kind == argD10 || a.Kind == argSkill }
+func isReading(a argSpec) bool {
+	return a.Kind == argD10 || a.Kind == argSkill || a.Kind == argCombat
+}
 
 // numberLike reports whether a word is meant as a die reading: a number,
 // or a skill die's special face.
@@ -262,6 +265,12 @@ func putArg(ev *Event, a argSpec, v string) error {
 		}
 		ev.Faces = append(ev.Faces, strings.ToLower(v))
 		return nil
+	case argCombat:
+		if _, err := parseCombatFace(v); err != nil {
+			return err
+		}
+		ev.Faces = append(ev.Faces, strings.ToLower(v))
+		return nil
 	case argInt:
 		n, err := num(v, a.Name, a.Lo, a.Hi)
 		if err != nil {
@@ -301,7 +310,7 @@ func readD10Word(v string) (int, error) {
 // readings is how many die readings a command takes, and of which kind.
 func (s moveSpec) readings() (n int, kind argKind) {
 	for _, a := range s.Args {
-		if a.Kind == argD10 || a.Kind == argSkill {
+		if isReading(a) {
 			n++
 			kind = a.Kind
 		}
@@ -324,9 +333,12 @@ func checkMoveFaces(m *Move, faces []string) error {
 	}
 	for _, f := range faces {
 		var err error
-		if kind == argSkill {
+		switch kind {
+		case argSkill:
 			_, err = wasteland.ParseFace(f)
-		} else {
+		case argCombat:
+			_, err = parseCombatFace(f)
+		default:
 			_, err = readD10Word(f)
 		}
 		if err != nil {
@@ -363,11 +375,12 @@ func moveLine(ev Event) string {
 	faces := ev.Faces
 	for _, a := range s.Args {
 		v, have := m.Args[a.Name]
-		if a.Kind == argD10 || a.Kind == argSkill {
-			if len(faces) == 0 {
-				continue
-			}
+		// A combat die's symbols were an argument before they were a
+		// reading: an event stored then keeps them in Args.
+		if isReading(a) && len(faces) > 0 {
 			v, have, faces = faces[0], true, faces[1:]
+		} else if isReading(a) && !have {
+			continue
 		}
 		switch {
 		case !have:

@@ -71,6 +71,10 @@ func (g Game) guard(name string) (Character, error) {
 	return Character{}, fmt.Errorf("%s is not standing guard", name)
 }
 
+// GuardWeapon is what a guard fights the night raid with: the weapon it
+// was armed with, else unarmed (seed 004 "Wachen bewaffnen").
+func (g Game) GuardWeapon(name string) Weapon { return g.weapon(name) }
+
 // weapon is what a guard fights the raid with.
 func (g Game) weapon(name string) Weapon {
 	if g.Raid != nil {
