@@ -69,8 +69,8 @@ func twomSpecs() []moveSpec {
 			{Name: "weapon", Kind: argOneOf, Choices: twomWeapons},
 			{Name: "symbols", Kind: argCombat},
 			{Name: "mark", Kind: argOneOf, Choices: twomMarks, Opt: true},
-			{Name: "enemy", Kind: argFlag}},
-			Summary: sum("TWoM: a combat die rolled (symbols, special face; enemy when the enemy rolls)", "TWoM: ein Kampfwürfel (Symbole, Sonderseite; enemy, wenn der Gegner würfelt)")},
+			{Name: "enemy", Kind: argFlag}, {Name: "on", Kind: argWord, Opt: true}},
+			Summary: sum("TWoM: a combat die rolled (symbols, special face; enemy when the enemy rolls, on NAME: the character its wounds go on)", "TWoM: ein Kampfwürfel (Symbole, Sonderseite; enemy, wenn der Gegner würfelt, on NAME: der Charakter, der die Verletzungen erleidet)")},
 		{Game: GameTwom, Cmd: "lose", Args: []argSpec{who},
 			Summary: sum("TWoM: a character died or left", "TWoM: ein Charakter ist gestorben oder gegangen")},
 		{Game: GameTwom, Cmd: "join", Args: []argSpec{{Name: "character", Kind: argWord, Check: checkTwomChar}},
@@ -294,6 +294,17 @@ func applyTwom(g Game, ev Event) (Game, outs, error) {
 		s, err = twom.Roll(twom.Weapon(m.str("weapon")), f, m.has("enemy"))
 		pre = one(KindTwomStrike, engine.Vars{"weapon": m.str("weapon"), "wounds": s.Wounds, "kills": s.Kills,
 			"out_of_ammo": s.OutOfAmmo, "fate": s.Fate, "enemy": m.has("enemy")})
+		// An enemy's wounds go on the character the group names: its
+		// wounds status rises (seed 004 "Kampfregeln"). A character's go
+		// on the enemies' markers of the combat table.
+		if on := m.str("on"); err == nil && on != "" {
+			if !m.has("enemy") {
+				return g, nil, fmt.Errorf("combat: on %s: a character's wounds go on the enemies; on names whom an enemy's wounds go on", on)
+			}
+			if s.Wounds > 0 {
+				tg, o, err = twom.ChangeStatus(tg, on, twom.Wounds, s.Wounds)
+			}
+		}
 	case "lose":
 		tg, o, err = twom.Lose(tg, m.str("character"))
 	case "join":
