@@ -6,6 +6,13 @@ package tracker
 func commandTexts() map[string]map[string]string {
 	return map[string]map[string]string{
 		"en": {
+			"unreadable1":              "1 unreadable frame was skipped",
+			"unreadableN":              "%d unreadable frames were skipped",
+			"framesSkipped":            "%s\n",
+			"cameraRead":               "camera: %s, %s, %s read\n",
+			"demoRead":                 "demo: %s read by the camera pipeline: %s, %s\n",
+			"demoFinished":             "demo finished; the dashboard stays up until Ctrl-C\n",
+			"dashboardAt":              "dashboard: %s\n",
 			"benchCounts":              "frames %d (skipped %d), rolls %d of %d filmed, cards %d; events applied %d, refused %d\n",
 			"benchCPU":                 "wall %.1f s, CPU %.1f s: %.1f%% of %d cores (%.1f ms CPU per frame)\n",
 			"benchSettle":              "settle: roll decided %d frames after the dice stopped (median), p95 %d\n",
@@ -95,6 +102,13 @@ func commandTexts() map[string]map[string]string {
 			"ids.skill die faces":      "skill die faces",
 		},
 		"de": {
+			"unreadable1":              "1 unlesbares Bild wurde übersprungen",
+			"unreadableN":              "%d unlesbare Bilder wurden übersprungen",
+			"framesSkipped":            "%s\n",
+			"cameraRead":               "Kamera: %s, %s, %s gelesen\n",
+			"demoRead":                 "Demo: %s von der Kamera-Verarbeitung gelesen: %s, %s\n",
+			"demoFinished":             "Demo beendet; das Dashboard bleibt bis Strg-C erreichbar\n",
+			"dashboardAt":              "Dashboard: %s\n",
 			"benchCounts":              "Bilder %d (übersprungen %d), Würfe %d von %d gefilmten, Karten %d; Ereignisse angewandt %d, abgelehnt %d\n",
 			"benchCPU":                 "Dauer %.1f s, CPU %.1f s: %.1f %% von %d Kernen (%.1f ms CPU je Bild)\n",
 			"benchSettle":              "Ruhe: Wurf entschieden %d Bilder nach dem Liegenbleiben der Würfel (Median), p95 %d\n",

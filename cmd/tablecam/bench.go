@@ -99,7 +99,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 				},
 				Session: s, Announce: out, VoiceStarts: starts,
 				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
-				Progress: func(line string) { fmt.Fprintln(errw, line) },
+				Progress: func(line string) { fmt.Fprintln(errw, sayLines(cat, line)) },
 				// Each loop is a new game set up as in the demo; the camera
 				// does the rest.
 				Before: func(ctx context.Context, _ int) error {

@@ -174,10 +174,11 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		Logger: a.log,
 	})
 	flush(context.WithoutCancel(ctx), ann)
+	cat := a.catalog()
 	if n := skipped(); n > 0 {
-		fmt.Fprintf(errw, "%d unreadable frames were skipped\n", n)
+		fmt.Fprint(errw, cat.T("framesSkipped", cat.Count(n, "unreadable")))
 	}
-	fmt.Fprintf(errw, "camera: %s, %s, %s read\n", count(stats.Frames, "frame"), count(stats.Rolls, "roll"), count(stats.Cards, "card"))
+	fmt.Fprint(errw, cat.T("cameraRead", cat.Count(stats.Frames, "frames"), cat.Count(stats.Rolls, "rolls"), cat.Count(stats.Cards, "cards")))
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return err
 	}

@@ -93,9 +93,10 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, game string, w, er
 		rolls += x.Rolls
 		cards += x.Cards
 	}
-	fmt.Fprintf(errw, "demo: %s read by the camera pipeline: %s, %s\n", count(frames, "frame"), count(rolls, "roll"), count(cards, "card"))
+	cat := a.catalog()
+	fmt.Fprint(errw, cat.T("demoRead", cat.Count(frames, "frames"), cat.Count(rolls, "rolls"), cat.Count(cards, "cards")))
 	if wait != nil {
-		fmt.Fprintln(errw, "demo finished; the dashboard stays up until Ctrl-C")
+		fmt.Fprint(errw, cat.T("demoFinished"))
 		<-ctx.Done()
 		wait()
 	}

@@ -65,7 +65,7 @@ func (a *app) serve(ctx context.Context, c *models.Content, s *tracker.Session, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("dashboard: %w", err)
 	}
-	fmt.Fprintln(errw, "dashboard:", srv.URL())
+	fmt.Fprint(errw, a.catalog().T("dashboardAt", srv.URL()))
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -169,6 +169,8 @@ func TestGermanCommandsHaveNoEnglish(t *testing.T) {
 		{"play", "--voice", "loud", "--manual"},
 		{"nosuch"},
 		{"state", "--nosuch"},
+		{"play", "--images", t.TempDir(), "--new"},
+		{"play", "--camera-device", "/dev/video97", "--new"},
 	} {
 		_, _, said := runSaid(t, "", args...)
 		if said == "" {
@@ -176,6 +178,13 @@ func TestGermanCommandsHaveNoEnglish(t *testing.T) {
 		}
 		noEnglish(t, strings.Join(args, " "), said)
 	}
+	// The voice's warning is a German sentence.
+	t.Setenv("TABLECAM_VOICE_ENGINE", filepath.Join(tmp, "sprecher"))
+	_, errs, said := runSaid(t, "setup commonwealth loyal railroad survivors alice\n", "play", "--manual", "--new", "--voice", "on")
+	if said != "" || !strings.Contains(errs, "Es gibt keine Stimme") {
+		t.Errorf("play without a voice engine: %s\n%s", said, errs)
+	}
+	noEnglish(t, "the voice's warning", errs)
 	out, errs, said := runSaid(t, "", "dice", filepath.Join(tmp, "nosuch.png"))
 	if said == "" || !strings.Contains(errs, "1 von 1 Bildern ließ sich nicht lesen") {
 		t.Errorf("dice on a missing picture: %s\n%s", said, errs)

@@ -88,7 +88,7 @@ func newRootApp() (*cobra.Command, *app) {
 			a.cfg = cfg
 			a.log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.Log.SlogLevel()}))
 			errw := cmd.ErrOrStderr()
-			a.notice = func(s string) { fmt.Fprintln(errw, s) }
+			a.notice = func(s string) { fmt.Fprintln(errw, sayLines(a.catalog(), s)) }
 			vision.SetOpenCVThreads(cfg.Vision.OpenCVThreads) // process-wide: set once, here
 			return nil
 		},
