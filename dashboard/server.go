@@ -384,7 +384,7 @@ func (s *Server) snapshot(withLog bool) Snapshot {
 	g := sess.Game()
 	snap := s.view.snapshot(g, events)
 	if g.Started && g.Kind != "" {
-		snap.Game = &GameView{ID: g.Kind, Name: tracker.GameName(g.Kind), State: sess.Summary(), Controls: g.Suggested()}
+		snap.Game = &GameView{ID: g.Kind, Name: tracker.GameName(g.Kind), State: sess.Summary(), Controls: g.Suggested(s.opts.Content)}
 	}
 	snap.Version = s.version.Add(1)
 	snap.Session = sess.ID()

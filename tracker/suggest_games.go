@@ -7,18 +7,20 @@ import (
 	"tablecam/engine/twom"
 	"tablecam/engine/warfare"
 	"tablecam/engine/wasteland"
+	"tablecam/models"
 )
 
 // Suggested lists command lines that fit a game other than Fallout: The
 // Board Game as it stands, for the dashboard's buttons: the Journal's next
 // step and the rolls of the step in This War of Mine, the turn's rolls in
 // Fallout: Warfare, the luck uses legal now in Wasteland Warfare. A line
-// that reads a die leaves the reading out: the camera reads it. Lines that
-// need the group's numbers (a raid card, a modifier) are typed.
-func (g Game) Suggested() []string {
+// that reads a die leaves the reading out: the camera reads it (a combat
+// die's line is offered once c has the die's face set). Lines that need the
+// group's numbers (a raid card, a modifier) are typed.
+func (g Game) Suggested(c *models.Content) []string {
 	switch {
 	case g.Twom != nil:
-		return twomSuggested(g.Twom)
+		return twomSuggested(c, g)
 	case g.Warfare != nil:
 		return warfareSuggested(g.Warfare)
 	case g.Wasteland != nil:
@@ -27,7 +29,8 @@ func (g Game) Suggested() []string {
 	return nil
 }
 
-func twomSuggested(t *twom.Game) []string {
+func twomSuggested(c *models.Content, g Game) []string {
+	t := g.Twom
 	var out []string
 	var present []string
 	for _, c := range t.Characters {
@@ -45,6 +48,13 @@ func twomSuggested(t *twom.Game) []string {
 	case t.Phase() == twom.Scavenging && step != "scavenging.location" && step != "scavenging.equipment":
 		out = append(out, "noise +1", "noisetest")
 	case step == twom.StepRaidCard && t.Raid != nil && t.Raid.Card != nil && !t.Raid.Resolved:
+		for _, ch := range t.Characters {
+			line := "guardroll " + ch.Name
+			m := &Move{Cmd: "guardroll", Args: map[string]string{"character": ch.Name}}
+			if _, taught := c.FaceSet(combatSet(g, m)); taught && !ch.Gone && ch.Task == twom.Guard && len(t.Raid.Dice[ch.Name]) == 0 {
+				out = append(out, line)
+			}
+		}
 		out = append(out, "defend")
 	case step == twom.StepDeath && t.DeathToday && !t.DeathTested:
 		// "Death walks among us" must be rolled before Dawn ends.

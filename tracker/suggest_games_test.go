@@ -30,7 +30,7 @@ func TestSuggestedLines(t *testing.T) {
 	} {
 		_, s := newSession(t, c, "en")
 		runScript(t, s, c, tc.script)
-		got := s.Game().Suggested()
+		got := s.Game().Suggested(c)
 		for _, w := range tc.want {
 			if !slices.Contains(got, w) {
 				t.Errorf("%q: suggested %v, want %q", tc.script, got, w)
@@ -46,5 +46,25 @@ func TestSuggestedLines(t *testing.T) {
 				t.Errorf("suggested %q does not parse: %v", line, err)
 			}
 		}
+	}
+}
+
+// With the combat dice taught, the raid's buttons offer each guard's roll
+// until it is in (seed 004 "Wachen und Waffen": a die per guard).
+func TestSuggestedGuardRolls(t *testing.T) {
+	c := withCombatSets(t)
+	_, s := newSession(t, c, "en")
+	lines := []string{"setup twom players 1 anna:4:1 bruno:7:1"}
+	lines = append(lines, strings.Split(strings.Repeat("next\n", 6), "\n")[:6]...)
+	lines = append(lines, "tasks anna:guard bruno:guard")
+	lines = append(lines, strings.Split(strings.Repeat("next\n", 7), "\n")[:7]...)
+	lines = append(lines, "raid 2 1", "guardroll anna 1")
+	submitLines(t, s, lines...)
+	got := s.Game().Suggested(c)
+	if !slices.Contains(got, "guardroll bruno") || slices.Contains(got, "guardroll anna") || !slices.Contains(got, "defend") {
+		t.Errorf("raid buttons %v, want bruno's roll and defend", got)
+	}
+	if got := s.Game().Suggested(testContent(t)); slices.Contains(got, "guardroll bruno") {
+		t.Errorf("a guard's roll offered without the combat dice taught: %v", got)
 	}
 }
