@@ -27,7 +27,7 @@ func twomStepTexts() map[string]map[string]string {
 			"dawn.narrative":       "Dawn: draw two narrative cards and keep one.",
 			"dawn.alcohol":         "Dawn: who drinks alcohol?",
 			"dawn.death":           `Dawn: death walks among us{{if .needed}}: someone died or left today, roll the black die.{{else}}; nobody died or left today.{{end}}`,
-			"dawn.save":            "Dawn: save the game (script {{.script}}).",
+			"dawn.save":            "Dawn: save the game (script {{.script}}); tablecam keeps this session, and play resumes it.",
 		},
 		"de": {
 			"morning.event":        "Morgen: lest die oberste Ereigniskarte vor.",
@@ -51,7 +51,7 @@ func twomStepTexts() map[string]map[string]string {
 			"dawn.narrative":       "Sonnenaufgang: zieht zwei Erzählaktionskarten und behaltet eine.",
 			"dawn.alcohol":         "Sonnenaufgang: wer trinkt Alkohol?",
 			"dawn.death":           `Sonnenaufgang: der Tod wandelt unter uns{{if .needed}}: heute ist jemand gestorben oder gegangen, werft den schwarzen Würfel.{{else}}; heute ist niemand gestorben oder gegangen.{{end}}`,
-			"dawn.save":            "Sonnenaufgang: sichert den Spielstand (Skript {{.script}}).",
+			"dawn.save":            "Sonnenaufgang: sichert den Spielstand (Skript {{.script}}); tablecam behält diese Sitzung, play setzt sie fort.",
 		},
 	}
 }
