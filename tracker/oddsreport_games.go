@@ -26,11 +26,17 @@ type GameOddsRequest struct {
 	// Wasteland Warfare: a skill test at Skill on a die with these faces.
 	Skill      int
 	SkillFaces []string
+	// Lang is the language of the report ("" is English).
+	Lang string
 }
 
 // GameOddsReport computes the exact odds of a game's tests with its
 // engine package and renders them as text.
 func GameOddsReport(r GameOddsRequest) (string, error) {
+	cat, err := NewCatalog(r.Lang)
+	if r.Lang == "" || err != nil {
+		cat, _ = NewCatalog("en")
+	}
 	var b strings.Builder
 	switch r.Game {
 	case GameTwom:
@@ -41,16 +47,16 @@ func GameOddsReport(r GameOddsRequest) (string, error) {
 			if *r.Noise < 1 || *r.Noise > 20 {
 				return "", fmt.Errorf("noise must be 1 … 20, got %d", *r.Noise)
 			}
-			fmt.Fprintf(&b, "Noise test at noise %d (black die)\n  P(encounter) = %s\n", *r.Noise, ratio(twom.NoiseOdds(*r.Noise)))
+			b.WriteString(cat.T("oddsNoise", *r.Noise, ratio(twom.NoiseOdds(*r.Noise))))
 		}
 		if r.Empathy != nil {
 			if *r.Empathy < 0 || *r.Empathy > 10 {
 				return "", fmt.Errorf("empathy must be 0 … 10, got %d", *r.Empathy)
 			}
-			fmt.Fprintf(&b, "Empathy test, empathy %d (black die)\n  P(misery) = %s\n", *r.Empathy, ratio(twom.EmpathyOdds(*r.Empathy)))
+			b.WriteString(cat.T("oddsEmpathy", *r.Empathy, ratio(twom.EmpathyOdds(*r.Empathy))))
 		}
 	case GameWarfare:
-		if err := warfareOddsReport(&b, r.Stat, r.Mod, r.Warfare); err != nil {
+		if err := warfareOddsReport(&b, cat, r.Stat, r.Mod, r.Warfare); err != nil {
 			return "", err
 		}
 	case GameWasteland:
@@ -68,21 +74,21 @@ func GameOddsReport(r GameOddsRequest) (string, error) {
 			}
 			faces = append(faces, f)
 		}
-		fmt.Fprintf(&b, "Skill test at %d, a die of %d faces\n", r.Skill, len(faces))
+		b.WriteString(cat.T("oddsSkill", r.Skill, len(faces)))
 		for _, p := range []struct {
 			label string
 			pol   wasteland.Policy
 		}{
-			{"no luck", wasteland.Policy{}},
-			{"accuracy token", wasteland.Policy{Accuracy: true}},
-			{"target dodges", wasteland.Policy{Dodge: true}},
-			{"both", wasteland.Policy{Accuracy: true, Dodge: true}},
+			{"oddsNoLuck", wasteland.Policy{}},
+			{"oddsAccuracy", wasteland.Policy{Accuracy: true}},
+			{"oddsDodges", wasteland.Policy{Dodge: true}},
+			{"oddsBoth", wasteland.Policy{Accuracy: true, Dodge: true}},
 		} {
 			o, err := wasteland.SkillOdds(faces, r.Skill, p.pol)
 			if err != nil {
 				return "", err
 			}
-			fmt.Fprintf(&b, "  %-15s P(success) = %s\n", p.label, ratio(o))
+			b.WriteString(cat.T("oddsSkillLine", cat.T(p.label), ratio(o)))
 		}
 	default:
 		return "", fmt.Errorf("odds: unknown game %q (twom, warfare, wasteland)", r.Game)

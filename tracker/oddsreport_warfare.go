@@ -36,7 +36,7 @@ func (o WarfareOdds) asked() bool { return o.Melee != 0 || o.Shoot != 0 || o.Ini
 
 // warfareOddsReport writes the exact odds of Fallout: Warfare's d10 test,
 // attacks and initiative asked for.
-func warfareOddsReport(w io.Writer, stat, mod int, o WarfareOdds) error {
+func warfareOddsReport(w io.Writer, cat *Catalog, stat, mod int, o WarfareOdds) error {
 	if stat == 0 && !o.asked() {
 		return fmt.Errorf("odds --game warfare: give --stat N, --melee STRENGTH, --shoot AGILITY and/or --initiative")
 	}
@@ -47,23 +47,23 @@ func warfareOddsReport(w io.Writer, stat, mod int, o WarfareOdds) error {
 		if mod < -10 || mod > 10 {
 			return fmt.Errorf("mod must be -10 … 10, got %d", mod)
 		}
-		fmt.Fprintf(w, "Test under %d, modifier %+d on the d10 (a 10 always fails)\n  P(success) = %s\n", stat, mod, ratio(warfare.TestOdds(stat, mod)))
+		fmt.Fprint(w, cat.T("oddsWarfareTest", stat, mod, ratio(warfare.TestOdds(stat, mod))))
 	}
 	if o.Melee != 0 && o.Shoot != 0 {
 		return fmt.Errorf("odds --game warfare: a melee attack or a shot, not both")
 	}
 	if o.Melee != 0 || o.Shoot != 0 {
-		if err := warfareAttackOdds(w, o); err != nil {
+		if err := warfareAttackOdds(w, cat, o); err != nil {
 			return err
 		}
 	}
 	if o.Initiative {
-		return warfareInitiativeOdds(w, o)
+		return warfareInitiativeOdds(w, cat, o)
 	}
 	return nil
 }
 
-func warfareAttackOdds(w io.Writer, o WarfareOdds) error {
+func warfareAttackOdds(w io.Writer, cat *Catalog, o WarfareOdds) error {
 	if o.AC < 0 || o.AC > 10 {
 		return fmt.Errorf("odds --game warfare: --ac must be 0 … 10, got %d", o.AC)
 	}
@@ -75,9 +75,9 @@ func warfareAttackOdds(w io.Writer, o WarfareOdds) error {
 			return fmt.Errorf("odds --game warfare: cover, flying, area, light and shooter count for a shot (--shoot), not a melee attack")
 		}
 		m := warfare.Melee{Strength: o.Melee, TargetAC: o.AC, FromBehind: o.Behind, Charge: o.Charge, MoveAndFire: o.Moving}
-		fmt.Fprintf(w, "Melee attack, Strength %d, target AC %d%s: modifier %+d\n", o.Melee, o.AC,
-			flagList(o.Behind, "from behind", o.Charge, "charging", o.Moving, "moving and fighting"), m.Mod())
-		writeAttackOdds(w, warfare.MeleeOdds(m), "a 1 or 2 that hits")
+		fmt.Fprint(w, cat.T("oddsMelee", o.Melee, o.AC,
+			flagList(o.Behind, cat.T("oddsBehind"), o.Charge, cat.T("oddsCharging"), o.Moving, cat.T("oddsMovingFighting")), m.Mod()))
+		writeAttackOdds(w, cat, warfare.MeleeOdds(m), cat.T("oddsKnockMelee"))
 		return nil
 	}
 	if o.Shoot < 1 || o.Shoot > 20 {
@@ -95,18 +95,18 @@ func warfareAttackOdds(w io.Writer, o WarfareOdds) error {
 	}
 	r := warfare.Ranged{Agility: o.Shoot, TargetAC: o.AC, AreaEffect: o.Area, Cover: o.Cover, Flying: o.Flying,
 		MoveAndFire: o.Moving, Light: warfareLight(o.Light), Shooter: warfare.Shooter(o.Shooter)}
-	light := lightName(r.Light)
+	light := cat.T("light." + lightName(r.Light))
 	if o.Shooter != "" {
-		light += ", shooter " + o.Shooter
+		light += cat.T("oddsShooter", o.Shooter)
 	}
-	fmt.Fprintf(w, "Ranged attack, Agility %d, target AC %d, light %s%s: modifier %+d\n", o.Shoot, o.AC, light,
-		flagList(o.Cover, "cover", o.Flying, "flying target", o.Area, "area effect", o.Moving, "moving and firing"), r.Mod())
-	writeAttackOdds(w, warfare.RangedOdds(r), "a 1 that hits")
+	fmt.Fprint(w, cat.T("oddsRanged", o.Shoot, o.AC, light,
+		flagList(o.Cover, cat.T("oddsCover"), o.Flying, cat.T("oddsFlying"), o.Area, cat.T("oddsArea"), o.Moving, cat.T("oddsMovingFiring")), r.Mod()))
+	writeAttackOdds(w, cat, warfare.RangedOdds(r), cat.T("oddsKnockRanged"))
 	return nil
 }
 
-func writeAttackOdds(w io.Writer, a warfare.AttackOdds, knock string) {
-	fmt.Fprintf(w, "  P(hit)        = %s\n  P(knock down) = %s  (%s)\n", ratio(a.Hit), ratio(a.KnockDown), knock)
+func writeAttackOdds(w io.Writer, cat *Catalog, a warfare.AttackOdds, knock string) {
+	fmt.Fprint(w, cat.T("oddsHit", ratio(a.Hit), ratio(a.KnockDown), knock))
 }
 
 // flagList is ", name, name" of the flags set.
@@ -120,7 +120,7 @@ func flagList(pairs ...any) string {
 	return b.String()
 }
 
-func warfareInitiativeOdds(w io.Writer, o WarfareOdds) error {
+func warfareInitiativeOdds(w io.Writer, cat *Catalog, o WarfareOdds) error {
 	var a, b warfare.InitiativeRoll
 	switch o.LastAttacker {
 	case "":
@@ -144,18 +144,17 @@ func warfareInitiativeOdds(w io.Writer, o WarfareOdds) error {
 		s.roll.HasHero, s.roll.HeroLuck = true, *s.luck
 	}
 	pa, pb := warfare.InitiativeOdds(a, b)
-	fmt.Fprintf(w, "Initiative, 1d10 each%s%s\n  P(a attacks) = %s\n  P(b attacks) = %s\n  P(rolled again) = %s  (a tie Luck does not break, each roll)\n",
-		initiativeNote("a", a), initiativeNote("b", b), ratio(pa), ratio(pb), ratio(warfare.InitiativeRerollOdds(a, b)))
+	fmt.Fprint(w, cat.T("oddsInitiative", initiativeNote(cat, "a", a), initiativeNote(cat, "b", b), ratio(pa), ratio(pb), ratio(warfare.InitiativeRerollOdds(a, b))))
 	return nil
 }
 
-func initiativeNote(side string, r warfare.InitiativeRoll) string {
+func initiativeNote(cat *Catalog, side string, r warfare.InitiativeRoll) string {
 	s := ""
 	if r.LastAttacker {
-		s += fmt.Sprintf(", %s attacked last turn (+%d)", side, warfare.LastAttackerBonus)
+		s += cat.T("oddsLastAttacker", side, warfare.LastAttackerBonus)
 	}
 	if r.HasHero {
-		s += fmt.Sprintf(", %s's hero Luck %d", side, r.HeroLuck)
+		s += cat.T("oddsHeroLuck", side, r.HeroLuck)
 	}
 	return s
 }

@@ -219,6 +219,32 @@ func (c *Catalog) T(key string, args ...any) string {
 // the code writes them (fmt verbs: %q, %s, %d; %w is an error put in the
 // same way) and in other languages (%[n]s: the n-th value, as written).
 var errorTexts = []struct{ en, de string }{
+	// The odds of the other games.
+	{"odds --game twom: give --noise N and/or --empathy N", "odds --game twom: gebt --noise N und/oder --empathy N an"},
+	{"noise must be 1 … 20, got %d", "der Lärm muss 1 … 20 sein, nicht %[1]s"},
+	{"empathy must be 0 … 10, got %d", "die Empathie muss 0 … 10 sein, nicht %[1]s"},
+	{"odds --game wasteland: give the skill die's faces with --skill-faces (e.g. crit,ap,2,2,3,...,x): their counts are not confirmed, so tablecam takes your die's",
+		"odds --game wasteland: gebt die Seiten des Fertigkeitswürfels mit --skill-faces an (z. B. crit,ap,2,2,3,...,x): ihre Anzahl ist nicht bestätigt, darum nimmt tablecam die eures Würfels"},
+	{"skill must be 0 … 20, got %d", "die Fertigkeit muss 0 … 20 sein, nicht %[1]s"},
+	{"skill die face %q: want a number 1–20, ap, crit or x", "Seite %[1]s des Fertigkeitswürfels: erwartet wird eine Zahl 1–20, ap, crit oder x"},
+	{"odds: unknown game %q (twom, warfare, wasteland)", "odds: unbekanntes Spiel %[1]s (twom, warfare, wasteland)"},
+	{"odds --game warfare: give --stat N, --melee STRENGTH, --shoot AGILITY and/or --initiative",
+		"odds --game warfare: gebt --stat N, --melee STRENGTH, --shoot AGILITY und/oder --initiative an"},
+	{"odds --game warfare: --stat must be 1 … 20, got %d", "odds --game warfare: --stat muss 1 … 20 sein, nicht %[1]s"},
+	{"mod must be -10 … 10, got %d", "der Modifikator muss -10 … 10 sein, nicht %[1]s"},
+	{"odds --game warfare: a melee attack or a shot, not both", "odds --game warfare: ein Nahkampfangriff oder ein Schuss, nicht beides"},
+	{"odds --game warfare: --ac must be 0 … 10, got %d", "odds --game warfare: --ac muss 0 … 10 sein, nicht %[1]s"},
+	{"odds --game warfare: --melee (Strength) must be 1 … 20, got %d", "odds --game warfare: --melee (Stärke) muss 1 … 20 sein, nicht %[1]s"},
+	{"odds --game warfare: cover, flying, area, light and shooter count for a shot (--shoot), not a melee attack",
+		"odds --game warfare: cover, flying, area, light und shooter gelten für einen Schuss (--shoot), nicht für einen Nahkampfangriff"},
+	{"odds --game warfare: --shoot (Agility) must be 1 … 20, got %d", "odds --game warfare: --shoot (Beweglichkeit) muss 1 … 20 sein, nicht %[1]s"},
+	{"odds --game warfare: behind and charge count for a melee attack (--melee), not a shot",
+		"odds --game warfare: behind und charge gelten für einen Nahkampfangriff (--melee), nicht für einen Schuss"},
+	{"odds --game warfare: --light must be %s, got %q", "odds --game warfare: --light muss %[1]s sein, nicht %[2]s"},
+	{"odds --game warfare: --shooter must be %s, got %q", "odds --game warfare: --shooter muss %[1]s sein, nicht %[2]s"},
+	{"odds --game warfare: --last-attacker must be a or b, got %q", "odds --game warfare: --last-attacker muss a oder b sein, nicht %[1]s"},
+	{"odds --game warfare: a hero's Luck must be 0 … 20, got %d", "odds --game warfare: das Glück eines Helden muss 0 … 20 sein, nicht %[1]s"},
+
 	// The commands' errors (cmd/tablecam) and the command line's.
 	{"1 line of %s was rejected (see above); the others were replayed",
 		"1 Zeile von %[1]s wurde abgelehnt (siehe oben); die anderen wurden nachgespielt"},

@@ -898,6 +898,7 @@ func (a *app) oddsCmd() *cobra.Command {
 				if skillFaces != "" {
 					g.SkillFaces = strings.Split(skillFaces, ",")
 				}
+				g.Lang = a.cfg.Language
 				text, err := tracker.GameOddsReport(g)
 				if err != nil {
 					return err
