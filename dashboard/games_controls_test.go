@@ -49,6 +49,10 @@ func TestBrowserOtherGameControls(t *testing.T) {
 	if got := textOf(t, ctx, "#game-controls"); !strings.Contains(got, "lockpick") || !strings.Contains(got, "next") {
 		t.Errorf("buttons %q at the day's first action", got)
 	}
+	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('set-test').closest('.control-group').hidden &&
+		document.getElementById('set-fight').closest('.control-group').hidden && !document.getElementById('command-form').hidden`)); err != nil || !hidden {
+		t.Errorf("Fallout's test and fight controls show for This War of Mine, or the command line does not (%v, %v)", hidden, err)
+	}
 	if s.Game().Twom.Current().ID != "day.action1" {
 		t.Errorf("the session is at %s", s.Game().Twom.Current().ID)
 	}

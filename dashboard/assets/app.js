@@ -209,6 +209,10 @@
     const g = S.game;
     $("game").hidden = !g;
     for (const id of ["board", "pending", "party", "enemies", "survivors"]) $(id).hidden = !!g;
+    // Fallout's test, fight and card controls do not apply to another
+    // game: its panel has its own buttons; the command line stays.
+    for (const row of document.querySelectorAll("#controls > .control-group:not(#command-form)")) row.hidden = !!g;
+    $("no-context").hidden = !!g;
     if (!g) return;
     $("scenario").textContent = g.name;
     $("game-name").textContent = g.name;
