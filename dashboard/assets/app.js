@@ -213,6 +213,8 @@
     // game: its panel has its own buttons; the command line stays.
     for (const row of document.querySelectorAll("#controls > .control-group:not(#command-form)")) row.hidden = !!g;
     $("no-context").hidden = !!g;
+    $("controls").classList.toggle("controls-game", !!g);
+    $("command-line").placeholder = g && g.controls && g.controls.length ? g.controls[0] : g ? "next" : "enemy add raider";
     if (!g) return;
     $("scenario").textContent = g.name;
     $("game-name").textContent = g.name;
