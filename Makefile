@@ -105,7 +105,7 @@ eval-real: deps
 	  dpkg-deb --fsys-tarfile "$$tmp"/opencv-doc_*.deb | tar -x -C "$$tmp" $(addprefix ./usr/share/doc/opencv-doc/,$(OPENCV_DOC_PHOTOS)); \
 	  mkdir -p "$(OPENCV_DOC_DIR)"; cp $(addprefix "$$tmp"/usr/share/doc/opencv-doc/,$(OPENCV_DOC_PHOTOS)) "$(OPENCV_DOC_DIR)/"; \
 	fi
-	TABLECAM_EVAL_REAL=1 TABLECAM_OPENCV_DOC="$(abspath $(OPENCV_DOC_DIR))" $(GO) test -count=1 -run 'TestCardsReal' -v ./vision/
+	$(GO) test -count=1 -run 'TestCardsReal' -v ./vision/ -args -eval-real -opencv-doc "$(abspath $(OPENCV_DOC_DIR))"
 
 # Train the dice reader's models from scratch on this machine's CPU and
 # write them to vision/dice/models (see vision/dice/models/MODELS.md).

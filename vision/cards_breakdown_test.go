@@ -3,7 +3,6 @@ package vision_test
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,23 +15,23 @@ import (
 	"tablecam/vision/synth"
 )
 
-// TestCardsNewFrameBreakdown (TABLECAM_CARD_BREAKDOWN=1) shows where the
+// TestCardsNewFrameBreakdown (-card-breakdown new) shows where the
 // time of BenchmarkReadCards720pNew's frames goes, with the reference: each
-// table's 12 frames of four new cards are read TABLECAM_CARD_ROUNDS times
+// table's 12 frames of four new cards are read -card-rounds times
 // (default 4) and every part of the reading is timed (wall time: the
 // reading runs on one thread). Parts indented run inside the part above
 // them ("compared with the taught cards" inside several); "n" is how
 // often a part ran per frame. The frames' own times come first: the median,
 // the mean and the slowest frame (the largest of each frame's median over
-// the rounds), with the timers' cost in them. TABLECAM_CARD_BREAKDOWN=held times
+// the rounds), with the timers' cost in them. -card-breakdown held times
 // BenchmarkReadCards720pHeld's frames instead (cards held in a trembling
 // hand, read in a live order; the first frame of each scene not counted).
 func TestCardsNewFrameBreakdown(t *testing.T) {
-	env := os.Getenv("TABLECAM_CARD_BREAKDOWN")
+	env := *cardBreakdown
 	if env == "" {
-		t.Skip("TABLECAM_CARD_BREAKDOWN=1 times the parts of a new frame's reading (=held: of held cards')")
+		t.Skip("-args -card-breakdown new times the parts of a new frame's reading (held: of held cards')")
 	}
-	rounds := cardsEnvInt("TABLECAM_CARD_ROUNDS", 4)
+	rounds := positiveOr(*cardRounds, 4)
 	ix, _ := cardsTeachAll(t, 100, 2)
 	type part struct {
 		ms, n float64
@@ -228,11 +227,11 @@ func cardsBenchFrames(t testing.TB, bg synth.Background) (frames, empties []gocv
 	return frames, empties
 }
 
-// TestCardsNewFrameCPU (TABLECAM_CARD_CPU=1) measures
+// TestCardsNewFrameCPU (-card-cpu) measures
 // BenchmarkReadCards720pNew's frames with the reference as that benchmark
 // does (ReadCards' CPU time of all threads, OpenCV's loops on one thread,
 // the 12 frames of a table in the benchmark's order) over
-// TABLECAM_CARD_ROUNDS rounds (default 12), and gives per table the mean
+// -card-rounds rounds (default 12), and gives per table the mean
 // over the frames of each frame's least and of each frame's median CPU
 // time, the median, mean and 95th percentile of all the readings, and the
 // slowest frame's median. The
@@ -240,13 +239,13 @@ func cardsBenchFrames(t testing.TB, bg synth.Background) (frames, empties []gocv
 // tables' frames alternate round by round, so a slow stretch of the
 // machine falls on every table.
 func TestCardsNewFrameCPU(t *testing.T) {
-	if os.Getenv("TABLECAM_CARD_CPU") == "" {
-		t.Skip("TABLECAM_CARD_CPU=1 measures the CPU time of BenchmarkReadCards720pNew's frames per frame")
+	if !*cardCPU {
+		t.Skip("-args -card-cpu measures the CPU time of BenchmarkReadCards720pNew's frames per frame")
 	}
 	before := vision.OpenCVThreads()
 	vision.SetOpenCVThreads(1)
 	t.Cleanup(func() { vision.SetOpenCVThreads(before) })
-	rounds := cardsEnvInt("TABLECAM_CARD_ROUNDS", 12)
+	rounds := positiveOr(*cardRounds, 12)
 	ix, _ := cardsTeachAll(t, 100, 2)
 	tables := synth.Backgrounds()
 	readers := make([]*vision.CardReader, len(tables))

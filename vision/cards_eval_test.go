@@ -11,10 +11,10 @@ package vision_test
 // calibration are art 10000+, untaught cards used for measurement are art
 // 20000+ (families are shared between all of them).
 //
-// The default run is short; TABLECAM_EVAL_FULL=1 runs the full evaluation
-// and logs the tables:
+// The default run is short; -eval-full runs the full evaluation and logs
+// the tables:
 //
-//	TABLECAM_EVAL_FULL=1 go test -run 'TestCardsEval' -v -timeout 60m ./vision/
+//	go test -run 'TestCardsEval' -v -timeout 60m ./vision/ -args -eval-full
 
 import (
 	"fmt"
@@ -36,13 +36,13 @@ import (
 	"tablecam/vision/synth"
 )
 
-func cardsEvalFull() bool { return os.Getenv("TABLECAM_EVAL_FULL") != "" }
+func cardsEvalFull() bool { return *evalFull }
 
 // cardsEvalRefs are the readings measured: without a reference of the
-// empty table, with one, or both (TABLECAM_EVAL_REF=no, yes; unset: no in
-// the full run, both in the short one).
+// empty table, with one, or both (-eval-ref no, yes; unset: no in the
+// full run, both in the short one).
 func cardsEvalRefs() []bool {
-	switch os.Getenv("TABLECAM_EVAL_REF") {
+	switch *evalRef {
 	case "yes":
 		return []bool{true}
 	case "no":
@@ -390,7 +390,7 @@ func cardsMarkerConds() []cardsCond {
 
 // TestCardsEvalMarkers reads stickered cards (DICT_4X4_250, default map)
 // in held-out scenes per condition: rotation is random in every scene.
-// TABLECAM_EVAL_COND=text runs only the conditions whose name holds text.
+// -eval-cond text runs only the conditions whose name holds text.
 func TestCardsEvalMarkers(t *testing.T) {
 	for _, ref := range cardsEvalRefs() {
 		t.Run(cardsRefName(ref), func(t *testing.T) { cardsEvalMarkers(t, ref) })
@@ -419,7 +419,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 	fmt.Fprintln(tw, "condition\tmarkers\tread\twrong\tmissed\tphantoms\tread twice\tunknown off cards\tmean side\tcpu ms/frame\t")
 	var total cardsScore
 	var evalSeeds []int64
-	only := os.Getenv("TABLECAM_EVAL_COND") // a substring: one condition only
+	only := *evalCond // a substring: one condition only
 	for ci, c := range cardsMarkerConds() {
 		if only != "" && !strings.Contains(c.name, only) {
 			continue
@@ -665,14 +665,14 @@ func TestCardsCalibrate(t *testing.T) {
 // there: for right matches (a taught card under its own id) and the
 // others, accepted by the match decision and a little beyond it. It fails
 // when the confirmation lets one of the others stand. The full run
-// (TABLECAM_EVAL_FULL, 500 taught cards, 300 scenes of them and 1500 of
+// (-eval-full, 500 taught cards, 300 scenes of them and 1500 of
 // untaught cards) is what the confirmation's shares come from.
 func TestCardsConfirmCalibrate(t *testing.T) {
 	n, scenes, untaught := 16, 24, 48
 	if cardsEvalFull() {
 		n, scenes, untaught = 500, 300, 1500
 	}
-	n = cardsEnvInt("TABLECAM_CONFIRM_N", n) // another count of cards taught
+	n = positiveOr(*confirmN, n) // another count of cards taught
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
 	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
 	if err != nil {
@@ -685,12 +685,12 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 	var shares, distinct [2][2][]int
 	var seeds []int64
 	stood := 0
-	// TABLECAM_CONFIRM_DUMP=FILE writes every verification as a line of
+	// -confirm-dump FILE writes every verification as a line of
 	// tab-separated fields (seed, taught scene, right, accepted, found,
 	// taught, distinct found, distinct taught, distance, next distance,
 	// stands) for the study of the confirmation's rule.
 	var dump *os.File
-	if name := os.Getenv("TABLECAM_CONFIRM_DUMP"); name != "" {
+	if name := *confirmDump; name != "" {
 		if dump, err = os.Create(name); err != nil {
 			t.Fatal(err)
 		}
@@ -811,11 +811,11 @@ func cardsLearnedConds() []cardsCond {
 // cardsEvalLearned measures n taught cards on held-out scenes per
 // condition and the false identification of untaught cards.
 func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
-	// TABLECAM_EVAL_TEACH_PHOTOS: the teaching photos per card (default 3).
-	ix, teachSeeds := cardsTeachAll(t, n, cardsEnvInt("TABLECAM_EVAL_TEACH_PHOTOS", 3))
-	// TABLECAM_EVAL_WHOLE_FRAME=1 measures the reading of single pictures
-	// (tablecam card): SearchWholeFrame.
-	whole := os.Getenv("TABLECAM_EVAL_WHOLE_FRAME") != ""
+	// -eval-teach-photos: the teaching photos per card (default 3).
+	ix, teachSeeds := cardsTeachAll(t, n, positiveOr(*evalTeachPhotos, 3))
+	// -eval-whole-frame measures the reading of single pictures (tablecam
+	// card): SearchWholeFrame.
+	whole := *evalWholeFrame
 	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
 	if err != nil {
 		t.Fatal(err)
@@ -926,7 +926,7 @@ func cardsFalseIDs(got []vision.CardReading) []vision.CardReading {
 }
 
 // TestCardsEvalLearned measures taught cards (100; 500 with
-// TABLECAM_EVAL_FULL) on held-out scenes.
+// -eval-full) on held-out scenes.
 func TestCardsEvalLearned(t *testing.T) {
 	for _, ref := range cardsEvalRefs() {
 		t.Run(cardsRefName(ref), func(t *testing.T) {

@@ -93,7 +93,7 @@ func TestCardOccludedMatch(t *testing.T) {
 // glare or a thumb on every other card, compared masked with their true
 // outlines: at most 0.25% of the untaught cards are taken by their faces
 // alone (the keypoints at the pose check those), and most taught cards are taken
-// for themselves (TABLECAM_EVAL_FULL: 100 and 500 taught, 300 scenes
+// for themselves (-eval-full: 100 and 500 taught, 300 scenes
 // each of taught and untaught cards; else 16 taught, 40 scenes).
 func TestCardsMaskCalibrate(t *testing.T) {
 	sizes, scenes := []int{16}, 40

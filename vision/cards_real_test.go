@@ -20,14 +20,14 @@ package vision_test
 //     hand), diamondmarkers.png (three printed ChArUco diamonds on a desk),
 //     and the stereo calibration set left01–14.jpg, right01–14.jpg (a
 //     chessboard held up in an office). `make eval-real` keeps these in
-//     .cache/opencv-doc and runs these tests with TABLECAM_OPENCV_DOC
-//     pointing there; an installed opencv-doc is found too.
+//     .cache/opencv-doc and runs these tests with -opencv-doc pointing
+//     there; an installed opencv-doc is found too.
 //
 // A test whose photos are missing skips, saying where they come from;
-// TABLECAM_EVAL_REAL=1 makes that a failure and logs every reading:
+// -eval-real makes that a failure and logs every reading:
 //
 //	make eval-real
-//	TABLECAM_EVAL_REAL=1 go test -run 'TestCardsReal' -v ./vision/
+//	go test -run 'TestCardsReal' -v ./vision/ -args -eval-real
 
 import (
 	"fmt"
@@ -47,9 +47,9 @@ import (
 	"tablecam/vision"
 )
 
-func realEval() bool { return os.Getenv("TABLECAM_EVAL_REAL") != "" }
+func realEval() bool { return *evalReal }
 
-// realMissing skips the test (fails it under TABLECAM_EVAL_REAL).
+// realMissing skips the test (fails it under -eval-real).
 func realMissing(t *testing.T, format string, args ...any) {
 	t.Helper()
 	if realEval() {
@@ -73,13 +73,13 @@ func realGocvImages(t *testing.T) string {
 }
 
 // realDocFile returns the path of opencv-doc's photo name, "" when it is
-// not at hand: in TABLECAM_OPENCV_DOC (the photos themselves, or a folder
+// not at hand: in -opencv-doc (the photos themselves, or a folder
 // opencv-doc's package was extracted into), else where `make eval-real`
 // keeps them, else in the installed package.
 func realDocFile(name string) string {
 	subs := []string{"usr/share/doc/opencv-doc/opencv4/html", "usr/share/doc/opencv-doc/examples/data"}
 	var dirs []string
-	if d := os.Getenv("TABLECAM_OPENCV_DOC"); d != "" {
+	if d := *opencvDoc; d != "" {
 		dirs = append(dirs, d, filepath.Join(d, subs[0]), filepath.Join(d, subs[1]))
 	}
 	for _, d := range append(dirs, "../.cache/opencv-doc", "/"+subs[0], "/"+subs[1]) {
@@ -98,8 +98,8 @@ func realDocPhotos(t *testing.T, names ...string) []string {
 	for _, n := range names {
 		p := realDocFile(n)
 		if p == "" {
-			realMissing(t, "real photos: OpenCV's tutorial photo %s not found (TABLECAM_OPENCV_DOC=%q, /usr/share/doc/opencv-doc): "+
-				"run `make eval-real` (it fetches Debian's opencv-doc, 96 MB, and keeps the photos used in .cache/opencv-doc)", n, os.Getenv("TABLECAM_OPENCV_DOC"))
+			realMissing(t, "real photos: OpenCV's tutorial photo %s not found (-opencv-doc %q, /usr/share/doc/opencv-doc): "+
+				"run `make eval-real` (it fetches Debian's opencv-doc, 96 MB, and keeps the photos used in .cache/opencv-doc)", n, *opencvDoc)
 		}
 		out = append(out, p)
 	}

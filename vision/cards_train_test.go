@@ -6,17 +6,16 @@ package vision_test
 // scenes of training seeds and logs every card it does not read right with
 // what the reader saw there, so that losses can be sorted by cause:
 //
-//	TABLECAM_EVAL_TRAIN=1 go test ./vision -run 'TestCardsTrainLearned$' -v -timeout 60m
+//	go test ./vision -run 'TestCardsTrainLearned$' -v -timeout 60m -args -eval-train
 //
-// TABLECAM_EVAL_TRAIN_SCENES sets the scenes per condition (default 36:
-// about 2,000 cards), TABLECAM_EVAL_TRAIN_N the taught cards (default
-// 100), TABLECAM_EVAL_REF=no reads without the empty table.
+// -eval-train-scenes sets the scenes per condition (default 36: about
+// 2,000 cards), -eval-train-n the taught cards (default 100),
+// -eval-train-untaught the scenes of untaught cards (default 300),
+// -eval-ref no reads without the empty table.
 
 import (
 	"fmt"
 	"image"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -28,21 +27,14 @@ import (
 // 1,000·condition + scene; untaught scenes from + 90,000).
 const cardsTrainSeed = synth.TrainSeedMin + 850_000
 
-func cardsEnvInt(name string, def int) int {
-	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
-		return v
-	}
-	return def
-}
-
 func TestCardsTrainLearned(t *testing.T) {
-	if os.Getenv("TABLECAM_EVAL_TRAIN") == "" {
-		t.Skip("TABLECAM_EVAL_TRAIN=1 runs the training diagnostic")
+	if !*evalTrain {
+		t.Skip("-args -eval-train runs the training diagnostic")
 	}
-	n := cardsEnvInt("TABLECAM_EVAL_TRAIN_N", 100)
-	scenes := min(cardsEnvInt("TABLECAM_EVAL_TRAIN_SCENES", 36), 1000)
-	untaught := cardsEnvInt("TABLECAM_EVAL_TRAIN_UNTAUGHT", 300)
-	ref := os.Getenv("TABLECAM_EVAL_REF") != "no"
+	n := positiveOr(*evalTrainN, 100)
+	scenes := min(positiveOr(*evalTrainScenes, 36), 1000)
+	untaught := positiveOr(*evalTrainUntaught, 300)
+	ref := *evalRef != "no"
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
 	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
 	if err != nil {

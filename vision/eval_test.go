@@ -2,9 +2,6 @@ package vision_test
 
 import (
 	"io"
-	"os"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -23,40 +20,30 @@ import (
 // but confident, with the reference frame), the other conditions but the
 // single tables with a reference frame on 8 scenes each, and the
 // no-reference normal rows (with floors for V.A.T.S., assist and d6).
-// TABLECAM_EVAL_SCENES=N runs N scenes per row (N=100: about 8 minutes on
-// two cores). d6 scenes hold dice 25–40 px wide per 640 px of frame, as the
-// issue asks (evaluate.D6Size). TABLECAM_EVAL_SETS, TABLECAM_EVAL_CONDITIONS
-// (comma-separated names) and TABLECAM_EVAL_REF (yes or no) pick rows;
-// TABLECAM_EVAL_FAILURES=1 logs every die read wrong, uncertain or missed.
-// TABLECAM_EVAL_DETECT (comma-separated sets, e.g. vats,assist as the
-// product's vision.dice_sets) reads every row's scenes with a detector of
-// those sets instead of the row's set alone; a die read as another set's
-// face counts as wrong. At N=100 with the reference, no vats or assist die
-// is read as the other set's face by vats,assist (every condition) or
-// vats,assist,d6 (normal, dim, tilt25, JPEG 60, touching).
-// TABLECAM_EVAL_STRICT=1 also asserts ≤ 0.1% wrong-but-confident on every
-// row. At N=100 no row holds a wrong-but-confident reading (every set and
-// condition with the reference; normal, blur, JPEG 60 and touching without
-// it), but one die decides a row at that size, so it is not the default.
-// The d10 rows run only with TABLECAM_EVAL_SCENES (the default run checks
-// d10 in TestD10NumeralsHeldOut).
+// -eval-scenes N runs N scenes per row (N=100: about 8 minutes on two
+// cores). d6 scenes hold dice 25–40 px wide per 640 px of frame, as the
+// issue asks (evaluate.D6Size). -eval-sets, -eval-conditions
+// (comma-separated names) and -eval-ref (yes or no) pick rows;
+// -eval-failures logs every die read wrong, uncertain or missed.
+// -eval-detect (comma-separated sets, e.g. vats,assist as the product's
+// vision.dice_sets) reads every row's scenes with a detector of those sets
+// instead of the row's set alone; a die read as another set's face counts
+// as wrong. -eval-strict also asserts ≤ 0.1% wrong-but-confident on every
+// row; one die decides a row at 100 scenes, so it is not the default. The
+// d10 rows run only with -eval-scenes (the default run checks d10 in
+// TestD10NumeralsHeldOut).
 //
-//	TABLECAM_EVAL_SCENES=300 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
-//	TABLECAM_EVAL_SETS=d10 TABLECAM_EVAL_SCENES=30 go test -run TestDiceAccuracy -v -timeout 60m ./vision/
-//	TABLECAM_EVAL_SETS=vats TABLECAM_EVAL_DETECT=vats,assist TABLECAM_EVAL_SCENES=100 go test -run 'TestDiceAccuracy$' -v -timeout 60m ./vision/
+//	go test -run TestDiceAccuracy -v -timeout 60m ./vision/ -args -eval-scenes 300
+//	go test -run TestDiceAccuracy -v -timeout 60m ./vision/ -args -eval-sets d10 -eval-scenes 30
+//	go test -run 'TestDiceAccuracy$' -v -timeout 60m ./vision/ -args -eval-sets vats -eval-detect vats,assist -eval-scenes 100
 func TestDiceAccuracy(t *testing.T) {
-	full, _ := strconv.Atoi(os.Getenv("TABLECAM_EVAL_SCENES"))
-	strict := os.Getenv("TABLECAM_EVAL_STRICT") != ""
-	only := func(env, name string) bool {
-		v := os.Getenv(env)
-		return v == "" || slices.Contains(strings.Split(v, ","), name)
-	}
+	full, strict := *evalScenes, *evalStrict
 	var detect []string
-	if v := os.Getenv("TABLECAM_EVAL_DETECT"); v != "" {
+	if v := *evalDetect; v != "" {
 		detect = strings.Split(v, ",")
 	}
 	var failures io.Writer
-	if os.Getenv("TABLECAM_EVAL_FAILURES") != "" {
+	if *evalFailures {
 		failures = &testLogWriter{t: t}
 	}
 	c, profs := diceDefaultProfiles(t, "vats", "assist", "d6", "d10")
@@ -74,15 +61,15 @@ func TestDiceAccuracy(t *testing.T) {
 	}
 	var rows []row
 	for _, set := range []string{"vats", "assist", "d6", "d10"} {
-		if !only("TABLECAM_EVAL_SETS", set) {
+		if !flagList(*evalSets, set) {
 			continue
 		}
 		for _, cd := range append(evaluate.Conditions(), evaluate.Varied()) {
-			if !only("TABLECAM_EVAL_CONDITIONS", cd.Name) {
+			if !flagList(*evalConditions, cd.Name) {
 				continue
 			}
 			for _, ref := range []bool{true, false} {
-				if v := os.Getenv("TABLECAM_EVAL_REF"); v != "" && (v == "yes") != ref {
+				if v := *evalRef; v != "" && (v == "yes") != ref {
 					continue
 				}
 				n := full

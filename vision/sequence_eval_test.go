@@ -19,18 +19,16 @@ package vision_test
 //   - latency: the event's frame minus the frame the dice stopped (truth).
 //
 // The default run takes the first seqEvalDefault sequences at 1280×720;
-// TABLECAM_EVAL_SEQUENCES=N runs sequences 0 … N-1, all frame sizes (use
-// ≥ 200 for the figures):
-// (TABLECAM_EVAL_SEQUENCE_IDS=68,187 runs just those sequences)
+// -eval-sequences N runs sequences 0 … N-1, all frame sizes (use ≥ 200
+// for the figures); -eval-sequence-ids 68,187 runs just those sequences:
 //
-//	TABLECAM_EVAL_SEQUENCES=200 go test -run TestSequenceEval -v -timeout 60m ./vision/
+//	go test -run TestSequenceEval -v -timeout 60m ./vision/ -args -eval-sequences 200
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"slices"
 	"sort"
@@ -459,19 +457,18 @@ func TestSequenceEval(t *testing.T) {
 	// The short run: the first seqEvalDefault sequences at 1280×720 (the
 	// camera's default size); the full run: sequences 0 … N-1, every size.
 	var which []int
-	if v := os.Getenv("TABLECAM_EVAL_SEQUENCE_IDS"); v != "" {
+	if v := *evalSequenceIDs; v != "" {
 		// Single sequences by number, to look at one closely.
 		for _, f := range strings.Split(v, ",") {
 			i, err := strconv.Atoi(strings.TrimSpace(f))
 			if err != nil || i < 0 {
-				t.Fatalf("TABLECAM_EVAL_SEQUENCE_IDS=%q: want sequence numbers separated by commas", v)
+				t.Fatalf("-eval-sequence-ids %q: want sequence numbers separated by commas", v)
 			}
 			which = append(which, i)
 		}
-	} else if v := os.Getenv("TABLECAM_EVAL_SEQUENCES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			t.Fatalf("TABLECAM_EVAL_SEQUENCES=%q: want a positive number", v)
+	} else if n := *evalSequences; n != 0 {
+		if n < 1 {
+			t.Fatalf("-eval-sequences %d: want a positive number", n)
 		}
 		for i := range n {
 			which = append(which, i)

@@ -5,7 +5,6 @@ import (
 	"image"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -73,9 +72,8 @@ face_sets:
 // TestTeachDiceNewStyle is the teaching target: V.A.T.S. dice drawn with
 // art the reader has never seen (synth.StyleAlt), taught from five pictures
 // per face (frames without a reference, on the plain tables), are read at
-// 99% or better per die on held-out scenes (100; 300 with
-// TABLECAM_EVAL_SCENES=300) on every table, in varied
-// light and tilt.
+// 99% or better per die on held-out scenes (100; -eval-scenes N for
+// another count) on every table, in varied light and tilt.
 func TestTeachDiceNewStyle(t *testing.T) {
 	c, _ := diceDefaultProfiles(t)
 	dir := t.TempDir()
@@ -96,12 +94,8 @@ func TestTeachDiceNewStyle(t *testing.T) {
 	if sc.Accuracy() < 0.9 {
 		t.Errorf("self-check accuracy %.2f", sc.Accuracy())
 	}
-	// The default run: 100 scenes; TABLECAM_EVAL_SCENES=300 for the full
-	// measure.
-	scenes := 100
-	if n, _ := strconv.Atoi(os.Getenv("TABLECAM_EVAL_SCENES")); n > 0 {
-		scenes = n
-	}
+	// The default run: 100 scenes; -eval-scenes 300 for the full measure.
+	scenes := positiveOr(*evalScenes, 100)
 	if testing.Short() {
 		scenes = 40
 	}
