@@ -368,6 +368,40 @@ var errorTexts = []struct{ en, de string }{
 	{"night_raid", "nächtlicher Überfall"},
 	{"dawn", "Morgengrauen"},
 
+	// The sessions store: what sessions --check reports, and why a store
+	// is refused.
+	{"open session store %s: %w", "Sitzungsspeicher %[1]s öffnen: %[2]s"},
+	{"damaged: %w. `tablecam sessions --check` reports what is whole; `tablecam sessions --export ID FILE` saves what is readable of a session (tablecam replay --events FILE reads it back); then move the database and its -wal, -shm and .ack files away to start afresh",
+		"beschädigt: %[1]s. `tablecam sessions --check` meldet, was heil ist; `tablecam sessions --export ID FILE` rettet, was von einer Sitzung lesbar ist (tablecam replay --events FILE liest es wieder); danach schiebt die Datenbank und ihre -wal-, -shm- und .ack-Dateien beiseite, um neu zu beginnen"},
+	{"events 1 to %d were acknowledged but the log is empty (lost database or WAL file?)",
+		"die Ereignisse 1 bis %[1]s wurden bestätigt, aber das Protokoll ist leer (Datenbank oder WAL-Datei verloren?)"},
+	{"events %d to %d were acknowledged but are missing (lost or damaged WAL file, or a truncated database)",
+		"die Ereignisse %[1]s bis %[2]s wurden bestätigt, fehlen aber (WAL-Datei verloren oder beschädigt, oder die Datenbank gekürzt)"},
+	{"integrity_check: %s", "Integritätsprüfung: %[1]s"},
+	{"sessions unreadable: %w", "Sitzungen nicht lesbar: %[1]s"},
+	{"events unreadable: %w", "Ereignisse nicht lesbar: %[1]s"},
+	{"event after %d unreadable: %w", "das Ereignis nach %[1]s ist nicht lesbar: %[2]s"},
+	{"events after %d unreadable: %w", "die Ereignisse nach %[1]s sind nicht lesbar: %[2]s"},
+	{"event %d belongs to session %q, which is not in the sessions table", "Ereignis %[1]s gehört zur Sitzung %[2]s, die nicht in der Sitzungstabelle steht"},
+	{"event %d of session %s does not match its hash (changed?)", "Ereignis %[1]s der Sitzung %[2]s passt nicht zu seinem Hash (geändert?)"},
+	{"event %d of session %s follows event %d: events %d to %d are missing",
+		"Ereignis %[1]s der Sitzung %[2]s folgt auf Ereignis %[3]s: die Ereignisse %[4]s bis %[5]s fehlen"},
+	{"event %d is not the event that was acknowledged", "Ereignis %[1]s ist nicht das bestätigte Ereignis"},
+	{"%d more events do not match their hash", "%[1]s weitere Ereignisse passen nicht zu ihrem Hash"},
+	{"the acknowledged event %d is missing", "das bestätigte Ereignis %[1]s fehlt"},
+	{"acknowledgement file %s is damaged (no whole record in its %d bytes)",
+		"die Bestätigungsdatei %[1]s ist beschädigt (kein ganzer Eintrag in ihren %[2]s Bytes)"},
+	{"not an SQLite database (or it is encrypted or corrupt): %w", "keine SQLite-Datenbank (oder verschlüsselt oder beschädigt): %[1]s"},
+	{"schema version %d, this program reads %d: open it once with a command that writes (tablecam play) to upgrade it",
+		"Schemaversion %[1]s, dieses Programm liest %[2]s: öffnet sie einmal mit einem schreibenden Befehl (tablecam play), um sie zu aktualisieren"},
+	{"schema version %d is newer than this program supports (%d)", "die Schemaversion %[1]s ist neuer, als dieses Programm unterstützt (%[2]s)"},
+	{"the store is open read-only", "der Speicher ist nur zum Lesen geöffnet"},
+	{"the store is empty: no session yet", "der Speicher ist leer: noch keine Sitzung"},
+	{"lock %s: %w", "%[1]s sperren: %[2]s"},
+	{"rename session %q: empty name", "Sitzung %[1]s umbenennen: leerer Name"},
+	{"rename session %q: %w", "Sitzung %[1]s umbenennen: %[2]s"},
+	{"delete session %q: %w", "Sitzung %[1]s löschen: %[2]s"},
+
 	// The commands' errors (cmd/tablecam) and the command line's.
 	{"1 line of %s was rejected (see above); the others were replayed",
 		"1 Zeile von %[1]s wurde abgelehnt (siehe oben); die anderen wurden nachgespielt"},
@@ -742,6 +776,8 @@ var errorTexts = []struct{ en, de string }{
 
 	{"correct: %w", "correct: %[1]s"},
 	{"%s: %w", "%[1]s: %[2]s"},
+	// Problems joined into one error.
+	{"%w; %w", "%[1]s; %[2]s"},
 }
 
 // errorPattern is an errorTexts entry made ready to match.

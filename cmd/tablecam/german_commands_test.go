@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"fmt"
 	"image"
 	"os"
@@ -158,6 +159,35 @@ func TestGermanCommandsHaveNoEnglish(t *testing.T) {
 	}
 	noEnglish(t, "the exported file's comments", strings.Join(comments, "\n"))
 
+	// A changed event: every command refuses the store, saying why in
+	// German; --check and --export say what is not whole.
+	raw, err := sql.Open("sqlite", filepath.Join(os.Getenv("TABLECAM_DATA_DIR"), "tablecam.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE events SET payload = replace(payload, '"goal"', '"round"') WHERE seq = 2`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	for _, args := range [][]string{{"state"}, {"sessions"}, {"play", "--manual"}} {
+		_, _, said := runSaid(t, "", args...)
+		if !strings.Contains(said, "passt nicht zu seinem Hash") {
+			t.Errorf("%v on a changed event: %s", args, said)
+		}
+		noEnglish(t, strings.Join(args, " ")+" on a damaged store", said)
+	}
+	check, _, said = runSaid(t, "", "sessions", "--check")
+	if !strings.Contains(check, "passen nicht zu ihrem Hash: [2]") || said == "" {
+		t.Errorf("sessions --check of a changed event: %s\n%s", said, check)
+	}
+	noEnglish(t, "sessions --check of a damaged store", check+said)
+	file2 := filepath.Join(tmp, "spiel2.events")
+	exported, _, said = runSaid(t, "", "sessions", "--export", id, file2)
+	b, _ = os.ReadFile(file2)
+	if said != "" || !strings.Contains(string(b), "# Ereignis 2 passt nicht zu seinem Hash") {
+		t.Errorf("the export does not mark event 2: %s\n%s", said, b)
+	}
+
 	for _, args := range [][]string{
 		{"replay"},
 		{"dice"},
@@ -189,7 +219,8 @@ func TestGermanCommandsHaveNoEnglish(t *testing.T) {
 		}
 		noEnglish(t, strings.Join(args, " "), said)
 	}
-	// The voice's warning is a German sentence.
+	// The voice's warning is a German sentence (in a store that is whole).
+	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
 	t.Setenv("TABLECAM_VOICE_ENGINE", filepath.Join(tmp, "sprecher"))
 	_, errs, said := runSaid(t, "setup commonwealth loyal railroad survivors alice\n", "play", "--manual", "--new", "--voice", "on")
 	if said != "" || !strings.Contains(errs, "Es gibt keine Stimme") {
