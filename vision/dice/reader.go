@@ -1,6 +1,8 @@
 package dice
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"image"
@@ -24,7 +26,13 @@ type Reader struct {
 	finder  *finder
 	faces   *faceNet
 	minConf float64
+	// facesSum is the SHA-256 of the face model's file: taught prototypes
+	// hold it, since another model's embedding is another space.
+	facesSum string
 }
+
+// FacesModel is the SHA-256 (hex) of the face model the reader runs.
+func (r *Reader) FacesModel() string { return r.facesSum }
 
 // DefaultMinConfidence is the face confidence below which ReadDice reports
 // a reading as not sure.
@@ -36,12 +44,19 @@ func LoadReader(dir string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	fc, err := loadModel(filepath.Join(dir, FacesFile), "logits", "embedding")
+	path := filepath.Join(dir, FacesFile)
+	fc, err := loadModel(path, "logits", "embedding")
 	if err != nil {
 		fn.Close()
 		return nil, err
 	}
-	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence}, nil
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		fn.Close()
+		fc.Close()
+		return nil, fmt.Errorf("dice: %w", err)
+	}
+	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence, facesSum: sha256Hex(raw)}, nil
 }
 
 func loadModel(path string, outputs ...string) (*dnn.Net, error) {
@@ -80,3 +95,8 @@ func (r *Reader) Find(frame gocv.Mat) ([]Found, error) { return r.finder.find(fr
 func (r *Reader) Face(frame gocv.Mat, f Found) (Face, error) { return r.faces.read(frame, f) }
 
 func imagePt(x, y int) image.Point { return image.Pt(x, y) }
+
+func sha256Hex(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}

@@ -1,8 +1,15 @@
 package dice
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"image"
 	"math"
+	"os"
+	"path/filepath"
+
+	"gocv.io/x/gocv"
 )
 
 // A taught die set is read by prototypes: each face the group taught is
@@ -35,6 +42,9 @@ type TaughtFace struct {
 type Taught struct {
 	Set   string
 	Faces []TaughtFace
+	// Model is the face model whose embeddings the prototypes are made of
+	// (Reader.FacesModel): another model's embedding is another space.
+	Model string
 	// Scale and MinSim set how a view is read (see PrototypeScale and
 	// MinSimilarity).
 	Scale, MinSim float64
@@ -92,30 +102,181 @@ type TaughtReading struct {
 
 // Read names the taught face nearest to the unit embedding emb.
 func (t *Taught) Read(emb []float32) TaughtReading {
-	if len(t.Faces) == 0 {
-		return TaughtReading{}
-	}
-	sims := make([]float64, len(t.Faces))
-	best := 0
-	for i, f := range t.Faces {
-		s := 0.0
-		for k := range min(len(emb), len(f.Proto)) {
-			s += float64(emb[k]) * float64(f.Proto[k])
+	_, r := readPool([]*Taught{t}, emb)
+	return r
+}
+
+// readPool reads emb against the faces of every set as one pool (the
+// confidence weighs each face against all of them) and returns the set of
+// the nearest face. The first set's Scale and MinSim apply.
+func readPool(sets []*Taught, emb []float32) (*Taught, TaughtReading) {
+	var bestSet *Taught
+	var bestFace *TaughtFace
+	best := math.Inf(-1)
+	var sims []float64
+	for _, t := range sets {
+		for i := range t.Faces {
+			f := &t.Faces[i]
+			s := 0.0
+			for k := range min(len(emb), len(f.Proto)) {
+				s += float64(emb[k]) * float64(f.Proto[k])
+			}
+			sims = append(sims, s)
+			if s > best {
+				best, bestSet, bestFace = s, t, f
+			}
 		}
-		sims[i] = s
-		if s > sims[best] {
-			best = i
-		}
 	}
+	if bestFace == nil {
+		return nil, TaughtReading{}
+	}
+	scale, floor := sets[0].Scale, sets[0].MinSim
 	sum := 0.0
 	for _, s := range sims {
-		sum += math.Exp(t.Scale * (s - sims[best]))
+		sum += math.Exp(scale * (s - best))
 	}
-	r := TaughtReading{Confidence: 1 / sum, Similarity: sims[best]}
-	if sims[best] < t.MinSim {
+	r := TaughtReading{Confidence: 1 / sum, Similarity: best}
+	if best < floor {
 		r.Confidence = 0
-		return r
+		return nil, r
 	}
-	r.Face, r.Value = t.Faces[best].Face, t.Faces[best].Value
-	return r
+	r.Face, r.Value = bestFace.Face, bestFace.Value
+	return bestSet, r
+}
+
+// TaughtDie is a die of a frame read against taught sets.
+type TaughtDie struct {
+	Set, Face string
+	Value     int
+	Center    image.Point
+	Box       image.Rectangle
+	// Confidence and Similarity as in TaughtReading; Sure is false when
+	// the group must confirm the reading.
+	Confidence, Similarity float64
+	Sure                   bool
+}
+
+// ReadTaught finds the dice of a frame and reads each against the taught
+// sets as one pool of faces; a mark like no taught face is dropped. A set
+// taught with another face model is an error.
+func (r *Reader) ReadTaught(frame gocv.Mat, sets []*Taught) ([]TaughtDie, error) {
+	if len(sets) == 0 {
+		return nil, errors.New("dice: no taught sets to read")
+	}
+	for _, t := range sets {
+		if t.Model != r.facesSum {
+			return nil, fmt.Errorf("dice: the set %s was taught with another face model: teach it again (tablecam learn dice --reader learned)", t.Set)
+		}
+	}
+	found, err := r.Find(frame)
+	if err != nil {
+		return nil, err
+	}
+	var out []TaughtDie
+	for _, f := range found {
+		face, err := r.Face(frame, f)
+		if err != nil {
+			return nil, err
+		}
+		t, tr := readPool(sets, face.Embedding)
+		if t == nil {
+			continue
+		}
+		out = append(out, TaughtDie{Set: t.Set, Face: tr.Face, Value: tr.Value, Center: f.Center, Box: f.Box,
+			Confidence: tr.Confidence, Similarity: tr.Similarity, Sure: tr.Confidence >= r.minConf})
+	}
+	return out, nil
+}
+
+// taughtFile is a taught set on disk: the sums of the views' embeddings,
+// so that more pictures can be added later.
+type taughtFile struct {
+	Version int     `json:"version"`
+	Set     string  `json:"set"`
+	Model   string  `json:"model"`
+	Scale   float64 `json:"scale"`
+	MinSim  float64 `json:"min_similarity"`
+	Faces   []taughtFaceFile `json:"faces"`
+}
+
+type taughtFaceFile struct {
+	Face  string    `json:"face"`
+	Value int       `json:"value,omitempty"`
+	Views int       `json:"views"`
+	Sum   []float64 `json:"sum"`
+}
+
+// Bounds of a taught set's file.
+const (
+	maxTaughtFaces = 256
+	maxTaughtDim   = 1024
+	maxTaughtBytes = 16 << 20
+)
+
+// Save writes the taught set to path, whole or not at all.
+func (t *Taught) Save(path string) error {
+	f := taughtFile{Version: 1, Set: t.Set, Model: t.Model, Scale: t.Scale, MinSim: t.MinSim}
+	for _, tf := range t.Faces {
+		f.Faces = append(f.Faces, taughtFaceFile{tf.Face, tf.Value, tf.Views, tf.sum})
+	}
+	b, err := json.MarshalIndent(f, "", " ")
+	if err != nil {
+		return fmt.Errorf("dice: save taught set %s: %w", t.Set, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("dice: save taught set %s: %w", t.Set, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return fmt.Errorf("dice: save taught set %s: %w", t.Set, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("dice: save taught set %s: %w", t.Set, err)
+	}
+	return nil
+}
+
+// LoadTaught reads a taught set that Save wrote.
+func LoadTaught(path string) (*Taught, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("dice: taught set: %w", err)
+	}
+	if fi.Size() > maxTaughtBytes {
+		return nil, fmt.Errorf("dice: taught set %s: %d bytes, more than %d", path, fi.Size(), maxTaughtBytes)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("dice: taught set: %w", err)
+	}
+	var f taughtFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("dice: taught set %s: %w (teach it again: tablecam learn dice --reader learned)", path, err)
+	}
+	bad := func(why string, a ...any) error {
+		return fmt.Errorf("dice: taught set %s: %s (teach it again: tablecam learn dice --reader learned)", path, fmt.Sprintf(why, a...))
+	}
+	switch {
+	case f.Version != 1:
+		return nil, bad("version %d, want 1", f.Version)
+	case f.Set == "":
+		return nil, bad("no set name")
+	case len(f.Faces) == 0 || len(f.Faces) > maxTaughtFaces:
+		return nil, bad("%d faces, want 1 to %d", len(f.Faces), maxTaughtFaces)
+	case f.Scale <= 0 || f.MinSim < -1 || f.MinSim > 1:
+		return nil, bad("scale %g and least similarity %g out of range", f.Scale, f.MinSim)
+	}
+	t := &Taught{Set: f.Set, Model: f.Model, Scale: f.Scale, MinSim: f.MinSim}
+	dim := len(f.Faces[0].Sum)
+	for _, ff := range f.Faces {
+		if ff.Face == "" || ff.Views <= 0 || len(ff.Sum) != dim || dim == 0 || dim > maxTaughtDim {
+			return nil, bad("face %q: %d views, %d values (want a name, views and %d values)", ff.Face, ff.Views, len(ff.Sum), dim)
+		}
+		p := make([]float32, dim)
+		for k, v := range ff.Sum {
+			p[k] = float32(v)
+		}
+		t.Faces = append(t.Faces, TaughtFace{Face: ff.Face, Value: ff.Value, Views: ff.Views, sum: ff.Sum, Proto: unit(p)})
+	}
+	return t, nil
 }
