@@ -32,7 +32,27 @@ func TestCardQuadsFromLines(t *testing.T) {
 	if len(quads) == 0 {
 		t.Fatal("no quad")
 	}
-	t.Logf("%+v", quads)
+	// The best quad is the rectangle, its corners where its sides' lines
+	// cross (past the drawn ends), and it scores above any quad on the
+	// clutter line.
+	best := quads[0]
+	for _, q := range quads[1:] {
+		if q.score > best.score {
+			best = q
+		}
+	}
+	want := [][2]float32{{10, 10}, {70, 10}, {70, 94}, {10, 94}}
+	for _, w := range want {
+		found := false
+		for _, c := range best.q {
+			if math.Abs(float64(c.X-w[0])) <= 1 && math.Abs(float64(c.Y-w[1])) <= 1 {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("best quad %+v (score %.2f): no corner at %v; quads %+v", best.q, best.score, w, quads)
+		}
+	}
 }
 
 func TestCardQuadsFromLinesTilted(t *testing.T) {
