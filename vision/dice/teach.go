@@ -191,11 +191,11 @@ func (r *Reader) ReadTaught(frame gocv.Mat, sets []*Taught) ([]TaughtDie, error)
 // taughtFile is a taught set on disk: the sums of the views' embeddings,
 // so that more pictures can be added later.
 type taughtFile struct {
-	Version int     `json:"version"`
-	Set     string  `json:"set"`
-	Model   string  `json:"model"`
-	Scale   float64 `json:"scale"`
-	MinSim  float64 `json:"min_similarity"`
+	Version int              `json:"version"`
+	Set     string           `json:"set"`
+	Model   string           `json:"model"`
+	Scale   float64          `json:"scale"`
+	MinSim  float64          `json:"min_similarity"`
 	Faces   []taughtFaceFile `json:"faces"`
 }
 
