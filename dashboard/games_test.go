@@ -49,7 +49,7 @@ func TestBrowserOtherGame(t *testing.T) {
 	chrome := findChromium(t)
 	c := testContent(t)
 	s := newSession(t, c)
-	submitScript(t, c, s, "setup twom players 2 anna:4:2:3 bruno:7:1:2\nnext\nthirst bruno 3\n")
+	submitScript(t, c, s, "setup twom players 2 anna:4:2:3 bruno:7:1:2\nnext\nnext\nnext\nnext\nthirst bruno 3\n")
 	srv := newServer(t, Options{Session: s, Content: c})
 	base := serve(t, srv)
 	ctx := newBrowser(t, chrome, 1280, 800)
@@ -59,7 +59,7 @@ func TestBrowserOtherGame(t *testing.T) {
 		chromedp.WaitVisible(chromedp.ID("game-state"))); err != nil {
 		t.Fatalf("open the dashboard: %v", err)
 	}
-	if got := textOf(t, ctx, "#game-state"); !strings.Contains(got, "Day        1, step day.action1") || !strings.Contains(got, "bruno") {
+	if got := textOf(t, ctx, "#game-state"); !strings.Contains(got, "Day        1, step dusk.thirst") || !strings.Contains(got, "bruno") {
 		t.Errorf("game panel shows %q", got)
 	}
 	if hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById('board').hidden && document.getElementById('party').hidden`)); err != nil || !hidden {

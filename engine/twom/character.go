@@ -121,6 +121,9 @@ func ActionAllowed(step, dots int) bool { return step >= 1 && step <= ActionsAva
 // misery +1 (seed 004 "Sonnenuntergang — Durst"). roll is ignored when the
 // character drank.
 func Thirst(g Game, name string, drank bool, roll int) (Game, []Outcome, error) {
+	if g.Phase() != Dusk {
+		return g, nil, fmt.Errorf("thirst %s: at Dusk, not in the %s phase", name, g.Phase())
+	}
 	return update(g, name, func(c Character) (Character, []Outcome, error) {
 		if drank {
 			return c, nil, nil
@@ -143,6 +146,9 @@ func Thirst(g Game, name string, drank bool, roll int) (Game, []Outcome, error) 
 // "Sonnenuntergang — Hunger"). change is ignored when the character ate
 // nothing.
 func Eat(g Game, name string, ate bool, change int) (Game, []Outcome, error) {
+	if g.Phase() != Dusk {
+		return g, nil, fmt.Errorf("eat %s: at Dusk, not in the %s phase", name, g.Phase())
+	}
 	return update(g, name, func(c Character) (Character, []Outcome, error) {
 		if !ate {
 			c, out := changeStatus(c, Hunger, 1)
@@ -169,6 +175,9 @@ const NoGuardScript = 333
 // per bed card and three scavengers; nobody on guard prompts script 333
 // (seed 004 "Abend").
 func AssignTasks(g Game, tasks map[string]Task, beds int) (Game, []Outcome, error) {
+	if g.Phase() != Evening {
+		return g, nil, fmt.Errorf("evening: the tasks are given in the Evening, not in the %s phase", g.Phase())
+	}
 	counts := map[Task]int{}
 	for _, i := range g.present() {
 		t, ok := tasks[g.Characters[i].Name]

@@ -160,7 +160,10 @@ func TestSeed004DreiAktionen(t *testing.T) {
 // seed 004 "Sonnenuntergang — Durst" (lines 214–222) and "Hunger" (lines
 // 224–240).
 func TestSeed004Sonnenuntergang(t *testing.T) {
-	g := newGame(t, 1, 0)
+	if _, _, err := Thirst(newGame(t, 1, 0), "anna", false, 3); err == nil {
+		t.Error("thirst rolled in the morning (line 212: at Dusk)")
+	}
+	g, _ := advanceTo(t, newGame(t, 1, 0), "dusk.thirst")
 	rows := []struct {
 		name           string
 		drank          bool
@@ -233,7 +236,10 @@ func TestSeed004Statusmarker_Level4(t *testing.T) {
 // seed 004 "Abend" (lines 248–272): bed fatigue 0 (one per bed), floor −2,
 // guard +1, scavenge +1 (at most 3); nobody on guard: script 333.
 func TestSeed004Abend(t *testing.T) {
-	g := newGame(t, 1, 0)
+	if _, _, err := AssignTasks(newGame(t, 1, 0), map[string]Task{"anna": Bed, "bruno": Guard, "cveta": Guard}, 1); err == nil {
+		t.Error("tasks given in the morning (line 246: in the Evening)")
+	}
+	g, _ := advanceTo(t, newGame(t, 1, 0), "evening.tasks")
 	for _, n := range []string{"anna", "bruno", "cveta"} {
 		g, _, _ = ChangeStatus(g, n, Fatigue, 3)
 	}
@@ -319,7 +325,7 @@ func TestSeed004SchlossKnacken(t *testing.T) {
 // seed 004 "Sachen wählen" (lines 335–341): the scavengers' inventory slots
 // sum to the weight they carry.
 func TestSeed004SachenWaehlen(t *testing.T) {
-	g := newGame(t, 1, 0)
+	g, _ := advanceTo(t, newGame(t, 1, 0), "evening.tasks")
 	g, _, _ = AssignTasks(g, map[string]Task{"anna": Scavenge, "bruno": Guard, "cveta": Scavenge}, 0)
 	if got := CarryLimit(g); got != 11 {
 		t.Errorf("CarryLimit = %d, want 5 + 6 = 11", got)
