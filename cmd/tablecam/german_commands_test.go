@@ -219,6 +219,15 @@ func TestGermanCommandsHaveNoEnglish(t *testing.T) {
 		}
 		noEnglish(t, strings.Join(args, " "), said)
 	}
+	if out, _, said := runSaid(t, "", "--version"); said != "" || !strings.HasPrefix(out, "tablecam Version ") {
+		t.Errorf("--version: %s\n%s", said, out)
+	}
+	// A mistyped command is named, with what was meant.
+	if _, _, said := runSaid(t, "", "pla"); !strings.Contains(said, "Meintet ihr") {
+		t.Errorf("a mistyped command: %s", said)
+	} else {
+		noEnglish(t, "a mistyped command", said)
+	}
 	// The voice's warning is a German sentence (in a store that is whole).
 	t.Setenv("TABLECAM_DATA_DIR", dataDir(t))
 	t.Setenv("TABLECAM_VOICE_ENGINE", filepath.Join(tmp, "sprecher"))

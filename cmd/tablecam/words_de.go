@@ -20,6 +20,15 @@ func (a *app) helpInLanguage(root *cobra.Command) {
 		}
 		english(c, args)
 	})
+	// --version too: the template runs after the flags are parsed.
+	cobra.AddTemplateFunc("versionLine", func(name, v string) string {
+		if cfg, _, err := config.Load(root.PersistentFlags(), a.cfgPath); err == nil && cfg.Language == "de" {
+			return name + " Version " + strings.NewReplacer("a build without its git commit", "ein Build ohne seinen Git-Commit",
+				" with local changes", " mit lokalen Änderungen", " of ", " vom ").Replace(v)
+		}
+		return name + " version " + v
+	})
+	root.SetVersionTemplate("{{versionLine .Name .Version}}\n")
 }
 
 // germanHelp puts the German texts of helpDE into every command and flag
