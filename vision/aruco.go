@@ -178,10 +178,10 @@ func (m Marker) Angle() float64 {
 type MarkerOptions struct {
 	// Scale, in (0, 1], shrinks the grey image before the search (area
 	// interpolation); corners are mapped back to full-resolution pixels.
-	// At 720p, 0.5 takes about 2.5 ms a frame against 15 ms at full
-	// resolution (2 cores, four markers, camera noise) and finds the same
-	// markers down to 30 px sides; it misses some smaller ones (about a
-	// quarter at 20 px), which Scale 1 still reads. Default 1.
+	// 0.5 costs a fraction of the full-resolution search
+	// (BenchmarkMarkerDetect720p) and finds the same markers down to 30 px
+	// sides; it misses some smaller ones (about a quarter at 20 px), which
+	// Scale 1 still reads. Default 1.
 	Scale float64
 	// RefineSubpix refines every corner with cornerSubPix on the
 	// full-resolution grey image (window kept inside one module), which

@@ -160,8 +160,7 @@ type BackgroundStats struct {
 //     occluded (an object put down, or a still hand taken in by mistake).
 //
 // Without a reference the detector cannot see a hand (it never marks a
-// frame occluded); the [RollTracker] then relies on motion alone, as
-// before. A die the detector misses without a reference (a white die on a
+// frame occluded); the [RollTracker] then relies on motion alone. A die the detector misses without a reference (a white die on a
 // white table) may be taken into the reference; it shows up again once it
 // is moved. A [DiceDetector.SetBackground] made by hand is kept and
 // refreshed like a learned one.

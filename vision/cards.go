@@ -59,35 +59,20 @@ package vision
 //     every 10th frame is read in full.
 //  7. With SearchWholeFrame (tablecam card: single pictures), the whole
 //     frame away from the cards read is searched for the keypoints of
-//     every taught card through a hashed index (cards_learn_frame.go):
-//     held-out, 100 / 500 taught cards, 81% / 77% right (cloth 63% / 44%),
-//     the same false-ID, at 2–2.5 times the CPU of a plain reading.
+//     every taught card through a hashed index (cards_learn_frame.go); it
+//     costs several times a plain reading, so the live loop does not.
 //
-// Measured on held-out synthetic scenes (TABLECAM_EVAL_FULL=1, see
-// cards_eval_test.go for the per-condition tables): taught cards read right
-// end to end 69% among 100 and 68% among 500 (62% each before the keypoint
-// search; the limit is cards without any outline near them, 15%, most on
-// busy tables, and outlines too far off to come near their card), untaught
-// cards taken for a taught one 0.04% and 0.08%; stickers 99.9% overall and
-// at least 99.6% in every condition (20 px, 45° tilt, glare, thumb, blur +
-// JPEG 60 included), never a wrong id nor a phantom. CPU
-// (BenchmarkReadCards720p, a 720p frame with four cards, medians of 6
-// runs interleaved with d4987b5 on a shared 2-core machine): 12–25 ms,
-// 0.68–0.91× of before (felt 12.5, paper 12.2, slate 14.7, wood 15.6,
-// cloth 22.4, playmat 24.8 ms); about 40% the outline finder (its Canny
-// edges alone 2–4 ms), 20–30% the taught-card comparison of outlines and
-// the rest the sticker search. What made it cheaper, all without changing
-// a reading on the training scenes: the edge passes share their gradients,
-// reduced to the strongest colour channel once (cv::Canny's multi-channel
-// path was most of the edge cost), contours are approximated in one C++
-// call, the samplers use the inlined built-in min/max, and outlines taken
-// for a taught card are not searched for stickers again at full
-// resolution. The keypoint search adds up to 1.5 ms; the retry passes skip
-// places that are only texture blobs. Since (same readings): the taught-card
-// descriptor rotates by strides and blurs row by row, the comparison sums
-// in C (vectorised, tc_dot_i8) and the colour sampler checks bounds once a pixel —
-// about 1 ms a frame less in those functions (CPU profiles of wood, cloth
-// and playmat), below what whole-frame benchmarks on this machine resolve.
+// The per-condition accuracy lives in docs/figures.md (measured by
+// TestCardsEvalMarkers and TestCardsEvalLearned with -eval-full), the cost
+// of a frame in BenchmarkReadCards720p and its relatives. The parts that
+// cost most are written so that they share work: the edge passes share
+// their gradients, reduced to the strongest colour channel once (OpenCV's
+// multi-channel Canny path costs most of the edge time), contours are
+// approximated in one C++ call, outlines taken for a taught card are not
+// searched for stickers again at full resolution, the retry passes skip
+// places that are only texture blobs, and the taught-card comparison sums
+// in C (tc_dot_i8). TestCardsReadingDigest checks that a change meant to
+// make reading cheaper reads every card as before.
 
 import (
 	"encoding/json"
@@ -630,13 +615,8 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 	// a third of the frame. With the reference they are not searched: the
 	// half-resolution search looked at every place that changed, and its
 	// failed candidates and small dark blobs (above) are searched again
-	// here. On held-out scenes the outlines' search read nothing more
-	// (stickers, TestCardsEvalMarkers with the reference: 99.89% of 5,635
-	// read without it, 99.88% with it, 0 wrong and 0 phantoms either way;
-	// taught cards, TestCardsEvalLearned: the same readings at 100 and 500
-	// taught); on BenchmarkReadCards720pNew's frames it cost about 0.1 ms
-	// a frame (the full-resolution search's time there is that of the
-	// candidates and blobs).
+	// here: searching the outlines as well reads no sticker more
+	// (TestCardsEvalMarkers with the reference).
 	if r.refUsed {
 		return blobs
 	}
@@ -695,9 +675,9 @@ const (
 
 // cardRefOccludedFar is the distance from which a match with the
 // reference is not tried again without the occluded blocks: on the same
-// training scenes, 92 of 3,738 such comparisons gave a match the match
-// decision took, all from a match at most 1.03 away; 560 were from 1.15 or
-// more.
+// training scenes, the few such comparisons that give a match the match
+// decision takes all start from a match at most 1.03 away, while many
+// start from 1.15 or more.
 const cardRefOccludedFar = 1.15
 
 // cardGrowTries are the last growths of an outline tried.
@@ -915,12 +895,9 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 // m's example is the taught outline grown as well (the teaching photo's
 // outline was the card's, and q is too, matched grown like it). A match's
 // keypoints are looked for there (refConfirms), and a card read is
-// reported there (not shrunk). Training scenes (TestCardsTrainLearned's
-// first 16 a condition, 100 taught, with the reference): of 836 cards read
-// right, 27 reported larger than 1.2 times the card's area; of 837 when q
-// was taken grown whatever the example, 92 (the 95th percentile 1.14
-// times, 1.40). The whole diagnostic reads 1,874 of 1,911 cards right,
-// 1,872 before; no untaught one either way.
+// reported there (not shrunk). Taking q grown whatever the example reports
+// many more cards larger than they are (TestCardsTrainLearned's training
+// scenes).
 func cardMatchedOutline(q [4]Point2f, grow float64, m cardMatch) [4]Point2f {
 	if m.grown {
 		return q

@@ -100,10 +100,10 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 // art panel or the part beside a thumb), but with the reference the
 // smaller where less than cardRefPairChanged of what the larger adds
 // differs from the empty table (the larger is the card with the table
-// around it, or with the hand holding it and the table). Training scenes
-// of untaught cards with the empty table: 19% of the cards were read
-// twice so; of 113 such pairs, the outline nearer the card (by overlap)
-// is kept in 99 (the larger always: 54).
+// around it, or with the hand holding it and the table). On training
+// scenes of untaught cards with the empty table this keeps the outline
+// nearer the card (by overlap) far more often than keeping the larger
+// always does.
 func (r *CardReader) oneUnknown(out []CardReading) []CardReading {
 	unknown := func(rd CardReading) bool { return rd.Method == CardMethodLearned && rd.ID == CardUnknown }
 	n := 0

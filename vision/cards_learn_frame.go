@@ -36,17 +36,17 @@ const (
 	// The whole frame is searched without the ratio test (nearest) when
 	// at least cardFrameNoRatio cards are taught: their keypoints then
 	// spread a busy table's stray ones thin (training scenes, no
-	// reference: 526 → 558 of 634 read at 500 taught, 588 → 593 at 100),
-	// while with 16 taught the stray ones outvote cards on plaid cloth
-	// (TestCardsWholeFrame). Between 16 and 100 it is not measured.
+	// reference: more cards read at 100 and 500 taught), while with 16
+	// taught the stray ones outvote cards on plaid cloth
+	// (TestCardsWholeFrame).
 	cardFrameNoRatio = 50
 	// A bucket is compared only when it holds at most cardFrameBucketShare
 	// of the hashed keypoints (at least cardFrameBucketMin): ORB's bits
 	// are not independent, and plain patches of many cards crowd a few
 	// buckets (100 cards taught, 215,000 keypoints: up to 10,000 in one,
 	// 99% of buckets hold at most about 50).
-	// At most cardFrameBucketMax: with 500 cards taught a bound of 1,350
-	// read 3 more of 634 training cards than 500 for twice the time.
+	// At most cardFrameBucketMax: with 500 cards taught, a bound more than
+	// twice as high reads hardly more training cards for twice the time.
 	cardFrameBucketShare = 0.001
 	cardFrameBucketMin   = 64
 	cardFrameBucketMax   = 500

@@ -491,11 +491,11 @@ func (k *cardKeyer) fitPairsWith(reproj float64) (cardH, int, bool) {
 // fitInliers is the least-squares homography, refined, of the pairs of
 // k.fit's best consensus: normalised linear least squares (cardFitLSQ)
 // refined by findHomography's Levenberg–Marquardt (cardRefineLM) when
-// there are more than four, in Go. OpenCV's findHomography took about
-// 0.3 ms for 150 pairs, mostly in its refinement's eigen decompositions,
-// and a new frame fits 2–10 times (confirmations, keypoint searches); this
-// fit takes a fifth of that (TestCardRefineLMAsOpenCV: the same
-// homography).
+// there are more than four, in Go: OpenCV's findHomography spends most of
+// its time in its refinement's eigen decompositions, and a new frame fits
+// 2–10 times (confirmations, keypoint searches); this fit gives the same
+// homography (TestCardRefineLMAsOpenCV) for a fraction of the time
+// (BenchmarkCardFitInliers).
 func (k *cardKeyer) fitInliers() (cardH, bool) {
 	rs := &k.fit
 	h, ok := cardFitLSQ(rs.src, rs.dst, rs.best)

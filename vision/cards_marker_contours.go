@@ -2,8 +2,8 @@ package vision
 
 // The contour search of the marker scanner in one call to aruco.cpp
 // (tc_dark_polys): gocv's FindContours hands every contour across cgo and
-// each of its points, sizes and approximations costs a call of its own;
-// on a textured table that was a third of the marker search.
+// each of its points, sizes and approximations costs a call of its own,
+// which on a textured table is a large share of the marker search.
 
 /*
 #cgo pkg-config: opencv4

@@ -596,17 +596,12 @@ const (
 	// from a line to join it (joins). A card's side often shows as two
 	// edges 2–3 px apart, its rim against the table and the line of its
 	// printed frame just inside, each broken where the table's pattern
-	// matches the rim (a plaid's dark stripe along a dark border): with
-	// 1.6 px, and with a piece's both ends within the gap, the pieces made
-	// short lines of their own and no quad, and such cards were found by
-	// the blob keypoint search or not at all. With 3.6 and joins' gap
-	// (held-out scenes, 100 / 500 taught): 98.69% / 96.89% right against
-	// 98.27% / 96.28%, false ids 0 of 2,441 / 0 of 1,226 against 0 / 1,
-	// readings beyond one per card 8 / 7 against 10 / 8, among the untaught
-	// cards 65 / 39 against 168 / 85. 3.2 read as many (98.69% / 96.66%)
-	// but lost a card of TestCardsWholeFrame's plaid scenes, 2.4 one of
-	// TestCardsFollow's, 2.2 one of TestCardsAddedEveryFrame's. The side
-	// is re-fitted to the edge at full resolution anyway.
+	// matches the rim (a plaid's dark stripe along a dark border): nearer
+	// than about 3 px the pieces make short lines of their own and no quad
+	// (TestCardLineJoinsInnerEdge; smaller values lose cards of
+	// TestCardsWholeFrame's plaid scenes, TestCardsFollow's and
+	// TestCardsAddedEveryFrame's), while 3.6 joins no line of the card's
+	// art. The side is re-fitted to the edge at full resolution anyway.
 	cardLineNear = 3.6
 )
 

@@ -1,11 +1,10 @@
 package vision
 
 // The RANSAC of the keypoint fits (cardKeyer.fitPairsWith) in Go. OpenCV's
-// findHomography spent about 6 µs an iteration (a 9×9 eigen decomposition
-// per sample of four pairs), so that a fit of pairs that are mostly stray
-// — a blob's keypoint search without the ratio test, a card that is not
-// there — ran its 500 iterations for about 3 ms whatever the number of
-// pairs. Here a sample's homography is the exact four-point solution
+// findHomography solves a 9×9 eigen decomposition per sample of four
+// pairs, so that a fit of pairs that are mostly stray — a blob's keypoint
+// search without the ratio test, a card that is not there — costs its 500
+// iterations whatever the number of pairs. Here a sample's homography is the exact four-point solution
 // (cardHomography), and the loop is OpenCV's (cv::RANSACPointSetRegistrator
 // with the homography's sample check, the same inlier test and iteration
 // bound from the confidence) but for its random samples, the sample check
@@ -375,8 +374,7 @@ func cardMulH(a, b cardH) cardH {
 // findHomography refines its fit (OpenCV 4.6: HomographyRefineCallback's
 // errors and Jacobian, LMSolver's steps with its damping and its bounds of
 // cardLMIters iterations and FLT_EPSILON). OpenCV solves each step by an
-// eigen decomposition (DECOMP_EIG), which took most of the 0.3 ms that a
-// fit of 150 pairs cost; here the damped normal equations, positive
+// eigen decomposition (DECOMP_EIG), most of the cost of a fit; here the damped normal equations, positive
 // definite, are solved by elimination, and the steps stop once one no
 // longer changes the error (cardLMFlat) (TestCardRefineLMAsOpenCV: the
 // same homography as OpenCV's, 4e-6 px apart at the card's corners). When

@@ -46,16 +46,11 @@ package vision
 // shadow of a card held over the table, which the test of each pixel
 // misses).
 //
-// Measured on held-out synthetic scenes, the reference the same table as
-// another exposure (synth.RenderCardSceneEmpty; TABLECAM_EVAL_FULL=1
-// TABLECAM_EVAL_REF=yes, see cards_eval_test.go): taught cards read right
-// end to end 88.0% among 100 (69.7% without the reference) and 85.3% among
-// 500 (68.9%); cards without any outline near them 1.0% (15%); untaught
-// cards taken for a taught one 0% and 0% (0 of 2441 and of 1226; without:
-// 0.04%, 0.08%). From 84.1% and 80.6% before, each alone: the blob parts
-// and the fitting of outlines to their card (cards_fit.go) to 86.8% and
-// 84.4%; refConfirms' verification at the pose (before: a from-scratch
-// keypoint search) to 85.8% and 81.7%. Stickers 99.88% (99.88%), 0 wrong.
+// With the reference far more taught cards are read than without it, with
+// no more untaught cards taken for taught ones (docs/figures.md; measured
+// by TestCardsEvalLearned with -eval-full -eval-ref yes or no): most cards
+// a frame without it misses have no outline near them, and the changed
+// blobs give them one.
 
 /*
 #cgo pkg-config: opencv4
@@ -139,9 +134,8 @@ const (
 	// than cardRefShadowNearRange apart (cardRefShadowNear). A soft shadow
 	// on a dark table fails the test of each pixel on the camera's noise
 	// (felt's red channel is about 30: noise of 2.5 there moves its factor
-	// by 0.08), and the shadow then joined the card's blob (the outline
-	// finder and the keypoint search then read the card: benchmark frames
-	// on felt 0.63 of the CPU, cloth 0.72). A sticker's squares, a card's
+	// by 0.08), and the shadow then joins the card's blob, which the
+	// outline finder and the keypoint search must then read. A sticker's squares, a card's
 	// art or its edge in the 3×3 fail the range or the darkening.
 	cardRefShadowNearRange = 0.25
 	cardRefShadowNearDark  = 6
@@ -193,13 +187,12 @@ const (
 	// Matches beyond the match decision's threshold or ratio but within
 	// cardRefBandDist and cardRefBandRatio stand when at least
 	// cardRefBandFound keypoints, cardRefBandShare of the taught ones, are
-	// found at the pose. The band's ratio was 0.5; training scenes with
-	// the band widened to 0.65 and 0.85 (100 and 500 taught): matches of
-	// other cards there find up to 34% and 35% (a card of the same family
-	// with the same icons), right ones up to 40% and more. Its distance
-	// stays 0.55: beyond it, an untaught card of the same family with the
-	// same two big icons as a taught one found 56% of its keypoints at
-	// 0.57 (TestCardsConfirmCalibrate, 500 taught); within it none did.
+	// found at the pose. In the band (training scenes, 100 and 500
+	// taught) matches of other cards find up to 35% (a card of the same
+	// family with the same icons), right ones 40% and more. The distance
+	// ends at 0.55: beyond it, an untaught card of the same family with
+	// the same two big icons as a taught one finds 56% of its keypoints at
+	// 0.57 (TestCardsConfirmCalibrate, 500 taught); within it none does.
 	cardRefBandDist  = 0.55
 	cardRefBandRatio = 0.85
 	cardRefBandFound = 30
@@ -210,12 +203,9 @@ const (
 	// cardRefDistinctOwn of the card's distinct ones, are found: a card of
 	// the same family finds the keypoints of the frame, the icons and the
 	// layout the cards share, not those of the art. On the same scenes
-	// the matches of other cards finding 30% or more found at most 7% of
+	// the matches of other cards finding 30% or more find at most 7% of
 	// their distinct keypoints, and of those finding fewer than 30% at
-	// most 26%; right ones not taken by the 40% found 11–38%. The full
-	// TestCardsConfirmCalibrate (500 taught, final band): other cards'
-	// matches in the band found at most 30% and 13% of their distinct
-	// keypoints.
+	// most 26%; right ones not taken by the 40% find 11–38%.
 	cardRefDistinctShare = 0.3
 	cardRefDistinctOwn   = 0.18
 	cardRefDistinctFound = 10
@@ -225,12 +215,11 @@ const (
 	// cardRefSpreadDistinct of them with a distinct keypoint found. An
 	// untaught card finds a taught one's keypoints where the two share a
 	// frame, an icon or a title bar: a few places, or few keypoints spread
-	// thin. TestCardsConfirmCalibrate (training scenes, every verification
-	// dumped with TABLECAM_CONFIRM_DUMP, 100 and 500 taught; 1,001 and
-	// 1,010 of other cards): other cards' matches reach a 0.26 share in 9
-	// cells (7 distinct), 10 cells (7 distinct) at a 0.20 share, and 11
-	// cells (8 distinct) at 0.15; none meets all three. Of the right
-	// matches the other rules left (56 and 81), 19 and 15 do.
+	// thin. In TestCardsConfirmCalibrate's training scenes (-confirm-dump
+	// lists every verification) other cards' matches reach a 0.26 share in
+	// 9 cells (7 distinct), 10 cells (7 distinct) at a 0.20 share, and 11
+	// cells (8 distinct) at 0.15; none meets all three, while about a fifth
+	// of the right matches the other rules leave do.
 	cardRefSpreadShare    = 0.2
 	cardRefSpreadCells    = 10
 	cardRefSpreadDistinct = 8

@@ -20,9 +20,9 @@ package vision
 // stroke.
 //
 // Measured per condition on held-out scenes with the reference frame by
-// TestDiceAccuracy's d10 rows (TABLECAM_EVAL_SETS=d10
-// TABLECAM_EVAL_SCENES=100 TABLECAM_EVAL_REF=yes go test ./vision -run
-// 'TestDiceAccuracy$' -v); its cost by BenchmarkReadD10_720p.
+// TestDiceAccuracy's d10 rows (go test ./vision -run 'TestDiceAccuracy$'
+// -v -args -eval-sets d10 -eval-scenes 100 -eval-ref yes); its cost by
+// BenchmarkReadD10_720p.
 
 import (
 	"math"

@@ -231,10 +231,10 @@ func (m *Motion) Observe(img gocv.Mat) (MotionSample, error) {
 	h := max(1, int(float64(r.Dy())*float64(w)/float64(r.Dx())+0.5))
 
 	if r.Dx() >= 4*w && r.Dy() >= 4*h {
-		// Area averaging over the whole frame reads every pixel (0.8 ms at
-		// 720p); bilinear to twice the size first averages 2×2 of each 4×4
-		// block at a fifth of the cost, and the area step averages 2×2 of
-		// those: sensor noise drops 4×.
+		// Area averaging over the whole frame reads every pixel; bilinear
+		// to twice the size first averages 2×2 of each 4×4 block at a
+		// fraction of the cost, and the area step averages 2×2 of those:
+		// sensor noise drops 4×.
 		gocv.Resize(src, &m.mid, image.Pt(2*w, 2*h), 0, 0, gocv.InterpolationLinear)
 		src = m.mid
 	}

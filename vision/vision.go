@@ -1,13 +1,45 @@
-// Package vision turns what the camera sees into frames for recognition.
+// Package vision reads a board-game table through a camera: the dice
+// rolled on it and the cards shown to it.
 //
-// A [Source] yields [Frame]s one at a time: a folder of images ([ImageDir]),
-// a video file ([VideoFile]), later the camera. Stages such as [Downscale]
-// take a Source and return a Source, so they compose and each one can be
-// tested with a fake source. Recognition of dice and cards builds on these
-// sources; it is not here yet.
+// Frames come from a [Source]: the camera ([OpenCamera]), a video file
+// ([OpenVideoFile]) or a folder of pictures ([OpenImageDir]). Stages such as
+// [Downscale] take a Source and return one, so they compose and each can be
+// tested with a fake source. A [DiceDetector] reads the dice of one frame,
+// a [CardReader] its cards (by their ID stickers, or against the cards
+// taught into a [CardIndex]). A [Pipeline] joins a Source, [Motion] and a
+// [RollTracker] into roll events: it reads the dice once they stop and says
+// when a roll settles or a die is rerolled.
+//
+// The dice of a video, roll by roll:
+//
+//	src, err := vision.OpenVideoFile("game.mp4")
+//	if err != nil {
+//		return err
+//	}
+//	defer src.Close()
+//	det, err := vision.NewDiceDetector(content, profiles, vision.DiceConfig{Sets: []string{"vats"}})
+//	if err != nil {
+//		return err
+//	}
+//	defer det.Close()
+//	motion := vision.NewMotion(vision.MotionConfig{})
+//	defer motion.Close()
+//	pipe := vision.NewPipeline(src, motion, det.Reader(), vision.NewRollTracker(vision.RollConfig{}))
+//	return pipe.Run(ctx, func(step *vision.Step) error {
+//		for _, ev := range step.Events {
+//			if roll, ok := ev.(vision.RollEvent); ok {
+//				fmt.Println(roll.Roll, roll.Dice)
+//			}
+//		}
+//		return nil
+//	})
+//
+// (content is the game's [tablecam/models.Content]; profiles are the face
+// sets' [DiceProfile] values, e.g. from [tablecam/vision/defaults.Load].)
 //
 // Every frame owns its gocv.Mat: whoever receives a frame from Read must Close
-// it. Sources and stages are not safe for concurrent use.
+// it. Sources, stages, detectors and readers are not safe for concurrent
+// use.
 package vision
 
 import (
