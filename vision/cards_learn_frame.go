@@ -178,8 +178,8 @@ func (h *cardKeyHash) key(t int, d *[4]uint64) uint32 {
 // A place holding about one card (a blob of the reference) is searched
 // without the ratio test: among hundreds of cards a rival's keypoint
 // often comes about as near as the card's own (with 500 taught, a ratio
-// of 0.8 kept too few to locate it: training scenes read 577 of 634
-// taught cards with it, 592 without), and the keypoints of a wrong card do
+// of 0.8 keeps too few to locate it: fewer training cards read with it
+// than without), and the keypoints of a wrong card do
 // not agree on one homography, nor its face with the frame's. The whole
 // frame keeps it while few cards are taught (cardFrameNoRatio): there the
 // stray keypoints of a busy table outvote the cards.
@@ -276,9 +276,8 @@ func (f *cardFrameKeys) close() {
 // upright card its keypoints were taught on (cardKeyW) cannot match them:
 // the place of a blob whose card is narrower than cardKeyUpFrom times that
 // is enlarged (by at most cardKeyUpMax) before its keypoints are taken
-// (TestCardKeySearchSmall, cards 50–70 px across among 16 taught: 29 of
-// 32 found, 26 without; the training diagnostic at 100 taught: one card
-// more of 1,911, none fewer).
+// (TestCardKeySearchSmall: cards 50–70 px across among 16 taught are
+// found more often enlarged than not).
 const (
 	cardKeyUpFrom = 1.2
 	cardKeyUpMax  = 2.0

@@ -41,8 +41,8 @@ const (
 // cards come nearer too. Calibrated on training scenes with glare or a
 // thumb on every other card, true outlines (TestCardsMaskCalibrate, 421
 // untaught cards compared masked): one came to a ratio of 0.39 at 100
-// taught; at 500 taught none came nearer than 0.61. A ratio of 0.38 read 3
-// fewer of 634 taught training cards than 0.40. So a masked
+// taught; at 500 taught none came nearer than 0.61; a lower ratio reads
+// fewer taught training cards. So a masked
 // match is never clear: its card's keypoints must be found at its pose
 // (cardRefClear), with the reference or without.
 const cardMaskRatio = 0.40

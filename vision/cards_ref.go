@@ -92,9 +92,8 @@ const (
 	cardRefMargin    = 0.1
 	cardRefMinMargin = 20
 	// cardRefKeyPlaces is the most blobs searched for keypoints a frame,
-	// cardRefKeyFeatures the keypoints taken in each (700 read 2 cards
-	// more of 1,911 on the training scenes, a fifth faster, but 5 fewer
-	// of 2,134 held-out ones).
+	// cardRefKeyFeatures the keypoints taken in each (fewer are cheaper
+	// but lose small, tilted cards).
 	cardRefKeyPlaces   = 3
 	cardRefKeyFeatures = 1500
 	// cardRefRim is the rim around a card read (full-resolution pixels)
@@ -1595,11 +1594,9 @@ func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, 
 		// the accepted matches that stand do so at the first look, and
 		// none stood there that the full look did not make stand). A
 		// match in the band gets it too (most full looks are the band's).
-		// There the first look can make stand a match the
-		// full look would not: on the digest's 1,146 training scenes one
-		// reading changed (a card read right from a larger outline of
-		// it), and the held-out figures stayed the same to the card. A
-		// full look after a first look takes that look's level
+		// There the first look can make stand a match the full look
+		// would not (rarely: a card read right from a larger outline of
+		// it). A full look after a first look takes that look's level
 		// (verifyAfter).
 		v, err := r.firstKeyer.verifyUntil(r.grey, corners, keys, m.mask, shared, enough)
 		if err != nil {
