@@ -464,7 +464,8 @@ func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) ([]cardSegLine
 		}
 	}
 	// Pieces of one edge that started lines of their own (their first
-	// segments pointed a little apart) join now that the fits are better.
+	// segments pointed a little apart) join here, once each line's fit
+	// holds all its segments.
 	dead := make([]bool, len(lines))
 	cosMerge := math.Cos(2.5 * math.Pi / 180)
 	for i := range lines {
