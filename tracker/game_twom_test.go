@@ -27,6 +27,11 @@ func TestSeed004CombatWoundsOnACharacter(t *testing.T) {
 			t.Errorf("%s: %v, want %q", line, err, want)
 		}
 	}
+	// A character's wounds move the enemies' markers on the combat table.
+	got = submitLines(t, s, "combat knife 2")
+	if w := got[0]; len(w) != 1 || w[0] != "2 wounds: each moves an enemy's marker one column right on the combat table." {
+		t.Errorf("a character's 2 wounds: %q", w)
+	}
 	// No symbols: nothing changes for the character.
 	got = submitLines(t, s, "combat knife 0 enemy on anna")
 	if w := got[0]; len(w) != 1 {
