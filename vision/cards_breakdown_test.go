@@ -31,6 +31,9 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 	if env == "" {
 		t.Skip("-args -card-breakdown new times the parts of a new frame's reading (held: of held cards')")
 	}
+	if env != "new" && env != "held" {
+		t.Fatalf("-card-breakdown %q: want new or held", env)
+	}
 	rounds := positiveOr(*cardRounds, 4)
 	ix, _ := cardsTeachAll(t, 100, 2)
 	type part struct {
