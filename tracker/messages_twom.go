@@ -98,7 +98,7 @@ func twomMessages() map[string]map[string]string {
 				`{{if .affected}}{{list .affected}} {{plural (len .affected) "feels" "feel"}} it{{else}}nobody is moved{{end}}.`,
 			"twom.gone":       `{{.character}} is no longer with the group.`,
 			KindTwomJoined:    `{{.character}} joins the group.`,
-			KindTwomStrike:    `{{if .kills}}A kill outright!{{else if .out_of_ammo}}Out of ammo: move the enemy's marker to its other weapon, or unarmed.{{else}}{{.wounds}} {{plural .wounds "wound" "wounds"}}{{if .enemy}} from the enemy{{else if .wounds}}: each moves an enemy's marker one column right on the combat table{{end}}{{if .fate}}; the fate face: take a miss, or draw a fate card and check its dice row{{end}}.{{end}}`,
+			KindTwomStrike:    `{{if .kills}}A kill outright!{{if not .enemy}} Unless it was a thug, the empathy test: roll the black die for those present.{{end}}{{else if .out_of_ammo}}Out of ammo: move the enemy's marker to its other weapon, or unarmed.{{else}}{{.wounds}} {{plural .wounds "wound" "wounds"}}{{if .enemy}} from the enemy{{else if .wounds}}: each moves an enemy's marker one column right on the combat table{{end}}{{if .fate}}; the fate face: take a miss, or draw a fate card and check its dice row{{end}}.{{end}}`,
 			KindTwomUnchanged: `Nothing changes.`,
 		},
 		"de": {
@@ -128,7 +128,7 @@ func twomMessages() map[string]map[string]string {
 				`{{if .affected}}es trifft {{list .affected}}{{else}}niemand ist betroffen{{end}}.`,
 			"twom.gone":       `{{.character}} ist nicht mehr in der Gruppe.`,
 			KindTwomJoined:    `{{.character}} schließt sich der Gruppe an.`,
-			KindTwomStrike:    `{{if .kills}}Sofort getötet!{{else if .out_of_ammo}}Keine Munition: setzt den Marker des Gegners auf seine andere Waffe oder unbewaffnet.{{else}}{{.wounds}} {{plural .wounds "Verletzung" "Verletzungen"}}{{if .enemy}} durch den Gegner{{else if .wounds}}: jede rückt einen Feindmarker auf der Kampftabelle eine Spalte nach rechts{{end}}{{if .fate}}; die Schicksalsseite: nehmt einen Fehlschlag, oder zieht eine Schicksalskarte und prüft ihre Würfelreihe{{end}}.{{end}}`,
+			KindTwomStrike:    `{{if .kills}}Sofort getötet!{{if not .enemy}} Außer bei einem Schläger die Empathieprobe: werft den schwarzen Würfel für die Anwesenden.{{end}}{{else if .out_of_ammo}}Keine Munition: setzt den Marker des Gegners auf seine andere Waffe oder unbewaffnet.{{else}}{{.wounds}} {{plural .wounds "Verletzung" "Verletzungen"}}{{if .enemy}} durch den Gegner{{else if .wounds}}: jede rückt einen Feindmarker auf der Kampftabelle eine Spalte nach rechts{{end}}{{if .fate}}; die Schicksalsseite: nehmt einen Fehlschlag, oder zieht eine Schicksalskarte und prüft ihre Würfelreihe{{end}}.{{end}}`,
 			KindTwomUnchanged: `Nichts ändert sich.`,
 		},
 	}
