@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -20,7 +19,6 @@ import (
 	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/defaults"
-	"tablecam/vision/dice"
 )
 
 // cardsDir is where taught cards live under the data directory.
@@ -101,20 +99,6 @@ type cardResult struct {
 // diceReaders are the readers `tablecam dice --reader` offers.
 var diceReaders = []string{"tuned", "learned"}
 
-// readLearned reads the d6 pips in a picture with the learned reader.
-func readLearned(r *dice.Reader, img gocv.Mat) ([]vision.Die, error) {
-	rs, err := r.ReadDice(img)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]vision.Die, 0, len(rs))
-	for _, d := range rs {
-		out = append(out, vision.Die{Set: "d6", Face: strconv.Itoa(d.Value), Value: d.Value, Box: d.Box,
-			Center: d.Center, Confidence: d.Confidence, Uncertain: !d.Sure})
-	}
-	return out, nil
-}
-
 func (a *app) diceCmd() *cobra.Command {
 	var sets, background, reader string
 	var jsonOut bool
@@ -128,26 +112,27 @@ makes finding the dice more reliable. Dice read with low confidence are marked
 uncertain. A picture that cannot be read is reported and the command exits 1
 after the others.
 
---reader learned reads d6 pips with the learned models built into the program
-(a die finder and a face reader trained on real photos): on real cameras it
-finds and reads far more pip dice than the tuned reader, and it reads no other
-sets yet (--set and --background do not apply to it).`,
+--reader learned reads with the learned models built into the program (a die
+finder and a face reader trained on real photos): without --set it reads d6
+pips, and on real cameras it finds and reads far more pip dice than the tuned
+reader; with --set it reads the sets taught to it (tablecam learn dice
+--reader learned). --background does not apply to it.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !slices.Contains(diceReaders, reader) {
 				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders, ", "), reader)
 			}
+			c, err := a.content()
+			if err != nil {
+				return err
+			}
 			if reader == "learned" {
-				lr, err := dice.NewReader()
+				lr, err := a.newLearnedReader(c, config.Vision{DiceSets: sets}.Sets())
 				if err != nil {
 					return err
 				}
 				defer lr.Close()
-				return a.readDicePictures(cmd, args, jsonOut, func(img gocv.Mat) ([]vision.Die, error) { return readLearned(lr, img) })
-			}
-			c, err := a.content()
-			if err != nil {
-				return err
+				return a.readDicePictures(cmd, args, jsonOut, lr.read)
 			}
 			det, err := a.diceDetector(c, config.Vision{DiceSets: sets}.Sets(), cmd.ErrOrStderr())
 			if err != nil {
@@ -172,7 +157,7 @@ sets yet (--set and --background do not apply to it).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&reader, "reader", "tuned", "the dice reader: tuned (every set, taught sets) or learned (d6 pips on real cameras)")
+	f.StringVar(&reader, "reader", "tuned", "the dice reader: tuned (every set, taught sets) or learned (d6 pips on real cameras, and the sets taught to it)")
 	f.StringVar(&sets, "set", "", "face sets to look for, comma-separated (default: vision.dice_sets)")
 	f.BoolVar(&jsonOut, "json", false, "one JSON object per picture and line")
 	f.StringVar(&background, "background", "", "a picture of the empty table (same camera and place)")
@@ -366,26 +351,37 @@ func (a *app) learnCmd() *cobra.Command {
 		Use:   "learn",
 		Short: "Teach tablecam your own dice and cards from example pictures",
 	}
-	var set string
-	dice := &cobra.Command{
-		Use:   "dice --set NAME DIR",
+	var set, reader string
+	diceCmd := &cobra.Command{
+		Use:   "dice --set NAME [--reader tuned|learned] DIR",
 		Short: "Teach a dice set from DIR/<face-id>/ pictures (5 or more per face)",
 		Long: `Teach a dice set from example pictures: DIR/<face-id>/ holds pictures of that face
 (whole camera frames with exactly one die of the set, or crops around it); an
 optional DIR/background.png is the table without dice. If NAME is a set of the
 content pack (vats, assist, d6, d10, d20) the face ids must be its faces;
 otherwise a new set is created with the directories' names as face ids. The
-profile is stored in the data directory and used from then on.`,
+profile is stored in the data directory and used from then on.
+
+--reader learned teaches the set to the learned reader instead (tablecam dice
+--reader learned --set NAME reads it): each face is remembered as the learned
+face model sees its pictures, nothing is retrained, and how well the pictures
+read back (each against the others) is printed.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if set == "" {
 				return errors.New("learn dice needs --set NAME")
+			}
+			if !slices.Contains(diceReaders, reader) {
+				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders, ", "), reader)
 			}
 			c, err := a.packContent()
 			if err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
+			if reader == "learned" {
+				return a.teachLearned(w, c, set, args[0])
+			}
 			cat := a.catalog()
 			p, check, err := vision.TeachDice(c, set, args[0], func(s string) { fmt.Fprintln(w, sayLines(cat, s)) })
 			if err != nil {
@@ -409,7 +405,8 @@ profile is stored in the data directory and used from then on.`,
 			return nil
 		},
 	}
-	dice.Flags().StringVar(&set, "set", "", "the face set: vats, assist, d6, d10, d20, or a new name")
+	diceCmd.Flags().StringVar(&set, "set", "", "the face set: vats, assist, d6, d10, d20, or a new name")
+	diceCmd.Flags().StringVar(&reader, "reader", "tuned", "the reader to teach: tuned or learned")
 	cards := &cobra.Command{
 		Use:   "cards DIR",
 		Short: "Teach cards from DIR/<card-id>/ photos (two to five per card)",
@@ -432,6 +429,6 @@ data directory. Cards with an ID sticker need no teaching.`,
 			return nil
 		},
 	}
-	cmd.AddCommand(dice, cards)
+	cmd.AddCommand(diceCmd, cards)
 	return cmd
 }
