@@ -16,6 +16,10 @@ import (
 var (
 	evalTaught = flag.Int("taught", 0, "measure taught reading on this many held-out rendered scenes per set (worn style, evaluation seeds)")
 	evalShots  = flag.Int("shots", 5, "pictures per face the taught sets are taught from")
+	evalStyle  = flag.String("taught-style", "worn", "the renderer's style the taught sets are drawn in (worn: never trained on; default or alt: to calibrate on)")
+	evalScale  = flag.Float64("proto-scale", PrototypeScale, "the prototype scale of the taught reading's confidence")
+	evalFirst  = flag.Int64("taught-first", 0, "the first read scene's seed, after synth.EvalSeedMin (calibrate on scenes other than those measured)")
+	evalMinSim = flag.Float64("min-sim", MinSimilarity, "the least similarity to a taught face at which a view is read")
 )
 
 // taughtSets are the sets the taught reading is measured on: each taught
@@ -93,16 +97,25 @@ func TestEvalTaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := evalReader(t)
-	style := synth.StyleWorn()
+	var style synth.Style
+	for _, st := range synth.Styles() {
+		if st.Name == *evalStyle {
+			style = st
+		}
+	}
+	if style.Name == "" {
+		t.Fatalf("-taught-style %q: no such style", *evalStyle)
+	}
 	for _, set := range taughtSets {
 		taught, missed, err := teach(r, c, set, style, *evalShots)
 		if err != nil {
 			t.Fatal(err)
 		}
+		taught.Scale, taught.MinSim = *evalScale, *evalMinSim
 		rp := RealReport{Rigs: map[string]*RealStats{}, Conditions: map[string]*RealStats{}}
 		sims := map[string][]float64{}
 		for k := range *evalTaught {
-			spec := synth.RandomScene(c, synth.EvalSeedMin+int64(k))
+			spec := synth.RandomScene(c, synth.EvalSeedMin+*evalFirst+int64(k))
 			spec.Style = style
 			for i := range spec.Dice {
 				spec.Dice[i].Set, spec.Dice[i].Face = set, ""
