@@ -155,15 +155,6 @@ void tc_card_hashes(const double *g64, const double *c, uint64_t *hash);
 void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy, double nx,
                      double ny, int n, double reach, double stp, int count, double *vals);
 
-// tc_warp_persp writes into dst (drows x dcols, dstep bytes per row) the
-// perspective warp of src (rows x cols, step bytes per row; cn channels of
-// 8 bits, 1 or 3) by the 3x3 homography h (row-major, src to dst): the
-// same pixels as cv::warpPerspective with INTER_LINEAR and
-// BORDER_REPLICATE. avx_ok 0 keeps to SSE2 where the CPU has AVX (tests:
-// both give the same pixels). Returns 0, or -1 when cn is not 1 or 3.
-int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, const double *h, uint8_t *dst,
-                  int drows, int dcols, size_t dstep, int avx_ok);
-
 // tc_key_nearest is cardKeyHash.nearest (cards_learn_frame.go) for the nq
 // descriptors q (4 words each): out[j] is the index of the nearest taught
 // keypoint of q[j] among its buckets' (crowded buckets left out), or -1
@@ -176,23 +167,6 @@ int tc_warp_persp(const uint8_t *src, int rows, int cols, size_t step, int cn, c
 void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const uint8_t *bits, const int32_t *start,
                     const int32_t *items, int32_t tables, int32_t nbits, int32_t crowded, int32_t max_dist,
                     const uint64_t *q, int32_t nq, double ratio, int32_t *out, int32_t *cand, uint16_t *dist);
-
-// tc_shrink4 is cv::resize of the 8-bit image src (rows×cols, cn
-// channels, rows and cols multiples of 4) to a quarter of its size with
-// INTER_LINEAR (OpenCV 4.6's bit-exact resize): each pixel is the mean of
-// the source's 2×2 pixels at its centre (4x+1, 4x+2 by 4y+1, 4y+2),
-// rounded half up. cn is 1 or 3 (others are left).
-void tc_shrink4(const uint8_t *src, int rows, int cols, size_t step, int cn, uint8_t *dst, size_t dstep);
-// tc_grey is cv::cvtColor(COLOR_BGR2GRAY) of the 8-bit BGR image src
-// (rows×cols) into dst (8-bit): the same values, with AVX2; -1 without
-// (the caller converts with OpenCV).
-int tc_grey(const uint8_t *src, int rows, int cols, size_t step, uint8_t *dst, size_t dstep);
-// tc_grey_shrink4 is tc_grey into grey and tc_shrink4 into dst of the BGR
-// frame src (rows and cols multiples of 4, cols at most 4096) in one pass
-// over it: each four rows' grey, then their quarter. The same pixels.
-// Returns -1 (nothing written) for other sizes.
-int tc_grey_shrink4(const uint8_t *src, int rows, int cols, size_t step, uint8_t *grey, size_t gstep, uint8_t *dst,
-                    size_t dstep);
 
 // tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (w×h
 // pixels) becomes 255 where the BGR pixel cur[i] differs from ref[i] by at
@@ -216,30 +190,6 @@ double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, 
 // process-wide); tc_threads returns them (cv::getNumThreads).
 void tc_set_threads(int n);
 int tc_threads(void);
-
-// tablecam's ORB: the keypoints and descriptors of OpenCV's ORB computed
-// here, the same keypoints and bytes (cards_orb.go).
-typedef struct TcOrb TcOrb;
-
-// tc_orb_new is cv::ORB::create(features, scale, levels, edge, 0, 2,
-// HARRIS_SCORE, patch, fast). With own != 0 the keypoints and descriptors
-// are computed here where this can (*owns: whether it can: a patch other
-// than 31); else by OpenCV's ORB.
-// NULL with *err set on failure; free with tc_orb_free.
-TcOrb *tc_orb_new(int features, float scale, int levels, int edge, int patch, int fast, int own, int *owns, char **err);
-void tc_orb_free(TcOrb *o);
-
-// tc_orb_detect takes the keypoints of img (a cv::Mat of 8-bit grey) where
-// mask (a cv::Mat; empty: everywhere) is not zero, and their descriptors:
-// those of OpenCV's ORB detectAndCompute. It keeps them in o and returns
-// how many there are, or -1 with *err set.
-int tc_orb_detect(TcOrb *o, void *img, void *mask, char **err);
-
-// tc_orb_copy copies the first n keypoints of the last tc_orb_detect:
-// kp[6*i .. 6*i+5] the x, y, size, angle, response and octave of keypoint
-// i, desc[32*i .. 32*i+31] its descriptor.
-void tc_orb_copy(TcOrb *o, float *kp, uint8_t *desc, int n);
-
 
 // tc_turn_fine writes the 64×64 bytes of in turned r×90° clockwise into
 // out (cardTurnFine).

@@ -312,12 +312,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	colour := img
 	switch img.Type() {
 	case gocv.MatTypeCV8UC3:
-		// With a reference of the frame's size, its quarter too (refPlaces).
-		c := &r.ref
-		c.curMade = c.has && c.size == image.Pt(w, h) && cardGreyShrinkTo(img, &r.grey, &c.cur)
-		if !c.curMade {
-			cardGreyTo(img, &r.grey)
-		}
+		gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
 	case gocv.MatTypeCV8UC4:
 		gocv.CvtColor(img, &r.grey, gocv.ColorBGRAToGray)
 		gocv.CvtColor(img, &r.bgr, gocv.ColorBGRAToBGR)

@@ -337,48 +337,11 @@ func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4
 	if !ok {
 		return false
 	}
-	if cardWarpPersp(img, out, &h, sz, true) {
-		return true
-	}
 	for i := range 9 {
 		hm.SetDoubleAt(i/3, i%3, h[i])
 	}
 	gocv.WarpPerspectiveWithParams(img, out, hm, sz, gocv.InterpolationLinear, gocv.BorderReplicate, color.RGBA{})
 	return true
-}
-
-// cardWarpPersp warps img (8-bit, 1 or 3 channels, continuous) by the
-// homography h into out (sz, made when it has another size or type) with
-// tc_warp_persp: the pixels of cv::warpPerspective (INTER_LINEAR,
-// BORDER_REPLICATE) in a little over half its time (OpenCV remaps each
-// block of 64×16 pixels through its generic remap; here the source points
-// are computed four at a time with AVX and the pixels interpolated with
-// multiply-adds on x86-64, colour ones four at a time with AVX2; portable
-// loops, the same pixels, on other CPUs). avx false keeps to SSE2
-// (tests). False for other images: OpenCV warps them.
-func cardWarpPersp(img gocv.Mat, out *gocv.Mat, h *cardH, sz image.Point, avx bool) bool {
-	t := img.Type()
-	if t != gocv.MatTypeCV8UC1 && t != gocv.MatTypeCV8UC3 || !img.IsContinuous() || sz.X <= 0 || sz.Y <= 0 {
-		return false
-	}
-	if out.Rows() != sz.Y || out.Cols() != sz.X || out.Type() != t || !out.IsContinuous() {
-		out.Close()
-		*out = gocv.NewMatWithSize(sz.Y, sz.X, t)
-	}
-	src, err := img.DataPtrUint8()
-	if err != nil || len(src) == 0 {
-		return false
-	}
-	dst, err := out.DataPtrUint8()
-	if err != nil || len(dst) == 0 {
-		return false
-	}
-	cn, simd := img.Channels(), 0
-	if avx {
-		simd = 1
-	}
-	return C.tc_warp_persp((*C.uint8_t)(unsafe.Pointer(&src[0])), C.int(img.Rows()), C.int(img.Cols()), C.size_t(img.Cols()*cn), C.int(cn),
-		(*C.double)(unsafe.Pointer(&h[0])), (*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(sz.Y), C.int(sz.X), C.size_t(sz.X*cn), C.int(simd)) == 0
 }
 
 // cardDistance compares a query descriptor with a taught one: 1 − the

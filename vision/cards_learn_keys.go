@@ -98,9 +98,9 @@ func newCardKeyerWith(features, levels int) *cardKeyer {
 
 // cardNewORB is the ORB of the card keyers: at most features keypoints in
 // levels pyramid levels cardKeyScale apart (an edge and a patch of 15, a
-// FAST threshold of 12), its descriptors tablecam's (cardOrb).
+// FAST threshold of 12).
 func cardNewORB(features, levels int) *cardOrb {
-	return newCardOrb(features, cardKeyScale, levels, 15, 15, 12, true)
+	return newCardOrb(features, cardKeyScale, levels, 15, 15, 12)
 }
 
 // Levels of newCardKeyer's ORB and the scale between them.

@@ -229,7 +229,6 @@ const (
 type cardRef struct {
 	small      gocv.Mat // the reference shrunk (BGR)
 	cur, mask  gocv.Mat // the frame shrunk, its changed pixels
-	curMade    bool     // cur is this frame's already (cardGreyShrinkTo)
 	conv       gocv.Mat // a BGRA or grey reference converted
 	kernel     gocv.Mat
 	keyer      *cardKeyer // the keypoint search in blobs, made when first needed
@@ -368,91 +367,10 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 func (r *CardReader) HasBackground() bool { return r.ref.has }
 
 // cardRefShrinkTo shrinks src by cardRefShrink into dst (linear
-// interpolation). An 8-bit image whose sides are multiples of 4 (720p,
-// 1080p) is shrunk by tc_shrink4, the very pixels of OpenCV's resize
-// (TestCardRefShrinkAsOpenCV) in about a fifth of its time: it reads two
-// rows in four.
+// interpolation), rounding the sides up.
 func cardRefShrinkTo(src gocv.Mat, dst *gocv.Mat) {
-	if cardShrink4(src, dst) {
-		return
-	}
 	w, h := (src.Cols()+cardRefShrink-1)/cardRefShrink, (src.Rows()+cardRefShrink-1)/cardRefShrink
 	gocv.Resize(src, dst, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
-}
-
-// cardShrink4 shrinks src (8-bit, 1 or 3 channels, continuous, sides
-// multiples of 4) to a quarter into dst as tc_shrink4; false for other
-// images.
-func cardShrink4(src gocv.Mat, dst *gocv.Mat) bool {
-	t := src.Type()
-	if cardRefShrink != 4 || t != gocv.MatTypeCV8UC3 && t != gocv.MatTypeCV8UC1 || !src.IsContinuous() ||
-		src.Rows()%4 != 0 || src.Cols()%4 != 0 || src.Empty() {
-		return false
-	}
-	h, w, cn := src.Rows()/4, src.Cols()/4, src.Channels()
-	if dst.Rows() != h || dst.Cols() != w || dst.Type() != t || !dst.IsContinuous() {
-		dst.Close()
-		*dst = gocv.NewMatWithSize(h, w, t)
-	}
-	s, err := src.DataPtrUint8()
-	if err != nil || len(s) < src.Rows()*src.Cols()*cn {
-		return false
-	}
-	d, err := dst.DataPtrUint8()
-	if err != nil || len(d) < h*w*cn {
-		return false
-	}
-	C.tc_shrink4((*C.uint8_t)(unsafe.Pointer(&s[0])), C.int(src.Rows()), C.int(src.Cols()), C.size_t(src.Cols()*cn), C.int(cn),
-		(*C.uint8_t)(unsafe.Pointer(&d[0])), C.size_t(w*cn))
-	return true
-}
-
-// cardGreyTo converts the 8-bit BGR image src to grey into dst, the very
-// values of OpenCV's cvtColor: by tc_grey (AVX2) where src is continuous,
-// in about four fifths of cvtColor's time on a frame not in the cache
-// (BenchmarkCardGrey), else by cvtColor.
-func cardGreyTo(src gocv.Mat, dst *gocv.Mat) {
-	h, w := src.Rows(), src.Cols()
-	if src.Type() == gocv.MatTypeCV8UC3 && src.IsContinuous() && !src.Empty() {
-		if dst.Rows() != h || dst.Cols() != w || dst.Type() != gocv.MatTypeCV8U || !dst.IsContinuous() {
-			dst.Close()
-			*dst = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
-		}
-		s, err := src.DataPtrUint8()
-		d, err2 := dst.DataPtrUint8()
-		if err == nil && err2 == nil && len(s) >= 3*w*h && len(d) >= w*h &&
-			C.tc_grey((*C.uint8_t)(unsafe.Pointer(&s[0])), C.int(h), C.int(w), C.size_t(3*w), (*C.uint8_t)(unsafe.Pointer(&d[0])), C.size_t(w)) == 0 {
-			return
-		}
-	}
-	gocv.CvtColor(src, dst, gocv.ColorBGRToGray)
-}
-
-// cardGreyShrinkTo is cardGreyTo into grey and cardRefShrinkTo into small
-// of the frame src (continuous BGR, sides multiples of 4) in one pass over
-// it (tc_grey_shrink4: the frame is read from memory once; the same
-// pixels); false, nothing written, for other frames.
-func cardGreyShrinkTo(src gocv.Mat, grey, small *gocv.Mat) bool {
-	h, w := src.Rows(), src.Cols()
-	if cardRefShrink != 4 || src.Type() != gocv.MatTypeCV8UC3 || !src.IsContinuous() || src.Empty() || h%4 != 0 || w%4 != 0 || w > 4096 {
-		return false
-	}
-	if grey.Rows() != h || grey.Cols() != w || grey.Type() != gocv.MatTypeCV8U || !grey.IsContinuous() {
-		grey.Close()
-		*grey = gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
-	}
-	if small.Rows() != h/4 || small.Cols() != w/4 || small.Type() != gocv.MatTypeCV8UC3 || !small.IsContinuous() {
-		small.Close()
-		*small = gocv.NewMatWithSize(h/4, w/4, gocv.MatTypeCV8UC3)
-	}
-	s, err := src.DataPtrUint8()
-	g, err2 := grey.DataPtrUint8()
-	d, err3 := small.DataPtrUint8()
-	if err != nil || err2 != nil || err3 != nil || len(s) < 3*w*h || len(g) < w*h || len(d) < 3*(w/4)*(h/4) {
-		return false
-	}
-	return C.tc_grey_shrink4((*C.uint8_t)(unsafe.Pointer(&s[0])), C.int(h), C.int(w), C.size_t(3*w),
-		(*C.uint8_t)(unsafe.Pointer(&g[0])), C.size_t(w), (*C.uint8_t)(unsafe.Pointer(&d[0])), C.size_t(3*(w/4))) == 0
 }
 
 // refPlaces compares colour (continuous BGR, the frame) with the reference
@@ -468,10 +386,7 @@ func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 		c.has = false // the camera's resolution changed
 		return false, nil
 	}
-	if !c.curMade {
-		cardRefShrinkTo(colour, &c.cur)
-	}
-	c.curMade = false
+	cardRefShrinkTo(colour, &c.cur)
 	ok, err := c.changed()
 	if err != nil || !ok {
 		return false, err
