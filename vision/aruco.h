@@ -150,11 +150,6 @@ void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch
 // its four turns into hash (c: the 8 lowest DCT rows of size 32).
 void tc_card_hashes(const double *g64, const double *c, uint64_t *hash);
 
-// tc_side_samples samples the w x h BGR image pix across a side for
-// cardSideFitter.fitSide: n points along the side, count samples each.
-void tc_side_samples(const uint8_t *pix, int w, int h, double ax, double ay, double dx, double dy, double nx,
-                     double ny, int n, double reach, double stp, int count, double *vals);
-
 // tc_key_nearest is cardKeyHash.nearest (cards_learn_frame.go) for the nq
 // descriptors q (4 words each): out[j] is the index of the nearest taught
 // keypoint of q[j] among its buckets' (crowded buckets left out), or -1
@@ -176,56 +171,10 @@ void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const 
 // elsewhere. Returns how many pixels are 255.
 int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t w, int32_t h, int32_t level,
                        double shadow_min, double shadow_spread, double near_range, int32_t near_dark);
-// tc_ref_gain_sums adds up each channel of cur and of ref (n BGR pixels)
-// where mask is 0 into sums[0..2] (cur's) and sums[3..5] (ref's).
-void tc_ref_gain_sums(const uint8_t *cur, const uint8_t *ref, const uint8_t *mask, int32_t n, uint64_t *sums);
-
-// tc_step_continuity is cardStepContinuity (cards_quad.go) for the BGR
-// image pix (w×h): side holds, for each of the quad's four sides, its
-// first corner, its direction (to the next corner) and its outward unit
-// normal (6 doubles); floor is the floor already lowered by the margin.
-double tc_step_continuity(const uint8_t *pix, int w, int h, const double *side, double floor);
-
 // tc_set_threads sets the threads of OpenCV's parallel loops (cv::setNumThreads;
 // process-wide); tc_threads returns them (cv::getNumThreads).
 void tc_set_threads(int n);
 int tc_threads(void);
-
-// tc_turn_fine writes the 64×64 bytes of in turned r×90° clockwise into
-// out (cardTurnFine).
-void tc_turn_fine(const int8_t *in, int8_t *out, int r);
-
-// tc_ransac_inliers marks in cur the pairs src → dst (n, x and y
-// interleaved) that the homography h brings within sqrt(t) px and returns
-// how many there are (cardRansac.inliers).
-int tc_ransac_inliers(const double *h, const float *src, const float *dst, int n, double t, uint8_t *cur);
-
-// tc_ransac_try is a RANSAC step: the homography h of the four pairs s → d
-// (x and y interleaved) and its inliers among src → dst as
-// tc_ransac_inliers, or -1 when the four pairs have none.
-int tc_ransac_try(const double *s, const double *d, const float *src, const float *dst, int n, double t, uint8_t *cur,
-                  double *h);
-
-// tc_key_closest is cardKeyer.closest for m points (px[j], py[j]) with
-// descriptors d (4 words each) at once: the index (idx, -1: none) and bit
-// distance (best, 257: none) of the nearest keypoint of qpts (x, y
-// interleaved; gridded by head and next, cols×rows cells of 8 px) within r
-// px of each.
-void tc_key_closest(const double *px, const double *py, const uint64_t *d, int m, double r, const float *qpts,
-                    const uint64_t *qdesc, const int32_t *head, const int32_t *next, int cols, int rows, int32_t *idx,
-                    int32_t *best);
-
-// tc_sample_cells samples the (M+2)² cells around and of a marker of M
-// modules mapped into pix (w×hgt, cn 1 or 3 channels) by the homography h
-// into vals (cardCodebook.sampleCells), the sum of the inner cells'
-// standard deviations into *spread.
-void tc_sample_cells(const double *h, const uint8_t *pix, int w, int hgt, int cn, int M, double *vals, double *spread);
-
-// tc_at_and_box samples the grey image pix (w×h) at n points (xs, ys):
-// px the bilinear sample, box the mean of the four at ±0.5 px
-// (cardGrey.atAndBox).
-void tc_at_and_box(const uint8_t *pix, int w, int h, const double *xs, const double *ys, int n, double *px,
-                   double *box);
 
 #ifdef __cplusplus
 }

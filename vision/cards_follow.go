@@ -23,16 +23,10 @@ package vision
 // frame is read in full (an untaught card found later, a partial outline
 // mended). Without the reference, nothing is followed.
 
-/*
-#include "aruco.h"
-*/
-import "C"
-
 import (
 	"image"
 	"math"
 	"slices"
-	"unsafe"
 )
 
 const (
@@ -367,15 +361,8 @@ type cardFollowSamples struct {
 	x, y, px, box [cardFollowGrid * cardFollowGrid]float64
 }
 
-// atAndBox takes g.atAndBox at every point into s.px and s.box: for a grey
-// view in one call to C (tc_at_and_box: the same doubles).
+// atAndBox takes g.atAndBox at every point into s.px and s.box.
 func (s *cardFollowSamples) atAndBox(g cardGrey) {
-	if cn, ok := g.whole(); ok && cn == 1 {
-		C.tc_at_and_box((*C.uint8_t)(unsafe.Pointer(&g.pix[0])), C.int(g.w), C.int(g.h),
-			(*C.double)(unsafe.Pointer(&s.x[0])), (*C.double)(unsafe.Pointer(&s.y[0])), C.int(len(s.x)),
-			(*C.double)(unsafe.Pointer(&s.px[0])), (*C.double)(unsafe.Pointer(&s.box[0])))
-		return
-	}
 	for i := range s.x {
 		s.px[i], s.box[i] = g.atAndBox(s.x[i], s.y[i])
 	}

@@ -214,36 +214,3 @@ func TestCardAtAndBox(t *testing.T) {
 		}
 	}
 }
-
-// TestCardFollowSamplesAtAndBox checks the follow grid's samples taken in
-// C (cardFollowSamples.atAndBox: tc_at_and_box) against atAndBox in Go,
-// bit for bit, at points inside, on and beyond the border of grey views;
-// and that a colour view takes atAndBox itself.
-func TestCardFollowSamplesAtAndBox(t *testing.T) {
-	rng := rand.New(rand.NewPCG(61, 62))
-	var s cardFollowSamples
-	for trial := range 40 {
-		w, h := 1+rng.IntN(90), 1+rng.IntN(60)
-		cn := 1
-		if trial%4 == 3 {
-			cn = 3
-		}
-		pix := make([]byte, w*h*cn)
-		for i := range pix {
-			pix[i] = byte(rng.IntN(256))
-		}
-		g := cardGrey{pix: pix, w: w, h: h, cn: cn}
-		for i := range s.x {
-			s.x[i], s.y[i] = rng.Float64()*float64(w+8)-4, rng.Float64()*float64(h+8)-4
-			if i%7 == 0 {
-				s.x[i], s.y[i] = math.Round(2*s.x[i])/2, math.Round(2*s.y[i])/2
-			}
-		}
-		s.atAndBox(g)
-		for i := range s.x {
-			if px, box := g.atAndBox(s.x[i], s.y[i]); s.px[i] != px || s.box[i] != box {
-				t.Fatalf("trial %d (%d×%d, %d channels), point (%v, %v): %v and %v, want %v and %v", trial, w, h, cn, s.x[i], s.y[i], s.px[i], s.box[i], px, box)
-			}
-		}
-	}
-}

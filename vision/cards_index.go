@@ -203,7 +203,7 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 			o.hash = hashes[r]
 		}
 		o.fineNorm = float32(fineNorm)
-		cardTurnFineC(&o.fine, fine0, r)
+		cardTurnFine(&o.fine, fine0, r)
 		base, sy, sx := cardRotStrides(r, cardChromN)
 		for cy := range cardChromN {
 			for cx := range cardChromN {
@@ -264,12 +264,6 @@ func cardTurnFine(out, in *[cardFineD]int8, r int) {
 			}
 		}
 	}
-}
-
-// cardTurnFineC is cardTurnFine in C (tc_turn_fine: 8×8 blocks
-// transposed with SSE2), the same bytes.
-func cardTurnFineC(out, in *[cardFineD]int8, r int) {
-	C.tc_turn_fine((*C.int8_t)(unsafe.Pointer(&in[0])), (*C.int8_t)(unsafe.Pointer(&out[0])), C.int(r))
 }
 
 // cardRotStrides gives where, in an n×n image stored row by row, the

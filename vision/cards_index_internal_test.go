@@ -218,10 +218,9 @@ func cardIndexReloaded(t *testing.T, ix *CardIndex) *CardIndex {
 	return loaded
 }
 
-// TestCardTurnFine: cardTurnFine and cardTurnFineC (in C, what
-// describeTurns uses) put each pixel of the fine grey image where
-// cardRotStrides says a turn r×90° clockwise takes it, for the four turns;
-// for the C form, on random images too.
+// TestCardTurnFine: cardTurnFine puts each pixel of the fine grey image
+// where cardRotStrides says a turn r×90° clockwise takes it, for the four
+// turns, on a patterned image and on random ones.
 func TestCardTurnFine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	var in, out [cardFineD]int8
@@ -232,22 +231,14 @@ func TestCardTurnFine(t *testing.T) {
 				in[i] = int8(rng.IntN(256) - 128)
 			}
 		}
-		for _, f := range []struct {
-			name string
-			turn func(out, in *[cardFineD]int8, r int)
-		}{{"cardTurnFine", cardTurnFine}, {"cardTurnFineC", cardTurnFineC}} {
-			if trial > 0 && f.name == "cardTurnFine" {
-				continue
-			}
-			for r := range 4 {
-				clear(out[:])
-				f.turn(&out, &in, r)
-				base, sy, sx := cardRotStrides(r, cardFineN)
-				for y := range cardFineN {
-					for x := range cardFineN {
-						if got, want := out[y*cardFineN+x], in[base+y*sy+x*sx]; got != want {
-							t.Fatalf("%s, trial %d, turn %d, pixel (%d, %d): %d, want %d", f.name, trial, r, x, y, got, want)
-						}
+		for r := range 4 {
+			clear(out[:])
+			cardTurnFine(&out, &in, r)
+			base, sy, sx := cardRotStrides(r, cardFineN)
+			for y := range cardFineN {
+				for x := range cardFineN {
+					if got, want := out[y*cardFineN+x], in[base+y*sy+x*sx]; got != want {
+						t.Fatalf("trial %d, turn %d, pixel (%d, %d): %d, want %d", trial, r, x, y, got, want)
 					}
 				}
 			}

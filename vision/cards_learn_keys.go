@@ -10,11 +10,6 @@ package vision
 // which is then rectified and matched like any other outline (the same
 // threshold and ratio decide, so untaught cards stay unknown).
 
-/*
-#include "aruco.h"
-*/
-import "C"
-
 import (
 	"encoding/binary"
 	"errors"
@@ -22,7 +17,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -823,8 +817,8 @@ func (k *cardKeyer) nearPoints(n int) {
 }
 
 // closestAll is closest for the points (k.nearX[j], k.nearY[j]) with
-// descriptors desc[j] (nearPoints sized them) in one call to C
-// (tc_key_closest: the same comparisons): k.nearIdx[j] and k.nearDist[j].
+// descriptors desc[j] (nearPoints sized them): k.nearIdx[j] and
+// k.nearDist[j].
 func (k *cardKeyer) closestAll(desc [][4]uint64, r float64) {
 	n := len(k.nearX)
 	if n == 0 {
@@ -836,17 +830,14 @@ func (k *cardKeyer) closestAll(desc [][4]uint64, r float64) {
 		}
 		return
 	}
-	rows := len(k.cellHead) / k.cellCols
-	C.tc_key_closest((*C.double)(unsafe.Pointer(&k.nearX[0])), (*C.double)(unsafe.Pointer(&k.nearY[0])),
-		(*C.uint64_t)(unsafe.Pointer(&desc[0][0])), C.int(n), C.double(r),
-		(*C.float)(unsafe.Pointer(&k.qpts[0])), (*C.uint64_t)(unsafe.Pointer(&k.qdesc[0][0])),
-		(*C.int32_t)(unsafe.Pointer(&k.cellHead[0])), (*C.int32_t)(unsafe.Pointer(&k.cellNext[0])),
-		C.int(k.cellCols), C.int(rows), (*C.int32_t)(unsafe.Pointer(&k.nearIdx[0])), (*C.int32_t)(unsafe.Pointer(&k.nearDist[0])))
+	for j := range n {
+		i, d := k.closest(&desc[j], k.nearX[j], k.nearY[j], r)
+		k.nearIdx[j], k.nearDist[j] = int32(i), int32(d)
+	}
 }
 
 // closest returns the keypoint taken (k.qpts, gridded) within r px of
-// (x, y) whose descriptor is nearest to d, and its distance (257: none)
-// (closestAll's reference in the tests).
+// (x, y) whose descriptor is nearest to d, and its distance (257: none).
 func (k *cardKeyer) closest(d *[4]uint64, x, y, r float64) (int, int) {
 	best, bi := 257, -1
 	rows := len(k.cellHead) / max(1, k.cellCols)

@@ -9,11 +9,6 @@ package vision
 // this way where OpenCV's decoder gives up; the border and quiet-zone checks
 // keep card art from reading as a marker.
 
-/*
-#include "aruco.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"image"
@@ -21,7 +16,6 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -309,20 +303,12 @@ func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScra
 		sc.vals = make([]float64, G*G)
 	}
 	vals = sc.vals[:G*G]
-	if cn, ok := g.whole(); ok {
-		// In C (tc_sample_cells: the same doubles as the loops below,
-		// the tests' reference).
-		var sp C.double
-		C.tc_sample_cells((*C.double)(unsafe.Pointer(&h[0])), (*C.uint8_t)(unsafe.Pointer(&g.pix[0])), C.int(g.w), C.int(g.h),
-			C.int(cn), C.int(M), (*C.double)(unsafe.Pointer(&vals[0])), &sp)
-		return vals, float64(sp) / (mf * mf), true
-	}
-	return cb.sampleCellsGo(g, &h, M, vals)
+	return cb.sampleCellsAt(g, &h, M, vals)
 }
 
-// sampleCellsGo is sampleCells' loops in Go (the tests' reference, and
-// for a view too short for its size).
-func (cb *cardCodebook) sampleCellsGo(g cardGrey, h *cardH, M int, vals []float64) ([]float64, float64, bool) {
+// sampleCellsAt is sampleCells' loops: the cells of the marker of M
+// modules that h maps into g, into vals.
+func (cb *cardCodebook) sampleCellsAt(g cardGrey, h *cardH, M int, vals []float64) ([]float64, float64, bool) {
 	mf := float64(M)
 	G := M + 2
 	spread := 0.0

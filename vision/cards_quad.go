@@ -11,19 +11,11 @@ package vision
 // strongest edge nearby at full resolution, and the best of overlapping
 // ones stays, with the others as alternatives for recognition.
 
-/*
-#cgo pkg-config: opencv4
-#cgo CXXFLAGS: -std=c++11
-#include "aruco.h"
-*/
-import "C"
-
 import (
 	"fmt"
 	"image"
 	"math"
 	"slices"
-	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -272,15 +264,11 @@ func cardStepContinuity(g cardGrey, q [4]Point2f, floor float64) float64 {
 		}
 		sides[k] = [6]float64{float64(a.X), float64(a.Y), dx, dy, nx, ny}
 	}
-	if g.cn == 3 && len(g.pix) >= 3*g.w*g.h && g.w > 0 && g.h > 0 {
-		// In C (tc_step_continuity): the same samples and sums.
-		return float64(C.tc_step_continuity((*C.uint8_t)(unsafe.Pointer(&g.pix[0])), C.int(g.w), C.int(g.h), (*C.double)(unsafe.Pointer(&sides[0][0])), C.double(floor)))
-	}
 	return cardStepSides(g, &sides, floor)
 }
 
-// cardStepSides is cardStepContinuity's sampling in Go (any view; the
-// reference tc_step_continuity is tested against), floor lowered already.
+// cardStepSides is cardStepContinuity's sampling of the four sides (first
+// corner, direction, outward normal each), floor lowered already.
 func cardStepSides(g cardGrey, sides *[4][6]float64, floor float64) float64 {
 	const n = 12
 	sum, worst := 0.0, 1.0
@@ -914,8 +902,6 @@ func cardQuadBox(q [4]Point2f) image.Rectangle {
 type cardSideFitter struct {
 	// samples along a side while re-fitting it.
 	xs, ys []float64
-	// samples are a BGR side's samples across it (cardSideSamples).
-	samples [][3]float64
 	// outer makes each sample take the outermost clear edge (at least
 	// cardOuterShare of the strongest) instead of the strongest: a card's
 	// own edge rather than its brighter inner frame.
@@ -1015,13 +1001,6 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 	// Per sample point, only what is written first is read.
 	var grads [64]float64
 	var vals [len(grads) + 2][3]float64
-	// A BGR picture's samples (the most of a frame) are taken for all the
-	// points at once in C (tc_side_samples: the same doubles as at3).
-	all := g.cn == 3 && cardFinite(float64(a.X), float64(a.Y), float64(b.X), float64(b.Y), reach, out)
-	if all {
-		steps := min(int((reach+out)/stp)+1, len(grads))
-		f.samples, all = cardSideSamples(g, a, dx, dy, nx, ny, n, reach, stp, steps+gap, f.samples)
-	}
 	for i := range n {
 		// Skip the rounded corners.
 		t := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
@@ -1032,9 +1011,7 @@ func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]fl
 		// Samples every half pixel across the side; step s compares the
 		// samples a pixel apart around its offset.
 		steps = min(steps, len(grads))
-		if all {
-			copy(vals[:steps+gap], f.samples[i*(steps+gap):])
-		} else if g.cn == 3 {
+		if g.cn == 3 {
 			for j := 0; j < steps+gap; j++ {
 				o := -reach - 0.5 + stp*float64(j)
 				vals[j] = g.at3(px+nx*o, py+ny*o)

@@ -16,8 +16,6 @@ import "C"
 import (
 	"errors"
 	"fmt"
-	"math"
-	"slices"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -136,30 +134,4 @@ func (p *cardEdgePolys) find(edges gocv.Mat, minExtent, eps float64) error {
 func (p *cardEdgePolys) reserve(n, pts int) {
 	p.n = make([]int32, max(n, 1))
 	p.xy = make([]int32, 2*max(pts, 1))
-}
-
-// cardSideSamples takes the BGR samples of cardSideFitter.fitSide for
-// the side from a by (dx, dy): count of them across the side (from
-// -reach - 0.5, stp apart along the normal (nx, ny)) at each of its n
-// points, into buf (grown as needed), point by point (tc_side_samples:
-// cardGrey.at3 in C, the same doubles); false when g is no whole picture.
-func cardSideSamples(g cardGrey, a Point2f, dx, dy, nx, ny float64, n int, reach, stp float64, count int, buf [][3]float64) ([][3]float64, bool) {
-	buf = slices.Grow(buf[:0], n*count)[:n*count]
-	if len(buf) == 0 || len(g.pix) < 3*g.w*g.h || g.w < 1 || g.h < 1 {
-		return buf, false
-	}
-	C.tc_side_samples((*C.uint8_t)(unsafe.Pointer(&g.pix[0])), C.int(g.w), C.int(g.h), C.double(float64(a.X)), C.double(float64(a.Y)),
-		C.double(dx), C.double(dy), C.double(nx), C.double(ny), C.int(n), C.double(reach), C.double(stp), C.int(count),
-		(*C.double)(unsafe.Pointer(&buf[0][0])))
-	return buf, true
-}
-
-// cardFinite reports whether every v is a finite number.
-func cardFinite(vs ...float64) bool {
-	for _, v := range vs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return false
-		}
-	}
-	return true
 }

@@ -18,16 +18,10 @@ package vision
 // findHomography does after its own RANSAC, fitted again to its own
 // inliers while they grow.
 
-/*
-#include "aruco.h"
-*/
-import "C"
-
 import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"unsafe"
 
 	"gocv.io/x/gocv"
 )
@@ -111,33 +105,19 @@ func (rs *cardRansac) improve(c int, t float64) int {
 }
 
 // try is a step of run: the homography h of the sample s → d
-// (cardHomography) and, when there is one, its inliers (inliers), in one
-// call to C (tc_ransac_try: the same doubles); false when the sample has
-// no homography (or no pairs: reset sets them).
+// (cardHomography) and, when there is one, its inliers (inliers); false
+// when the sample has no homography.
 func (rs *cardRansac) try(s, d *[4][2]float64, t float64) (h cardH, inliers int, ok bool) {
-	n := len(rs.src)
-	if n == 0 || len(rs.dst) < n || len(rs.cur) < n {
+	h, ok = cardHomography(*s, *d)
+	if !ok {
 		return cardH{}, 0, false
 	}
-	c := C.tc_ransac_try((*C.double)(unsafe.Pointer(&s[0][0])), (*C.double)(unsafe.Pointer(&d[0][0])),
-		(*C.float)(unsafe.Pointer(&rs.src[0])), (*C.float)(unsafe.Pointer(&rs.dst[0])), C.int(n), C.double(t),
-		(*C.uint8_t)(unsafe.Pointer(&rs.cur[0])), (*C.double)(unsafe.Pointer(&h[0])))
-	return h, int(c), c >= 0
+	return h, rs.inliers(&h, t), true
 }
 
 // inliers marks in rs.cur the pairs h brings within sqrt(t) px and returns
-// how many there are (tc_ransac_inliers: the same doubles as inliersGo).
+// how many there are.
 func (rs *cardRansac) inliers(h *cardH, t float64) int {
-	n := len(rs.src)
-	if n == 0 || len(rs.dst) < n || len(rs.cur) < n {
-		return 0
-	}
-	return int(C.tc_ransac_inliers((*C.double)(unsafe.Pointer(&h[0])), (*C.float)(unsafe.Pointer(&rs.src[0])),
-		(*C.float)(unsafe.Pointer(&rs.dst[0])), C.int(n), C.double(t), (*C.uint8_t)(unsafe.Pointer(&rs.cur[0]))))
-}
-
-// inliersGo is inliers in Go (the tests' reference).
-func (rs *cardRansac) inliersGo(h *cardH, t float64) int {
 	c := 0
 	for i, p := range rs.src {
 		x, y := float64(p.X), float64(p.Y)

@@ -1,10 +1,8 @@
 package vision
 
 import (
-	"image"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -163,126 +161,6 @@ func cardFitInliersCV(k *cardKeyer) (cardH, bool) {
 	var hm cardH
 	copy(hm[:], hd)
 	return hm, true
-}
-
-// TestCardRansacTryMatchesGo checks RANSAC's step in C (try: the sample's
-// homography and its inliers, tc_ransac_try) and the inlier count in C
-// (inliers) against the Go they replaced (cardHomography, inliersGo), bit
-// for bit: the homography, the count and every pair's mark, for samples
-// of card-like pairs, stray pairs, collinear and repeated points (no
-// homography) and far-off or huge points.
-func TestCardRansacTryMatchesGo(t *testing.T) {
-	rng := rand.New(rand.NewPCG(31, 32))
-	var rs, ref cardRansac
-	for trial := range 3000 {
-		n := 1 + rng.IntN(200)
-		src, dst := make([]gocv.Point2f, n), make([]gocv.Point2f, n)
-		h0 := cardH{1 + rng.NormFloat64()*0.2, rng.NormFloat64() * 0.2, rng.Float64() * 100, rng.NormFloat64() * 0.2, 1 + rng.NormFloat64()*0.2, rng.Float64() * 100, rng.NormFloat64() * 1e-3, rng.NormFloat64() * 1e-3, 1}
-		for i := range n {
-			x, y := rng.Float64()*300, rng.Float64()*400
-			u, v := h0.apply(x, y)
-			if rng.IntN(3) == 0 { // a stray pair
-				u, v = rng.Float64()*300, rng.Float64()*400
-			}
-			if trial%50 == 7 {
-				x, u = x*1e15, u*1e15 // far off
-			}
-			src[i] = gocv.Point2f{X: float32(x), Y: float32(y)}
-			dst[i] = gocv.Point2f{X: float32(u + rng.NormFloat64()), Y: float32(v + rng.NormFloat64())}
-		}
-		rs.reset(src, dst)
-		ref.reset(src, dst)
-		var s, d [4][2]float64
-		for j := range 4 {
-			k := rng.IntN(n)
-			s[j] = [2]float64{float64(src[k].X), float64(src[k].Y)}
-			d[j] = [2]float64{float64(dst[k].X), float64(dst[k].Y)}
-		}
-		switch trial % 5 {
-		case 1: // collinear
-			s[2] = [2]float64{(s[0][0] + s[1][0]) / 2, (s[0][1] + s[1][1]) / 2}
-		case 2: // repeated
-			d[3] = d[1]
-		}
-		th := []float64{1, 9, 25}[trial%3]
-		h, c, ok := rs.try(&s, &d, th)
-		wh, wok := cardHomography(s, d)
-		if ok != wok {
-			t.Fatalf("trial %d: homography found %v, Go %v", trial, ok, wok)
-		}
-		if !ok {
-			continue
-		}
-		if h != wh {
-			t.Fatalf("trial %d: homography %v, Go %v", trial, h, wh)
-		}
-		if wc := ref.inliersGo(&wh, th); c != wc || !slices.Equal(rs.cur, ref.cur) {
-			t.Fatalf("trial %d: %d inliers, Go %d (marks equal: %v)", trial, c, wc, slices.Equal(rs.cur, ref.cur))
-		}
-		clear(rs.cur)
-		if c2 := rs.inliers(&wh, th); c2 != c || !slices.Equal(rs.cur, ref.cur) {
-			t.Fatalf("trial %d: inliers in C %d, Go %d", trial, c2, c)
-		}
-	}
-}
-
-// TestCardKeyClosestAllMatchesGo checks the keypoint pairing in C
-// (closestAll: tc_key_closest) against closest in Go, point by point: the
-// same keypoint and distance for points on and off the picture, far off,
-// not a number, with keypoints crowded (ties in distance) or none.
-func TestCardKeyClosestAllMatchesGo(t *testing.T) {
-	rng := rand.New(rand.NewPCG(41, 42))
-	k := &cardKeyer{}
-	for trial := range 200 {
-		sz := image.Pt(20+rng.IntN(200), 20+rng.IntN(200))
-		nq := rng.IntN(300)
-		if trial%17 == 0 {
-			nq = 0
-		}
-		k.qpts, k.qdesc = k.qpts[:0], k.qdesc[:0]
-		for range nq {
-			k.qpts = append(k.qpts, Point2f{float32(rng.Float64() * float64(sz.X)), float32(rng.Float64() * float64(sz.Y))})
-			var d [4]uint64
-			for w := range d {
-				d[w] = rng.Uint64()
-				if trial%3 == 0 {
-					d[w] &= 0xff // few bits: ties
-				}
-			}
-			k.qdesc = append(k.qdesc, d)
-		}
-		k.grid(sz)
-		m := rng.IntN(150)
-		desc := make([][4]uint64, m)
-		k.nearPoints(m)
-		for j := range m {
-			for w := range desc[j] {
-				desc[j][w] = rng.Uint64()
-				if trial%3 == 0 {
-					desc[j][w] &= 0xff
-				}
-			}
-			x, y := rng.Float64()*float64(sz.X+40)-20, rng.Float64()*float64(sz.Y+40)-20
-			switch j % 23 {
-			case 5:
-				x = math.NaN()
-			case 7:
-				y = math.Inf(1)
-			case 9:
-				x = -1e300
-			}
-			k.nearX[j], k.nearY[j] = x, y
-		}
-		for _, r := range []float64{cardVerifyReach, cardVerifyFine, 0.5, 30} {
-			k.closestAll(desc, r)
-			for j := range m {
-				wi, wd := k.closest(&desc[j], k.nearX[j], k.nearY[j], r)
-				if int(k.nearIdx[j]) != wi || int(k.nearDist[j]) != wd {
-					t.Fatalf("trial %d, reach %v, point %d (%v, %v): keypoint %d at %d, Go %d at %d", trial, r, j, k.nearX[j], k.nearY[j], k.nearIdx[j], k.nearDist[j], wi, wd)
-				}
-			}
-		}
-	}
 }
 
 // BenchmarkCardFitInliers is fitInliers on 150 noisy pairs (a card's

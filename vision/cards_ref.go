@@ -597,13 +597,20 @@ func (c *cardRef) gain(cur, ref, mask []byte) [3]float64 {
 	}
 	w, h := c.mask.Cols(), c.mask.Rows()
 	// Integer sums: the same as adding the pixels as doubles (exact below
-	// 2⁵³), without a conversion per channel (tc_ref_gain_sums: in C,
-	// vectorised).
+	// 2⁵³), without a conversion per channel.
 	var sums [6]uint64
 	cur, ref, mask = cur[:3*w*h], ref[:3*w*h], mask[:w*h]
-	if w*h > 0 {
-		C.tc_ref_gain_sums((*C.uint8_t)(unsafe.Pointer(&cur[0])), (*C.uint8_t)(unsafe.Pointer(&ref[0])), (*C.uint8_t)(unsafe.Pointer(&mask[0])),
-			C.int32_t(w*h), (*C.uint64_t)(unsafe.Pointer(&sums[0])))
+	for i, m := range mask {
+		if m != 0 {
+			continue
+		}
+		c, r := cur[3*i:3*i+3], ref[3*i:3*i+3]
+		sums[0] += uint64(c[0])
+		sums[1] += uint64(c[1])
+		sums[2] += uint64(c[2])
+		sums[3] += uint64(r[0])
+		sums[4] += uint64(r[1])
+		sums[5] += uint64(r[2])
 	}
 	for k := range 3 {
 		c.tableGain[k] = float64(sums[k]) / max(1, float64(sums[3+k]))

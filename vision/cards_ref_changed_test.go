@@ -446,10 +446,9 @@ func BenchmarkCardRefChanged(b *testing.B) {
 	}
 }
 
-// TestCardRefGainSums: gain (tc_ref_gain_sums) is each channel's sum over
-// the unchanged pixels of the frame over the reference's, the Go loop's
-// integer sums, on random pictures and masks; one of more than 2^20
-// pixels of 255 (the 32-bit partial sums' runs).
+// TestCardRefGainSums: gain is each channel's sum over the unchanged
+// pixels of the frame over the reference's, on random pictures and masks;
+// one of more than 2^20 pixels of 255 (sums beyond 32 bits).
 func TestCardRefGainSums(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 66))
 	for trial := range 12 {

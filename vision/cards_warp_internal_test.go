@@ -244,45 +244,6 @@ func TestCardQuadRowSpanMatchesTests(t *testing.T) {
 	}
 }
 
-// TestCardSideSamplesMatchAt3 checks tc_side_samples against
-// cardGrey.at3 at the points fitSide takes, sides across and beyond the
-// picture's border included.
-func TestCardSideSamplesMatchAt3(t *testing.T) {
-	rng := rand.New(rand.NewPCG(15, 16))
-	w, h := 97, 61
-	g := cardGrey{pix: make([]byte, 3*w*h), w: w, h: h, cn: 3}
-	for i := range g.pix {
-		g.pix[i] = uint8(rng.IntN(256))
-	}
-	var buf [][3]float64
-	for trial := range 2000 {
-		a := Point2f{float32(rng.Float64()*140 - 20), float32(rng.Float64()*100 - 20)}
-		if trial%5 == 0 {
-			a = Point2f{float32(rng.IntN(w)), float32(rng.IntN(h))}
-		}
-		dx, dy := rng.Float64()*80-40, rng.Float64()*80-40
-		l := math.Hypot(dx, dy)
-		nx, ny := dy/l, -dx/l
-		n, count := 1+rng.IntN(40), 1+rng.IntN(66)
-		reach, stp := 3+rng.Float64()*12, []float64{0.5, 1}[trial%2]
-		var ok bool
-		buf, ok = cardSideSamples(g, a, dx, dy, nx, ny, n, reach, stp, count, buf)
-		if !ok {
-			t.Fatal("cardSideSamples refused a whole picture")
-		}
-		for i := range n {
-			tt := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
-			px, py := float64(a.X)+dx*tt, float64(a.Y)+dy*tt
-			for j := range count {
-				o := -reach - 0.5 + stp*float64(j)
-				if want := g.at3(px+nx*o, py+ny*o); buf[i*count+j] != want {
-					t.Fatalf("trial %d, point %d, sample %d: %v, at3 %v", trial, i, j, buf[i*count+j], want)
-				}
-			}
-		}
-	}
-}
-
 // cardMorphRef is cardMorph as it was, pixel by pixel: the reference of
 // TestCardMorphMatchesPixels.
 func cardMorphRef(src, dst, tmp *[cardFineD]bool, k int, grow bool) {
@@ -327,27 +288,5 @@ func TestCardMorphMatchesPixels(t *testing.T) {
 				}
 			}
 		}
-	}
-}
-
-// BenchmarkCardSideSamples takes the samples of a card's outer fit
-// (tc_side_samples: 24 points, 24 samples a pixel apart) across sides
-// anywhere on a 720p colour frame of noise.
-func BenchmarkCardSideSamples(b *testing.B) {
-	rng := rand.New(rand.NewPCG(15, 17))
-	w, h := 1280, 720
-	g := cardGrey{pix: make([]byte, 3*w*h), w: w, h: h, cn: 3}
-	for i := range g.pix {
-		g.pix[i] = uint8(rng.IntN(256))
-	}
-	var buf [][3]float64
-	i := 0
-	for b.Loop() {
-		a := Point2f{float32(100 + (i*37)%1000), float32(100 + (i*53)%500)}
-		var ok bool
-		if buf, ok = cardSideSamples(g, a, 150, 40, 40/154.9, -150/154.9, 24, 8, 1, 24, buf); !ok {
-			b.Fatal("refused")
-		}
-		i++
 	}
 }
