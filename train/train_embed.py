@@ -145,7 +145,7 @@ def main():
         t0 = time.time()
         tot_cls = tot_proto = 0.0
         n = 0
-        for x, y in T.batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth):
+        for x, y in T.batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth, by_photo=True):
             loss = F.cross_entropy(model(x)[0], y)
             tot_cls += loss.item()
             if args.art_every and n % args.art_every == args.art_every - 1:

@@ -48,8 +48,8 @@ CLASSES = FACES + 1
 
 # How far a training view's box strays from the labelled one: the finder's
 # boxes on real photos are off by about this much.
-JITTER_SCALE = 0.2
-JITTER_SHIFT = 0.12
+JITTER_SCALE = 0.15
+JITTER_SHIFT = 0.1
 
 
 def crop(img, cx, cy, w, h, rng=None):
@@ -74,9 +74,8 @@ ARCHS = ("full", "half")
 
 
 class Faces(nn.Module):
-    """One body, two heads side by side: the d6 classes and the embedding
-    of taught faces each read the pooled features, so that training one
-    head does not bend the other's space.
+    """One body and the embedding of taught faces; the d6 classes read the
+    embedding.
 
     arch "full" runs two full 3x3 convolutions at the input's resolution;
     "half" runs one narrow one there and goes to half the resolution at
@@ -102,11 +101,12 @@ class Faces(nn.Module):
                 nets.stage(w[2], w[2], 2),   # 6
             )
         self.emb = nn.Linear(w[2], dim)
-        self.cls = nn.Linear(w[2], classes)
+        self.cls = nn.Linear(dim, classes)
 
     def forward(self, x):
         v = F.adaptive_avg_pool2d(self.body(x), 1).flatten(1)
-        return self.cls(v), self.emb(v)
+        e = self.emb(v)
+        return self.cls(F.relu(e)), e
 
 
 def samples(photos):
@@ -178,14 +178,17 @@ def shuffled_by_photo(smp, rng, window=1024):
     return order
 
 
-def batch_iter(photos, blobs, smp, rng, size, train=True, neg=0.0, invert=0.0, synth=0.0):
+def batch_iter(photos, blobs, smp, rng, size, train=True, neg=0.0, invert=0.0, synth=0.0, by_photo=False):
     """Batches of die views; with neg > 0, that share of the views is a
     NONE view near the die instead. In training, a share invert of the real
     views is inverted (light pips on a dark die) and a share synth of the
-    views is a procedural d6 face."""
+    views is a procedural d6 face. by_photo keeps each photo's dice near
+    each other in the order (fewer decodes, less shuffled batches)."""
     order = list(range(len(smp)))
-    if train:
+    if train and by_photo:
         order = shuffled_by_photo(smp, rng)
+    elif train:
+        rng.shuffle(order)
     cache = {}
     for i in range(0, len(order), size):
         xs, ys = [], []
@@ -326,6 +329,7 @@ def main():
     ap.add_argument("--synth", type=float, default=0.0, help="share of training views that are procedural d6 faces")
     ap.add_argument("--neg", type=float, default=0.25, help="share of training views that are no die's top face")
     ap.add_argument("--arch", default="full", choices=ARCHS, help="the face network's body (see Faces)")
+    ap.add_argument("--by-photo", action="store_true", help="order the training views photo by photo (see shuffled_by_photo)")
     ap.add_argument("--calib", action="store_true", help="set one training source photo in ten aside and fit the confidence's temperature on it before export")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
@@ -365,7 +369,7 @@ def main():
         t0 = time.time()
         tot, tot_art, n = 0.0, 0.0, 0
         art = ArtBatches(random.Random(args.seed * 7919 + epoch), families)
-        for x, y in batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth):
+        for x, y in batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth, by_photo=args.by_photo):
             logits, _ = model(x)
             loss = F.cross_entropy(logits, y)
             if args.art_every and n % args.art_every == 0:
