@@ -123,33 +123,6 @@ long long tc_aruco_malloc_in_use(void);
 // 2^31: n below 2^17).
 int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n);
 
-// TcFine is what tc_card_fine returns.
-typedef struct {
-    double norm;      // the sum of squares of v
-    double q;         // the scale of fine: 127 over the largest |v|
-    double fine_norm; // the sum of squares of fine
-} TcFine;
-
-// tc_card_fine writes v (n doubles) scaled to ±127 and rounded into fine.
-TcFine tc_card_fine(const double *v, int n, int8_t *fine);
-
-// tc_dct_rows writes the m×n product of c (m×n) and g (n×n) into t.
-void tc_dct_rows(const double *c, const double *g, double *t, int n, int m);
-
-// tc_box_blur writes the box blur of radius k (borders replicated) of the
-// n×n image g (n at most 256) into out; tmp (n×n) is its scratch.
-void tc_box_blur(const double *g, double *out, double *tmp, int n, int k);
-
-// tc_card_grey is the start of cardDescriber.describeTurns: the grey-world
-// gains of the 64×64 BGR card px (the pixels where occ is 0 when occ is
-// set), its grey image g64 (64×64) and its colour layout ch (8×8 cells of
-// two opponent colours, cell means).
-void tc_card_grey(const uint8_t *px, const uint8_t *occ, double *g64, double *ch);
-
-// tc_card_hashes writes the DCT hashes of the grey image g64 (64×64) in
-// its four turns into hash (c: the 8 lowest DCT rows of size 32).
-void tc_card_hashes(const double *g64, const double *c, uint64_t *hash);
-
 // tc_key_nearest is cardKeyHash.nearest (cards_learn_frame.go) for the nq
 // descriptors q (4 words each): out[j] is the index of the nearest taught
 // keypoint of q[j] among its buckets' (crowded buckets left out), or -1

@@ -156,26 +156,75 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	if err != nil || len(px) < 3*cardCanon*cardCanon {
 		return errors.New("vision: canonical card not continuous")
 	}
-	// Grey-world normalisation: each channel scaled to a mean of 128 (its
-	// pixels' integer sums, those not occluded with a mask); grey at full
-	// size and chroma per cell (tc_card_grey: in C, the same doubles as
-	// the Go loops it replaced).
-	var occ *C.uint8_t
-	if mask != nil {
-		occ = (*C.uint8_t)(unsafe.Pointer(&d.occ[0]))
+	// Grey-world normalisation: each channel scaled to a mean of 128.
+	// Integer sums: exact, as the float sums of whole numbers below 2⁵³.
+	px = px[:3*cardCanon*cardCanon]
+	var sum [3]int
+	np := float64(cardCanon * cardCanon)
+	if mask == nil {
+		for i := 0; i+2 < len(px); i += 3 {
+			sum[0] += int(px[i])
+			sum[1] += int(px[i+1])
+			sum[2] += int(px[i+2])
+		}
+	} else {
+		n := 0
+		for i, o := range d.occ {
+			if !o {
+				sum[0] += int(px[3*i])
+				sum[1] += int(px[3*i+1])
+				sum[2] += int(px[3*i+2])
+				n++
+			}
+		}
+		np = float64(max(1, n))
 	}
+	var gain [3]float64
+	for c := range 3 {
+		gain[c] = 128 / max(4, float64(sum[c])/np)
+	}
+	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
+	const blk = cardCanon / cardHashN
+	const cell = cardCanon / cardChromN
+	g64 := &d.grey64
 	ch := &d.chromScratch
-	C.tc_card_grey((*C.uint8_t)(unsafe.Pointer(&px[0])), occ, (*C.double)(unsafe.Pointer(&d.grey64[0])), (*C.double)(unsafe.Pointer(&ch[0])))
+	*ch = [cardChromD]float64{}
+	for y := range cardCanon {
+		row := (*[3 * cardCanon]uint8)(px[3*y*cardCanon:])
+		grow := (*[cardCanon]float64)(g64[y*cardCanon:])
+		cc := (*[2 * cardChromN]float64)(ch[y/cell*2*cardChromN:])
+		// A cell's sums in registers, added in the same order.
+		for cx := range cardChromN {
+			c0, c1 := cc[2*cx], cc[2*cx+1]
+			for x := cx * cell; x < (cx+1)*cell; x++ {
+				b, gg, r := float64(row[3*x])*gain[0], float64(row[3*x+1])*gain[1], float64(row[3*x+2])*gain[2]
+				grow[x] = (b + gg + r) / 3
+				c0 += r - gg
+				c1 += (r+gg)/2 - b
+			}
+			cc[2*cx], cc[2*cx+1] = c0, c1
+		}
+	}
 	if mask != nil {
 		d.fillOccluded()
 	}
-	var hashes [4]uint64
+	g := &d.greyScratch
 	if hash {
-		// The hashes of the four turns (tc_card_hashes: the 2×2 block
-		// means of the grey, turned, and dctHash's sums, in C).
-		C.tc_card_hashes((*C.double)(unsafe.Pointer(&d.grey64[0])), (*C.double)(unsafe.Pointer(&d.dctC[0][0])), (*C.uint64_t)(unsafe.Pointer(&hashes[0])))
+		for y := range cardHashN {
+			for x := range cardHashN {
+				var s float64
+				for dy := range blk {
+					for dx := range blk {
+						s += g64[(y*blk+dy)*cardCanon+x*blk+dx]
+					}
+				}
+				g[y*cardHashN+x] = s / (blk * blk)
+			}
+		}
 	}
-	g64 := &d.grey64
+	for i := range ch {
+		ch[i] /= cell * cell
+	}
 	// Fine grey: the full grey minus its broad blur (the light's gradient
 	// goes; shapes, figures and edges stay), scaled to ±127.
 	cardLowCut(g64, &d.lowcut, &d.tmp64)
@@ -200,7 +249,14 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 	for r := range out {
 		o := &out[r]
 		if hash {
-			o.hash = hashes[r]
+			rg := &d.grey32[r]
+			base, sy, sx := cardRotStrides(r, cardHashN)
+			for y := range cardHashN {
+				for x := range cardHashN {
+					rg[y*cardHashN+x] = g[base+y*sy+x*sx]
+				}
+			}
+			o.hash = d.dctHash(rg)
 		}
 		o.fineNorm = float32(fineNorm)
 		cardTurnFine(&o.fine, fine0, r)
@@ -218,19 +274,36 @@ func (d *cardDescriber) describeTurns(out []cardDesc, hash bool, mask *cardMask)
 
 // scaleFine scales d.lowcut to ±127 by its largest magnitude, rounded
 // (half away from zero) into d.fine0, and returns the sum of squares of
-// d.lowcut, the scale and the sum of squares of d.fine0 (tc_card_fine: in
-// C, the same doubles as the Go loops it replaced).
+// d.lowcut, the scale and the sum of squares of d.fine0.
 func (d *cardDescriber) scaleFine() (norm, q, fineNorm float64) {
-	f := C.tc_card_fine((*C.double)(unsafe.Pointer(&d.lowcut[0])), C.int(cardFineD), (*C.int8_t)(unsafe.Pointer(&d.fine0[0])))
-	return float64(f.norm), float64(f.q), float64(f.fine_norm)
+	peak := 0.0
+	for _, v := range d.lowcut {
+		norm += v * v
+		peak = max(peak, math.Abs(v))
+	}
+	q = 127 / max(peak, 1e-9)
+	for i, v := range d.lowcut {
+		f := int8(math.Round(v * q))
+		d.fine0[i] = f
+		fineNorm += float64(f) * float64(f)
+	}
+	return norm, q, fineNorm
 }
 
-// dctRows returns C·g into d.dctTmp (C the 8 lowest DCT rows), row by row:
-// each element sums its products in the same order (y ascending) as a
-// column loop would (tc_dct_rows: in C, vectorised along the rows of g).
+// dctRows returns C·g into d.dctTmp (C the 8 lowest DCT rows), each
+// element's products summed with y ascending.
 func (d *cardDescriber) dctRows(g *[cardHashN * cardHashN]float64) *[8][cardHashN]float64 {
-	C.tc_dct_rows((*C.double)(unsafe.Pointer(&d.dctC[0][0])), (*C.double)(unsafe.Pointer(&g[0])), (*C.double)(unsafe.Pointer(&d.dctTmp[0][0])), C.int(cardHashN), 8)
-	return &d.dctTmp
+	t := &d.dctTmp
+	*t = [8][cardHashN]float64{}
+	for u := range 8 {
+		for y := range cardHashN {
+			c, row := d.dctC[u][y], (*[cardHashN]float64)(g[y*cardHashN:])
+			for x := range cardHashN {
+				t[u][x] += c * row[x]
+			}
+		}
+	}
+	return t
 }
 
 // cardTurnFine writes the fine grey image in turned r×90° clockwise into
@@ -284,8 +357,6 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
 // its 8×8 lowest DCT coefficients but the first, against their median.
-// describeTurns takes it in C (tc_card_hashes); this Go form is the tests'
-// reference.
 func (d *cardDescriber) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
 	tmp := d.dctRows(g)
 	var coef [64]float64
@@ -1042,9 +1113,36 @@ const (
 )
 
 // cardBoxBlur writes the box blur of radius k of g (borders replicated)
-// into out: each row's running sum from the left, divided by 2k+1, then
-// each column's from the top, divided again (tc_box_blur: in C, the
-// divisions vectorised; the same doubles as in Go).
+// into out: each row's running sum from the left, divided by 2k+1, into
+// tmp, then each column's from the top, divided again.
 func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
-	C.tc_box_blur((*C.double)(unsafe.Pointer(&g[0])), (*C.double)(unsafe.Pointer(&out[0])), (*C.double)(unsafe.Pointer(&tmp[0])), C.int(cardFineN), C.int(k))
+	const n = cardFineN
+	clamp := func(v int) int { return max(0, min(n-1, v)) }
+	div := float64(2*k + 1)
+	for y := range n {
+		row, t := (*[n]float64)(g[y*n:]), (*[n]float64)(tmp[y*n:])
+		s := 0.0
+		for d := -k; d <= k; d++ {
+			s += row[clamp(d)]
+		}
+		for x := range n {
+			t[x] = s / div
+			s += row[clamp(x+k+1)] - row[clamp(x-k)]
+		}
+	}
+	var s [n]float64
+	for d := -k; d <= k; d++ {
+		r := (*[n]float64)(tmp[clamp(d)*n:])
+		for x := range n {
+			s[x] += r[x]
+		}
+	}
+	for y := range n {
+		o := (*[n]float64)(out[y*n:])
+		rin, rgone := (*[n]float64)(tmp[clamp(y+k+1)*n:]), (*[n]float64)(tmp[clamp(y-k)*n:])
+		for x := range n {
+			o[x] = s[x] / div
+			s[x] += rin[x] - rgone[x]
+		}
+	}
 }
