@@ -97,7 +97,7 @@ type cardResult struct {
 }
 
 // diceReaders are the readers `tablecam dice --reader` offers.
-var diceReaders = []string{"tuned", "learned"}
+func diceReaders() []string { return []string{"tuned", "learned"} }
 
 func (a *app) diceCmd() *cobra.Command {
 	var sets, background, reader string
@@ -119,8 +119,8 @@ reader; with --set it reads the sets taught to it (tablecam learn dice
 --reader learned). --background does not apply to it.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !slices.Contains(diceReaders, reader) {
-				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders, ", "), reader)
+			if !slices.Contains(diceReaders(), reader) {
+				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders(), ", "), reader)
 			}
 			c, err := a.content()
 			if err != nil {
@@ -371,8 +371,8 @@ read back (each against the others) is printed.`,
 			if set == "" {
 				return errors.New("learn dice needs --set NAME")
 			}
-			if !slices.Contains(diceReaders, reader) {
-				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders, ", "), reader)
+			if !slices.Contains(diceReaders(), reader) {
+				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders(), ", "), reader)
 			}
 			c, err := a.packContent()
 			if err != nil {

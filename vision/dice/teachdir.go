@@ -17,7 +17,14 @@ const (
 	MaxTeachPictures = 50
 )
 
-var teachExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true}
+// isTeachPicture says whether a file's name is of a picture teaching reads.
+func isTeachPicture(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png", ".jpg", ".jpeg":
+		return true
+	}
+	return false
+}
 
 // TeachCheck is how well a taught set reads its own pictures back, each
 // read against prototypes made of the other pictures (leave one out).
@@ -70,7 +77,7 @@ func TeachFolder(r *Reader, set, dir string, values map[string]int, progress fun
 		}
 		var pics []string
 		for _, f := range files {
-			if !f.IsDir() && teachExts[strings.ToLower(filepath.Ext(f.Name()))] {
+			if !f.IsDir() && isTeachPicture(f.Name()) {
 				pics = append(pics, f.Name())
 			}
 		}
