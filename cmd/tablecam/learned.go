@@ -113,7 +113,7 @@ func (a *app) teachLearned(w io.Writer, c *models.Content, set, dir string) erro
 		return err
 	}
 	defer r.Close()
-	t, check, err := dice.TeachFolder(r, set, dir, values, func(s string) { fmt.Fprintln(w, s) })
+	t, check, err := dice.TeachFolder(r, set, dir, values, vision.ReadImage, func(s string) { fmt.Fprintln(w, s) })
 	if err != nil {
 		return err
 	}

@@ -39,8 +39,9 @@ type TeachCheck struct {
 // one die of that face (a camera frame, or a crop around the die). values
 // gives a face's number (a d10's "0" reads 10); a face not in it reads 0.
 // A picture whose die the finder does not mark is read as a crop: the
-// whole picture is the die. progress hears what was skipped.
-func TeachFolder(r *Reader, set, dir string, values map[string]int, progress func(string)) (*Taught, TeachCheck, error) {
+// whole picture is the die. read decodes a picture file (vision.ReadImage
+// bounds its size); progress hears what was skipped.
+func TeachFolder(r *Reader, set, dir string, values map[string]int, read func(path string) (gocv.Mat, error), progress func(string)) (*Taught, TeachCheck, error) {
 	say := func(format string, a ...any) {
 		if progress != nil {
 			progress(fmt.Sprintf(format, a...))
@@ -87,7 +88,7 @@ func TeachFolder(r *Reader, set, dir string, values map[string]int, progress fun
 		n := 0
 		for _, name := range pics {
 			path := filepath.Join(dir, face, name)
-			emb, err := teachView(r, path)
+			emb, err := teachView(r, read, path)
 			if err != nil {
 				say("%s: %s: skipped: %v", face, name, err)
 				continue
@@ -130,12 +131,12 @@ func TeachFolder(r *Reader, set, dir string, values map[string]int, progress fun
 
 // teachView is the embedding of the one die of a teaching picture: the
 // finder's best mark, or the whole picture when it marks none.
-func teachView(r *Reader, path string) ([]float32, error) {
-	img := gocv.IMRead(path, gocv.IMReadColor)
-	defer img.Close()
-	if img.Empty() {
-		return nil, fmt.Errorf("not a picture OpenCV reads")
+func teachView(r *Reader, read func(string) (gocv.Mat, error), path string) ([]float32, error) {
+	img, err := read(path)
+	if err != nil {
+		return nil, err
 	}
+	defer img.Close()
 	found, err := r.Find(img)
 	if err != nil {
 		return nil, err
