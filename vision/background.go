@@ -36,6 +36,11 @@ const (
 	// backgroundSpotChanged is the fraction of a watched spot that must
 	// differ from the reference for the spot to count as changed.
 	backgroundSpotChanged = 0.1
+	// diceReuseChanged is the fraction of the shrunk frame that may differ
+	// (by backgroundChangeLevel) from the frame of the last reading of
+	// BackgroundConfig.Dice for that reading to be reused: far less than
+	// one die, so a die that lands, leaves or turns is read anew.
+	diceReuseChanged = 0.0005
 )
 
 // BackgroundConfig configures a [BackgroundReader]. Zero fields take the
@@ -86,6 +91,15 @@ type BackgroundConfig struct {
 	// returns the error, but Read does not fail for it: the dice keep
 	// their reference.
 	Share func(ref gocv.Mat) error
+	// Dice, when set, names the dice in place of the detector: the
+	// detector still learns the empty table and tells a hand or an arm in
+	// the picture (Reading.Occluded), and Dice reads the dice (a learned
+	// reader, say). Dice is called on still, unoccluded frames only, and
+	// its reading is reused while the picture stays as it was when it
+	// read, so a reader that costs many frames' time runs once per settled
+	// scene. Moving and occluded frames then carry no dice (the roll
+	// tracker ignores their dice). Dice must not keep img.
+	Dice func(img gocv.Mat) ([]Die, error)
 }
 
 func (c BackgroundConfig) withDefaults() BackgroundConfig {
@@ -127,6 +141,9 @@ type BackgroundStats struct {
 	// ShareFailed counts the references that BackgroundConfig.Share
 	// refused.
 	ShareFailed int
+	// DiceReads counts the calls of BackgroundConfig.Dice; DiceReused the
+	// still frames that reused its last reading.
+	DiceReads, DiceReused int
 	// LearnedAt is the index (counting frames read, from 0) of the frame
 	// last taken as a new reference, -1 when none was.
 	LearnedAt int
@@ -193,9 +210,13 @@ type BackgroundReader struct {
 	// Spots (frame pixels) of things taken into the reference that were
 	// read as dice and never moved.
 	suspects []image.Rectangle
-	stats    BackgroundStats
-	estimate bool // det's estimate of the table, given back by Close
-	closed   bool
+	// The last reading of cfg.Dice, and the frame it was read from as the
+	// Motion shrinks frames (empty: no reading to reuse).
+	diceSmall, diceDiff gocv.Mat
+	dice                []Die
+	stats               BackgroundStats
+	estimate            bool // det's estimate of the table, given back by Close
+	closed              bool
 }
 
 // NewBackgroundReader returns a reader over det with cfg (zero fields take
@@ -214,14 +235,16 @@ func NewBackgroundReader(det *DiceDetector, cfg BackgroundConfig) *BackgroundRea
 		estimate, det.estimate = det.estimate, false
 	}
 	return &BackgroundReader{
-		cfg:      cfg,
-		det:      det,
-		estimate: estimate,
-		motion:   NewMotion(cfg.Motion),
-		ref:      gocv.NewMat(),
-		refSmall: gocv.NewMat(),
-		diff:     gocv.NewMat(),
-		stats:    BackgroundStats{LearnedAt: -1},
+		cfg:       cfg,
+		det:       det,
+		estimate:  estimate,
+		motion:    NewMotion(cfg.Motion),
+		ref:       gocv.NewMat(),
+		refSmall:  gocv.NewMat(),
+		diff:      gocv.NewMat(),
+		diceSmall: gocv.NewMat(),
+		diceDiff:  gocv.NewMat(),
+		stats:     BackgroundStats{LearnedAt: -1},
 	}
 }
 
@@ -265,12 +288,21 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 	return b.share()
 }
 
-// Reset drops the reference and forgets the stillness and the motion seen
-// so far.
+// Reset drops the reference and forgets the stillness, the motion seen so
+// far and the last reading of BackgroundConfig.Dice.
 func (b *BackgroundReader) Reset() {
 	b.drop()
 	b.motion.Reset()
 	b.everMoved.clear()
+	b.forgetDice()
+}
+
+// forgetDice drops cfg.Dice's last reading: the next still frame is read
+// anew.
+func (b *BackgroundReader) forgetDice() {
+	b.diceSmall.Close()
+	b.diceSmall = gocv.NewMat()
+	b.dice = nil
 }
 
 // Read reads the dice in img (8-bit BGR; the caller keeps it) and updates
@@ -315,6 +347,15 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 		return rd, err
 	}
 	still := s.Quiet
+	if b.cfg.Dice != nil {
+		rd.Dice = nil
+		if still && !rd.Occluded {
+			if rd.Dice, err = b.readDice(img, small); err != nil {
+				b.emptyRun, b.stuckRun, b.ghostRun = 0, 0, 0
+				return rd, err
+			}
+		}
+	}
 	// With a reference, at a spot where something that never moved was
 	// taken into the reference: a die read there is that thing gone (a
 	// hole in the reference), not a die, and is left out of the reading;
@@ -411,6 +452,28 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 		b.drop()
 	}
 	return rd, nil
+}
+
+// readDice returns cfg.Dice's reading of img: the last one when small (img
+// as the Motion shrinks it) hardly differs from the frame it was read from.
+func (b *BackgroundReader) readDice(img, small gocv.Mat) ([]Die, error) {
+	if !b.diceSmall.Empty() && b.diceSmall.Cols() == small.Cols() && b.diceSmall.Rows() == small.Rows() {
+		gocv.AbsDiff(small, b.diceSmall, &b.diceDiff)
+		gocv.Threshold(b.diceDiff, &b.diceDiff, backgroundChangeLevel-1, 255, gocv.ThresholdBinary)
+		if float64(gocv.CountNonZero(b.diceDiff)) <= diceReuseChanged*float64(small.Cols()*small.Rows()) {
+			b.stats.DiceReused++
+			return slices.Clone(b.dice), nil
+		}
+	}
+	dice, err := b.cfg.Dice(img)
+	if err != nil {
+		b.forgetDice()
+		return nil, fmt.Errorf("vision: background: reading the dice: %w", err)
+	}
+	b.stats.DiceReads++
+	small.CopyTo(&b.diceSmall)
+	b.dice = slices.Clone(dice)
+	return dice, nil
 }
 
 // repair copies the suspect spots ks of img into the reference and
@@ -530,5 +593,7 @@ func (b *BackgroundReader) Close() error {
 	b.ref.Close()
 	b.refSmall.Close()
 	b.diff.Close()
+	b.diceSmall.Close()
+	b.diceDiff.Close()
 	return nil
 }
