@@ -184,6 +184,9 @@ func (st *stage) drawCube(cv *canvas, cb *cube, g *cubeGeom) error {
 	warped := gocv.NewMat()
 	defer patch.Close()
 	defer warped.Close()
+	if g.rim != nil {
+		fillPolys(&patch, [][]vec2{g.rim}, vec2{float64(roi.Min.X), float64(roi.Min.Y)}, rimColor(cb.art.look))
+	}
 	pd, err := patch.DataPtrUint8()
 	if err != nil {
 		return err

@@ -19,6 +19,9 @@ type cube struct {
 	// yaw rotates the die about the vertical, degrees clockwise.
 	yaw  float64
 	size float64
+	// flat, when not 0, makes the piece a flat disc of diameter size and
+	// thickness flat·size (a token) instead of a cube.
+	flat float64
 	// roll and phi tilt the die over one of its bottom edges (tumbling):
 	// roll picks the local direction (+x, +y, -x, -y) and phi the angle in
 	// degrees, within ±45.
@@ -51,6 +54,11 @@ type cubeGeom struct {
 	top     cubeFace // the side facing up most (visible or not)
 	center  vec2     // centre of the top face in the frame
 	topSide float64  // mean edge length of the top face in the frame
+	// disc holds points around a token's bottom and top rims (table
+	// space), and rim their projected hull, drawn as the token's edge;
+	// both nil for a cube.
+	disc []vec3
+	rim  []vec2
 }
 
 // localFaces returns, for a roll direction, each face's normal and art axes
@@ -83,6 +91,9 @@ func (c *cube) orientation() mat3 {
 
 // geometry projects the cube into the frame.
 func (c *cube) geometry(cam *camera, light vec3) cubeGeom {
+	if c.flat > 0 {
+		return c.discGeometry(cam, light)
+	}
 	h := c.size / 2
 	r := c.orientation()
 	phi := math.Abs(c.phi) * math.Pi / 180
@@ -134,12 +145,24 @@ func (c *cube) geometry(cam *camera, light vec3) cubeGeom {
 // shadow returns the cube's shadow on the table as a polygon in the frame.
 func (g *cubeGeom) shadow(cam *camera, light vec3) []vec2 {
 	lz := math.Max(0.2, light.Z)
-	pts := make([]vec2, 0, 8)
-	for _, w := range g.world {
+	solid := g.world[:]
+	if g.disc != nil {
+		solid = g.disc
+	}
+	pts := make([]vec2, 0, len(solid))
+	for _, w := range solid {
 		t := w.Z / lz
 		pts = append(pts, cam.project(vec3{w.X - light.X*t, w.Y - light.Y*t, 0}))
 	}
 	return convexHull(pts)
+}
+
+// height is the height of the piece's top face above the table at rest.
+func (c *cube) height() float64 {
+	if c.flat > 0 {
+		return c.flat * c.size
+	}
+	return c.size
 }
 
 // polyArea is the area of a simple polygon.

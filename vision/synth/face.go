@@ -20,10 +20,16 @@ const (
 	artCustom                 // any other symbol set: a hashed glyph plus icons
 	artPips                   // d6
 	artNumeral                // d10, d20 and any other numeric set
+	artCombat                 // This War of Mine's combat dice (pieces.go)
+	artToken                  // a flat two-sided token (pieces.go)
 )
 
 func kindOf(fs models.FaceSet) artKind {
 	switch {
+	case isCombatSet(fs.ID):
+		return artCombat
+	case fs.ID == SetLuckToken:
+		return artToken
 	case fs.ID == "vats":
 		return artVATS
 	case fs.ID == "assist":
@@ -106,6 +112,8 @@ func resolveArt(fs models.FaceSet, st *Style, over Look, pick int, pattern uint6
 		if st.Facets {
 			a.facet = facetShape(fs)
 		}
+	case artCombat, artToken:
+		a.look = pieceLook(fs.ID)
 	}
 	if a.kind <= artCustom {
 		a.look = DieLook{Body: a.symbols.Body, Ink: a.symbols.Ink, Finish: FinishSolid}
@@ -227,7 +235,11 @@ func drawArt(fs models.FaceSet, st *Style, a artSpec, size int) (faceArt, error)
 	bigA := gocv.NewMatWithSize(d, d, gocv.MatTypeCV8UC1)
 	defer big.Close()
 	defer bigA.Close()
-	if err := paintBody(&big, &bigA, d, a, st); err != nil {
+	paint := paintBody
+	if a.kind == artToken {
+		paint = paintDisc
+	}
+	if err := paint(&big, &bigA, d, a, st); err != nil {
 		return faceArt{}, err
 	}
 	p := painter{bgr: &big, alpha: &bigA, d: float64(d), inkAlpha: a.look.Finish == FinishTranslucent}
@@ -247,6 +259,10 @@ func drawArt(fs models.FaceSet, st *Style, a artSpec, size int) (faceArt, error)
 			}
 		case artNumeral:
 			drawNumeral(&p, st, a, f.ID)
+		case artCombat:
+			drawCombat(&p, a, fs, f)
+		case artToken:
+			drawTokenSide(&p, a, fs, f)
 		}
 	}
 	small, smallA := gocv.NewMat(), gocv.NewMat()

@@ -259,6 +259,9 @@ func (st *stage) resolveDie(i int, d DieSpec, lay *rand.Rand) cube {
 	pick := attr.IntN(1 << 20)
 	pattern := attr.Uint64()
 	cb := cube{index: i, set: fs, art: resolveArt(fs, &st.spec.Style, d.Look, pick, pattern), size: float64(size), yaw: yaw}
+	if cb.art.kind == artToken {
+		cb.flat = tokenThickness
+	}
 	cb.faces = sideFaces(fs, face, attr, st.spec.Style.SideArt)
 	return cb
 }
@@ -317,7 +320,7 @@ func sideFaces(fs models.FaceSet, top string, rng *rand.Rand, art bool) [6]strin
 
 // placeAt puts the die so that its top face's centre is at frame point p.
 func (st *stage) placeAt(cb *cube, p vec2) {
-	cb.base = st.cam.unproject(p, cb.size)
+	cb.base = st.cam.unproject(p, cb.height())
 }
 
 // fits reports whether a die's box lies inside the frame's margin and clear

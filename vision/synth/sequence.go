@@ -250,6 +250,11 @@ func NewSequence(c *models.Content, spec SequenceSpec) (*Sequence, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i, d := range s.Dice {
+		if d.Set == SetLuckToken {
+			return nil, specErr("die %d: a %s token is drawn in still scenes, not thrown in a sequence", i, d.Set)
+		}
+	}
 	spec.Scene = s
 	spec.Scene.Hand = Hand{}
 	if spec.FPS == 0 {

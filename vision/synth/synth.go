@@ -46,7 +46,10 @@
 // lighter kite (d10) or triangle (d20) facet with the numeral, the
 // neighbouring facets darker, and the sides show facets without numerals.
 // [Style] holds colours, shapes and layout; [StyleDefault], [StyleAlt] and
-// [StyleWorn] are presets to derive from.
+// [StyleWorn] are presets to derive from. This War of Mine's combat dice
+// and Wasteland Warfare's luck token (a flat disc, in still scenes only)
+// have art of their own, drawn for scenes that name their sets with a
+// content that has them ([WithGamePieces]); the random mix never draws them.
 //
 // Every function that returns a gocv.Mat hands it to the caller, who closes
 // it. The package keeps no state between calls and is safe for concurrent
@@ -413,6 +416,8 @@ func (s Scene) sizeRange(set string) (int, int) {
 		lo, hi = 36, 54
 	case "d10", "d20":
 		lo, hi = 42, 60
+	case SetLuckToken:
+		lo, hi = tokenMin, tokenMax
 	}
 	maxSize := float64(min(s.Width, s.Height) / 3)
 	a := math.Max(8, math.Min(maxSize, math.Round(lo*k)))
