@@ -145,6 +145,8 @@ type Vision struct {
 	SettleFrames int `mapstructure:"settle_frames"`
 	// DiceSets lists the face sets to look for, comma-separated.
 	DiceSets string `mapstructure:"dice_sets"`
+	// DiceReader is the dice reader of play: "tuned" or "learned".
+	DiceReader string `mapstructure:"dice_reader"`
 	// CardFrames is the number of steady frames before a card counts as shown.
 	CardFrames int `mapstructure:"card_frames"`
 	// Markers is the marker map file merged over the default; "" for DATA_DIR/markers.yaml if present.
@@ -152,6 +154,12 @@ type Vision struct {
 	// OpenCVThreads is the threads of OpenCV's parallel loops; 0 for OpenCV's default.
 	OpenCVThreads int `mapstructure:"opencv_threads"`
 }
+
+// The dice readers of vision.dice_reader.
+const (
+	DiceReaderTuned   = "tuned"
+	DiceReaderLearned = "learned"
+)
 
 // Dashboard configures the web dashboard.
 type Dashboard struct {
@@ -495,6 +503,7 @@ func finish(cfg *Config, origin map[string]*Error) []error {
 	if len(cfg.Vision.Sets()) == 0 {
 		bad("vision.dice_sets", "want set names such as vats,assist, got %q", cfg.Vision.DiceSets)
 	}
+	oneOf("vision.dice_reader", cfg.Vision.DiceReader, DiceReaderTuned, DiceReaderLearned)
 	between("vision.card_frames", cfg.Vision.CardFrames, 1, 1000)
 	expand("vision.markers", &cfg.Vision.Markers)
 	between("vision.opencv_threads", cfg.Vision.OpenCVThreads, 0, 64)

@@ -94,7 +94,7 @@ func TestDefaultsWhenNoFile(t *testing.T) {
 		Output:    Output{JSON: false},
 		Log:       Log{Level: "info"},
 		Camera:    Camera{Device: "0", Width: 1280, Height: 720, FPS: 30},
-		Vision:    Vision{SettleFrames: 3, DiceSets: "vats,assist", CardFrames: 8, OpenCVThreads: 1},
+		Vision:    Vision{SettleFrames: 3, DiceSets: "vats,assist", DiceReader: "tuned", CardFrames: 8, OpenCVThreads: 1},
 		Dashboard: Dashboard{Addr: "127.0.0.1:8080"},
 		Rules:     Rules{DeckEmpty: ""},
 	}
@@ -278,6 +278,7 @@ func TestWrongTypeNamesFileAndLine(t *testing.T) {
 		{"addr", "dashboard:\n  addr: localhost\n", `config.yaml:2: key "dashboard.addr": want host:port`},
 		{"crop", "camera:\n  crop: 10,10,20\n", `config.yaml:2: key "camera.crop": want x0,y0,x1,y1`},
 		{"dice sets", "vision:\n  dice_sets: \" , \"\n", `config.yaml:2: key "vision.dice_sets": want set names`},
+		{"dice reader", "vision:\n  settle_frames: 3\n  dice_reader: neural\n", `config.yaml:3: key "vision.dice_reader"`},
 		{"threads", "vision:\n  card_frames: 8\n  opencv_threads: -1\n", `config.yaml:3: key "vision.opencv_threads": want 0 to 64, got -1`},
 		{"deck", "rules:\n  deck_empty: burn\n", `config.yaml:2: key "rules.deck_empty": want one of "", "reshuffle", "stop", got "burn"`},
 	}

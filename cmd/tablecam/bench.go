@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tablecam/announce"
+	"tablecam/config"
 	"tablecam/demo"
 	"tablecam/live"
 	"tablecam/perf"
@@ -32,7 +33,9 @@ through the camera pipeline into a session and the announcers. Reports the time
 from the frame the dice stopped in to the announcement (and to the voice engine
 starting, with --voice), the CPU share of all cores, and the resident memory
 after every loop. --loops N plays it N times into one session (a 30-minute session
-is about 100 loops); --unpaced processes frames as fast as possible (memory only).`,
+is about 100 loops); --unpaced processes frames as fast as possible (memory only).
+With --vision-dice-reader learned the learned reader reads the dice (vats and
+assist taught to it with tablecam learn dice --reader learned).`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := (perf.Options{Loops: loops}).Validate(); err != nil {
 				return fmt.Errorf("--loops: %w", err)
@@ -70,11 +73,19 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 				return err
 			}
 			defer done()
-			det, err := a.diceDetector(c, []string{"vats", "assist"}, errw)
+			sets := []string{"vats", "assist"}
+			det, err := a.diceDetector(c, sets, errw)
 			if err != nil {
 				return err
 			}
 			defer det.Close()
+			var learned *learnedReader
+			if a.cfg.Vision.DiceReader == config.DiceReaderLearned {
+				if learned, err = a.playLearnedReader(c, sets); err != nil {
+					return err
+				}
+				defer learned.Close()
+			}
 			cr, err := a.cardReader(false)
 			if err != nil {
 				return err
@@ -91,7 +102,7 @@ is about 100 loops); --unpaced processes frames as fast as possible (memory only
 			rep, err := perf.Run(ctx, perf.Options{
 				Video: video, Settles: rec.Settles, Rolls: rec.Rolls, Loops: loops, Unpaced: unpaced,
 				NewDice: func() (vision.DiceReader, func(), error) {
-					r := newBackgroundReader(det, cr)
+					r := newBackgroundReader(det, cr, learned)
 					return r.Read, func() { r.Close() }, nil
 				},
 				NewCards: func() live.CardReader {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"tablecam/announce"
+	"tablecam/config"
 	"tablecam/dashboard"
 	"tablecam/live"
 	"tablecam/models"
@@ -128,11 +129,19 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	defer st.Close()
-	det, err := a.diceDetector(c, playSets(c, a.cfg.Vision.Sets(), s.Game().Kind), errw)
+	sets := playSets(c, a.cfg.Vision.Sets(), s.Game().Kind)
+	det, err := a.diceDetector(c, sets, errw)
 	if err != nil {
 		return err
 	}
 	defer det.Close()
+	var learned *learnedReader
+	if a.cfg.Vision.DiceReader == config.DiceReaderLearned {
+		if learned, err = a.playLearnedReader(c, sets); err != nil {
+			return err
+		}
+		defer learned.Close()
+	}
 	outs, mute, err := a.outputs(ctx, out, o.jsonOut, o.voice)
 	if err != nil {
 		return err
@@ -159,7 +168,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 			}
 		}()
 	}
-	reader := newBackgroundReader(det, cr)
+	reader := newBackgroundReader(det, cr, learned)
 	defer reader.Close()
 	// Without a dashboard nobody sees the live view: no preview frames are
 	// encoded. The background reader still reads every frame: it learns the
@@ -200,11 +209,16 @@ func feedPreview(feed *dashboard.FrameBuffer) func(live.PreviewFrame) {
 
 // newBackgroundReader reads dice with det and learns the empty table by
 // itself (see vision.BackgroundReader); the card reader cr (nil: none)
-// gets the same empty table.
-func newBackgroundReader(det *vision.DiceDetector, cr *vision.CardReader) *vision.BackgroundReader {
+// gets the same empty table. With the learned reader lr (nil: none), lr
+// names the dice of each settled scene and det keeps the table and sees
+// hands.
+func newBackgroundReader(det *vision.DiceDetector, cr *vision.CardReader, lr *learnedReader) *vision.BackgroundReader {
 	cfg := vision.BackgroundConfig{}
 	if cr != nil {
 		cfg.Share = cr.SetBackground
+	}
+	if lr != nil {
+		cfg.Dice = lr.read
 	}
 	return vision.NewBackgroundReader(det, cfg)
 }

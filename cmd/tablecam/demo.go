@@ -76,7 +76,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, game string, w, er
 		Game: game, Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview, FramesDir: framesDir,
 		Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
 		Dice: func() (vision.DiceReader, func(), error) {
-			r := newBackgroundReader(det, cr)
+			r := newBackgroundReader(det, cr, nil)
 			return r.Read, func() { r.Close() }, nil
 		},
 		Cards: func() (live.CardReader, func(), error) {

@@ -53,6 +53,18 @@ func (a *app) newLearnedReader(c *models.Content, sets []string) (*learnedReader
 	return lr, nil
 }
 
+// playLearnedReader is the learned reader of play for the face sets the
+// camera looks for: the sets taught to it, or d6 alone (not taught) by the
+// built-in pip classes.
+func (a *app) playLearnedReader(c *models.Content, sets []string) (*learnedReader, error) {
+	if len(sets) == 1 && sets[0] == "d6" {
+		if _, err := os.Stat(learnedPath(a.cfg.DataDir, "d6")); errors.Is(err, os.ErrNotExist) {
+			return a.newLearnedReader(c, nil)
+		}
+	}
+	return a.newLearnedReader(c, sets)
+}
+
 func (lr *learnedReader) Close() error { return lr.r.Close() }
 
 // read reads the dice of a picture.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,5 +82,72 @@ func TestLearnedReaderTeachAndRead(t *testing.T) {
 	}
 	if _, _, err := runIn(t, data, "learn", "dice", "--reader", "learned", "--set", "vats", teachDir); err == nil || !strings.Contains(err.Error(), "no such face") {
 		t.Errorf("d20 faces taught as vats: %v", err)
+	}
+}
+
+// `play --vision-dice-reader learned` reads a roll of real d6 through the
+// camera pipeline: a committed webcam photo of three dice showing 4 (the
+// regression subset of vision/dice), after frames of a covered camera so
+// that the dice arrive. The learned reader names the dice (its extra marks
+// on the dice's sides are asked, not announced as sure); a set the learned
+// reader was never taught is an error that says how to teach it.
+func TestPlayLearnedReaderReadsARealRoll(t *testing.T) {
+	photo := gocv.IMRead(filepath.Join("..", "..", "vision", "dice", "testdata", "real", "webcam-four_30.jpg"), gocv.IMReadColor)
+	if photo.Empty() {
+		t.Fatal("the regression photo webcam-four_30.jpg is missing")
+	}
+	defer photo.Close()
+	covered := gocv.NewMatWithSize(photo.Rows(), photo.Cols(), photo.Type())
+	defer covered.Close()
+	frames := t.TempDir()
+	for i := range 15 {
+		img := photo
+		if i < 3 {
+			img = covered
+		}
+		if !gocv.IMWrite(filepath.Join(frames, fmt.Sprintf("%03d.png", i)), img) {
+			t.Fatal("write a frame")
+		}
+	}
+	data := dataDir(t)
+	out, errs, err := runIn(t, data, "play", "--images", frames, "--no-prompt", "--voice", "off", "--json",
+		"--vision-dice-reader", "learned", "--vision-dice-sets", "d6")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	if !strings.Contains(errs, "1 roll,") {
+		t.Errorf("want 1 roll read:\n%s", errs)
+	}
+	var faces, unsure []string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var a struct {
+			Kind string `json:"kind"`
+			Data struct {
+				Faces []string `json:"faces"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		switch a.Kind {
+		case "roll.faces":
+			faces = a.Data.Faces
+		case "roll.uncertain":
+			unsure = a.Data.Faces
+		}
+	}
+	sure := slices.Clone(faces)
+	for _, f := range unsure {
+		if i := slices.Index(sure, f); i >= 0 {
+			sure = slices.Delete(sure, i, i+1)
+		}
+	}
+	if slices.Sort(sure); !slices.Equal(sure, []string{"4", "4", "4"}) {
+		t.Errorf("rolled %v (unsure %v): want the three 4s read surely and nothing else sure", faces, unsure)
+	}
+	_, _, err = runIn(t, data, "play", "--images", frames, "--no-prompt", "--voice", "off",
+		"--vision-dice-reader", "learned", "--vision-dice-sets", "vats")
+	if err == nil || !strings.Contains(err.Error(), "tablecam learn dice --reader learned --set vats") {
+		t.Errorf("play with a set not taught to the learned reader: %v", err)
 	}
 }
