@@ -23,6 +23,10 @@ type GameOddsRequest struct {
 	Stat    int
 	Mod     int
 	Warfare WarfareOdds
+	// This War of Mine: a combat roll (Combat.Die "": not asked); Content
+	// lists the dice's faces.
+	Combat  CombatOddsRequest
+	Content *models.Content
 	// Wasteland Warfare: a skill test at Skill on a die with these faces.
 	Skill      int
 	SkillFaces []string
@@ -40,8 +44,8 @@ func GameOddsReport(r GameOddsRequest) (string, error) {
 	var b strings.Builder
 	switch r.Game {
 	case GameTwom:
-		if r.Noise == nil && r.Empathy == nil {
-			return "", fmt.Errorf("odds --game twom: give --noise N and/or --empathy N")
+		if r.Noise == nil && r.Empathy == nil && r.Combat.Die == "" {
+			return "", fmt.Errorf("odds --game twom: give --noise N, --empathy N and/or --combat DIE")
 		}
 		if r.Noise != nil {
 			if *r.Noise < 1 || *r.Noise > 20 {
@@ -54,6 +58,11 @@ func GameOddsReport(r GameOddsRequest) (string, error) {
 				return "", fmt.Errorf("empathy must be 0 … 10, got %d", *r.Empathy)
 			}
 			b.WriteString(cat.T("oddsEmpathy", *r.Empathy, ratio(twom.EmpathyOdds(*r.Empathy))))
+		}
+		if r.Combat.Die != "" {
+			if err := twomCombatOdds(&b, cat, r.Content, r.Combat); err != nil {
+				return "", err
+			}
 		}
 	case GameWarfare:
 		if err := warfareOddsReport(&b, cat, r.Stat, r.Mod, r.Warfare); err != nil {

@@ -30,15 +30,17 @@ type WarfareOdds struct {
 	Initiative   bool
 	LastAttacker string
 	LuckA, LuckB *int
+	// Mine is the Endurance of a unit caught by a mine (0: not asked).
+	Mine int
 }
 
-func (o WarfareOdds) asked() bool { return o.Melee != 0 || o.Shoot != 0 || o.Initiative }
+func (o WarfareOdds) asked() bool { return o.Melee != 0 || o.Shoot != 0 || o.Initiative || o.Mine != 0 }
 
 // warfareOddsReport writes the exact odds of Fallout: Warfare's d10 test,
 // attacks and initiative asked for.
 func warfareOddsReport(w io.Writer, cat *Catalog, stat, mod int, o WarfareOdds) error {
 	if stat == 0 && !o.asked() {
-		return fmt.Errorf("odds --game warfare: give --stat N, --melee STRENGTH, --shoot AGILITY and/or --initiative")
+		return fmt.Errorf("odds --game warfare: give --stat N, --melee STRENGTH, --shoot AGILITY, --mine ENDURANCE and/or --initiative")
 	}
 	if stat != 0 {
 		if stat < 1 || stat > 20 {
@@ -54,6 +56,11 @@ func warfareOddsReport(w io.Writer, cat *Catalog, stat, mod int, o WarfareOdds) 
 	}
 	if o.Melee != 0 || o.Shoot != 0 {
 		if err := warfareAttackOdds(w, cat, o); err != nil {
+			return err
+		}
+	}
+	if o.Mine != 0 {
+		if err := warfareMineOdds(w, cat, o.Mine); err != nil {
 			return err
 		}
 	}

@@ -220,7 +220,15 @@ func (c *Catalog) T(key string, args ...any) string {
 // same way) and in other languages (%[n]s: the n-th value, as written).
 var errorTexts = []struct{ en, de string }{
 	// The odds of the other games.
-	{"odds --game twom: give --noise N and/or --empathy N", "odds --game twom: gebt --noise N und/oder --empathy N an"},
+	{"odds --game twom: give --noise N, --empathy N and/or --combat DIE", "odds --game twom: gebt --noise N, --empathy N und/oder --combat DIE an"},
+	{"odds --game twom: --combat is a die (grey, yellow, red) or a weapon (%s), got %q",
+		"odds --game twom: --combat ist ein Würfel (grey, yellow, red) oder eine Waffe (%[1]s), nicht %[2]s"},
+	{"odds --game twom: the content lists no faces of the %s die; give them with --combat-faces",
+		"odds --game twom: der Inhalt nennt keine Seiten des Würfels %[1]s; gebt sie mit --combat-faces an"},
+	{"odds --game twom: --combat-faces: %w", "odds --game twom: --combat-faces: %[1]s"},
+	{"combat odds: the die has no faces", "Kampfwahrscheinlichkeiten: der Würfel hat keine Seiten"},
+	{"combat odds: an enemy rolls once", "Kampfwahrscheinlichkeiten: ein Feind würfelt einmal"},
+	{"combat odds: %w", "Kampfwahrscheinlichkeiten: %[1]s"},
 	{"noise must be 1 … 20, got %d", "der Lärm muss 1 … 20 sein, nicht %[1]s"},
 	{"empathy must be 0 … 10, got %d", "die Empathie muss 0 … 10 sein, nicht %[1]s"},
 	{"odds --game wasteland: give the skill die's faces with --skill-faces (e.g. crit,ap,2,2,3,...,x): their counts are not confirmed, so tablecam takes your die's",
@@ -228,8 +236,9 @@ var errorTexts = []struct{ en, de string }{
 	{"skill must be 0 … 20, got %d", "die Fertigkeit muss 0 … 20 sein, nicht %[1]s"},
 	{"skill die face %q: want a number 1–20, ap, crit or x", "Seite %[1]s des Fertigkeitswürfels: erwartet wird eine Zahl 1–20, ap, crit oder x"},
 	{"odds: unknown game %q (twom, warfare, wasteland)", "odds: unbekanntes Spiel %[1]s (twom, warfare, wasteland)"},
-	{"odds --game warfare: give --stat N, --melee STRENGTH, --shoot AGILITY and/or --initiative",
-		"odds --game warfare: gebt --stat N, --melee STRENGTH, --shoot AGILITY und/oder --initiative an"},
+	{"odds --game warfare: give --stat N, --melee STRENGTH, --shoot AGILITY, --mine ENDURANCE and/or --initiative",
+		"odds --game warfare: gebt --stat N, --melee STRENGTH, --shoot AGILITY, --mine ENDURANCE und/oder --initiative an"},
+	{"odds --game warfare: --mine (Endurance) must be 1 … 20, got %d", "odds --game warfare: --mine (Ausdauer) muss 1 … 20 sein, nicht %[1]s"},
 	{"odds --game warfare: --stat must be 1 … 20, got %d", "odds --game warfare: --stat muss 1 … 20 sein, nicht %[1]s"},
 	{"mod must be -10 … 10, got %d", "der Modifikator muss -10 … 10 sein, nicht %[1]s"},
 	{"odds --game warfare: a melee attack or a shot, not both", "odds --game warfare: ein Nahkampfangriff oder ein Schuss, nicht beides"},

@@ -867,7 +867,7 @@ func (a *app) exportSession(ctx context.Context, id, file string, w io.Writer) e
 func (a *app) oddsCmd() *cobra.Command {
 	var r tracker.OddsRequest
 	var g tracker.GameOddsRequest
-	var faces, skillFaces string
+	var faces, skillFaces, combatFaces string
 	var noise, empathy, luckA, luckB int
 	cmd := &cobra.Command{
 		Use:   "odds",
@@ -876,10 +876,12 @@ func (a *app) oddsCmd() *cobra.Command {
   tablecam odds --enemy ghoul-2 --rerolls 2 --assist
   tablecam odds --enemy raider-1 --faces head,torso,2h --rerolls 1
   tablecam odds --game twom --noise 3 --empathy 6
+  tablecam odds --game twom --combat hatchet --combat-faces 0,0,1,1,2,hatchet
   tablecam odds --game warfare --stat 7 --mod +2
   tablecam odds --game warfare --melee 7 --ac 2 --behind
   tablecam odds --game warfare --shoot 8 --ac 1 --cover --light dusk
   tablecam odds --game warfare --initiative --last-attacker a --luck-b 3
+  tablecam odds --game warfare --mine 5
   tablecam odds --game wasteland --skill 5 --skill-faces crit,ap,2,2,3,3,4,4,5,5,6,6,7,7,8,9,10,x,x,x`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if g.Game != "" {
@@ -897,6 +899,16 @@ func (a *app) oddsCmd() *cobra.Command {
 				}
 				if skillFaces != "" {
 					g.SkillFaces = strings.Split(skillFaces, ",")
+				}
+				if g.Combat.Die != "" {
+					if combatFaces != "" {
+						g.Combat.Faces = strings.Split(combatFaces, ",")
+					}
+					c, err := a.content()
+					if err != nil {
+						return err
+					}
+					g.Content = c
 				}
 				g.Lang = a.cfg.Language
 				text, err := tracker.GameOddsReport(g)
@@ -937,6 +949,10 @@ func (a *app) oddsCmd() *cobra.Command {
 	f.StringVar(&g.Game, "game", "", "another game: twom, warfare or wasteland")
 	f.IntVar(&noise, "noise", 1, "twom: a noise test at this noise level")
 	f.IntVar(&empathy, "empathy", 0, "twom: an empathy test for this empathy")
+	f.StringVar(&g.Combat.Die, "combat", "", "twom: a combat roll with this die (grey, yellow, red) or weapon")
+	f.StringVar(&combatFaces, "combat-faces", "", "twom: your combat die's faces, comma-separated (0-6 symbols, shotgun, hatchet, out_of_ammo, fate)")
+	f.IntVar(&g.Combat.Shots, "shots", 1, "twom: 2 for the assault rifle's two rolls")
+	f.BoolVar(&g.Combat.Enemy, "enemy-roll", false, "twom: the combat roll is an enemy's")
 	f.IntVar(&g.Stat, "stat", 0, "warfare: the stat the d10 rolls under")
 	f.IntVar(&g.Mod, "mod", 0, "warfare: the modifiers added to the roll")
 	wo := &g.Warfare
@@ -955,6 +971,7 @@ func (a *app) oddsCmd() *cobra.Command {
 	f.StringVar(&wo.LastAttacker, "last-attacker", "", "warfare: the side that attacked last turn (a or b)")
 	f.IntVar(&luckA, "luck-a", 0, "warfare: the Luck of side a's best hero")
 	f.IntVar(&luckB, "luck-b", 0, "warfare: the Luck of side b's best hero")
+	f.IntVar(&wo.Mine, "mine", 0, "warfare: a unit of this Endurance caught by a mine")
 	f.IntVar(&g.Skill, "skill", 0, "wasteland: the skill value")
 	f.StringVar(&skillFaces, "skill-faces", "", "wasteland: your skill die's faces, comma-separated (2-10, ap, crit, x)")
 	return cmd

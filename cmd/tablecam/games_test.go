@@ -26,6 +26,21 @@ func TestOtherGamesListAndOdds(t *testing.T) {
 		// accuracy token 6 and 7 (two each) pass on luck: 10/20 + 4/20 · 1/2.
 		{[]string{"odds", "--game", "wasteland", "--skill", "5", "--skill-faces", "crit,ap,2,2,3,3,4,4,5,5,6,6,7,7,8,9,10,x,x,x"},
 			[]string{"no luck         P(success) = 1/2", "accuracy token  P(success) = 3/5"}},
+		// The yellow die's faces as the content lists them (0, 1, 2,
+		// hatchet, fate): with a hatchet 0 symbols on three faces of five,
+		// the hatchet's face kills (seed 004 "Waffen").
+		{[]string{"odds", "--game", "twom", "--combat", "hatchet"},
+			[]string{"yellow die (hatchet)", "counts are not confirmed", "P(wounds = 0)     = 3/5", "P(wounds = 2)     = 1/5", "P(kill outright)   = 1/5", "P(fate face)       = 1/5"}},
+		// A red die of seven faces rolled by an enemy's pistol: the
+		// shotgun's face is a miss, the out-of-ammo face empties it; two
+		// faces of 2 symbols.
+		{[]string{"odds", "--game", "twom", "--combat", "red", "--enemy-roll", "--combat-faces", "0,1,2,2,shotgun,out_of_ammo,fate"},
+			[]string{"red die (pistol), an enemy's roll", "P(wounds = 2)     = 2/7", "P(kill outright)   = 0/1", "P(out of ammo)     = 1/7"}},
+		// Endurance 4 saves on 1 … 6 with the mine's −2; a failed save
+		// (2/5) takes 1 damage on 1 … 6 of the damage roll (3/5): 6/25
+		// (seed 002 ch. 6 "Far Brillare le Mine").
+		{[]string{"odds", "--game", "warfare", "--mine", "4"},
+			[]string{"P(saved, no damage) = 3/5", "P(damage = 1)       = 6/25", "P(damage = 5)       = 1/25", "P(1) = 3/5"}},
 	} {
 		out, _, err := runIn(t, data, tc.args...)
 		if err != nil {
@@ -40,6 +55,16 @@ func TestOtherGamesListAndOdds(t *testing.T) {
 	}
 	if _, _, err := runIn(t, data, "odds", "--game", "wasteland", "--skill", "5"); err == nil || !strings.Contains(err.Error(), "--skill-faces") {
 		t.Errorf("wasteland odds without the die's faces: %v", err)
+	}
+	for _, args := range [][]string{
+		{"odds", "--game", "twom", "--combat", "spoon"},
+		{"odds", "--game", "twom", "--combat", "grey", "--combat-faces", "0,7"},
+		{"odds", "--game", "twom", "--combat", "knife", "--shots", "2"},
+		{"odds", "--game", "warfare", "--mine", "30"},
+	} {
+		if _, _, err := runIn(t, data, args...); err == nil {
+			t.Errorf("%v: no error", args)
+		}
 	}
 }
 

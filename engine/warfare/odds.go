@@ -102,3 +102,50 @@ func InitiativeRerollOdds(a, b InitiativeRoll) dice.Ratio {
 	r, _ := dice.NewRatio(n, 100)
 	return r
 }
+
+// MineDamageOdds is the chance of each damage of a mine's damage roll,
+// 1d10 − 5 and at least 1 (seed 002 ch. 6 "Far Brillare le Mine"): index k
+// is k damage, over the ten faces.
+func MineDamageOdds() []dice.Ratio {
+	out := make([]dice.Ratio, 6)
+	for k := range out {
+		out[k] = dice.Count(dice.D10Values(), func(v int) bool {
+			d, _ := MineDamage(v)
+			return d == k
+		})
+	}
+	return out
+}
+
+// MineOdds are the chances for a unit caught by an exploding mine.
+type MineOdds struct {
+	// Save is the chance that its Endurance save, with the mine's save
+	// modifier, succeeds.
+	Save dice.Ratio `json:"save"`
+	// Damage[k] is the chance that it takes k damage: Damage[0] is the
+	// save; a failed save takes the damage roll's 1d10 − 5, at least 1.
+	Damage []dice.Ratio `json:"damage"`
+}
+
+// MineOddsFor is MineOdds for a unit of this Endurance (seed 002 ch. 6
+// "Far Brillare le Mine"), over the 100 ordered pairs of the save's and the
+// damage roll's faces.
+func MineOddsFor(endurance int) MineOdds {
+	counts := make([]int64, 6)
+	for _, s := range dice.D10Values() {
+		for _, d := range dice.D10Values() {
+			if r, _ := MineSave(endurance, s); r.Success {
+				counts[0]++
+				continue
+			}
+			k, _ := MineDamage(d)
+			counts[k]++
+		}
+	}
+	o := MineOdds{Save: TestOdds(endurance, MineSaveMod)}
+	for _, n := range counts {
+		r, _ := dice.NewRatio(n, 100)
+		o.Damage = append(o.Damage, r)
+	}
+	return o
+}

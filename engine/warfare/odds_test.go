@@ -203,3 +203,51 @@ func TestSeed002Odds_InitiativeReroll(t *testing.T) {
 	// +2 for a: a tie needs vb = va+2, 8 pairs.
 	sameRat(t, "bonus reroll", InitiativeRerollOdds(InitiativeRoll{LastAttacker: true}, InitiativeRoll{}), big.NewRat(8, 100))
 }
+
+// seed 002 ch. 6 "Far Brillare le Mine" (lines 1876–1898): "Il modificatore
+// salvezza è -2, il danno è 1d10-5, il danno minimo è 1". The brute force
+// walks the printed faces of the save's and the damage roll's d10s.
+func TestSeed002Odds_Mine(t *testing.T) {
+	// Damage roll alone: 1 … 6 give 1 (six faces), 7 … 0 give 2 … 5.
+	dmg := MineDamageOdds()
+	for k := range 6 {
+		n := 0
+		for _, s := range printedFaces {
+			d := faceValue(t, s) - 5
+			if d < 1 {
+				d = 1
+			}
+			if d == k {
+				n++
+			}
+		}
+		sameRat(t, "MineDamageOdds["+strconv.Itoa(k)+"]", dmg[k], big.NewRat(int64(n), 10))
+	}
+	sameRat(t, "MineDamageOdds[1]", dmg[1], big.NewRat(3, 5))
+	sameRat(t, "MineDamageOdds[5]", dmg[5], big.NewRat(1, 10))
+	for end := 0; end <= 12; end++ {
+		o := MineOddsFor(end)
+		counts := make([]int64, 6)
+		for _, s := range printedFaces {
+			// The save: the roll with −2 at or under Endurance; a printed
+			// 0 (a 10) always fails.
+			saved := s != "0" && faceValue(t, s)-2 <= end
+			for _, d := range printedFaces {
+				if saved {
+					counts[0]++
+					continue
+				}
+				counts[max(1, faceValue(t, d)-5)]++
+			}
+		}
+		sameRat(t, "MineOddsFor("+strconv.Itoa(end)+").Save", o.Save, big.NewRat(counts[0], 100))
+		for k, n := range counts {
+			sameRat(t, "MineOddsFor("+strconv.Itoa(end)+").Damage["+strconv.Itoa(k)+"]", o.Damage[k], big.NewRat(n, 100))
+		}
+	}
+	// Hand-checked: Endurance 4 saves on 1 … 6 (6 − 2 = 4), 3/5; a failed
+	// save (2/5) takes 1 damage with chance 3/5: 6/25.
+	o := MineOddsFor(4)
+	sameRat(t, "MineOddsFor(4).Save", o.Save, big.NewRat(3, 5))
+	sameRat(t, "MineOddsFor(4).Damage[1]", o.Damage[1], big.NewRat(6, 25))
+}
