@@ -18,6 +18,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -140,12 +141,6 @@ func (d MarkerDict) checkID(id int) error {
 	return nil
 }
 
-// Point2f is a sub-pixel image position in pixels; pixel centres are at
-// integer coordinates.
-type Point2f struct {
-	X, Y float32
-}
-
 // Marker is an ArUco marker found in an image.
 type Marker struct {
 	// ID is the marker's id in the detector's dictionary.
@@ -154,9 +149,9 @@ type Marker struct {
 	// pixels, clockwise on screen, starting with the corner that is the
 	// marker's top-left when upright (so the marker's rotation is the angle
 	// of Corners[1]-Corners[0]).
-	Corners [4]Point2f
+	Corners [4]geom.Point
 	// Center is the mean of the corners.
-	Center Point2f
+	Center geom.Point
 	// Side is the mean side length in pixels.
 	Side float64
 }
@@ -303,7 +298,7 @@ func (md *MarkerDetector) Detect(img gocv.Mat) ([]Marker, error) {
 		m.ID = int(md.ids[i])
 		var cx, cy float64
 		for k := range 4 {
-			m.Corners[k] = Point2f{float32(md.corners[8*i+2*k]), float32(md.corners[8*i+2*k+1])}
+			m.Corners[k] = geom.Point{X: float32(md.corners[8*i+2*k]), Y: float32(md.corners[8*i+2*k+1])}
 			cx += float64(m.Corners[k].X) / 4
 			cy += float64(m.Corners[k].Y) / 4
 		}
@@ -311,7 +306,7 @@ func (md *MarkerDetector) Detect(img gocv.Mat) ([]Marker, error) {
 			a, b := m.Corners[k], m.Corners[(k+1)%4]
 			m.Side += math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y)) / 4
 		}
-		m.Center = Point2f{float32(cx), float32(cy)}
+		m.Center = geom.Point{X: float32(cx), Y: float32(cy)}
 	}
 	slices.SortStableFunc(markers, func(a, b Marker) int {
 		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Center.X, b.Center.X))

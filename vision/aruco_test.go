@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"tablecam/vision/geom"
 	"testing"
 	"text/tabwriter"
 
@@ -102,7 +103,7 @@ func TestGenerateMarkerReadsBack(t *testing.T) {
 			// The black square spans pixels [x0, x0+side): its geometric
 			// corners are half a pixel outside the pixel centres.
 			x0, y0 := float32(101+q)-0.5, float32(93+q)-0.5
-			want := [4]Point2f{{x0, y0}, {x0 + float32(side), y0}, {x0 + float32(side), y0 + float32(side)}, {x0, y0 + float32(side)}}
+			want := [4]geom.Point{{X: x0, Y: y0}, {X: x0 + float32(side), Y: y0}, {X: x0 + float32(side), Y: y0 + float32(side)}, {X: x0, Y: y0 + float32(side)}}
 			for k := range 4 {
 				if pointDist(got[0].Corners[k], want[k]) > 0.6 {
 					t.Errorf("%v id %d: corner %d at %v, want %v", d, id, k, got[0].Corners[k], want[k])
@@ -159,14 +160,14 @@ func TestMarkerDetectorInputs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	frame, truth := renderMarkerScene(rng, Dict4X4_50, markerCond{sides: [2]float64{50, 60}, angle: -1}, []int{3, 7, 11, 42})
 	defer frame.Close()
-	want := func(name string, got []Marker, off Point2f) {
+	want := func(name string, got []Marker, off geom.Point) {
 		t.Helper()
 		if len(got) != len(truth) {
 			t.Errorf("%s: %d markers, want %d", name, len(got), len(truth))
 			return
 		}
 		for i, m := range got { // truth is sorted by id, as is got
-			c := Point2f{truth[i].center().X - off.X, truth[i].center().Y - off.Y}
+			c := geom.Point{X: truth[i].center().X - off.X, Y: truth[i].center().Y - off.Y}
 			if m.ID != truth[i].id || pointDist(m.Center, c) > 1.5 {
 				t.Errorf("%s: marker %d id %d at %v, want id %d at %v", name, i, m.ID, m.Center, truth[i].id, c)
 			}
@@ -176,7 +177,7 @@ func TestMarkerDetectorInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("BGR", got, Point2f{})
+	want("BGR", got, geom.Point{})
 
 	grey := gocv.NewMat()
 	defer grey.Close()
@@ -185,7 +186,7 @@ func TestMarkerDetectorInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("grey", got, Point2f{})
+	want("grey", got, geom.Point{})
 
 	bgra := gocv.NewMat()
 	defer bgra.Close()
@@ -194,7 +195,7 @@ func TestMarkerDetectorInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("BGRA", got, Point2f{})
+	want("BGRA", got, geom.Point{})
 
 	// A Region is not continuous: coordinates are the region's own.
 	roi := frame.Region(image.Rect(3, 5, 1280, 720))
@@ -203,7 +204,7 @@ func TestMarkerDetectorInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want("region", got, Point2f{3, 5})
+	want("region", got, geom.Point{X: 3, Y: 5})
 
 	// Odd sizes (the half-resolution image is rounded) and tiny images.
 	for _, sz := range []image.Point{{1, 1}, {2, 3}, {7, 5}, {1281, 721}} {
@@ -350,11 +351,11 @@ type markerCond struct {
 
 type markerTruth struct {
 	id      int
-	corners [4]Point2f
+	corners [4]geom.Point
 }
 
-func (m markerTruth) center() Point2f {
-	var c Point2f
+func (m markerTruth) center() geom.Point {
+	var c geom.Point
 	for _, p := range m.corners {
 		c.X += p.X / 4
 		c.Y += p.Y / 4
@@ -370,7 +371,7 @@ func (m markerTruth) sideLen() float64 {
 	return s
 }
 
-func pointDist(a, b Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+func pointDist(a, b geom.Point) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
 
 // cardProjection maps card-texture pixels into the frame: the card lies in a
 // plane rotated about the view axis, then tilted, and is seen by a pinhole
@@ -380,13 +381,13 @@ type cardProjection struct {
 	r                 [3][3]float64
 }
 
-func (p cardProjection) apply(u, v float64) Point2f {
+func (p cardProjection) apply(u, v float64) geom.Point {
 	x, y := p.s*(u-p.cu), p.s*(v-p.cv)
 	X := p.r[0][0]*x + p.r[0][1]*y
 	Y := p.r[1][0]*x + p.r[1][1]*y
 	Z := p.r[2][0]*x + p.r[2][1]*y
 	const f = 1000.0
-	return Point2f{float32(p.u0 + f*X/(f+Z)), float32(p.v0 + f*Y/(f+Z))}
+	return geom.Point{X: float32(p.u0 + f*X/(f+Z)), Y: float32(p.v0 + f*Y/(f+Z))}
 }
 
 func newCardProjection(cu, cv, s, u0, v0, angle, tilt, axis float64) cardProjection {
@@ -495,7 +496,7 @@ func renderMarkerScene(rng *rand.Rand, d MarkerDict, c markerCond, ids []int) (g
 
 		x0, y0 := float64(m0.X)-0.5, float64(m0.Y)-0.5
 		x1, y1 := x0+float64(texSide), y0+float64(texSide)
-		truth = append(truth, markerTruth{id: id, corners: [4]Point2f{p.apply(x0, y0), p.apply(x1, y0), p.apply(x1, y1), p.apply(x0, y1)}})
+		truth = append(truth, markerTruth{id: id, corners: [4]geom.Point{p.apply(x0, y0), p.apply(x1, y0), p.apply(x1, y1), p.apply(x0, y1)}})
 		projs = append(projs, p)
 		cards = append(cards, image.Pt(int(cw), int(ch)))
 	}
@@ -566,8 +567,8 @@ func drawFinger(frame *gocv.Mat, p cardProjection, card image.Point, markers []m
 		l := math.Hypot(dx, dy)
 		dx, dy = dx/l, dy/l
 		thick := max(14, int(l*0.2))
-		tip := Point2f{float32(float64(corner.X) - dx*l*0.2), float32(float64(corner.Y) - dy*l*0.2)}
-		base := Point2f{float32(float64(corner.X) + dx*200), float32(float64(corner.Y) + dy*200)}
+		tip := geom.Point{X: float32(float64(corner.X) - dx*l*0.2), Y: float32(float64(corner.Y) - dy*l*0.2)}
+		base := geom.Point{X: float32(float64(corner.X) + dx*200), Y: float32(float64(corner.Y) + dy*200)}
 		clear := true
 		for _, m := range markers {
 			// Keep the finger off the marker and its quiet zone.
@@ -587,7 +588,7 @@ func drawFinger(frame *gocv.Mat, p cardProjection, card image.Point, markers []m
 	}
 }
 
-func segmentPointDist(p, a, b Point2f) float64 {
+func segmentPointDist(p, a, b geom.Point) float64 {
 	ax, ay := float64(b.X-a.X), float64(b.Y-a.Y)
 	t := (float64(p.X-a.X)*ax + float64(p.Y-a.Y)*ay) / (ax*ax + ay*ay)
 	t = min(1, max(0, t))

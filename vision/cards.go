@@ -81,6 +81,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -117,7 +118,7 @@ type CardReading struct {
 	Confidence float64 `json:"confidence"`
 	// Corners are the card's outline (or the marker's), clockwise, the
 	// card's top-left corner first when known; for drawing.
-	Corners [4]Point2f `json:"-"`
+	Corners [4]geom.Point `json:"-"`
 	// Kind is the marker map's kind of the entry (activation, token, goal,
 	// card, other), "" when not read by a mapped marker.
 	Kind string `json:"-"`
@@ -324,7 +325,7 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	default:
 		return nil, fmt.Errorf("vision: read cards: image type %v, want 8-bit BGR, BGRA or grey", img.Type())
 	}
-	g, err := cardGreyOf(r.grey)
+	g, err := geom.GreyView(r.grey)
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
@@ -346,12 +347,12 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	r.times.lap("reference")
 	maxSide := 0.9 * float64(min(w, h))
-	cv, err := cardColourOf(colour)
+	cv, err := geom.ColourView(colour)
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
 	r.scanner.forget(cv)
-	defer r.scanner.forget(cardGrey{}) // the view is img's or r.bgr's, for this call only
+	defer r.scanner.forget(geom.View{}) // the view is img's or r.bgr's, for this call only
 	// The cards of the last frame followed, when nothing else is there;
 	// else what they do not make is read (cards_follow.go).
 	kept, open, followed := r.follow(g, minW)
@@ -444,7 +445,7 @@ func cardSortReadings(out []CardReading) {
 // its blobs lie in r.rois) for stickers at full resolution, then the small
 // places that read nothing and the failed candidates with the retry
 // thresholds; reads are added to r.reads.
-func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64, w, h int) error {
+func (r *CardReader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float64, w, h int) error {
 	r.retry = r.retry[:0]
 	var was []cardMarkerRead // the reads before a place's search
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
@@ -471,11 +472,11 @@ func (r *CardReader) scanStickerPlaces(g cardGrey, blobs [2]int, maxSide float64
 			r.retry = append(r.retry, roi)
 		}
 		for _, c := range r.scanner.failed {
-			if cardOffSticker(cardQuadCentre(c.q), r.stickered) {
+			if cardOffSticker(geom.QuadCentre(c.q), r.stickered) {
 				continue
 			}
 			side := math.Sqrt(c.area)
-			r.retry = append(r.retry, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+			r.retry = append(r.retry, geom.QuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
 		}
 		if slices.Equal(was, r.reads) { // nothing read, nothing read better
 			r.keepSticker(g, roi, false, r.retry[tried:])
@@ -518,7 +519,7 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 	for k, m := range r.reads {
 		id := m.marker.ID
 		rd := CardReading{ID: CardUnknown, Marker: &id, Dictionary: dict, Method: CardMethodMarker,
-			Confidence: m.conf, Corners: m.marker.Corners, Box: cardQuadBox(m.marker.Corners)}
+			Confidence: m.conf, Corners: m.marker.Corners, Box: geom.QuadBox(m.marker.Corners)}
 		if e, ok := r.markers.Lookup(id); ok {
 			rd.ID, rd.Kind = e.Content, e.Kind
 		}
@@ -537,13 +538,13 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 		}
 		if best >= 0 {
 			used[best] = true
-			rd.Box = cardQuadBox(outlines[best].q)
+			rd.Box = geom.QuadBox(outlines[best].q)
 			rd.Corners = cardOrderFrom(outlines[best].q, m.marker.Corners)
 		}
 		// Outlines that are just the sticker or its quiet zone, or hold
 		// the sticker without being its card, go too.
 		for i, o := range outlines {
-			if !used[i] && (cardPointInQuad(cardQuadCentre(o.q), m.marker.Corners) || cardPointInQuad(m.marker.Center, o.q)) {
+			if !used[i] && (geom.InQuad(geom.QuadCentre(o.q), m.marker.Corners) || geom.InQuad(m.marker.Center, o.q)) {
 				used[i] = true
 			}
 		}
@@ -557,11 +558,11 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 // holdsOtherSticker reports whether q holds the centre of a marker read
 // other than r.reads[k] and of about its size (within
 // cardStickerSizeRatio).
-func (r *CardReader) holdsOtherSticker(k int, q [4]Point2f) bool {
+func (r *CardReader) holdsOtherSticker(k int, q [4]geom.Point) bool {
 	mk := r.reads[k].marker
 	for j, o := range r.reads {
 		ratio := o.marker.Side / max(1, mk.Side)
-		if j != k && ratio <= cardStickerSizeRatio && ratio >= 1/cardStickerSizeRatio && cardPointInQuad(o.marker.Center, q) {
+		if j != k && ratio <= cardStickerSizeRatio && ratio >= 1/cardStickerSizeRatio && geom.InQuad(o.marker.Center, q) {
 			return true
 		}
 	}
@@ -577,20 +578,20 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 	r.rois = r.rois[:0]
 	for _, c := range r.scanner.failed {
 		side := math.Sqrt(c.area)
-		if ctr := cardQuadCentre(c.q); side > 48 || learned.onTaught(ctr, outlines) || cardOffSticker(ctr, r.stickered) {
+		if ctr := geom.QuadCentre(c.q); side > 48 || learned.onTaught(ctr, outlines) || cardOffSticker(ctr, r.stickered) {
 			continue // large enough to have read at half resolution, or card art
 		}
-		r.rois = append(r.rois, cardQuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+		r.rois = append(r.rois, geom.QuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
 	}
 	// Dark blobs of a small marker's size, not already inside a marker
 	// read, up to a sixth of the frame.
 	blobs := [2]int{len(r.rois), len(r.rois)} // r.rois[blobs[0]:blobs[1]]
 	blobArea := 0
 	for _, b := range r.scanner.blobs {
-		ctr := Point2f{float32(b.Min.X+b.Max.X) / 2, float32(b.Min.Y+b.Max.Y) / 2}
+		ctr := geom.Point{X: float32(b.Min.X+b.Max.X) / 2, Y: float32(b.Min.Y+b.Max.Y) / 2}
 		inside := false
 		for _, m := range r.reads {
-			if cardPointInQuad(ctr, m.marker.Corners) {
+			if geom.InQuad(ctr, m.marker.Corners) {
 				inside = true
 				break
 			}
@@ -620,7 +621,7 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 		if learned[i].taught() {
 			continue // a card read (preReadOutlines)
 		}
-		box := cardQuadBox(o.q).Inset(-2)
+		box := geom.QuadBox(o.q).Inset(-2)
 		if !r.stickerIn(o.q) && area+box.Dx()*box.Dy() <= w*h/3 {
 			r.rois = append(r.rois, box)
 			area += box.Dx() * box.Dy()
@@ -715,7 +716,7 @@ type cardQuickRead struct {
 	set            bool
 	best           cardMatch
 	grow           float64
-	bestQ          [4]Point2f
+	bestQ          [4]geom.Point
 	first          float64
 	next           int
 	confirmed, ran bool // the confirmation's verdict; ran: it was asked
@@ -726,7 +727,7 @@ type cardQuickRead struct {
 // there: the same reading as from the start, as the quick tries are the
 // full ones' first and a match taken stops both.
 func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool, qr *cardQuickRead) (CardReading, bool, cardMatch, error) {
-	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: cardQuadBox(o.q), Corners: o.q}
+	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: geom.QuadBox(o.q), Corners: o.q}
 	ix := r.opts.Index
 	if ix == nil || len(ix.entries) == 0 {
 		if r.opts.HideUnknown || !cardLikely(o) {
@@ -740,7 +741,7 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 			r.trace(s.box, s.m)
 		}
 		rd = s.rd
-		rd.Box, rd.Corners = cardQuadBox(o.q), o.q
+		rd.Box, rd.Corners = geom.QuadBox(o.q), o.q
 		return rd, s.ok, s.m, nil
 	}
 	changed := 1.0
@@ -836,7 +837,7 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 			best = mm
 		}
 	}
-	traced := cardQuadBox(cardGrowQuad(bestQ, grow))
+	traced := geom.QuadBox(geom.GrowQuad(bestQ, grow))
 	if r.trace != nil {
 		r.trace(traced, best)
 	}
@@ -868,10 +869,10 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 		for k := range 4 {
 			rd.Corners[k] = bestQ[(k+4-best.rot)%4]
 		}
-		rd.Box = cardQuadBox(rd.Corners)
+		rd.Box = geom.QuadBox(rd.Corners)
 		if grow > 0 && !best.grown { // the outline tried as the inner frame: the card is the outline grown
-			rd.Corners = cardGrowQuad(rd.Corners, grow)
-			rd.Box = cardQuadBox(rd.Corners)
+			rd.Corners = geom.GrowQuad(rd.Corners, grow)
+			rd.Box = geom.QuadBox(rd.Corners)
 		}
 		return rd, true, best, nil
 	}
@@ -893,16 +894,16 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 // reported there (not shrunk). Taking q grown whatever the example reports
 // many more cards larger than they are (TestCardsTrainLearned's training
 // scenes).
-func cardMatchedOutline(q [4]Point2f, grow float64, m cardMatch) [4]Point2f {
+func cardMatchedOutline(q [4]geom.Point, grow float64, m cardMatch) [4]geom.Point {
 	if m.grown {
 		return q
 	}
-	return cardGrowQuad(q, grow)
+	return geom.GrowQuad(q, grow)
 }
 
 // triedChanged is the share of outline q tried for outline o (whose share
 // is changed) that differs from the reference.
-func (r *CardReader) triedChanged(q, o [4]Point2f, changed float64) float64 {
+func (r *CardReader) triedChanged(q, o [4]geom.Point, changed float64) float64 {
 	if q == o {
 		return changed
 	}
@@ -912,7 +913,7 @@ func (r *CardReader) triedChanged(q, o [4]Point2f, changed float64) float64 {
 // cardTry is an outline readLearned tries, grown by grow; doubled, the
 // outline found doubled across its width.
 type cardTry struct {
-	q       [4]Point2f
+	q       [4]geom.Point
 	grow    float64
 	doubled bool
 }
@@ -950,12 +951,12 @@ const cardExtendAspect = 1.25
 
 // cardExtensions returns the outline q extended to a whole card
 // (cardExtendAspect), none if q is in a card's proportions.
-func cardExtensions(q [4]Point2f) [][4]Point2f {
+func cardExtensions(q [4]geom.Point) [][4]geom.Point {
 	a, b := cardSideMeans(q)
 	if a <= 0 || b <= 0 || max(a, b) >= cardExtendAspect*min(a, b) {
 		return nil
 	}
-	var out [][4]Point2f
+	var out [][4]geom.Point
 	// Sides 12 and 30 (length b) grow to cardRefAspect·a, or sides 01
 	// and 23 (length a) to cardRefAspect·b.
 	for _, c := range []struct {
@@ -971,24 +972,24 @@ func cardExtensions(q [4]Point2f) [][4]Point2f {
 
 // cardSideMeans returns the mean lengths of q's sides 01 and 23 (a) and
 // of its sides 12 and 30 (b).
-func cardSideMeans(q [4]Point2f) (a, b float64) {
-	return (cardDist(q[0], q[1]) + cardDist(q[2], q[3])) / 2, (cardDist(q[1], q[2]) + cardDist(q[3], q[0])) / 2
+func cardSideMeans(q [4]geom.Point) (a, b float64) {
+	return (geom.Dist(q[0], q[1]) + geom.Dist(q[2], q[3])) / 2, (geom.Dist(q[1], q[2]) + geom.Dist(q[3], q[0])) / 2
 }
 
 // cardExtend lengthens outline q by f of its sides 12 and 30 (along) or 01
 // and 23, the share at of it before their start, the rest after their end.
-func cardExtend(q [4]Point2f, along bool, f, at float64) [4]Point2f {
+func cardExtend(q [4]geom.Point, along bool, f, at float64) [4]geom.Point {
 	// Rotate the corners so that the sides grown are 0→3 and 1→2.
 	r := q
 	if !along {
-		r = [4]Point2f{q[1], q[2], q[3], q[0]}
+		r = [4]geom.Point{q[1], q[2], q[3], q[0]}
 	}
-	lerp := func(p, d Point2f, t float64) Point2f {
-		return Point2f{p.X + float32(t)*(d.X-p.X), p.Y + float32(t)*(d.Y-p.Y)}
+	lerp := func(p, d geom.Point, t float64) geom.Point {
+		return geom.Point{X: p.X + float32(t)*(d.X-p.X), Y: p.Y + float32(t)*(d.Y-p.Y)}
 	}
-	e := [4]Point2f{lerp(r[0], r[3], -f*at), lerp(r[1], r[2], -f*at), lerp(r[2], r[1], -f*(1-at)), lerp(r[3], r[0], -f*(1-at))}
+	e := [4]geom.Point{lerp(r[0], r[3], -f*at), lerp(r[1], r[2], -f*at), lerp(r[2], r[1], -f*(1-at)), lerp(r[3], r[0], -f*(1-at))}
 	if !along {
-		e = [4]Point2f{e[3], e[0], e[1], e[2]}
+		e = [4]geom.Point{e[3], e[0], e[1], e[2]}
 	}
 	return e
 }
@@ -1011,12 +1012,12 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 				continue
 			}
 			mj := r.reads[j].marker
-			if onCard[j] && cardPointInQuad(mi.Center, o.Corners) && !cardPointInQuad(mj.Center, rd.Corners) {
+			if onCard[j] && geom.InQuad(mi.Center, o.Corners) && !geom.InQuad(mj.Center, rd.Corners) {
 				drop = true
 				break
 			}
 			ratio := mi.Side / max(1, mj.Side)
-			if cardDist(mi.Center, mj.Center) < cardStickerReach*mj.Side && (ratio > cardStickerSizeRatio || ratio < 1/cardStickerSizeRatio) {
+			if geom.Dist(mi.Center, mj.Center) < cardStickerReach*mj.Side && (ratio > cardStickerSizeRatio || ratio < 1/cardStickerSizeRatio) {
 				drop = true
 				break
 			}
@@ -1046,9 +1047,9 @@ func (l cardLearnedRead) taught() bool { return l.done && l.rd.ID != CardUnknown
 type cardLearnedReads []cardLearnedRead
 
 // onTaught reports whether p lies on an outline taken for a taught card.
-func (ls cardLearnedReads) onTaught(p Point2f, outlines []cardQuadCandidate) bool {
+func (ls cardLearnedReads) onTaught(p geom.Point, outlines []cardQuadCandidate) bool {
 	for i, l := range ls {
-		if l.taught() && cardPointInQuad(p, outlines[i].q) {
+		if l.taught() && geom.InQuad(p, outlines[i].q) {
 			return true
 		}
 	}
@@ -1057,9 +1058,9 @@ func (ls cardLearnedReads) onTaught(p Point2f, outlines []cardQuadCandidate) boo
 
 // readAt reports whether p lies on a card read (taken for a taught card,
 // reported) in ls.
-func (ls cardLearnedReads) readAt(p Point2f) bool {
+func (ls cardLearnedReads) readAt(p geom.Point) bool {
 	for _, l := range ls {
-		if l.taught() && l.ok && cardPointInQuad(p, l.rd.Corners) {
+		if l.taught() && l.ok && geom.InQuad(p, l.rd.Corners) {
 			return true
 		}
 	}
@@ -1067,9 +1068,9 @@ func (ls cardLearnedReads) readAt(p Point2f) bool {
 }
 
 // stickerIn reports whether a sticker read so far (r.reads) lies in q.
-func (r *CardReader) stickerIn(q [4]Point2f) bool {
+func (r *CardReader) stickerIn(q [4]geom.Point) bool {
 	for _, m := range r.reads {
-		if cardPointInQuad(m.marker.Center, q) {
+		if geom.InQuad(m.marker.Center, q) {
 			return true
 		}
 	}
@@ -1094,7 +1095,7 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 		if r.stickerIn(o.q) {
 			continue
 		}
-		if r.refUsed && ls.readAt(cardQuadCentre(o.q)) {
+		if r.refUsed && ls.readAt(geom.QuadCentre(o.q)) {
 			// On a card read already: a reading of it would be that
 			// card again or dropped (dropStrayReadings).
 			ls[i] = cardLearnedRead{rd: CardReading{ID: CardUnknown}, done: true}
@@ -1157,45 +1158,26 @@ func cardLikely(o cardQuadCandidate) bool {
 // cardOrderFrom turns the card outline q so that its first corner is the
 // card's top-left as the sticker sees it (stickers are stuck upright): the
 // corner farthest up and left in the marker's own coordinates.
-func cardOrderFrom(q, marker [4]Point2f) [4]Point2f {
+func cardOrderFrom(q, marker [4]geom.Point) [4]geom.Point {
 	var src [4][2]float64
 	for k, p := range marker {
 		src[k] = [2]float64{float64(p.X), float64(p.Y)}
 	}
-	h, ok := cardHomography(src, [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}})
+	h, ok := geom.HomographyOf(src, [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}})
 	best, bk := math.Inf(1), 0
 	for k := range 4 {
-		d := cardDist(q[k], marker[0])
+		d := geom.Dist(q[k], marker[0])
 		if ok {
-			u, v := h.apply(float64(q[k].X), float64(q[k].Y))
+			u, v := h.Apply(float64(q[k].X), float64(q[k].Y))
 			d = u + v
 		}
 		if d < best {
 			best, bk = d, k
 		}
 	}
-	var out [4]Point2f
+	var out [4]geom.Point
 	for k := range 4 {
 		out[k] = q[(k+bk)%4]
-	}
-	return out
-}
-
-// cardGrowQuad enlarges q by grow on every side in the card's own
-// coordinates.
-func cardGrowQuad(q [4]Point2f, grow float64) [4]Point2f {
-	var src [4][2]float64
-	for k, p := range q {
-		src[k] = [2]float64{float64(p.X), float64(p.Y)}
-	}
-	h, ok := cardHomography([4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}}, src)
-	if !ok {
-		return q
-	}
-	var out [4]Point2f
-	for k, c := range [4][2]float64{{-grow, -grow}, {1 + grow, -grow}, {1 + grow, 1 + grow}, {-grow, 1 + grow}} {
-		x, y := h.apply(c[0], c[1])
-		out[k] = Point2f{float32(x), float32(y)}
 	}
 	return out
 }
@@ -1232,16 +1214,6 @@ func cardMergeRects(rs []image.Rectangle, bounds image.Rectangle) []image.Rectan
 func cardOnlyBlobs(roi image.Rectangle, rs []image.Rectangle, blobs [2]int) bool {
 	for i, x := range rs {
 		if (i < blobs[0] || i >= blobs[1]) && x.Overlaps(roi) {
-			return false
-		}
-	}
-	return true
-}
-
-// cardQuadInQuad reports whether every corner of a lies inside b.
-func cardQuadInQuad(a, b [4]Point2f) bool {
-	for _, p := range a {
-		if !cardPointInQuad(p, b) {
 			return false
 		}
 	}
@@ -1297,8 +1269,8 @@ func (w *CardWatcher) Shown(frame int, img gocv.Mat) ([]string, error) {
 // the card from 2 to 6.5 marker sides wide and at most 8.5 long (a sticker
 // is at least a sixth of its card's width) and its sides no more than 1.9
 // times apart.
-func cardStickerFits(m Marker, q [4]Point2f) bool {
-	if !cardQuadInQuad(m.Corners, q) {
+func cardStickerFits(m Marker, q [4]geom.Point) bool {
+	if !geom.QuadInQuad(m.Corners, q) {
 		return false
 	}
 	// Stickers are stuck square to the card: every side of the card runs
@@ -1306,7 +1278,7 @@ func cardStickerFits(m Marker, q [4]Point2f) bool {
 	ma := math.Atan2(float64(m.Corners[1].Y-m.Corners[0].Y), float64(m.Corners[1].X-m.Corners[0].X))
 	for k := range 4 {
 		a, b := q[k], q[(k+1)%4]
-		l := cardDist(a, b)
+		l := geom.Dist(a, b)
 		if l == 0 {
 			return false
 		}

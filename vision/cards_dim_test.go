@@ -8,6 +8,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
 
@@ -98,7 +99,7 @@ func TestCardKeySearchSmall(t *testing.T) {
 		s.Cards[0].Finger = false
 	}, func(r *vision.CardReader, m gocv.Mat, place image.Rectangle, tr synth.CardTruth) {
 		c := tr.Corners
-		side := func(a, b vision.Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+		side := func(a, b geom.Point) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
 		short := min(side(c[0], c[1])+side(c[2], c[3]), side(c[1], c[2])+side(c[3], c[0])) / 2
 		if cardsKeySearchFinds(t, r, m, place, short, tr) {
 			found++

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math/bits"
+	"tablecam/vision/geom"
 	"testing"
 )
 
@@ -21,24 +22,24 @@ func cardFlip(d [4]uint64, n int) [4]uint64 {
 func TestCardDistinctShared(t *testing.T) {
 	base := [4]uint64{0x0123456789abcdef, 0xfedcba9876543210, 0x0f0f0f0f0f0f0f0f, 0x3333cccc3333cccc}
 	other := cardFlip(base, 128) // far from base
-	keys := func(w, h int, pts []Point2f, desc ...[4]uint64) *cardKeys {
+	keys := func(w, h int, pts []geom.Point, desc ...[4]uint64) *cardKeys {
 		return &cardKeys{w: w, h: h, pts: pts, desc: desc}
 	}
-	a := keys(cardKeyW, cardKeyH, []Point2f{{10, 10}, {50, 50}, {80, 120}, {30, 90}, {60, 20}}, base, base, base, base, base)
+	a := keys(cardKeyW, cardKeyH, []geom.Point{{X: 10, Y: 10}, {X: 50, Y: 50}, {X: 80, Y: 120}, {X: 30, Y: 90}, {X: 60, Y: 20}}, base, base, base, base, base)
 	ix := &CardIndex{entries: []cardEntry{
 		{id: "a", keys: a},
 		// a's second example: the same keypoints, never a rival.
-		{id: "a", keys: keys(cardKeyW, cardKeyH, []Point2f{{10, 10}, {50, 50}, {80, 120}, {30, 90}, {60, 20}}, base, base, base, base, base)},
+		{id: "a", keys: keys(cardKeyW, cardKeyH, []geom.Point{{X: 10, Y: 10}, {X: 50, Y: 50}, {X: 80, Y: 120}, {X: 30, Y: 90}, {X: 60, Y: 20}}, base, base, base, base, base)},
 		{id: "b", keys: keys(cardKeyW, cardKeyH,
-			[]Point2f{
-				{12, 11},                         // within reach of a's first, alike: shared
-				{50 + cardDistinctReach + 1, 50}, // alike but beyond reach
-				{80, 120},                        // at the place but far in bits
-				{30.5, 90},                       // at the place, just alike enough
+			[]geom.Point{
+				{X: 12, Y: 11},                         // within reach of a's first, alike: shared
+				{X: 50 + cardDistinctReach + 1, Y: 50}, // alike but beyond reach
+				{X: 80, Y: 120},                        // at the place but far in bits
+				{X: 30.5, Y: 90},                       // at the place, just alike enough
 			},
 			cardFlip(base, 20), base, other, cardFlip(base, cardDistinctDist))},
 		// Of another size (taught lying): not compared with a's.
-		{id: "c", keys: keys(cardKeyH, cardKeyW, []Point2f{{60, 20}}, base)},
+		{id: "c", keys: keys(cardKeyH, cardKeyW, []geom.Point{{X: 60, Y: 20}}, base)},
 		{id: "a"}, // a grown entry: no keypoints
 	}}
 	d := newCardDistinct(ix)
@@ -68,11 +69,11 @@ func TestCardVerifyDistinct(t *testing.T) {
 	for i := range 40 {
 		x, y := float32(5+(i%8)*11), float32(8+(i/8)*24)
 		d := [4]uint64{uint64(i) * 0x9e3779b97f4a7c15, uint64(i) * 0xc2b2ae3d27d4eb4f, uint64(i+7) * 0x165667b19e3779f9, uint64(i+3) * 0x27d4eb2f165667c5}
-		ks.pts = append(ks.pts, Point2f{x, y})
+		ks.pts = append(ks.pts, geom.Point{X: x, Y: y})
 		ks.desc = append(ks.desc, d)
 		// Every other keypoint is taken again where taught.
 		if i%2 == 0 {
-			k.qpts = append(k.qpts, Point2f{x + m, y + m})
+			k.qpts = append(k.qpts, geom.Point{X: x + m, Y: y + m})
 			k.qdesc = append(k.qdesc, d)
 		}
 	}
@@ -115,11 +116,11 @@ func TestCardVerifyCells(t *testing.T) {
 		x := (float32(cx) + 0.5) * cardKeyW / cardVerifyCells
 		y := (float32(cy) + 0.5) * cardKeyH / cardVerifyCells
 		d := [4]uint64{uint64(i+1) * 0x9e3779b97f4a7c15, uint64(i+1) * 0xc2b2ae3d27d4eb4f, uint64(i+8) * 0x165667b19e3779f9, uint64(i+4) * 0x27d4eb2f165667c5}
-		ks.pts = append(ks.pts, Point2f{x, y})
+		ks.pts = append(ks.pts, geom.Point{X: x, Y: y})
 		ks.desc = append(ks.desc, d)
 		// Taken again in the left half of the card only.
 		if cx < cardVerifyCells/2 {
-			k.qpts = append(k.qpts, Point2f{x + m, y + m})
+			k.qpts = append(k.qpts, geom.Point{X: x + m, Y: y + m})
 			k.qdesc = append(k.qdesc, d)
 		}
 	}

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
 
@@ -272,8 +273,8 @@ func cardsLearnedStrays(got []vision.CardReading, truth []synth.CardTruth) (twic
 }
 
 // cardsCentre is the mean of q's corners.
-func cardsCentre(q [4]vision.Point2f) vision.Point2f {
-	return vision.Point2f{X: (q[0].X + q[1].X + q[2].X + q[3].X) / 4, Y: (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
+func cardsCentre(q [4]geom.Point) geom.Point {
+	return geom.Point{X: (q[0].X + q[1].X + q[2].X + q[3].X) / 4, Y: (q[0].Y + q[1].Y + q[2].Y + q[3].Y) / 4}
 }
 
 // cardsMatchMarkers scores marker readings: a sticker is read when a
@@ -285,7 +286,7 @@ func cardsMatchMarkers(got []vision.CardReading, truth []synth.CardTruth, want f
 	used := make([]bool, len(got))
 	for _, tr := range truth {
 		s.cards++
-		var c vision.Point2f
+		var c geom.Point
 		for _, p := range tr.MarkerCorners {
 			c.X += p.X / 4
 			c.Y += p.Y / 4
@@ -318,7 +319,7 @@ func cardsMatchMarkers(got []vision.CardReading, truth []synth.CardTruth, want f
 		}
 		holds := false
 		for _, tr := range truth {
-			var c vision.Point2f
+			var c geom.Point
 			for _, p := range tr.MarkerCorners {
 				c.X += p.X / 4
 				c.Y += p.Y / 4

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"image"
 	"math/bits"
+	"tablecam/vision/geom"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -25,7 +26,7 @@ func (r *CardReader) TraceMatchesForTest(f func(box image.Rectangle, id string, 
 // CanonicalCardForTest rectifies the card with outline q (corners clockwise,
 // image coordinates) from img into a new size×size BGR Mat the caller
 // closes (size 64 or 128).
-func CanonicalCardForTest(img gocv.Mat, q [4]Point2f, size int) (gocv.Mat, error) {
+func CanonicalCardForTest(img gocv.Mat, q [4]geom.Point, size int) (gocv.Mat, error) {
 	d := newCardDescriber()
 	defer d.close()
 	if err := d.rectify(img, q, 0); err != nil {
@@ -40,7 +41,7 @@ func CanonicalCardForTest(img gocv.Mat, q [4]Point2f, size int) (gocv.Mat, error
 		src[k] = [2]float64{float64(p.X), float64(p.Y)}
 	}
 	n := float64(size)
-	h, ok := cardHomography(src, [4][2]float64{{-0.5, -0.5}, {n - 0.5, -0.5}, {n - 0.5, n - 0.5}, {-0.5, n - 0.5}})
+	h, ok := geom.HomographyOf(src, [4][2]float64{{-0.5, -0.5}, {n - 0.5, -0.5}, {n - 0.5, n - 0.5}, {-0.5, n - 0.5}})
 	if !ok {
 		return out, errors.New("degenerate outline")
 	}
@@ -98,7 +99,7 @@ func CardMatchOccludedForTest(ix *CardIndex, canon gocv.Mat) (string, float64, f
 // FitOutlineForTest matches the outline q of img with r's taught cards and
 // fits it to the nearest one (fitToCard): the fitted outline, the card
 // nearest then, and that card's distance before and after.
-func (r *CardReader) FitOutlineForTest(img gocv.Mat, q [4]Point2f) (fq [4]Point2f, id string, before, after float64, err error) {
+func (r *CardReader) FitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Point, id string, before, after float64, err error) {
 	if err := r.desc.rectify(img, q, 0); err != nil {
 		return q, "", 0, 0, err
 	}
@@ -116,7 +117,7 @@ const CardMaskRatioForTest = cardMaskRatio
 
 // ReadOutlineForTest reads the card inside outline q of img as the reader
 // reads an outline it found (its tries, fit and masked comparison).
-func ReadOutlineForTest(r *CardReader, img gocv.Mat, q [4]Point2f) (CardReading, error) {
+func ReadOutlineForTest(r *CardReader, img gocv.Mat, q [4]geom.Point) (CardReading, error) {
 	rd, _, _, err := r.readLearned(img, cardQuadCandidate{q: q})
 	return rd, err
 }
@@ -124,9 +125,9 @@ func ReadOutlineForTest(r *CardReader, img gocv.Mat, q [4]Point2f) (CardReading,
 // ConfirmKeyFoundForTest confirms outline q of img found by the keypoints
 // of card want (with inliers agreeing), as the keypoint searches do, the
 // frame read without a reference.
-func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]Point2f, want string, inliers int) (CardReading, bool, error) {
+func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]geom.Point, want string, inliers int) (CardReading, bool, error) {
 	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
-	g, err := cardGreyOf(r.grey)
+	g, err := geom.GreyView(r.grey)
 	if err != nil {
 		return CardReading{}, false, err
 	}
@@ -162,18 +163,18 @@ func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id stri
 		r.ref.confirmTrace = nil
 		return
 	}
-	r.ref.confirmTrace = func(q [4]Point2f, m cardMatch, v cardVerified) {
+	r.ref.confirmTrace = func(q [4]geom.Point, m cardMatch, v cardVerified) {
 		accepted := r.opts.Index.accepts(m)
 		var rv cardVerified
 		if rival := m.cands[1]; rival != "" && rival != m.id {
-			var corners [4]Point2f
+			var corners [4]geom.Point
 			for k := range 4 {
 				corners[k] = q[(k+4-m.rot)%4]
 			}
 			keys := r.opts.Index.keysAll(rival, nil)
 			rv, _ = r.keyer.verifyAt(r.grey, corners, keys, m.mask, nil)
 		}
-		f(cardQuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted,
+		f(geom.QuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted,
 			Found: v.found, Taught: v.taught, DistinctFound: v.distinctFound, DistinctTaught: v.distinctTaught,
 			Stands: cardRefVerified(accepted, v), Dist: m.dist, Second: m.second,
 			Cells: bits.OnesCount64(v.cells), DistinctCells: bits.OnesCount64(v.distinctCells), TaughtCells: bits.OnesCount64(v.taughtCells),
@@ -189,7 +190,7 @@ func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id stri
 func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle, short float64) ([]CardReading, error) {
 	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
 	grey := r.grey
-	gr, err := cardColourOf(img)
+	gr, err := geom.ColourView(img)
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +222,8 @@ func (r *CardReader) CardTimesForTest() (map[string]time.Duration, map[string]in
 	return d, n
 }
 
-// PointInQuadForTest is cardPointInQuad: whether p lies in quadrilateral q.
-func PointInQuadForTest(p Point2f, q [4]Point2f) bool { return cardPointInQuad(p, q) }
+// PointInQuadForTest is geom.InQuad: whether p lies in quadrilateral q.
+func PointInQuadForTest(p geom.Point, q [4]geom.Point) bool { return geom.InQuad(p, q) }
 
 // FollowedForTest reports whether the last frame read was the cards of the
 // frame before it followed (cards_follow.go), not read in full, not even

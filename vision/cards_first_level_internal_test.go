@@ -4,6 +4,7 @@ import (
 	"image"
 	"math/rand"
 	"slices"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -159,7 +160,7 @@ func TestCardUpperKeyer(t *testing.T) {
 
 	// verifyAfter: the card the first keyer rectified is not rectified
 	// again, and the verification is the same as without it.
-	q := [4]Point2f{{300, 200}, {420, 210}, {410, 380}, {290, 370}}
+	q := [4]geom.Point{{X: 300, Y: 200}, {X: 420, Y: 210}, {X: 410, Y: 380}, {X: 290, Y: 370}}
 	keys := []*cardKeys{{w: cardKeyW, h: cardKeyH}}
 	m := float64(cardVerifyMargin)
 	out := image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
@@ -171,7 +172,7 @@ func TestCardUpperKeyer(t *testing.T) {
 	}
 	for j := 0; j < len(full.qpts); j += 3 { // a third of them taught, off the margin
 		p := full.qpts[j]
-		keys[0].pts = append(keys[0].pts, Point2f{p.X - cardVerifyMargin, p.Y - cardVerifyMargin})
+		keys[0].pts = append(keys[0].pts, geom.Point{X: p.X - cardVerifyMargin, Y: p.Y - cardVerifyMargin})
 		keys[0].desc = append(keys[0].desc, full.qdesc[j])
 	}
 	if _, err := first.verifyUntil(busy, q, keys, nil, nil, cardEnough{}); err != nil {

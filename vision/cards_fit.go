@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -26,7 +27,7 @@ const (
 // cardFitTried is an outline whose fit to card id did not make it taken
 // for that card.
 type cardFitTried struct {
-	q  [4]Point2f
+	q  [4]geom.Point
 	id string
 }
 
@@ -38,11 +39,11 @@ const cardFitSame = 1.5
 // fitOutline fits the outline q grown by grow (its match m, not taken) to
 // its nearest card when that is near and the frame's fits are not spent,
 // and returns the outline, its growth and its match then.
-func (r *CardReader) fitOutline(img gocv.Mat, q [4]Point2f, grow float64, m cardMatch) ([4]Point2f, float64, cardMatch, error) {
+func (r *CardReader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m cardMatch) ([4]geom.Point, float64, cardMatch, error) {
 	if m.id == "" || m.dist >= cardKeyMissDist || m.dist >= cardKeyMissRatio*m.second || r.fits >= cardFitFrame {
 		return q, grow, m, nil
 	}
-	gq, id := cardGrowQuad(q, grow), m.id
+	gq, id := geom.GrowQuad(q, grow), m.id
 	for _, f := range r.fitLast {
 		if f.id == m.id && cardQuadAltDistance(gq, cardQuadCandidate{q: f.q}) <= cardFitSame {
 			r.fitFailed = append(r.fitFailed, f)
@@ -66,7 +67,7 @@ func (r *CardReader) fitOutline(img gocv.Mat, q [4]Point2f, grow float64, m card
 // fitToCard moves the sides of outline q (its match m) towards m's card
 // and returns the outline and its match with all taught cards; false when
 // the card came no nearer.
-func (r *CardReader) fitToCard(img gocv.Mat, q [4]Point2f, m cardMatch) ([4]Point2f, cardMatch, bool, error) {
+func (r *CardReader) fitToCard(img gocv.Mat, q [4]geom.Point, m cardMatch) ([4]geom.Point, cardMatch, bool, error) {
 	ix := r.opts.Index
 	// The card upright: its top-left corner first.
 	up := q
@@ -82,16 +83,16 @@ func (r *CardReader) fitToCard(img gocv.Mat, q [4]Point2f, m cardMatch) ([4]Poin
 	for k, p := range q {
 		src[k] = [2]float64{float64(p.X), float64(p.Y)}
 	}
-	toCanvas, ok := cardHomography(src, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon))
+	toCanvas, ok := geom.HomographyOf(src, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon))
 	if !ok || !cardWarpQuad(img, &r.fitCanvas, r.desc.hm, q, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon), image.Pt(c, c)) {
 		return q, m, false, nil
 	}
 	var d cardDesc
-	dist := func(q [4]Point2f) (float64, error) {
-		var cq [4]Point2f
+	dist := func(q [4]geom.Point) (float64, error) {
+		var cq [4]geom.Point
 		for k, p := range q {
-			x, y := toCanvas.apply(float64(p.X), float64(p.Y))
-			cq[k] = Point2f{float32(x), float32(y)}
+			x, y := toCanvas.Apply(float64(p.X), float64(p.Y))
+			cq[k] = geom.Point{X: float32(x), Y: float32(y)}
 		}
 		if !cardWarpQuad(r.fitCanvas, &r.desc.canon, r.desc.hm, cq, cardPixelRect(0, 0, cardCanon, cardCanon), image.Pt(cardCanon, cardCanon)) {
 			return math.Inf(1), nil
@@ -162,8 +163,8 @@ func (r *CardReader) fitToCard(img gocv.Mat, q [4]Point2f, m cardMatch) ([4]Poin
 // cardShiftSide moves side k of q (from q[k] to q[k+1]) outwards by t
 // pixels (inwards when negative), its ends sliding along the neighbouring
 // sides; false when the result is no convex quadrilateral.
-func cardShiftSide(q [4]Point2f, k int, t float64) ([4]Point2f, bool) {
-	pt := func(p Point2f) [2]float64 { return [2]float64{float64(p.X), float64(p.Y)} }
+func cardShiftSide(q [4]geom.Point, k int, t float64) ([4]geom.Point, bool) {
+	pt := func(p geom.Point) [2]float64 { return [2]float64{float64(p.X), float64(p.Y)} }
 	a, b := pt(q[k]), pt(q[(k+1)%4])
 	dx, dy := b[0]-a[0], b[1]-a[1]
 	l := math.Hypot(dx, dy)
@@ -171,21 +172,21 @@ func cardShiftSide(q [4]Point2f, k int, t float64) ([4]Point2f, bool) {
 		return q, false
 	}
 	nx, ny := dy/l, -dx/l
-	c := cardQuadCentre(q)
+	c := geom.QuadCentre(q)
 	if (a[0]-float64(c.X))*nx+(a[1]-float64(c.Y))*ny < 0 {
 		nx, ny = -nx, -ny
 	}
 	a2 := [2]float64{a[0] + t*nx, a[1] + t*ny}
 	b2 := [2]float64{b[0] + t*nx, b[1] + t*ny}
-	pa, ok1 := cardLineMeet(pt(q[(k+3)%4]), a, a2, b2)
-	pb, ok2 := cardLineMeet(pt(q[(k+2)%4]), b, a2, b2)
+	pa, ok1 := geom.LineMeet(pt(q[(k+3)%4]), a, a2, b2)
+	pb, ok2 := geom.LineMeet(pt(q[(k+2)%4]), b, a2, b2)
 	if !ok1 || !ok2 {
 		return q, false
 	}
 	out := q
-	out[k] = Point2f{float32(pa[0]), float32(pa[1])}
-	out[(k+1)%4] = Point2f{float32(pb[0]), float32(pb[1])}
-	if !cardClockwise(out) || cardQuadArea(out) < 1 {
+	out[k] = geom.Point{X: float32(pa[0]), Y: float32(pa[1])}
+	out[(k+1)%4] = geom.Point{X: float32(pb[0]), Y: float32(pb[1])}
+	if !geom.Clockwise(out) || geom.QuadArea(out) < 1 {
 		return q, false
 	}
 	return out, true

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -11,7 +12,7 @@ import (
 // cardFitSetup returns a reader with two taught cards (noise), a frame of
 // noise, an outline on it and a match with one of them that is near and
 // not taken.
-func cardFitSetup(t testing.TB) (*CardReader, gocv.Mat, [4]Point2f, cardMatch) {
+func cardFitSetup(t testing.TB) (*CardReader, gocv.Mat, [4]geom.Point, cardMatch) {
 	ix := NewCardIndex()
 	for i, id := range []string{"a", "b"} {
 		card := gocv.NewMatWithSize(280, 200, gocv.MatTypeCV8UC3)
@@ -29,7 +30,7 @@ func cardFitSetup(t testing.TB) (*CardReader, gocv.Mat, [4]Point2f, cardMatch) {
 	}
 	frame := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
 	gocv.RandU(&frame, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
-	q := [4]Point2f{{200, 100}, {340, 110}, {330, 300}, {190, 290}}
+	q := [4]geom.Point{{X: 200, Y: 100}, {X: 340, Y: 110}, {X: 330, Y: 300}, {X: 190, Y: 290}}
 	return r, frame, q, cardMatch{id: "b", dist: 0.5, second: 1.2}
 }
 
@@ -52,7 +53,7 @@ func TestCardFitNotRepeated(t *testing.T) {
 	r, frame, q, m := cardFitSetup(t)
 	defer r.Close()
 	defer frame.Close()
-	fits := func(q [4]Point2f) int {
+	fits := func(q [4]geom.Point) int {
 		r.fits = 0
 		r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
 		if _, _, _, err := r.fitOutline(frame, q, 0, m); err != nil {
@@ -104,12 +105,12 @@ func TestCardMostlyOver(t *testing.T) {
 func TestCardExtensions(t *testing.T) {
 	// A card 100 × 140, turned 30°, top-left corner first.
 	c, s := float32(math.Cos(math.Pi/6)), float32(math.Sin(math.Pi/6))
-	at := func(u, v float32) Point2f { return Point2f{500 + u*c - v*s, 300 + u*s + v*c} }
-	card := [4]Point2f{at(0, 0), at(100, 0), at(100, 140), at(0, 140)}
-	lying := [4]Point2f{at(0, 0), at(140, 0), at(140, 100), at(0, 100)}
-	near := func(a, b [4]Point2f) bool {
+	at := func(u, v float32) geom.Point { return geom.Point{X: 500 + u*c - v*s, Y: 300 + u*s + v*c} }
+	card := [4]geom.Point{at(0, 0), at(100, 0), at(100, 140), at(0, 140)}
+	lying := [4]geom.Point{at(0, 0), at(140, 0), at(140, 100), at(0, 100)}
+	near := func(a, b [4]geom.Point) bool {
 		for k := range 4 {
-			if cardDist(a[k], b[k]) > 1 {
+			if geom.Dist(a[k], b[k]) > 1 {
 				return false
 			}
 		}
@@ -117,12 +118,12 @@ func TestCardExtensions(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name       string
-		part, want [4]Point2f
+		part, want [4]geom.Point
 	}{
-		{"upper part", [4]Point2f{at(0, 0), at(100, 0), at(100, 84), at(0, 84)}, card},
-		{"lower part", [4]Point2f{at(0, 56), at(100, 56), at(100, 140), at(0, 140)}, card},
-		{"middle", [4]Point2f{at(0, 28), at(100, 28), at(100, 112), at(0, 112)}, card},
-		{"left of a lying card", [4]Point2f{at(0, 0), at(105, 0), at(105, 100), at(0, 100)}, lying},
+		{"upper part", [4]geom.Point{at(0, 0), at(100, 0), at(100, 84), at(0, 84)}, card},
+		{"lower part", [4]geom.Point{at(0, 56), at(100, 56), at(100, 140), at(0, 140)}, card},
+		{"middle", [4]geom.Point{at(0, 28), at(100, 28), at(100, 112), at(0, 112)}, card},
+		{"left of a lying card", [4]geom.Point{at(0, 0), at(105, 0), at(105, 100), at(0, 100)}, lying},
 	} {
 		found := false
 		for _, e := range cardExtensions(tc.part) {

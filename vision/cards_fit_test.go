@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
 
@@ -20,7 +21,7 @@ func TestCardReaderFitsOutlineToCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	off := func(a, b []vision.Point2f) float64 {
+	off := func(a, b []geom.Point) float64 {
 		d := 0.0
 		for k := range a {
 			d = max(d, math.Hypot(float64(a[k].X-b[k].X), float64(a[k].Y-b[k].Y)))

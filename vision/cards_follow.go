@@ -27,6 +27,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"tablecam/vision/geom"
 )
 
 const (
@@ -72,10 +73,10 @@ type cardFollowed struct {
 	rd     CardReading
 	marker *cardMarkerRead // when read
 	now    cardMarkerRead  // where it was read again this frame
-	q0     [4]Point2f      // the outline when read
-	q      [4]Point2f      // and now
-	c0     Point2f         // its centre
-	c      Point2f         // the centre now
+	q0     [4]geom.Point   // the outline when read
+	q      [4]geom.Point   // and now
+	c0     geom.Point      // its centre
+	c      geom.Point      // the centre now
 	turn   float64         // radians since read
 	offs   [cardFollowGrid * cardFollowGrid][2]float32
 	px     [cardFollowGrid * cardFollowGrid]float32
@@ -85,19 +86,19 @@ type cardFollowed struct {
 // startFollowing starts following the readings out of a frame read in full
 // with the reference (g its grey view); without the reference nothing is
 // followed.
-func (r *CardReader) startFollowing(g cardGrey, out []CardReading) {
+func (r *CardReader) startFollowing(g geom.View, out []CardReading) {
 	r.followed = r.followed[:0]
 	r.followRun = 0
 	if !r.refUsed {
 		return
 	}
 	for _, rd := range out {
-		if !cardQuadFinite(rd.Corners) {
+		if !geom.QuadFinite(rd.Corners) {
 			r.followed = r.followed[:0]
 			return // a card reaching out of the frame: read in full
 		}
 		t := cardFollowed{rd: rd, q0: rd.Corners}
-		t.c0 = cardQuadCentre(rd.Corners)
+		t.c0 = geom.QuadCentre(rd.Corners)
 		t.c = t.c0
 		if rd.Method == CardMethodMarker && rd.Marker != nil {
 			if m, ok := r.markerRead(*rd.Marker, rd.Box); ok {
@@ -140,7 +141,7 @@ func (r *CardReader) markerRead(id int, box image.Rectangle) (cardMarkerRead, bo
 // returned lie outside the open blobs, which ReadCards reads (partly
 // followed, the frame still counts in r.followRun); a card followed in an
 // open blob is read there again with what else is in it.
-func (r *CardReader) follow(g cardGrey, minW float64) (out []CardReading, open []int, ok bool) {
+func (r *CardReader) follow(g geom.View, minW float64) (out []CardReading, open []int, ok bool) {
 	if !r.refUsed || len(r.followed) == 0 || r.followRun >= cardFollowFrames {
 		return nil, nil, false
 	}
@@ -156,7 +157,7 @@ func (r *CardReader) follow(g cardGrey, minW float64) (out []CardReading, open [
 	for _, i := range r.kept {
 		t := &r.followed[i]
 		rd := t.rd
-		rd.Corners, rd.Box = t.q, cardQuadBox(t.q)
+		rd.Corners, rd.Box = t.q, geom.QuadBox(t.q)
 		out = append(out, rd)
 		if t.marker != nil { // blobFree's reach of a sticker (nearSticker)
 			r.reads = append(r.reads, t.now)
@@ -175,7 +176,7 @@ func (r *CardReader) follow(g cardGrey, minW float64) (out []CardReading, open [
 		// The cards in an open blob are read again there.
 		n := 0
 		for k, rd := range out {
-			ctr := cardQuadCentre(rd.Corners)
+			ctr := geom.QuadCentre(rd.Corners)
 			if slices.ContainsFunc(open, func(bi int) bool { return cardPointInRect(ctr, r.ref.blobs[bi].box) }) {
 				continue
 			}
@@ -197,7 +198,7 @@ func (r *CardReader) follow(g cardGrey, minW float64) (out []CardReading, open [
 
 // refound reports whether the card followed t is found again in g (its
 // new place in t.c, t.turn and t.q; a sticker's new read in t.now).
-func (r *CardReader) refound(g cardGrey, t *cardFollowed) bool {
+func (r *CardReader) refound(g geom.View, t *cardFollowed) bool {
 	c, turn := t.find(g)
 	if t.marker == nil && t.diff(g, c, turn) > cardFollowDiff {
 		return false
@@ -214,7 +215,7 @@ func (r *CardReader) refound(g cardGrey, t *cardFollowed) bool {
 	if t.marker != nil {
 		// A sticker's sharp picture differs more from frame to frame:
 		// its marker is read where it now lies instead.
-		var q [4]Point2f
+		var q [4]geom.Point
 		for k := range 4 {
 			q[k] = t.move(t.marker.marker.Corners[k])
 		}
@@ -228,7 +229,7 @@ func (r *CardReader) refound(g cardGrey, t *cardFollowed) bool {
 }
 
 // cardPointInRect reports whether p lies in r.
-func cardPointInRect(p Point2f, r image.Rectangle) bool {
+func cardPointInRect(p geom.Point, r image.Rectangle) bool {
 	return p.X >= float32(r.Min.X) && p.X < float32(r.Max.X) && p.Y >= float32(r.Min.Y) && p.Y < float32(r.Max.Y)
 }
 
@@ -243,11 +244,11 @@ func cardPointInRect(p Point2f, r image.Rectangle) bool {
 func (r *CardReader) keepFollowed(out, kept []CardReading) []CardReading {
 	n := len(out)
 	for k, rd := range kept {
-		ctr := cardQuadCentre(rd.Corners)
+		ctr := geom.QuadCentre(rd.Corners)
 		near := rd.Box.Inset(-max(rd.Box.Dx(), rd.Box.Dy()) / 2)
 		if slices.ContainsFunc(out[:n], func(o CardReading) bool {
 			read := o.ID != CardUnknown || o.Method == CardMethodMarker // unknown ones on it go below
-			return read && cardPointInQuad(ctr, o.Corners) ||
+			return read && geom.InQuad(ctr, o.Corners) ||
 				rd.Marker != nil && o.Marker != nil && *o.Marker == *rd.Marker && o.Box.Min.Add(o.Box.Max).Div(2).In(near)
 		}) {
 			continue // read again there (a sticker: its marker read again near it)
@@ -262,16 +263,16 @@ func (r *CardReader) keepFollowed(out, kept []CardReading) []CardReading {
 		if o.ID != CardUnknown || o.Method != CardMethodLearned {
 			return false
 		}
-		ctr := cardQuadCentre(o.Corners)
-		return slices.ContainsFunc(held, func(k CardReading) bool { return cardPointInQuad(ctr, k.Corners) })
+		ctr := geom.QuadCentre(o.Corners)
+		return slices.ContainsFunc(held, func(k CardReading) bool { return geom.InQuad(ctr, k.Corners) })
 	})
 }
 
 // move is where point p of the card as read lies now.
-func (t *cardFollowed) move(p Point2f) Point2f {
+func (t *cardFollowed) move(p geom.Point) geom.Point {
 	s, c := math.Sincos(t.turn)
 	x, y := float64(p.X-t.c0.X), float64(p.Y-t.c0.Y)
-	return Point2f{t.c.X + float32(c*x-s*y), t.c.Y + float32(s*x+c*y)}
+	return geom.Point{X: t.c.X + float32(c*x-s*y), Y: t.c.Y + float32(s*x+c*y)}
 }
 
 // find searches g for the card's picture around its last place: every
@@ -279,8 +280,8 @@ func (t *cardFollowed) move(p Point2f) Point2f {
 // then at the best one the turns of cardFollowTurns, each with the shifts
 // of a pixel around it, and last the shifts of half a pixel, on every
 // point. It returns the centre and the turn.
-func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
-	diff := func(c Point2f, turn float64, step int, bound float64) float64 {
+func (t *cardFollowed) find(g geom.View) (geom.Point, float64) {
+	diff := func(c geom.Point, turn float64, step int, bound float64) float64 {
 		s, co := math.Sincos(turn)
 		sum, n := 0.0, 0
 		lim := bound * float64(len(t.offs)/step)
@@ -288,7 +289,7 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 			o := t.offs[i]
 			x := float64(c.X) + co*float64(o[0]) - s*float64(o[1])
 			y := float64(c.Y) + s*float64(o[0]) + co*float64(o[1])
-			sum += math.Abs(g.at(x, y) - float64(t.px[i]))
+			sum += math.Abs(g.At(x, y) - float64(t.px[i]))
 			n++
 			if sum > lim {
 				return math.Inf(1) // worse than the best so far
@@ -299,7 +300,7 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 	best, bc := math.Inf(1), t.c
 	for dy := -cardFollowShift; dy <= cardFollowShift; dy++ {
 		for dx := -cardFollowShift; dx <= cardFollowShift; dx++ {
-			c := Point2f{t.c.X + float32(dx), t.c.Y + float32(dy)}
+			c := geom.Point{X: t.c.X + float32(dx), Y: t.c.Y + float32(dy)}
 			if d := diff(c, t.turn, 3, best); d < best {
 				best, bc = d, c
 			}
@@ -309,7 +310,7 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 	for _, dt := range cardFollowTurns {
 		for dy := -1; dy <= 1; dy++ {
 			for dx := -1; dx <= 1; dx++ {
-				c := Point2f{bc.X + float32(dx), bc.Y + float32(dy)}
+				c := geom.Point{X: bc.X + float32(dx), Y: bc.Y + float32(dy)}
 				if d := diff(c, t.turn+dt*math.Pi/180, 1, best); d < best {
 					best, bturn, bestC = d, t.turn+dt*math.Pi/180, c
 				}
@@ -323,7 +324,7 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 			if dx == 0 && dy == 0 {
 				continue
 			}
-			c := Point2f{bc.X + 0.5*float32(dx), bc.Y + 0.5*float32(dy)}
+			c := geom.Point{X: bc.X + 0.5*float32(dx), Y: bc.Y + 0.5*float32(dy)}
 			if d := diff(c, bturn, 1, best); d < best {
 				best, bestC = d, c
 			}
@@ -336,7 +337,7 @@ func (t *cardFollowed) find(g cardGrey) (Point2f, float64) {
 // from its own, each point the mean of 2×2 pixels (a camera's noise
 // halved), the two pictures' mean difference taken out (the camera's
 // exposure changing) up to cardFollowExposure grey levels.
-func (t *cardFollowed) diff(g cardGrey, c Point2f, turn float64) float64 {
+func (t *cardFollowed) diff(g geom.View, c geom.Point, turn float64) float64 {
 	s, co := math.Sincos(turn)
 	var now [cardFollowGrid * cardFollowGrid]float64
 	mean := 0.0
@@ -361,26 +362,26 @@ type cardFollowSamples struct {
 	x, y, px, box [cardFollowGrid * cardFollowGrid]float64
 }
 
-// atAndBox takes g.atAndBox at every point into s.px and s.box.
-func (s *cardFollowSamples) atAndBox(g cardGrey) {
+// atAndBox takes cardAtAndBox at every point into s.px and s.box.
+func (s *cardFollowSamples) atAndBox(g geom.View) {
 	for i := range s.x {
-		s.px[i], s.box[i] = g.atAndBox(s.x[i], s.y[i])
+		s.px[i], s.box[i] = cardAtAndBox(g, s.x[i], s.y[i])
 	}
 }
 
-// atAndBox is g.at(x, y) and cardBoxAt(g, x, y) (the same values) in one
-// call, the grey's five samples without at's test of the channels.
-func (g cardGrey) atAndBox(x, y float64) (px, box float64) {
-	if g.cn == 3 {
-		return g.at(x, y), cardBoxAt(g, x, y)
+// cardAtAndBox is g.at(x, y) and cardBoxAt(g, x, y) (the same values) in
+// one call, the grey's five samples without at's test of the channels.
+func cardAtAndBox(g geom.View, x, y float64) (px, box float64) {
+	if g.Channels == 3 {
+		return g.At(x, y), cardBoxAt(g, x, y)
 	}
-	return g.at1(x, y), (g.at1(x-0.5, y-0.5) + g.at1(x+0.5, y-0.5) + g.at1(x-0.5, y+0.5) + g.at1(x+0.5, y+0.5)) / 4
+	return g.At1(x, y), (g.At1(x-0.5, y-0.5) + g.At1(x+0.5, y-0.5) + g.At1(x-0.5, y+0.5) + g.At1(x+0.5, y+0.5)) / 4
 }
 
 // cardBoxAt is the mean of the 2×2 pixels around (x, y) of g, sampled
 // bilinearly.
-func cardBoxAt(g cardGrey, x, y float64) float64 {
-	return (g.at(x-0.5, y-0.5) + g.at(x+0.5, y-0.5) + g.at(x-0.5, y+0.5) + g.at(x+0.5, y+0.5)) / 4
+func cardBoxAt(g geom.View, x, y float64) float64 {
+	return (g.At(x-0.5, y-0.5) + g.At(x+0.5, y-0.5) + g.At(x-0.5, y+0.5) + g.At(x+0.5, y+0.5)) / 4
 }
 
 // stopFollowing stops following (a new reference).

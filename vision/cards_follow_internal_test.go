@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -104,7 +105,7 @@ func TestCardUnshaded(t *testing.T) {
 	// shadow, as where the noise is stronger (the card's blob then holds
 	// its shadow, which blobFreeOf sees).
 	cardsAddNoise(&frame, 12, 1)
-	shadow := [4]Point2f{{x0, y0}, {x1 - 1, y0}, {x1 - 1, y1 - 1}, {x0, y1 - 1}}
+	shadow := [4]geom.Point{{X: x0, Y: y0}, {X: x1 - 1, Y: y0}, {X: x1 - 1, Y: y1 - 1}, {X: x0, Y: y1 - 1}}
 	other := frame.Clone()
 	defer other.Close()
 	at := image.Rect(800, 330, 880, 440)
@@ -112,7 +113,7 @@ func TestCardUnshaded(t *testing.T) {
 	gocv.Rectangle(&other, at.Inset(15), color.RGBA{200, 40, 40, 0}, -1)
 	minW, _ := (&CardReader{}).cardWidths(1280, 720)
 	cardArea := minW * minW * cardRefAspect
-	read := []CardReading{{ID: "x", Method: CardMethodLearned, Corners: card, Box: cardQuadBox(card)}}
+	read := []CardReading{{ID: "x", Method: CardMethodLearned, Corners: card, Box: geom.QuadBox(card)}}
 	left := func(img gocv.Mat) cardBlobLeft {
 		t.Helper()
 		r := cardsRefReader(t, img, ref)
@@ -147,9 +148,11 @@ func TestCardUnshaded(t *testing.T) {
 // is dropped, one elsewhere stays; a card with the same sticker far off is
 // another card.
 func TestCardKeepFollowed(t *testing.T) {
-	rect := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
-	reading := func(id string, method string, marker int, q [4]Point2f) CardReading {
-		rd := CardReading{ID: id, Method: method, Corners: q, Box: cardQuadBox(q)}
+	rect := func(x0, y0, x1, y1 float32) [4]geom.Point {
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	reading := func(id string, method string, marker int, q [4]geom.Point) CardReading {
+		rd := CardReading{ID: id, Method: method, Corners: q, Box: geom.QuadBox(q)}
 		if marker >= 0 {
 			rd.Marker = &marker
 		}
@@ -192,7 +195,7 @@ func TestCardKeepFollowed(t *testing.T) {
 	}
 }
 
-// TestCardAtAndBox: atAndBox gives g.at and cardBoxAt's values exactly,
+// TestCardAtAndBox: cardAtAndBox gives g.at and cardBoxAt's values exactly,
 // inside a grey picture, at its border and beyond it (clamped), at whole
 // and half pixels and anywhere between.
 func TestCardAtAndBox(t *testing.T) {
@@ -202,14 +205,14 @@ func TestCardAtAndBox(t *testing.T) {
 	for i := range pix {
 		pix[i] = byte(rng.IntN(256))
 	}
-	g := cardGrey{pix: pix, w: w, h: h}
+	g := geom.View{Pix: pix, W: w, H: h}
 	for i := range 200000 {
 		x, y := rng.Float64()*(w+6)-3, rng.Float64()*(h+6)-3
 		if i%5 == 0 {
 			x, y = math.Round(2*x)/2, math.Round(2*y)/2
 		}
-		px, box := g.atAndBox(x, y)
-		if wp, wb := g.at(x, y), cardBoxAt(g, x, y); px != wp || box != wb {
+		px, box := cardAtAndBox(g, x, y)
+		if wp, wb := g.At(x, y), cardBoxAt(g, x, y); px != wp || box != wb {
 			t.Fatalf("at (%v, %v): %v and %v, want %v and %v", x, y, px, box, wp, wb)
 		}
 	}

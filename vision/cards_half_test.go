@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
 
@@ -19,8 +20,8 @@ func TestCardReadHalfOutline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	mid := func(a, b vision.Point2f) vision.Point2f {
-		return vision.Point2f{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
+	mid := func(a, b geom.Point) geom.Point {
+		return geom.Point{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
 	}
 	read, tried := 0, 0
 	for k := range int64(8) {
@@ -34,9 +35,9 @@ func TestCardReadHalfOutline(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := truth[0].Corners // top-left first, clockwise
-		top := [4]vision.Point2f{c[0], c[1], mid(c[1], c[2]), mid(c[3], c[0])}
-		bottom := [4]vision.Point2f{mid(c[3], c[0]), mid(c[1], c[2]), c[2], c[3]}
-		for _, half := range [][4]vision.Point2f{top, bottom} {
+		top := [4]geom.Point{c[0], c[1], mid(c[1], c[2]), mid(c[3], c[0])}
+		bottom := [4]geom.Point{mid(c[3], c[0]), mid(c[1], c[2]), c[2], c[3]}
+		for _, half := range [][4]geom.Point{top, bottom} {
 			rd, err := vision.ReadOutlineForTest(r, m, half)
 			if err != nil {
 				t.Fatal(err)
@@ -48,7 +49,7 @@ func TestCardReadHalfOutline(t *testing.T) {
 				t.Errorf("scene %d: half of %s read as %s", seed, cardsID(k), rd.ID)
 			}
 		}
-		quarter := [4]vision.Point2f{c[0], mid(c[0], c[1]), mid(mid(c[0], c[1]), mid(c[3], c[2])), mid(c[0], c[3])}
+		quarter := [4]geom.Point{c[0], mid(c[0], c[1]), mid(mid(c[0], c[1]), mid(c[3], c[2])), mid(c[0], c[3])}
 		if rd, err := vision.ReadOutlineForTest(r, m, quarter); err != nil || rd.ID != vision.CardUnknown {
 			t.Errorf("scene %d: a quarter of %s read as %q (%v)", seed, cardsID(k), rd.ID, err)
 		}

@@ -39,6 +39,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -107,10 +108,10 @@ func (d *cardDescriber) close() {
 // top-left corner. grow enlarges the outline about its centre in the card's
 // own coordinates (0.08: 8% more on every side), for outlines found at a
 // card's inner frame.
-func (d *cardDescriber) rectify(img gocv.Mat, q [4]Point2f, grow float64) error {
+func (d *cardDescriber) rectify(img gocv.Mat, q [4]geom.Point, grow float64) error {
 	side := 0.0
 	for k := range 4 {
-		side = max(side, cardDist(q[k], q[(k+1)%4]))
+		side = max(side, geom.Dist(q[k], q[(k+1)%4]))
 	}
 	// Warp at up to twice the final size and shrink by area: large cards
 	// do not alias.
@@ -393,12 +394,12 @@ func cardPixelRect(x0, y0, x1, y1 float64) [4][2]float64 {
 // cardWarpQuad warps the outline q of img onto the corners dst of a
 // picture of size sz, written to out; hm (3×3, CV64F) is its scratch.
 // False when q is degenerate.
-func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]Point2f, dst [4][2]float64, sz image.Point) bool {
+func cardWarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]geom.Point, dst [4][2]float64, sz image.Point) bool {
 	var src [4][2]float64
 	for k, p := range q {
 		src[k] = [2]float64{float64(p.X), float64(p.Y)}
 	}
-	h, ok := cardHomography(src, dst)
+	h, ok := geom.HomographyOf(src, dst)
 	if !ok {
 		return false
 	}
@@ -841,7 +842,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 	errs := make([]error, len(imgs))
 	type cand struct {
 		d     [2][4]cardDesc // as found and grown
-		q     [4]Point2f
+		q     [4]geom.Point
 		score float64
 		whole bool // by the keypoints common to the pictures
 	}
@@ -946,7 +947,7 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		// The keypoints of the card as stored: turned rot×90° clockwise,
 		// its top-left corner was the outline's corner (4-rot)%4.
 		q := c[pick[k]].q
-		var turned [4]Point2f
+		var turned [4]geom.Point
 		for j := range 4 {
 			turned[j] = q[(j+4-rot)%4]
 		}
@@ -1005,9 +1006,9 @@ const cardTeachDoubledOut = 0.02
 // and at the other: the whole card when q is half of it cut across its
 // length (an art panel meeting a text panel across the middle, or a card
 // half hidden or half shaded), which is in a card's proportions too.
-func cardDoubled(q [4]Point2f) [2][4]Point2f {
+func cardDoubled(q [4]geom.Point) [2][4]geom.Point {
 	a, b := cardSideMeans(q)
-	return [2][4]Point2f{cardExtend(q, b < a, 1, 0), cardExtend(q, b < a, 1, 1)}
+	return [2][4]geom.Point{cardExtend(q, b < a, 1, 0), cardExtend(q, b < a, 1, 1)}
 }
 
 // cardOutlines returns the candidate outlines of the one card in a teaching
@@ -1020,12 +1021,12 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]cardQuadCandidate, error) {
 	if w < 16 || h < 16 {
 		return nil, fmt.Errorf("picture of %d×%d pixels is too small", w, h)
 	}
-	whole := [4]Point2f{{-0.5, -0.5}, {float32(w) - 0.5, -0.5}, {float32(w) - 0.5, float32(h) - 0.5}, {-0.5, float32(h) - 0.5}}
+	whole := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: float32(w) - 0.5, Y: -0.5}, {X: float32(w) - 0.5, Y: float32(h) - 0.5}, {X: -0.5, Y: float32(h) - 0.5}}
 	if !img.IsContinuous() {
 		img = img.Clone()
 		defer img.Close()
 	}
-	g, err := cardColourOf(img)
+	g, err := geom.ColourView(img)
 	if err != nil {
 		return nil, err
 	}

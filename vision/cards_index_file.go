@@ -15,6 +15,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"tablecam/vision/geom"
 	"time"
 )
 
@@ -414,7 +415,7 @@ func cardReadKeys(r *bufio.Reader, unframed bool) (*cardKeys, error) {
 	if n > 4*cardKeyTeach || size != [2]uint16{cardKeyW, cardKeyH} && size != [2]uint16{cardKeyH, cardKeyW} {
 		return nil, fmt.Errorf("bad keypoints (%d of a %dx%d card)", n, size[0], size[1])
 	}
-	ks := &cardKeys{w: int(size[0]), h: int(size[1]), pts: make([]Point2f, n), desc: make([][4]uint64, n)}
+	ks := &cardKeys{w: int(size[0]), h: int(size[1]), pts: make([]geom.Point, n), desc: make([][4]uint64, n)}
 	for i := range ks.desc {
 		var p [2]float32
 		if err := binary.Read(r, le, &p); err != nil {
@@ -423,7 +424,7 @@ func cardReadKeys(r *bufio.Reader, unframed bool) (*cardKeys, error) {
 		if !(p[0] >= -1 && p[0] <= float32(ks.w) && p[1] >= -1 && p[1] <= float32(ks.h)) {
 			return nil, errors.New("keypoint outside the card")
 		}
-		ks.pts[i] = Point2f{p[0], p[1]}
+		ks.pts[i] = geom.Point{X: p[0], Y: p[1]}
 		if err := binary.Read(r, le, &ks.desc[i]); err != nil {
 			return nil, fmt.Errorf("short keypoints: %w", err)
 		}

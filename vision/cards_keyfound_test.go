@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
 
@@ -20,12 +21,12 @@ func TestCardKeyFoundReadOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	lerp := func(a, b vision.Point2f, f float32) vision.Point2f {
-		return vision.Point2f{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)}
+	lerp := func(a, b geom.Point, f float32) geom.Point {
+		return geom.Point{X: a.X + f*(b.X-a.X), Y: a.Y + f*(b.Y-a.Y)}
 	}
 	// off pulls the end 2-3 of c out by f of the card's length.
-	off := func(c [4]vision.Point2f, f float32) [4]vision.Point2f {
-		return [4]vision.Point2f{c[0], c[1], lerp(c[1], c[2], 1+f), lerp(c[0], c[3], 1+f)}
+	off := func(c [4]geom.Point, f float32) [4]geom.Point {
+		return [4]geom.Point{c[0], c[1], lerp(c[1], c[2], 1+f), lerp(c[0], c[3], 1+f)}
 	}
 	read, tried := 0, 0
 	for k := range int64(12) {

@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -36,7 +37,7 @@ type cardKeyMiss struct {
 //
 // Then, with SearchWholeFrame, the rest of the frame is searched for the
 // keypoints of all taught cards (cards_learn_frame.go).
-func (r *CardReader) readByKeys(img gocv.Mat, gr cardGrey, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+func (r *CardReader) readByKeys(img gocv.Mat, gr geom.View, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
 	t0 := r.times.now()
 	out, err := r.searchMissed(img, gr, out, missed, minW, maxW)
 	r.times.since("  outlines near a taught card searched for its keypoints", t0)
@@ -73,8 +74,8 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 	// The cards read: a sticker whose marker the map does not name is a
 	// card read too (cardReadTwice compares ids, so it never counts one).
 	read := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown && rd.Method != CardMethodMarker })
-	on := func(p Point2f) bool {
-		return slices.ContainsFunc(read, func(rd CardReading) bool { return cardPointInQuad(p, rd.Corners) })
+	on := func(p geom.Point) bool {
+		return slices.ContainsFunc(read, func(rd CardReading) bool { return geom.InQuad(p, rd.Corners) })
 	}
 	out = slices.DeleteFunc(out, func(rd CardReading) bool {
 		if rd.Method != CardMethodLearned {
@@ -90,7 +91,7 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 			return true
 		}
 		mid := rd.Box.Min.Add(rd.Box.Max).Div(2)
-		return on(cardQuadCentre(rd.Corners)) || on(Point2f{float32(mid.X), float32(mid.Y)}) || cardMostlyOver(read, rd.Box)
+		return on(geom.QuadCentre(rd.Corners)) || on(geom.Point{X: float32(mid.X), Y: float32(mid.Y)}) || cardMostlyOver(read, rd.Box)
 	})
 	return r.oneUnknown(out)
 }
@@ -120,11 +121,11 @@ func (r *CardReader) oneUnknown(out []CardReading) []CardReading {
 		for j := i + 1; j < len(out) && !drop[i]; j++ {
 			a, b := out[i], out[j]
 			if drop[j] || !unknown(a) || !unknown(b) ||
-				!cardPointInQuad(cardQuadCentre(a.Corners), b.Corners) && !cardPointInQuad(cardQuadCentre(b.Corners), a.Corners) {
+				!geom.InQuad(geom.QuadCentre(a.Corners), b.Corners) && !geom.InQuad(geom.QuadCentre(b.Corners), a.Corners) {
 				continue
 			}
 			large, small := i, j
-			if cardQuadArea(a.Corners) < cardQuadArea(b.Corners) {
+			if geom.QuadArea(a.Corners) < geom.QuadArea(b.Corners) {
 				large, small = j, i
 			}
 			if r.refUsed && r.ref.changedAdded(out[large].Corners, out[small].Corners) < cardRefPairChanged {
@@ -146,12 +147,12 @@ func (r *CardReader) oneUnknown(out []CardReading) []CardReading {
 // cardOnLooseSticker reports whether every corner of q lies within
 // cardRefStickerReach marker sides of one of the markers loose: on that
 // sticker's card.
-func cardOnLooseSticker(loose []Marker, q [4]Point2f) bool {
+func cardOnLooseSticker(loose []Marker, q [4]geom.Point) bool {
 	for _, m := range loose {
 		reach := cardRefStickerReach * m.Side
 		on := true
 		for _, c := range q {
-			if cardDist(c, m.Center) >= reach {
+			if geom.Dist(c, m.Center) >= reach {
 				on = false
 				break
 			}
@@ -167,12 +168,12 @@ func cardOnLooseSticker(loose []Marker, q [4]Point2f) bool {
 // confidence by another reading of known whose outline holds rd's centre
 // or whose centre rd's outline holds.
 func cardReadTwice(known []CardReading, rd CardReading) bool {
-	c := cardQuadCentre(rd.Corners)
+	c := geom.QuadCentre(rd.Corners)
 	for _, k := range known {
 		if k.ID != rd.ID || k.Corners == rd.Corners {
 			continue
 		}
-		if !cardPointInQuad(c, k.Corners) && !cardPointInQuad(cardQuadCentre(k.Corners), rd.Corners) {
+		if !geom.InQuad(c, k.Corners) && !geom.InQuad(geom.QuadCentre(k.Corners), rd.Corners) {
 			continue
 		}
 		if k.Confidence > rd.Confidence {
@@ -195,7 +196,7 @@ func cardMostlyOver(out []CardReading, box image.Rectangle) bool {
 }
 
 // searchMissed is readByKeys' search around the missed outlines.
-func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+func (r *CardReader) searchMissed(img gocv.Mat, gr geom.View, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
 	ix := r.opts.Index
 	if ix == nil || len(missed) == 0 {
 		return out, nil
@@ -214,7 +215,7 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, 
 		if ms.m.dist >= cardKeyMissDist || ms.m.dist >= cardKeyMissRatio*ms.m.second {
 			continue
 		}
-		if cardReadAt(out, cardQuadCentre(ms.o.q)) {
+		if cardReadAt(out, geom.QuadCentre(ms.o.q)) {
 			continue // a card found meanwhile (by keypoints) covers it
 		}
 		keys, ids = keys[:0], ids[:0]
@@ -232,7 +233,7 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, 
 			continue
 		}
 		places++
-		box := cardQuadBox(ms.o.q)
+		box := geom.QuadBox(ms.o.q)
 		reach := int(math.Ceil(cardKeyReach * float64(max(box.Dx(), box.Dy()))))
 		found, err := r.keyer.locate(r.grey, box.Inset(-reach), cardQuadWidth(ms.o.q), keys)
 		if err != nil {
@@ -244,7 +245,7 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, 
 			if err != nil {
 				return nil, err
 			}
-			if !ok || !slices.Contains(ids, rd.ID) || cardReadAt(out, cardQuadCentre(f.q)) {
+			if !ok || !slices.Contains(ids, rd.ID) || cardReadAt(out, geom.QuadCentre(f.q)) {
 				continue
 			}
 			rd.Box = rd.Box.Intersect(bounds)
@@ -263,7 +264,7 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr cardGrey, out []CardReading, 
 // top-left corner first), and then q re-fitted to the card's edges in gr,
 // and matches them with the taught cards; last, it reads q as a found
 // outline (readLearned), which must read card want.
-func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, f cardKeyFound, want string, minW, maxW float64) (CardReading, bool, error) {
+func (r *CardReader) confirmKeyFound(img gocv.Mat, gr geom.View, f cardKeyFound, want string, minW, maxW float64) (CardReading, bool, error) {
 	q := f.q
 	relax := 0.0
 	if f.inliers >= cardKeySure {
@@ -277,7 +278,7 @@ func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, f cardKeyFound, 
 	if ok || err != nil {
 		return rd, ok, err
 	}
-	rq, _, ok := r.finder.refine(gr, q)
+	rq, _, ok := r.finder.Refine(gr, q)
 	if ok && cardQuadAltDistance(rq, cardQuadCandidate{q: q}) >= 1 {
 		if c, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); ok && c.q == rq {
 			if rd, ok, err := r.matchOutline(img, rq, want, relax); ok || err != nil {
@@ -298,7 +299,7 @@ func (r *CardReader) confirmKeyFound(img gocv.Mat, gr cardGrey, f cardKeyFound, 
 
 // matchOutline rectifies outline q and reports the taught card it is taken
 // for, if any.
-func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f, want string, relax float64) (CardReading, bool, error) {
+func (r *CardReader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax float64) (CardReading, bool, error) {
 	ix := r.opts.Index
 	if err := r.desc.rectify(img, q, 0); err != nil {
 		return CardReading{}, false, nil
@@ -326,20 +327,20 @@ func (r *CardReader) matchOutline(img gocv.Mat, q [4]Point2f, want string, relax
 	for k := range 4 {
 		rd.Corners[k] = q[(k+4-m.rot)%4]
 	}
-	rd.Box = cardQuadBox(rd.Corners)
+	rd.Box = geom.QuadBox(rd.Corners)
 	return rd, true, nil
 }
 
 // cardQuadWidth is the mean length of the shorter pair of q's opposite
 // sides.
-func cardQuadWidth(q [4]Point2f) float64 {
+func cardQuadWidth(q [4]geom.Point) float64 {
 	return min(cardSideMeans(q))
 }
 
 // cardReadAt reports whether p lies on a card already read (not unknown).
-func cardReadAt(out []CardReading, p Point2f) bool {
+func cardReadAt(out []CardReading, p geom.Point) bool {
 	for _, rd := range out {
-		if rd.ID != CardUnknown && cardPointInQuad(p, rd.Corners) {
+		if rd.ID != CardUnknown && geom.InQuad(p, rd.Corners) {
 			return true
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -61,8 +62,8 @@ type cardKeyHash struct {
 	n     int // ix.Len() when built
 	cards []cardHashCard
 	desc  [][4]uint64
-	card  []int32   // desc[i] is a keypoint of cards[card[i]]
-	pt    []Point2f // … at pt[i] in the upright card
+	card  []int32      // desc[i] is a keypoint of cards[card[i]]
+	pt    []geom.Point // … at pt[i] in the upright card
 	bits  [cardFrameTables][cardFrameBits]uint8
 	start [cardFrameTables][]int32 // bucket b of table t: items[t][start[t][b]:start[t][b+1]]
 	items [cardFrameTables][]int32
@@ -115,7 +116,7 @@ func newCardKeyHash(ix *CardIndex) *cardKeyHash {
 	}
 	h.desc = make([][4]uint64, 0, n)
 	h.card = make([]int32, 0, n)
-	h.pt = make([]Point2f, 0, n)
+	h.pt = make([]geom.Point, 0, n)
 	for _, f := range files {
 		h.desc = append(h.desc, f.ks.desc...)
 		h.pt = append(h.pt, f.ks.pts[:len(f.ks.desc)]...)
@@ -336,7 +337,7 @@ func (r *CardReader) frameKeys() *cardFrameKeys {
 // readFrameKeys searches the frame (img, grey its grey image) for taught
 // cards away from the cards in out, and appends those found whose face
 // then matches them.
-func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr geom.View, out []CardReading, minW, maxW float64) ([]CardReading, error) {
 	ix := r.opts.Index
 	if ix == nil || ix.Len() == 0 {
 		return out, nil
@@ -360,7 +361,7 @@ func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardRe
 //
 // A blob's place is enlarged by cardKeyUp(short), short the short side of
 // its card (0: not known).
-func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, k *cardKeyer, place image.Rectangle, blob bool, short, minW, maxW float64) ([]CardReading, error) {
+func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr geom.View, out []CardReading, k *cardKeyer, place image.Rectangle, blob bool, short, minW, maxW float64) ([]CardReading, error) {
 	f := r.frame
 	pg, pm := grey.Region(place), f.mask.Region(place)
 	src, mask := pg, pm
@@ -419,14 +420,14 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr cardGrey, out []Card
 			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
 		}
 		found, ok := k.homography(hc.keys, place, sx, sy)
-		if !ok || cardReadAt(out, cardQuadCentre(found.q)) {
+		if !ok || cardReadAt(out, geom.QuadCentre(found.q)) {
 			continue
 		}
 		rd, ok, err := r.confirmKeyFound(img, gr, found, hc.id, minW, maxW)
 		if err != nil {
 			return nil, err
 		}
-		if !ok || rd.ID != hc.id || cardReadAt(out, cardQuadCentre(rd.Corners)) {
+		if !ok || rd.ID != hc.id || cardReadAt(out, geom.QuadCentre(rd.Corners)) {
 			continue
 		}
 		rd.Box = rd.Box.Intersect(bounds)

@@ -17,6 +17,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -39,7 +40,7 @@ const (
 // ORB descriptors.
 type cardKeys struct {
 	w, h int
-	pts  []Point2f
+	pts  []geom.Point
 	desc [][4]uint64
 }
 
@@ -50,13 +51,13 @@ type cardKeyer struct {
 	hm               gocv.Mat
 	warp, grey       gocv.Mat
 	scaled, noMask   gocv.Mat
-	qpts             []Point2f
+	qpts             []geom.Point
 	qdesc            [][4]uint64
 	srcPts, dstPts   []gocv.Point2f
 	matchQ, matchOwn []int
 	matchT           []int32
-	near             []int      // guide's keypoints of the place on the card
-	fit              cardRansac // fitPairsWith's
+	near             []int       // guide's keypoints of the place on the card
+	fit              geom.Ransac // fitPairsWith's
 	// verifyAt's grid of the keypoints taken (grid).
 	cellHead, cellNext []int32
 	cellCols           int
@@ -67,7 +68,7 @@ type cardKeyer struct {
 	// (corners) rectified to warpedSize (verifyUntil), for a keyer taking
 	// the other levels (verifyAfter).
 	warped     bool
-	warpedAt   [4]Point2f
+	warpedAt   [4]geom.Point
 	warpedSize image.Point
 	// upper, when set, takes the keypoints of the pyramid levels above
 	// the first (verifyAfter).
@@ -244,7 +245,7 @@ func (k *cardKeyer) appendKeys(kps []gocv.KeyPoint, desc []byte, scale float32, 
 		for j := range 4 {
 			d[j] = binary.LittleEndian.Uint64(desc[32*i+8*j:])
 		}
-		k.qpts = append(k.qpts, Point2f{float32(kp.X) * scale, float32(kp.Y) * scale})
+		k.qpts = append(k.qpts, geom.Point{X: float32(kp.X) * scale, Y: float32(kp.Y) * scale})
 		k.qdesc = append(k.qdesc, d)
 	}
 }
@@ -252,7 +253,7 @@ func (k *cardKeyer) appendKeys(kps []gocv.KeyPoint, desc []byte, scale float32, 
 // teach returns the keypoints of the card with outline q (clockwise, its
 // top-left corner first) in img (8-bit BGR), rectified upright; a card
 // lying on its long side is rectified lying (w > h).
-func (k *cardKeyer) teach(img gocv.Mat, q [4]Point2f) (*cardKeys, error) {
+func (k *cardKeyer) teach(img gocv.Mat, q [4]geom.Point) (*cardKeys, error) {
 	w, h := cardKeyW, cardKeyH
 	if a, b := cardSideMeans(q); a > b {
 		w, h = h, w
@@ -264,7 +265,7 @@ func (k *cardKeyer) teach(img gocv.Mat, q [4]Point2f) (*cardKeys, error) {
 	if err := k.detect(k.grey, cardKeyTeach); err != nil {
 		return nil, err
 	}
-	out := &cardKeys{w: w, h: h, pts: append([]Point2f(nil), k.qpts...), desc: append([][4]uint64(nil), k.qdesc...)}
+	out := &cardKeys{w: w, h: h, pts: append([]geom.Point(nil), k.qpts...), desc: append([][4]uint64(nil), k.qdesc...)}
 	return out, nil
 }
 
@@ -281,7 +282,7 @@ const (
 // tilted: ORB's descriptors are not affine invariant, and a card seen at a
 // tilt is squashed along one direction (the views of affine-SIFT). Their
 // places are in the upright w × h card, as teach's.
-func (k *cardKeyer) teachViews(img gocv.Mat, q [4]Point2f, w, h int) (*cardKeys, error) {
+func (k *cardKeyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*cardKeys, error) {
 	out := &cardKeys{w: w, h: h}
 	rect := cardPixelRect(0, 0, float64(w), float64(h))
 	for v := range cardViewDirs {
@@ -319,7 +320,7 @@ func (k *cardKeyer) teachViews(img gocv.Mat, q [4]Point2f, w, h int) (*cardKeys,
 			if u < -1 || vv < -1 || u > float64(w) || vv > float64(h) {
 				continue
 			}
-			out.pts = append(out.pts, Point2f{float32(u), float32(vv)})
+			out.pts = append(out.pts, geom.Point{X: float32(u), Y: float32(vv)})
 			out.desc = append(out.desc, k.qdesc[i])
 		}
 	}
@@ -335,7 +336,7 @@ func cardHamming(a, b *[4]uint64) int {
 // in the frame (top-left corner first as taught) and how many keypoints
 // agree on it.
 type cardKeyFound struct {
-	q       [4]Point2f
+	q       [4]geom.Point
 	inliers int
 	own     int // index of the example's keys
 }
@@ -424,14 +425,14 @@ func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float
 	var f cardKeyFound
 	f.inliers = inl
 	for c, p := range cardPixelRect(0, 0, fw, fh) {
-		x, y := hm.apply(p[0], p[1])
+		x, y := hm.Apply(p[0], p[1])
 		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
 			return cardKeyFound{}, false
 		}
-		f.q[c] = Point2f{float32((x+0.5)/sx - 0.5 + float64(place.Min.X)), float32((y+0.5)/sy - 0.5 + float64(place.Min.Y))}
+		f.q[c] = geom.Point{X: float32((x+0.5)/sx - 0.5 + float64(place.Min.X)), Y: float32((y+0.5)/sy - 0.5 + float64(place.Min.Y))}
 	}
 	// A card seen from above stays convex, clockwise and card-shaped.
-	if !cardClockwise(f.q) || cardQuadArea(f.q) < 1 {
+	if !geom.Clockwise(f.q) || geom.QuadArea(f.q) < 1 {
 		return cardKeyFound{}, false
 	}
 	return f, true
@@ -439,73 +440,12 @@ func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float
 
 // fitPairs fits a homography to k.srcPts → k.dstPts with RANSAC and
 // returns it and its number of inliers.
-func (k *cardKeyer) fitPairs() (cardH, int, bool) { return k.fitPairsWith(3) }
+func (k *cardKeyer) fitPairs() (geom.Homography, int, bool) { return k.fitPairsWith(3) }
 
-// fitPairsWith is fitPairs with pairs within reproj px of the fit inliers:
-// RANSAC (cards_ransac.go) picks the inliers and least squares with
-// findHomography's refinement fits them (fitInliers, as findHomography does
-// after its RANSAC; four pairs are fitted as they are); the fit's own
-// inliers are fitted again while they grow.
-func (k *cardKeyer) fitPairsWith(reproj float64) (cardH, int, bool) {
-	n := len(k.srcPts)
-	if n < 4 || len(k.dstPts) != n {
-		return cardH{}, 0, false
-	}
-	rs := &k.fit
-	rs.reset(k.srcPts, k.dstPts)
-	if n == 4 {
-		hm, ok := k.fitInliers()
-		return hm, n, ok
-	}
-	t := reproj * reproj
-	inl := rs.run(t)
-	if inl == 0 {
-		return cardH{}, 0, false
-	}
-	hm, ok := k.fitInliers()
-	for range cardRansacRefits {
-		if !ok {
-			break
-		}
-		c := rs.inliers(&hm, t)
-		if c <= inl {
-			break
-		}
-		rs.cur, rs.best = rs.best, rs.cur
-		h2, ok2 := k.fitInliers()
-		if !ok2 {
-			rs.cur, rs.best = rs.best, rs.cur
-			break
-		}
-		hm, inl = h2, c
-	}
-	return hm, inl, ok
-}
-
-// fitInliers is the least-squares homography, refined, of the pairs of
-// k.fit's best consensus: normalised linear least squares (cardFitLSQ)
-// refined by findHomography's Levenberg–Marquardt (cardRefineLM) when
-// there are more than four, in Go: OpenCV's findHomography spends most of
-// its time in its refinement's eigen decompositions, and a new frame fits
-// 2–10 times (confirmations, keypoint searches); this fit gives the same
-// homography (TestCardRefineLMAsOpenCV) for a fraction of the time
-// (BenchmarkCardFitInliers).
-func (k *cardKeyer) fitInliers() (cardH, bool) {
-	rs := &k.fit
-	h, ok := cardFitLSQ(rs.src, rs.dst, rs.best)
-	if !ok {
-		return cardH{}, false
-	}
-	n := 0
-	for _, in := range rs.best {
-		if in {
-			n++
-		}
-	}
-	if n > 4 {
-		h = cardRefineLM(rs.src, rs.dst, rs.best, h)
-	}
-	return h, true
+// fitPairsWith is fitPairs with pairs within reproj px of the fit inliers
+// (geom.Ransac.fitPairs).
+func (k *cardKeyer) fitPairsWith(reproj float64) (geom.Homography, int, bool) {
+	return k.fit.Fit(k.srcPts, k.dstPts, reproj)
 }
 
 // Guided matching: a keypoint of the place within cardKeyGuideR of the
@@ -521,14 +461,14 @@ const (
 // guide sets k.srcPts and k.dstPts to the pairs of the example's keypoints
 // and the place's keypoints (k.qpts) that hm (taught → place) brings
 // together, and returns how many there are.
-func (k *cardKeyer) guide(ks *cardKeys, hm *cardH) int {
-	x0, y0 := hm.apply(0, 0)
-	x1, y1 := hm.apply(float64(ks.w), float64(ks.h))
+func (k *cardKeyer) guide(ks *cardKeys, hm *geom.Homography) int {
+	x0, y0 := hm.Apply(0, 0)
+	x1, y1 := hm.Apply(float64(ks.w), float64(ks.h))
 	r := math.Max(cardKeyGuideMin, cardKeyGuideR*math.Hypot(x1-x0, y1-y0))
 	// The place's keypoints on the card.
 	box := image.Rectangle{}
 	for _, c := range cardPixelRect(0, 0, float64(ks.w), float64(ks.h)) {
-		x, y := hm.apply(c[0], c[1])
+		x, y := hm.Apply(c[0], c[1])
 		pt := image.Rect(int(math.Floor(x-r)), int(math.Floor(y-r)), int(math.Ceil(x+r)), int(math.Ceil(y+r)))
 		box = box.Union(pt)
 	}
@@ -540,7 +480,7 @@ func (k *cardKeyer) guide(ks *cardKeys, hm *cardH) int {
 	}
 	k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
 	for j, tp := range ks.pts {
-		x, y := hm.apply(float64(tp.X), float64(tp.Y))
+		x, y := hm.Apply(float64(tp.X), float64(tp.Y))
 		best, bi := cardKeyGuideDist+1, -1
 		for _, i := range k.near {
 			q := k.qpts[i]
@@ -600,7 +540,7 @@ const cardVerifyCells = 4
 
 // cardCellBit is the bit of the cardVerifyCells² grid cell of ks's upright
 // picture that holds point p.
-func cardCellBit(ks *cardKeys, p Point2f) uint64 {
+func cardCellBit(ks *cardKeys, p geom.Point) uint64 {
 	x := min(cardVerifyCells-1, max(0, int(float64(p.X)*cardVerifyCells/float64(max(1, ks.w)))))
 	y := min(cardVerifyCells-1, max(0, int(float64(p.Y)*cardVerifyCells/float64(max(1, ks.h)))))
 	return 1 << (y*cardVerifyCells + x)
@@ -612,7 +552,7 @@ func cardCellBit(ks *cardKeys, p Point2f) uint64 {
 // keypoints found again); those in the blocks of skip are not counted.
 // shared, when set, tells for each of keys which of its keypoints another
 // taught card shares (an entry nil: none).
-func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask, shared [][]bool) (cardVerified, error) {
+func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]geom.Point, keys []*cardKeys, skip *cardMask, shared [][]bool) (cardVerified, error) {
 	return k.verifyUntil(grey, corners, keys, skip, shared, cardEnough{})
 }
 
@@ -634,7 +574,7 @@ func (e cardEnough) stands(v cardVerified) bool {
 // ones (counted) that this many make their share. The verification
 // returned may then not be the best one, but it stands as the best one
 // would.
-func (k *cardKeyer) verifyUntil(grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask, shared [][]bool, enough cardEnough) (cardVerified, error) {
+func (k *cardKeyer) verifyUntil(grey gocv.Mat, corners [4]geom.Point, keys []*cardKeys, skip *cardMask, shared [][]bool, enough cardEnough) (cardVerified, error) {
 	return k.verifyAfter(nil, grey, corners, keys, skip, shared, enough)
 }
 
@@ -643,7 +583,7 @@ func (k *cardKeyer) verifyUntil(grey gocv.Mat, corners [4]Point2f, keys []*cardK
 // k (with upper set) takes first's rectified card and its first level's
 // keypoints where first rectified the card to the same size, and only the
 // levels above itself.
-func (k *cardKeyer) verifyAfter(first *cardKeyer, grey gocv.Mat, corners [4]Point2f, keys []*cardKeys, skip *cardMask, shared [][]bool, enough cardEnough) (cardVerified, error) {
+func (k *cardKeyer) verifyAfter(first *cardKeyer, grey gocv.Mat, corners [4]geom.Point, keys []*cardKeys, skip *cardMask, shared [][]bool, enough cardEnough) (cardVerified, error) {
 	var best cardVerified
 	size := image.Point{}
 	k.warped = false
@@ -758,7 +698,7 @@ func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask, shared []bool) card
 	v.inliers = inl
 	// Again where the fit puts them, closer and more alike.
 	for j, tp := range ks.pts {
-		k.nearX[j], k.nearY[j] = hm.apply(float64(tp.X+m), float64(tp.Y+m))
+		k.nearX[j], k.nearY[j] = hm.Apply(float64(tp.X+m), float64(tp.Y+m))
 	}
 	k.closestAll(ks.desc, cardVerifyFine)
 	for j, tp := range ks.pts {

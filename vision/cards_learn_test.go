@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -44,14 +45,14 @@ func TestCardKeysLocate(t *testing.T) {
 	defer face.Close()
 	k := newCardKeyer()
 	defer k.close()
-	ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+	ks, err := k.teach(face, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 	if err != nil || len(ks.desc) < 50 || ks.w != cardKeyW || ks.h != cardKeyH {
 		t.Fatalf("taught %d keypoints (%v)", len(ks.desc), err)
 	}
 	// Another card's keypoints compete.
 	other := cardTestFace(t, 4, 300, 420)
 	defer other.Close()
-	ko, err := k.teach(other, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+	ko, err := k.teach(other, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,20 +60,20 @@ func TestCardKeysLocate(t *testing.T) {
 	// perspective.
 	frame := cardTestFace(t, 9, 1280, 720)
 	defer frame.Close()
-	want := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
+	want := [4]geom.Point{{X: 600, Y: 200}, {X: 704, Y: 260}, {X: 620, Y: 400}, {X: 505, Y: 335}}
 	cardPasteFace(t, face, &frame, want)
 	grey := gocv.NewMat()
 	defer grey.Close()
 	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
 	// The place around a wrong outline (the card's upper half).
-	place := cardQuadBox([4]Point2f{want[0], want[1], {662, 330}, {552, 268}}).Inset(-60)
+	place := geom.QuadBox([4]geom.Point{want[0], want[1], {X: 662, Y: 330}, {X: 552, Y: 268}}).Inset(-60)
 	found, err := k.locate(grey, place, 120, []*cardKeys{ko, ks})
 	if err != nil || len(found) == 0 {
 		t.Fatalf("not found (%v)", err)
 	}
 	worst := 0.0
 	for i := range 4 {
-		worst = math.Max(worst, cardDist(found[0].q[i], want[i]))
+		worst = math.Max(worst, geom.Dist(found[0].q[i], want[i]))
 	}
 	if worst > 4 {
 		t.Errorf("found %v with %d keypoints, want %v (%.1f px off)", found[0].q, found[0].inliers, want, worst)
@@ -90,7 +91,7 @@ func TestCardKeysLocate(t *testing.T) {
 func TestCardKeyViews(t *testing.T) {
 	k := newCardKeyer()
 	defer k.close()
-	upright := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	upright := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}}
 	with, without := NewCardIndex(), NewCardIndex()
 	var d cardDesc
 	d.fineNorm = 1
@@ -170,11 +171,11 @@ func TestCardKeysSaved(t *testing.T) {
 	defer face.Close()
 	k := newCardKeyer()
 	defer k.close()
-	ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+	ks, err := k.teach(face, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	views, err := k.teachViews(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}, ks.w, ks.h)
+	views, err := k.teachViews(face, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}}, ks.w, ks.h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestCardKeyHash(t *testing.T) {
 	d.fineNorm = 1
 	for i := range 12 {
 		face := cardTestFace(t, uint64(20+i), 300, 420)
-		ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+		ks, err := k.teach(face, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 		face.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -263,7 +264,7 @@ func cardRandomKeys(rng *rand.Rand, w, h, n int) *cardKeys {
 			d = [4]uint64{0xff00ff00, 0, ^uint64(0), 1 << uint(rng.IntN(3))}
 		}
 		k.desc = append(k.desc, d)
-		k.pts = append(k.pts, Point2f{float32(rng.IntN(w)), float32(rng.IntN(h))})
+		k.pts = append(k.pts, geom.Point{X: float32(rng.IntN(w)), Y: float32(rng.IntN(h))})
 	}
 	return k
 }
@@ -313,7 +314,7 @@ func TestCardKeyHashFiled(t *testing.T) {
 
 	var desc [][4]uint64
 	var card []int32
-	var pt []Point2f
+	var pt []geom.Point
 	var ids []string
 	for _, id := range ix.Cards() {
 		var first *cardKeys
@@ -385,7 +386,7 @@ func TestCardKeyHashExamples(t *testing.T) {
 	one := 0
 	for i := range 12 {
 		face := cardTestFace(t, uint64(40+i), 300, 420)
-		ks, err := k.teach(face, [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}})
+		ks, err := k.teach(face, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 		face.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -434,7 +435,7 @@ func TestCardKeyHashExamples(t *testing.T) {
 func TestCardRefConfirms(t *testing.T) {
 	k := newCardKeyer()
 	defer k.close()
-	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	whole := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}}
 	teach := func(seed uint64) *cardKeys {
 		face := cardTestFace(t, seed, 300, 420)
 		defer face.Close()
@@ -457,13 +458,13 @@ func TestCardRefConfirms(t *testing.T) {
 	defer frame.Close()
 	face := cardTestFace(t, 3, 300, 420)
 	defer face.Close()
-	at := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
+	at := [4]geom.Point{{X: 600, Y: 200}, {X: 704, Y: 260}, {X: 620, Y: 400}, {X: 505, Y: 335}}
 	cardPasteFace(t, face, &frame, at)
 	gocv.CvtColor(frame, &r.grey, gocv.ColorBGRToGray)
-	away := cardShiftQuad(at, 450, 0)
+	away := geom.ShiftQuad(at, 450, 0)
 	for _, c := range []struct {
 		name string
-		q    [4]Point2f
+		q    [4]geom.Point
 		m    cardMatch
 		want bool
 	}{
@@ -489,10 +490,10 @@ func TestCardRefConfirms(t *testing.T) {
 // of the card itself at a pose off by a turn or by a quarter of its width.
 func TestCardKeysVerifyAt(t *testing.T) {
 	k, ks, ko, grey, at := cardKeysAtPose(t)
-	turned := [4]Point2f{at[1], at[2], at[3], at[0]}
+	turned := [4]geom.Point{at[1], at[2], at[3], at[0]}
 	for _, c := range []struct {
 		name    string
-		corners [4]Point2f
+		corners [4]geom.Point
 		keys    []*cardKeys
 		found   bool
 	}{
@@ -500,7 +501,7 @@ func TestCardKeysVerifyAt(t *testing.T) {
 		{"its best example", at, []*cardKeys{ko, ks}, true},
 		{"another card", at, []*cardKeys{ko}, false},
 		{"the card turned", turned, []*cardKeys{ks}, false},
-		{"the card a quarter off", cardShiftQuad(at, 40, 0), []*cardKeys{ks}, false},
+		{"the card a quarter off", geom.ShiftQuad(at, 40, 0), []*cardKeys{ks}, false},
 	} {
 		v, err := k.verifyAt(grey, c.corners, c.keys, nil, nil)
 		if err != nil {
@@ -525,7 +526,7 @@ func TestCardKeysVerifyAt(t *testing.T) {
 // than the keypoints chose, nor without the reference.
 func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
 	ix := NewCardIndex()
-	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	whole := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}}
 	k := newCardKeyer()
 	defer k.close()
 	dr := newCardDescriber()
@@ -556,7 +557,7 @@ func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
 	defer frame.Close()
 	face := cardTestFace(t, 3, 300, 420)
 	defer face.Close()
-	at := [4]Point2f{{600, 200}, {704, 260}, {620, 400}, {505, 335}}
+	at := [4]geom.Point{{X: 600, Y: 200}, {X: 704, Y: 260}, {X: 620, Y: 400}, {X: 505, Y: 335}}
 	cardPasteFace(t, face, &frame, at)
 	for _, ref := range []bool{true, false} {
 		r, err := NewCardReader(CardReaderOptions{Index: ix})
@@ -633,7 +634,7 @@ func TestCardKeyHashNoRatio(t *testing.T) {
 		q, off := flip(d, 8, nil)
 		r, _ := flip(q, 9, off)
 		queries[i] = q
-		p := Point2f{X: float32(i % 96), Y: float32(i / 96)}
+		p := geom.Point{X: float32(i % 96), Y: float32(i / 96)}
 		own.pts, own.desc = append(own.pts, p), append(own.desc, d)
 		rival.pts, rival.desc = append(rival.pts, p), append(rival.desc, r)
 	}
@@ -671,9 +672,9 @@ func TestCardKeyHashNoRatio(t *testing.T) {
 // another (ko), a grey frame (800×600, clutter) showing the card 150 px
 // wide, turned and in perspective, and its corners there (the card's
 // top-left first). The Mats are closed when t ends.
-func cardKeysAtPose(t *testing.T) (k *cardKeyer, ks, ko *cardKeys, grey gocv.Mat, at [4]Point2f) {
+func cardKeysAtPose(t *testing.T) (k *cardKeyer, ks, ko *cardKeys, grey gocv.Mat, at [4]geom.Point) {
 	t.Helper()
-	whole := [4]Point2f{{-0.5, -0.5}, {299.5, -0.5}, {299.5, 419.5}, {-0.5, 419.5}}
+	whole := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}}
 	k = newCardKeyer()
 	t.Cleanup(k.close)
 	face := cardTestFace(t, 3, 300, 420)
@@ -690,7 +691,7 @@ func cardKeysAtPose(t *testing.T) (k *cardKeyer, ks, ko *cardKeys, grey gocv.Mat
 	}
 	frame := cardTestFace(t, 9, 800, 600)
 	defer frame.Close()
-	at = [4]Point2f{{300, 150}, {440, 200}, {400, 410}, {250, 360}}
+	at = [4]geom.Point{{X: 300, Y: 150}, {X: 440, Y: 200}, {X: 400, Y: 410}, {X: 250, Y: 360}}
 	cardPasteFace(t, face, &frame, at)
 	grey = gocv.NewMat()
 	t.Cleanup(func() { grey.Close() })
@@ -723,7 +724,7 @@ func TestCardVerifyUntil(t *testing.T) {
 	stopped := 0
 	for _, c := range []struct {
 		name    string
-		corners [4]Point2f
+		corners [4]geom.Point
 		keys    []*cardKeys
 		skip    *cardMask
 	}{
@@ -734,7 +735,7 @@ func TestCardVerifyUntil(t *testing.T) {
 		{"the card, a little larger example after", at, []*cardKeys{ks, more}, nil},
 		{"the card, occluded", at, []*cardKeys{ks, ks}, &skip},
 		{"another card", at, []*cardKeys{ko, ko}, nil},
-		{"the card a quarter off", cardShiftQuad(at, 40, 0), []*cardKeys{ks, ks}, nil},
+		{"the card a quarter off", geom.ShiftQuad(at, 40, 0), []*cardKeys{ks, ks}, nil},
 	} {
 		all, err := k.verifyAt(grey, c.corners, c.keys, c.skip, nil)
 		if err != nil {
@@ -795,7 +796,7 @@ func TestCardKeyHashNearestAll(t *testing.T) {
 			if i%10 == 0 {
 				k = [4]uint64{} // a plain patch: many cards have it
 			}
-			ks.pts = append(ks.pts, Point2f{X: float32(i % 96), Y: float32(i / 96)})
+			ks.pts = append(ks.pts, geom.Point{X: float32(i % 96), Y: float32(i / 96)})
 			ks.desc = append(ks.desc, k)
 			taught = append(taught, k)
 		}
@@ -846,14 +847,14 @@ func TestCardKeyHashNearestAll(t *testing.T) {
 
 // cardPasteFace draws the card face onto frame with its corners (the
 // face's top-left first) at at.
-func cardPasteFace(t *testing.T, face gocv.Mat, frame *gocv.Mat, at [4]Point2f) {
+func cardPasteFace(t *testing.T, face gocv.Mat, frame *gocv.Mat, at [4]geom.Point) {
 	t.Helper()
 	w, h := float64(face.Cols()), float64(face.Rows())
 	var src, dst [4][2]float64
 	for i, p := range [4][2]float64{{-0.5, -0.5}, {w - 0.5, -0.5}, {w - 0.5, h - 0.5}, {-0.5, h - 0.5}} {
 		src[i], dst[i] = p, [2]float64{float64(at[i].X), float64(at[i].Y)}
 	}
-	hh, ok := cardHomography(src, dst)
+	hh, ok := geom.HomographyOf(src, dst)
 	if !ok {
 		t.Fatal("homography")
 	}

@@ -16,6 +16,7 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -100,155 +101,14 @@ func cardRotCW(g []bool, n int) []bool {
 	return out
 }
 
-// cardGrey is a borrowed view of a continuous 8-bit grey image, or of a
-// BGR one (cn 3, from cardColourOf: diff then takes the largest step of
-// the three channels, so that edges between colours of equal brightness
-// count).
-type cardGrey struct {
-	pix  []byte
-	w, h int
-	cn   int // 0 or 1: grey; 3: BGR
-}
-
-// cardColourOf returns a view of a continuous 8-bit BGR image.
-func cardColourOf(m gocv.Mat) (cardGrey, error) {
-	if m.Type() != gocv.MatTypeCV8UC3 || !m.IsContinuous() {
-		return cardGrey{}, fmt.Errorf("vision: want a continuous 8-bit BGR image")
-	}
-	d, err := m.DataPtrUint8()
-	if err != nil {
-		return cardGrey{}, err
-	}
-	w, h := m.Cols(), m.Rows()
-	if len(d) < 3*w*h {
-		return cardGrey{}, fmt.Errorf("vision: short BGR image")
-	}
-	return cardGrey{pix: d, w: w, h: h, cn: 3}, nil
-}
-
-// diff is the step in brightness between (x0, y0) and (x1, y1): the
-// absolute difference of the grey samples, or for a BGR view the largest
-// of the three channels'.
-func (g cardGrey) diff(x0, y0, x1, y1 float64) float64 {
-	if g.cn != 3 {
-		return math.Abs(g.at(x1, y1) - g.at(x0, y0))
-	}
-	a, b := g.at3(x0, y0), g.at3(x1, y1)
-	return max(math.Abs(a[0]-b[0]), max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
-}
-
-// sample is at3 for a BGR view and the grey value three times for a grey
-// one.
-func (g cardGrey) sample(x, y float64) [3]float64 {
-	if g.cn == 3 {
-		return g.at3(x, y)
-	}
-	v := g.at(x, y)
-	return [3]float64{v, v, v}
-}
-
-// at3 samples a BGR view bilinearly at (x, y), clamped to the border.
-func (g cardGrey) at3(x, y float64) [3]float64 {
-	x = max(0, min(float64(g.w-1), x))
-	y = max(0, min(float64(g.h-1), y))
-	x0, y0 := int(x), int(y)
-	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
-	fx, fy := x-float64(x0), y-float64(y0)
-	w00, w01, w10, w11 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
-	// One bounds check per pixel, not per channel.
-	p00, p01 := (*[3]uint8)(g.pix[3*(y0*g.w+x0):]), (*[3]uint8)(g.pix[3*(y0*g.w+x1):])
-	p10, p11 := (*[3]uint8)(g.pix[3*(y1*g.w+x0):]), (*[3]uint8)(g.pix[3*(y1*g.w+x1):])
-	var out [3]float64
-	for c := range 3 {
-		out[c] = float64(p00[c])*w00 + float64(p01[c])*w01 + float64(p10[c])*w10 + float64(p11[c])*w11
-	}
-	return out
-}
-
-func cardGreyOf(m gocv.Mat) (cardGrey, error) {
-	if m.Type() != gocv.MatTypeCV8UC1 || !m.IsContinuous() {
-		return cardGrey{}, fmt.Errorf("vision: want a continuous 8-bit grey image")
-	}
-	d, err := m.DataPtrUint8()
-	if err != nil {
-		return cardGrey{}, err
-	}
-	w, h := m.Cols(), m.Rows()
-	if len(d) < w*h {
-		return cardGrey{}, fmt.Errorf("vision: short grey image")
-	}
-	return cardGrey{pix: d, w: w, h: h}, nil
-}
-
-// at samples the image bilinearly at (x, y), pixel centres at integers;
-// positions outside are clamped to the border.
-func (g cardGrey) at(x, y float64) float64 {
-	if g.cn == 3 {
-		v := g.at3(x, y)
-		return (v[0] + v[1] + v[2]) / 3
-	}
-	return g.at1(x, y)
-}
-
-// whole reports whether g's pixels cover its size (a view C may read),
-// and its channels (1 or 3).
-func (g cardGrey) whole() (cn int, ok bool) {
-	cn = 1
-	if g.cn == 3 {
-		cn = 3
-	}
-	return cn, g.w > 0 && g.h > 0 && len(g.pix) >= cn*g.w*g.h
-}
-
-// at1 is at for a grey g.
-func (g cardGrey) at1(x, y float64) float64 {
-	x = max(0, min(float64(g.w-1), x))
-	y = max(0, min(float64(g.h-1), y))
-	x0, y0 := int(x), int(y)
-	x1, y1 := min(x0+1, g.w-1), min(y0+1, g.h-1)
-	fx, fy := x-float64(x0), y-float64(y0)
-	r0, r1 := g.pix[y0*g.w:], g.pix[y1*g.w:]
-	a := float64(r0[x0])*(1-fx) + float64(r0[x1])*fx
-	b := float64(r1[x0])*(1-fx) + float64(r1[x1])*fx
-	return a*(1-fy) + b*fy
-}
-
-// cardH is a 3×3 homography, rows first.
-type cardH [9]float64
-
-func (h *cardH) apply(x, y float64) (float64, float64) {
-	w := h[6]*x + h[7]*y + h[8]
-	return (h[0]*x + h[1]*y + h[2]) / w, (h[3]*x + h[4]*y + h[5]) / w
-}
-
-// cardHomography returns the homography mapping src[i] to dst[i].
-func cardHomography(src, dst [4][2]float64) (cardH, bool) {
-	var a [8][9]float64
-	for i := range 4 {
-		x, y, u, v := src[i][0], src[i][1], dst[i][0], dst[i][1]
-		a[2*i] = [9]float64{x, y, 1, 0, 0, 0, -u * x, -u * y, u}
-		a[2*i+1] = [9]float64{0, 0, 0, x, y, 1, -v * x, -v * y, v}
-	}
-	h, ok := cardSolve8(&a)
-	if !ok {
-		return cardH{}, false
-	}
-	for _, v := range h {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return cardH{}, false
-		}
-	}
-	return h, true
-}
-
 // cardModuleH maps module space, where the marker's black square of M
 // modules spans [0, M]², to the image, where its corners are q.
-func cardModuleH(q [4]Point2f, M float64) (cardH, bool) {
+func cardModuleH(q [4]geom.Point, M float64) (geom.Homography, bool) {
 	var dst [4][2]float64
 	for i, p := range q {
 		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
 	}
-	return cardHomography([4][2]float64{{0, 0}, {M, 0}, {M, M}, {0, M}}, dst)
+	return geom.HomographyOf([4][2]float64{{0, 0}, {M, 0}, {M, M}, {0, M}}, dst)
 }
 
 // cardMarkerRead is a decoded marker.
@@ -291,7 +151,7 @@ type cardDecodeScratch struct {
 // zone may be just one module wide), and the mean spread of the samples
 // inside the marker's own modules. ok is false for a degenerate quad. The
 // values live in sc until its next use.
-func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScratch) (vals []float64, spread float64, ok bool) {
+func (cb *cardCodebook) sampleCells(g geom.View, q [4]geom.Point, sc *cardDecodeScratch) (vals []float64, spread float64, ok bool) {
 	M := cb.bits + 2
 	mf := float64(M)
 	h, ok := cardModuleH(q, mf)
@@ -308,7 +168,7 @@ func (cb *cardCodebook) sampleCells(g cardGrey, q [4]Point2f, sc *cardDecodeScra
 
 // sampleCellsAt is sampleCells' loops: the cells of the marker of M
 // modules that h maps into g, into vals.
-func (cb *cardCodebook) sampleCellsAt(g cardGrey, h *cardH, M int, vals []float64) ([]float64, float64, bool) {
+func (cb *cardCodebook) sampleCellsAt(g geom.View, h *geom.Homography, M int, vals []float64) ([]float64, float64, bool) {
 	mf := float64(M)
 	G := M + 2
 	spread := 0.0
@@ -329,8 +189,8 @@ func (cb *cardCodebook) sampleCellsAt(g cardGrey, h *cardH, M int, vals []float6
 			s, ss := 0.0, 0.0
 			for _, dy := range offs {
 				for _, dx := range offs {
-					x, y := h.apply(cx+dx, cy+dy)
-					v := g.at(x, y)
+					x, y := h.Apply(cx+dx, cy+dy)
+					v := g.At(x, y)
 					s += v
 					ss += v * v
 				}
@@ -360,13 +220,13 @@ func (c *cardCells) at(i, j, M int) float64 { return c.vals[(i+1)*(M+2)+j+1] }
 // cells samples the marker whose outer black square has corners q and
 // checks what every marker shows whatever its code: a black border inside
 // a white quiet zone with enough contrast, and flat modules.
-func (cb *cardCodebook) cells(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardCells, bool) {
+func (cb *cardCodebook) cells(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardCells, bool) {
 	M := cb.bits + 2
 	mf := float64(M)
 	// Modules of less than two pixels across (a sliver of card art seen
 	// as a marker at a steep angle) cannot be told from print.
 	for k := range 4 {
-		if cardDist(q[k], q[(k+1)%4]) < cardMinModule*mf {
+		if geom.Dist(q[k], q[(k+1)%4]) < cardMinModule*mf {
 			return cardCells{}, false
 		}
 	}
@@ -426,7 +286,7 @@ func (cb *cardCodebook) cells(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc
 // decode reads the marker whose outer black square has corners q in g
 // (clockwise on screen; image coordinates with pixel centres at integers,
 // like Marker.Corners).
-func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
+func (cb *cardCodebook) decode(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
 	n := cb.bits
 	M := n + 2
 	c, ok := cb.cells(g, q, lim, sc)
@@ -481,7 +341,7 @@ func (cb *cardCodebook) decode(g cardGrey, q [4]Point2f, lim cardDecodeLimits, s
 
 // cardMarkerAt is marker id with corners q (as sampled), its code seen
 // turned by rot×90°.
-func cardMarkerAt(q [4]Point2f, id, rot int) Marker {
+func cardMarkerAt(q [4]geom.Point, id, rot int) Marker {
 	mk := Marker{ID: id}
 	var cx, cy float64
 	for k := range 4 {
@@ -490,7 +350,7 @@ func cardMarkerAt(q [4]Point2f, id, rot int) Marker {
 		cy += float64(q[k].Y) / 4
 	}
 	mk.Side = cardQuadSide(q)
-	mk.Center = Point2f{float32(cx), float32(cy)}
+	mk.Center = geom.Point{X: float32(cx), Y: float32(cy)}
 	return mk
 }
 
@@ -528,19 +388,19 @@ func (p *cardPlane) at(x, y float64) float64 { return p.a + p.b*x + p.c*y }
 // full-resolution image coordinates (pixel centres at integers), clockwise
 // on screen.
 type cardQuadCandidate struct {
-	q       [4]Point2f
+	q       [4]geom.Point
 	area    float64
 	score   float64 // outline candidates: how well edges support it
 	refined bool    // outline candidates: sides re-fitted at full resolution
 	cut     bool    // marker candidates: from cardCutToQuad
 	// restored are the corners cardCutToQuad put back (marker
 	// candidates, full-resolution pixels), nRestored how many.
-	restored  [2]Point2f
+	restored  [2]geom.Point
 	nRestored int
 	// alts are other outlines found for the same card (outline
 	// candidates): its inner frame, the card with its shadow. Recognition
 	// tries them too.
-	alts [][4]Point2f
+	alts [][4]geom.Point
 }
 
 // cardAddCutQuad adds the quad cardCutToQuad makes of the polygon pts
@@ -555,7 +415,7 @@ func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float
 		return out
 	}
 	moved := false
-	var restored [2]Point2f
+	var restored [2]geom.Point
 	nr := 0
 	for _, p := range poly {
 		d := math.Inf(1)
@@ -568,7 +428,7 @@ func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float
 			d = min(d, math.Hypot(p[0]-o[0], p[1]-o[1]))
 		}
 		if d > 1 && nr < len(restored) {
-			restored[nr] = Point2f{float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
+			restored[nr] = geom.Point{X: float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), Y: float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
 			nr++
 		}
 	}
@@ -587,10 +447,10 @@ func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float
 // image) to full-resolution image coordinates, half a pixel outwards, and
 // adds it to out if cardQuadOK takes it.
 func cardAddDarkQuad(out []cardQuadCandidate, poly [4][2]float64, cut bool, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
-	var q [4]Point2f
+	var q [4]geom.Point
 	var mx, my float64
 	for k, p := range poly {
-		q[k] = Point2f{float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
+		q[k] = geom.Point{X: float32((p[0]+0.5)/scale - 0.5 + float64(origin.X)), Y: float32((p[1]+0.5)/scale - 0.5 + float64(origin.Y))}
 		mx += float64(q[k].X) / 4
 		my += float64(q[k].Y) / 4
 	}
@@ -609,30 +469,10 @@ func cardAddDarkQuad(out []cardQuadCandidate, poly [4][2]float64, cut bool, scal
 	return out
 }
 
-// cardQuadOK orders q clockwise on screen and checks it is convex with
-// sides in [minSide, maxSide] and not too skewed.
-func cardQuadOK(q [4]Point2f, minSide, maxSide float64) (cardQuadCandidate, bool) {
-	area := 0.0
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		area += float64(a.X)*float64(b.Y) - float64(b.X)*float64(a.Y)
-	}
-	if area < 0 { // counter-clockwise on screen (y down): reverse
-		q[1], q[3] = q[3], q[1]
-		area = -area
-	}
-	area /= 2
-	lo, hi := math.Inf(1), 0.0
-	for k := range 4 {
-		a, b, c := q[k], q[(k+1)%4], q[(k+2)%4]
-		l := math.Hypot(float64(b.X-a.X), float64(b.Y-a.Y))
-		lo, hi = min(lo, l), max(hi, l)
-		cross := float64(b.X-a.X)*float64(c.Y-b.Y) - float64(b.Y-a.Y)*float64(c.X-b.X)
-		if cross <= 0 {
-			return cardQuadCandidate{}, false
-		}
-	}
-	if lo < minSide*0.6 || hi > maxSide*1.3 || hi > 4*lo || area < 0.3*lo*hi {
+// cardQuadOK is geom.QuadOK's quad as a candidate.
+func cardQuadOK(q [4]geom.Point, minSide, maxSide float64) (cardQuadCandidate, bool) {
+	q, area, ok := geom.QuadOK(q, minSide, maxSide)
+	if !ok {
 		return cardQuadCandidate{}, false
 	}
 	return cardQuadCandidate{q: q, area: area}, true
@@ -653,7 +493,7 @@ type cardMarkerScanner struct {
 	// passes).
 	failed   []cardQuadCandidate
 	blobs    []image.Rectangle
-	fit      cardSideFitter
+	fit      geom.SideFitter
 	contours cardContourBufs
 	// unread holds the corners of the candidates that did not decode
 	// since forget (this frame): another threshold often outlines a
@@ -661,7 +501,7 @@ type cardMarkerScanner struct {
 	unread map[cardQuadKey]struct{}
 	// colour is the colour view of the picture (since forget), for the
 	// ink check (inked); without one (cn 0) the check is skipped.
-	colour cardGrey
+	colour geom.View
 	// weak holds the reads of the scan under way with little confidence
 	// (cardWeakConf), confirmed at its end; confirming is set while
 	// confirmWeak looks again, again holds what one look read.
@@ -677,7 +517,7 @@ type cardMarkerScanner struct {
 // cardQuadKey is a quad's corners, bit for bit.
 type cardQuadKey [8]uint32
 
-func cardKeyOf(q [4]Point2f) cardQuadKey {
+func cardKeyOf(q [4]geom.Point) cardQuadKey {
 	var k cardQuadKey
 	for i, p := range q {
 		k[2*i], k[2*i+1] = math.Float32bits(p.X), math.Float32bits(p.Y)
@@ -685,10 +525,10 @@ func cardKeyOf(q [4]Point2f) cardQuadKey {
 	return k
 }
 
-// forget starts a new picture, whose colour view is colour (cardColourOf;
-// cardGrey{} for none): candidates that failed on the last one are read
+// forget starts a new picture, whose colour view is colour (geom.ColourView;
+// geom.View{} for none): candidates that failed on the last one are read
 // again.
-func (s *cardMarkerScanner) forget(colour cardGrey) {
+func (s *cardMarkerScanner) forget(colour geom.View) {
 	clear(s.unread)
 	s.colour = colour
 }
@@ -750,14 +590,14 @@ func (s *cardMarkerScanner) close() {
 // as pass says, and adds them to out. Candidates that did not decode are
 // left in s.failed (not the cut-corner ones); those that did not decode
 // before on this picture (since forget) are not read again.
-func (s *cardMarkerScanner) scan(grey gocv.Mat, g cardGrey, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
+func (s *cardMarkerScanner) scan(grey gocv.Mat, g geom.View, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
 	s.failed = s.failed[:0]
 	s.blobs = s.blobs[:0]
 	s.cands = s.cands[:0]
 	if !s.confirming {
 		s.weak = s.weak[:0]
 	}
-	r = r.Intersect(image.Rect(0, 0, g.w, g.h))
+	r = r.Intersect(image.Rect(0, 0, g.W, g.H))
 	if r.Dx() < 8 || r.Dy() < 8 {
 		return out, nil
 	}
@@ -857,7 +697,7 @@ var cardConfirmPasses = [...]cardScanPass{cardPassFull, cardPassRetry[0], cardPa
 // another id with little confidence where a better outline of the same
 // sticker reads right. The scan's failed candidates, blobs and candidates
 // are kept.
-func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g cardGrey, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
+func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g geom.View, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
 	weak := slices.Clone(s.weak)
 	failed, blobs, cands := slices.Clone(s.failed), slices.Clone(s.blobs), slices.Clone(s.cands)
 	s.confirming = true
@@ -867,7 +707,7 @@ func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g cardGrey, pass cardScan
 	}()
 	for _, m := range weak {
 		best := m
-		box := cardQuadBox(m.marker.Corners).Inset(-int(math.Ceil(0.6*m.marker.Side)) - 2)
+		box := geom.QuadBox(m.marker.Corners).Inset(-int(math.Ceil(0.6*m.marker.Side)) - 2)
 		for _, p := range cardConfirmPasses {
 			if p == pass {
 				continue
@@ -878,7 +718,7 @@ func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g cardGrey, pass cardScan
 			}
 			found := false
 			for _, o := range s.again {
-				if cardDist(o.marker.Center, m.marker.Center) < 0.5*max(o.marker.Side, m.marker.Side) {
+				if geom.Dist(o.marker.Center, m.marker.Center) < 0.5*max(o.marker.Side, m.marker.Side) {
 					found = true
 					if cardReadBetter(o, best) {
 						best = o
@@ -900,7 +740,7 @@ func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g cardGrey, pass cardScan
 // plaid, a dark panel) and not worth refining. washed tells whether a
 // border cell is bright enough to have lost its contrast to glare (else
 // the glare decoder need not look).
-func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) (ok, washed bool) {
+func (cb *cardCodebook) screen(g geom.View, q [4]geom.Point) (ok, washed bool) {
 	M := cb.bits + 2
 	mf := float64(M)
 	h, ok := cardModuleH(q, mf)
@@ -925,8 +765,8 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) (ok, washed bool) {
 					cx = mf + 0.4
 				}
 			}
-			x, y := h.apply(cx, cy)
-			v := g.at(x, y)
+			x, y := h.Apply(cx, cy)
+			v := g.At(x, y)
 			switch {
 			case onRing:
 				if nr < len(ring) {
@@ -982,7 +822,7 @@ func (cb *cardCodebook) screen(g cardGrey, q [4]Point2f) (ok, washed bool) {
 const cardScreenWashSlack = 25
 
 // read refines a candidate's corners and decodes it.
-func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardMarkerRead, bool) {
+func (s *cardMarkerScanner) read(grey gocv.Mat, g geom.View, q [4]geom.Point) (cardMarkerRead, bool) {
 	if ok, washed := s.cb.screen(g, q); !ok {
 		// Glare may wash out enough of the border to fail the screen.
 		if !washed {
@@ -997,11 +837,11 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 	if !ok && refined != q {
 		m, ok = s.cb.decode(g, q, s.lim, &s.sc)
 	}
-	tries := [3][4]Point2f{refined, q, q}
+	tries := [3][4]geom.Point{refined, q, q}
 	if !ok && side >= 14 {
 		// Corners rounded by blur or bent by perspective: the four
 		// sides fitted as lines to the marker's outer edge.
-		if lq, _, fitted := s.fit.refineWithin(g, q, max(1.5, 0.45*side/modules)); fitted {
+		if lq, _, fitted := s.fit.RefineWithin(g, q, max(1.5, 0.45*side/modules)); fitted {
 			tries[2] = lq
 			if m, ok = s.cb.decode(g, lq, s.lim, &s.sc); ok {
 				refined = lq
@@ -1028,7 +868,7 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 		}
 	}
 	if weak {
-		return s.readBlurred(g, [3][4]Point2f{refined, q, q}, m.marker.ID)
+		return s.readBlurred(g, [3][4]geom.Point{refined, q, q}, m.marker.ID)
 	}
 	return m, true
 }
@@ -1036,7 +876,7 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g cardGrey, q [4]Point2f) (cardM
 // readBlurred tries the blurred decoder (small modules blurred into each
 // other) on a candidate's corners in turn (refined, rough, fitted to the
 // edges; repeats are skipped); want ≥ 0 takes only that id.
-func (s *cardMarkerScanner) readBlurred(g cardGrey, tries [3][4]Point2f, want int) (cardMarkerRead, bool) {
+func (s *cardMarkerScanner) readBlurred(g geom.View, tries [3][4]geom.Point, want int) (cardMarkerRead, bool) {
 	for i, c := range tries {
 		if i > 0 && (c == tries[0] || c == tries[i-1]) {
 			continue
@@ -1049,7 +889,7 @@ func (s *cardMarkerScanner) readBlurred(g cardGrey, tries [3][4]Point2f, want in
 }
 
 // cardQuadSide is the mean side length of q.
-func cardQuadSide(q [4]Point2f) float64 {
+func cardQuadSide(q [4]geom.Point) float64 {
 	side := 0.0
 	for k := range 4 {
 		a, b := q[k], q[(k+1)%4]
@@ -1061,14 +901,14 @@ func cardQuadSide(q [4]Point2f) float64 {
 // subpix refines the corners of candidate q with cornerSubPix (window
 // kept inside one module); a corner that moves by more than a module, or
 // one too near the image's edge, keeps its place.
-func (s *cardMarkerScanner) subpix(grey gocv.Mat, g cardGrey, q [4]Point2f) [4]Point2f {
+func (s *cardMarkerScanner) subpix(grey gocv.Mat, g geom.View, q [4]geom.Point) [4]geom.Point {
 	side := cardQuadSide(q)
 	modules := float64(s.cb.bits + 2)
 	hw := int(math.Round(0.6 * side / modules))
 	hw = max(2, min(10, hw))
 	refined := q
 	for _, p := range q {
-		if p.X < float32(hw+2) || p.Y < float32(hw+2) || p.X > float32(g.w-hw-3) || p.Y > float32(g.h-hw-3) {
+		if p.X < float32(hw+2) || p.Y < float32(hw+2) || p.X > float32(g.W-hw-3) || p.Y > float32(g.H-hw-3) {
 			return refined
 		}
 	}
@@ -1083,7 +923,7 @@ func (s *cardMarkerScanner) subpix(grey gocv.Mat, g cardGrey, q [4]Point2f) [4]P
 	for k := range refined {
 		nx, ny := d[2*k], d[2*k+1]
 		if math.Hypot(float64(nx-q[k].X), float64(ny-q[k].Y)) < side/modules {
-			refined[k] = Point2f{nx, ny}
+			refined[k] = geom.Point{X: nx, Y: ny}
 		}
 	}
 	return refined
@@ -1123,7 +963,7 @@ func cardReadBetter(a, b cardMarkerRead) bool {
 
 // cardStickered is a card whose sticker was read: its outline and the
 // marker's.
-type cardStickered struct{ card, marker [4]Point2f }
+type cardStickered struct{ card, marker [4]geom.Point }
 
 // stickerCards appends to out the re-fitted outlines that a sticker read so
 // far (r.reads) fits (cardStickerFits): cards whose sticker is read. A card
@@ -1147,9 +987,9 @@ func (r *CardReader) stickerCards(outlines []cardQuadCandidate, out []cardSticke
 
 // cardOffSticker reports whether p lies on one of the cards cs but not on
 // its sticker (where a second look may read the sticker better).
-func cardOffSticker(p Point2f, cs []cardStickered) bool {
+func cardOffSticker(p geom.Point, cs []cardStickered) bool {
 	for _, c := range cs {
-		if cardPointInQuad(p, c.card) && !cardPointInQuad(p, c.marker) {
+		if geom.InQuad(p, c.card) && !geom.InQuad(p, c.marker) {
 			return true
 		}
 	}

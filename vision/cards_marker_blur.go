@@ -20,6 +20,7 @@ package vision
 import (
 	"math"
 	"math/bits"
+	"tablecam/vision/geom"
 )
 
 // Limits of the blurred decoder.
@@ -85,7 +86,7 @@ func (cb *cardCodebook) blurCells() []cardBlurCell {
 // decodeBlurred reads the marker with corners q like decode, predicting
 // every cell from its own bit and its neighbours' (see the top of this
 // file).
-func (cb *cardCodebook) decodeBlurred(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
+func (cb *cardCodebook) decodeBlurred(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
 	M := cb.bits + 2
 	if cardQuadSide(q) > cardBlurMaxModule*float64(M) {
 		return cardMarkerRead{}, false

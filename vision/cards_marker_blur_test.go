@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math/bits"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -13,7 +14,7 @@ import (
 // 1 = white) with modules of 3.2 px at (20.8, 20.8) on an 80×80 grey
 // canvas (drawn at 8 px a module and shrunk), blurred with sigma (0: not
 // blurred), and returns it with the black square's corners.
-func cardBlurCanvas(code uint64, sigma float64) (gocv.Mat, [4]Point2f) {
+func cardBlurCanvas(code uint64, sigma float64) (gocv.Mat, [4]geom.Point) {
 	const big, scale, at = 8, 0.4, 52
 	c := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 0, 0, 0), 200, 200, gocv.MatTypeCV8UC1)
 	cell := func(i, j int, v uint8) {
@@ -40,7 +41,7 @@ func cardBlurCanvas(code uint64, sigma float64) (gocv.Mat, [4]Point2f) {
 		gocv.GaussianBlur(small, &small, image.Pt(0, 0), sigma, sigma, gocv.BorderReplicate)
 	}
 	lo, hi := float32(at*scale-0.5), float32((at+6*big)*scale-0.5)
-	return small, [4]Point2f{{lo, lo}, {hi, lo}, {hi, hi}, {lo, hi}}
+	return small, [4]geom.Point{{X: lo, Y: lo}, {X: hi, Y: lo}, {X: hi, Y: hi}, {X: lo, Y: hi}}
 }
 
 // TestCardDecodeBlurred: small markers blurred so far that their lone
@@ -57,7 +58,7 @@ func TestCardDecodeBlurred(t *testing.T) {
 	for _, id := range []int{0, 3, 17, 42, 99, 123, 177, 200, 249} {
 		for _, sigma := range []float64{0, 1.0, 1.4} {
 			img, q := cardBlurCanvas(cb.codes[4*id], sigma)
-			g, err := cardGreyOf(img)
+			g, err := geom.GreyView(img)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +94,7 @@ func TestCardDecodeBlurred(t *testing.T) {
 			tried++
 			for _, sigma := range []float64{0, 1.0, 1.4} {
 				img, q := cardBlurCanvas(p, sigma)
-				g, err := cardGreyOf(img)
+				g, err := geom.GreyView(img)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -112,7 +113,7 @@ func TestCardDecodeBlurred(t *testing.T) {
 	img, q := cardBlurCanvas(0, 0)
 	defer img.Close()
 	gocv.Rectangle(&img, image.Rect(24, 24, 37, 37), color.RGBA{120, 120, 120, 0}, -1)
-	g, err := cardGreyOf(img)
+	g, err := geom.GreyView(img)
 	if err != nil {
 		t.Fatal(err)
 	}

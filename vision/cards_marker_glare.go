@@ -19,6 +19,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -60,7 +61,7 @@ const (
 // cell against its neighbourhood (see the top of this file). It is only
 // meant for candidates the plain decoder rejected, and a border without a
 // cell washed out by glare is no marker's to it.
-func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, cardGlareResult) {
+func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, cardGlareResult) {
 	n := cb.bits
 	M := n + 2
 	vals, spread, ok := cb.sampleCells(g, q, sc)
@@ -205,7 +206,7 @@ func (cb *cardCodebook) decodeGlare(g cardGrey, q [4]Point2f, lim cardDecodeLimi
 // q means not yet refined: the rough corners go first then, and only a
 // candidate with a marker's border on them is refined (cornerSubPix is
 // the dear part).
-func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]Point2f) (cardMarkerRead, bool) {
+func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g geom.View, q, refined [4]geom.Point) (cardMarkerRead, bool) {
 	if cardQuadSide(q) < cardGlareMinModule*float64(s.cb.bits+2) {
 		return cardMarkerRead{}, false
 	}
@@ -220,7 +221,7 @@ func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]P
 		m, res = s.cb.decodeGlare(g, refined, s.lim, &s.sc)
 		return m, res == cardGlareRead
 	}
-	for _, c := range [2][4]Point2f{refined, q} {
+	for _, c := range [2][4]geom.Point{refined, q} {
 		if m, res := s.cb.decodeGlare(g, c, s.lim, &s.sc); res == cardGlareRead {
 			return m, true
 		}
@@ -231,7 +232,7 @@ func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g cardGrey, q, refined [4]P
 // readCut reads a candidate that cardCutToQuad made: only glare explains a
 // lost corner, so only the glare decoder reads it, and the marker's corner
 // module at every corner put back must be bright (washed out).
-func (s *cardMarkerScanner) readCut(grey gocv.Mat, g cardGrey, c cardQuadCandidate) (cardMarkerRead, bool) {
+func (s *cardMarkerScanner) readCut(grey gocv.Mat, g geom.View, c cardQuadCandidate) (cardMarkerRead, bool) {
 	m, ok := s.readGlare(grey, g, c.q, c.q)
 	if !ok {
 		return m, false
@@ -249,7 +250,7 @@ func (s *cardMarkerScanner) readCut(grey gocv.Mat, g cardGrey, c cardQuadCandida
 		// The corner module's centre: 1/M of the way to the centre.
 		x := float64(q[k].X) + (float64(ctr.X)-float64(q[k].X))/M
 		y := float64(q[k].Y) + (float64(ctr.Y)-float64(q[k].Y))/M
-		if g.at(x, y) < cardGlareWashed {
+		if g.At(x, y) < cardGlareWashed {
 			return cardMarkerRead{}, false
 		}
 	}
@@ -264,7 +265,7 @@ func (s *cardMarkerScanner) readCut(grey gocv.Mat, g cardGrey, c cardQuadCandida
 // from it.
 func cardCutToQuad(pts [][2]float64) ([4][2]float64, bool) {
 	var hull [8][2]float64
-	h := cardHull(pts, hull[:0])
+	h := geom.ConvexHullF(pts, hull[:0])
 	for len(h) > 4 {
 		if len(h) > 6 {
 			return [4][2]float64{}, false
@@ -285,7 +286,7 @@ func cardCutToQuad(pts [][2]float64) ([4][2]float64, bool) {
 		}
 		// Sides p→a (before) and b→c (after) meet where a–b was.
 		p, a, b, c := h[(short+n-1)%n], h[short], h[(short+1)%n], h[(short+2)%n]
-		x, ok := cardLineMeet(p, a, b, c)
+		x, ok := geom.LineMeet(p, a, b, c)
 		if !ok || math.Hypot(x[0]-(a[0]+b[0])/2, x[1]-(a[1]+b[1])/2) > 0.6*long {
 			return [4][2]float64{}, false
 		}
@@ -305,58 +306,4 @@ func cardCutToQuad(pts [][2]float64) ([4][2]float64, bool) {
 		return [4][2]float64{}, false
 	}
 	return [4][2]float64{h[0], h[1], h[2], h[3]}, true
-}
-
-// cardLineMeet intersects the line through p and a with the line through
-// b and c.
-func cardLineMeet(p, a, b, c [2]float64) ([2]float64, bool) {
-	d1 := [2]float64{a[0] - p[0], a[1] - p[1]}
-	d2 := [2]float64{c[0] - b[0], c[1] - b[1]}
-	den := d1[0]*d2[1] - d1[1]*d2[0]
-	if math.Abs(den) < 1e-9*math.Hypot(d1[0], d1[1])*math.Hypot(d2[0], d2[1]) || den == 0 {
-		return [2]float64{}, false
-	}
-	t := ((b[0]-p[0])*d2[1] - (b[1]-p[1])*d2[0]) / den
-	return [2]float64{p[0] + t*d1[0], p[1] + t*d1[1]}, true
-}
-
-// cardHull appends the convex hull of pts (monotone chain, no collinear
-// points) to out.
-func cardHull(pts [][2]float64, out [][2]float64) [][2]float64 {
-	var s [8][2]float64
-	p := append(s[:0], pts...)
-	slices.SortFunc(p, func(a, b [2]float64) int {
-		if a[0] != b[0] {
-			if a[0] < b[0] {
-				return -1
-			}
-			return 1
-		}
-		switch {
-		case a[1] < b[1]:
-			return -1
-		case a[1] > b[1]:
-			return 1
-		}
-		return 0
-	})
-	cross := func(o, a, b [2]float64) float64 {
-		return (a[0]-o[0])*(b[1]-o[1]) - (a[1]-o[1])*(b[0]-o[0])
-	}
-	start := len(out)
-	for _, q := range p {
-		for len(out) >= start+2 && cross(out[len(out)-2], out[len(out)-1], q) <= 0 {
-			out = out[:len(out)-1]
-		}
-		out = append(out, q)
-	}
-	lower := len(out) + 1
-	for i := len(p) - 2; i >= 0; i-- {
-		q := p[i]
-		for len(out) >= lower && cross(out[len(out)-2], out[len(out)-1], q) <= 0 {
-			out = out[:len(out)-1]
-		}
-		out = append(out, q)
-	}
-	return out[:len(out)-1]
 }

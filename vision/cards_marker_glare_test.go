@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -49,7 +50,7 @@ func TestCardDecodeGlare(t *testing.T) {
 	}
 	defer s.close()
 	// The black square spans pixels 40..69: corners at the pixel edges.
-	q := [4]Point2f{{39.5, 39.5}, {69.5, 39.5}, {69.5, 69.5}, {39.5, 69.5}}
+	q := [4]geom.Point{{X: 39.5, Y: 39.5}, {X: 69.5, Y: 39.5}, {X: 69.5, Y: 69.5}, {X: 39.5, Y: 69.5}}
 	plainFailed := 0
 	for _, id := range []int{3, 77, 150, 249} {
 		for k, corner := range q {
@@ -62,7 +63,7 @@ func TestCardDecodeGlare(t *testing.T) {
 				dy = -4
 			}
 			c := cardGlareCanvas(t, id, float64(corner.X)+dx, float64(corner.Y)+dy, 8, 240)
-			g, err := cardGreyOf(c)
+			g, err := geom.GreyView(c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +89,7 @@ func TestCardDecodeGlare(t *testing.T) {
 		// No glare: both decoders read it; the glare decoder refuses it
 		// when it must see glare.
 		c := cardGlareCanvas(t, id, 0, 0, 1, 0)
-		g, _ := cardGreyOf(c)
+		g, _ := geom.GreyView(c)
 		if m, ok := s.cb.decode(g, q, s.lim, &s.sc); !ok || m.marker.ID != id {
 			t.Errorf("id %d without glare: plain decoder %v id %d", id, ok, m.marker.ID)
 		}
@@ -111,7 +112,7 @@ func TestCardDecodeGlareRefusesArt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.close()
-	q := [4]Point2f{{39.5, 39.5}, {69.5, 39.5}, {69.5, 69.5}, {39.5, 69.5}}
+	q := [4]geom.Point{{X: 39.5, Y: 39.5}, {X: 69.5, Y: 39.5}, {X: 69.5, Y: 69.5}, {X: 39.5, Y: 69.5}}
 	draw := func(f func(x, y int) uint8) gocv.Mat {
 		m := gocv.NewMatWithSize(120, 120, gocv.MatTypeCV8UC1)
 		d, _ := m.DataPtrUint8()
@@ -139,7 +140,7 @@ func TestCardDecodeGlareRefusesArt(t *testing.T) {
 	}
 	for name, f := range scenes {
 		m := draw(f)
-		g, _ := cardGreyOf(m)
+		g, _ := geom.GreyView(m)
 		if r, res := s.cb.decodeGlare(g, q, s.lim, &s.sc); res == cardGlareRead {
 			t.Errorf("%s: read id %d", name, r.marker.ID)
 		}

@@ -9,7 +9,10 @@ package vision
 // brightness. The grey decoders cannot see that; tint measures it on the
 // colour picture.
 
-import "math"
+import (
+	"math"
+	"tablecam/vision/geom"
+)
 
 // cardMaxTint is the largest tint of a marker read: the RMS colour of its
 // cells off the quiet zone's hue, as a share of its contrast. Training
@@ -22,8 +25,8 @@ const cardMaxTint = 0.3
 // mean colour of the quiet-zone ring, in units of the ring's brightness
 // minus the border's (the contrast); ok is false when there is no colour
 // picture or no contrast.
-func (cb *cardCodebook) tint(cv cardGrey, q [4]Point2f) (tint float64, ok bool) {
-	if cv.cn != 3 {
+func (cb *cardCodebook) tint(cv geom.View, q [4]geom.Point) (tint float64, ok bool) {
+	if cv.Channels != 3 {
 		return 0, false
 	}
 	M := cb.bits + 2
@@ -33,8 +36,8 @@ func (cb *cardCodebook) tint(cv cardGrey, q [4]Point2f) (tint float64, ok bool) 
 		return 0, false
 	}
 	sample := func(cx, cy float64) [3]float64 {
-		x, y := h.apply(cx, cy)
-		return cv.at3(x, y)
+		x, y := h.Apply(cx, cy)
+		return cv.At3(x, y)
 	}
 	// The paper's colour: the quiet zone (cells' centres 0.4 modules out,
 	// as the decoders sample it); the ink's level: the border.

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math/bits"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -44,11 +45,11 @@ func cardScanColour(t *testing.T, s *cardMarkerScanner, canvas gocv.Mat) []int {
 	grey := gocv.NewMat()
 	defer grey.Close()
 	gocv.CvtColor(canvas, &grey, gocv.ColorBGRToGray)
-	g, err := cardGreyOf(grey)
+	g, err := geom.GreyView(grey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cv, err := cardColourOf(canvas)
+	cv, err := geom.ColourView(canvas)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +111,11 @@ func TestCardInkCheck(t *testing.T) {
 	grey := gocv.NewMat()
 	defer grey.Close()
 	gocv.CvtColor(canvas, &grey, gocv.ColorBGRToGray)
-	g, err := cardGreyOf(grey)
+	g, err := geom.GreyView(grey)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.forget(cardGrey{})
+	s.forget(geom.View{})
 	reads, err := s.scan(grey, g, image.Rect(0, 0, 120, 120), cardPassFull, 15, 100, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -157,19 +158,19 @@ func TestCardConfirmWeak(t *testing.T) {
 	grey := gocv.NewMat()
 	defer grey.Close()
 	gocv.CvtColor(canvas, &grey, gocv.ColorBGRToGray)
-	g, err := cardGreyOf(grey)
+	g, err := geom.GreyView(grey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	weak := func(x0 float32) cardMarkerRead {
-		q := [4]Point2f{{x0 - 0.5, 41.5}, {x0 + 35.5, 41.5}, {x0 + 35.5, 77.5}, {x0 - 0.5, 77.5}}
+		q := [4]geom.Point{{X: x0 - 0.5, Y: 41.5}, {X: x0 + 35.5, Y: 41.5}, {X: x0 + 35.5, Y: 77.5}, {X: x0 - 0.5, Y: 77.5}}
 		return cardMarkerRead{marker: cardMarkerAt(q, 184, 0), cost: 0.66, margin: 56, conf: 0.29}
 	}
 	for _, tc := range []struct {
 		x0   float32
 		want int
 	}{{42, 122}, {0, 184}} { // on the sticker; on the empty table (the canvas's left edge)
-		s.forget(cardGrey{})
+		s.forget(geom.View{})
 		s.weak = append(s.weak[:0], weak(tc.x0))
 		out, err := s.confirmWeak(grey, g, cardPassHalf, 15, 100, nil)
 		if err != nil {
@@ -187,7 +188,9 @@ func TestCardConfirmWeak(t *testing.T) {
 // sticker is not dropped as a stray on the stronger one's card. An outline
 // holding one sticker (and a much smaller read of card art) is its card.
 func TestCardStickerOutlineSpansTwo(t *testing.T) {
-	sq := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
+	sq := func(x0, y0, x1, y1 float32) [4]geom.Point {
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
 	mk := func(id int, x0, y0, side float32) cardMarkerRead {
 		q := sq(x0, y0, x0+side, y0+side)
 		return cardMarkerRead{marker: cardMarkerAt(q, id, 0), conf: 0.5 + float64(id)/1000}
@@ -263,11 +266,11 @@ func TestCardFlippedBitsNotAnotherID(t *testing.T) {
 			mk.CopyTo(&roi)
 			roi.Close()
 			mk.Close()
-			g, err := cardGreyOf(canvas)
+			g, err := geom.GreyView(canvas)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.forget(cardGrey{})
+			s.forget(geom.View{})
 			reads, err := s.scan(canvas, g, image.Rect(0, 0, 120, 120), cardPassFull, 15, 100, nil)
 			canvas.Close()
 			if err != nil {
@@ -291,14 +294,14 @@ func TestCardFlippedBitsNotAnotherID(t *testing.T) {
 // with no loose sticker stay; an unknown outline centred on the card of a
 // sticker the map does not name goes (that card is read).
 func TestCardDropBesideLooseSticker(t *testing.T) {
-	quad := func(x0, y0, x1, y1 float32) [4]Point2f {
-		return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+	quad := func(x0, y0, x1, y1 float32) [4]geom.Point {
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
-	reading := func(id, method string, q [4]Point2f) CardReading {
-		return CardReading{ID: id, Method: method, Corners: q, Box: cardQuadBox(q), Confidence: 0.7}
+	reading := func(id, method string, q [4]geom.Point) CardReading {
+		return CardReading{ID: id, Method: method, Corners: q, Box: geom.QuadBox(q), Confidence: 0.7}
 	}
 	// A 20 px marker centred at (300, 300): reach 120 px.
-	m := Marker{Side: 20, Center: Point2f{X: 300, Y: 300}}
+	m := Marker{Side: 20, Center: geom.Point{X: 300, Y: 300}}
 	near := quad(220, 230, 380, 380) // farthest corner 113 px away
 	far := quad(220, 230, 390, 390)  // (390, 390): 127 px away
 	tests := []struct {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -56,12 +57,12 @@ func TestCardDecodeRotations(t *testing.T) {
 			if err != nil || len(want) != 1 || want[0].ID != id {
 				t.Fatalf("id %d rot %d: OpenCV found %+v, %v", id, rot, want, err)
 			}
-			g, err := cardGreyOf(canvas)
+			g, err := geom.GreyView(canvas)
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Hand the decoder the corners starting anywhere.
-			var q [4]Point2f
+			var q [4]geom.Point
 			for k := range 4 {
 				q[k] = want[0].Corners[(k+rot+1)%4]
 			}
@@ -97,7 +98,7 @@ func TestCardDecodeRotations(t *testing.T) {
 	}
 }
 
-func cardPointDist(a, b Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
+func cardPointDist(a, b geom.Point) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
 
 // BenchmarkCardCodebook builds the DICT_4X4_250 codebook, which every
 // card reader does once.
@@ -131,7 +132,7 @@ func TestCardScanSkipsUnread(t *testing.T) {
 		gocv.Rectangle(&canvas, r, color.RGBA{A: 255}, -1)
 	}
 	gocv.Rectangle(&canvas, image.Rect(246, 136, 264, 154), color.RGBA{R: 220, G: 220, B: 220, A: 255}, -1)
-	g, err := cardGreyOf(canvas)
+	g, err := geom.GreyView(canvas)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestCardScanSkipsUnread(t *testing.T) {
 		var out []result
 		for _, p := range passes {
 			if forgetEach {
-				s.forget(cardGrey{})
+				s.forget(geom.View{})
 			}
 			reads, err := s.scan(canvas, g, all, p, 15, 150, nil)
 			if err != nil {
@@ -191,9 +192,11 @@ func TestCardScanSkipsUnread(t *testing.T) {
 // sticker itself, not other cards, not a card outline the sticker does not
 // fit.
 func TestCardStickerCards(t *testing.T) {
-	sq := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
+	sq := func(x0, y0, x1, y1 float32) [4]geom.Point {
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
 	mq := sq(130, 140, 160, 170)
-	r := &CardReader{reads: []cardMarkerRead{{marker: Marker{ID: 5, Corners: mq, Center: Point2f{145, 155}, Side: 30}}}}
+	r := &CardReader{reads: []cardMarkerRead{{marker: Marker{ID: 5, Corners: mq, Center: geom.Point{X: 145, Y: 155}, Side: 30}}}}
 	outlines := []cardQuadCandidate{
 		{q: sq(100, 100, 220, 270), refined: true}, // the sticker's card
 		{q: sq(300, 100, 420, 270), refined: true}, // another card
@@ -204,9 +207,9 @@ func TestCardStickerCards(t *testing.T) {
 		t.Fatalf("stickered cards %+v, want the first outline", cs)
 	}
 	for _, tc := range []struct {
-		p    Point2f
+		p    geom.Point
 		skip bool
-	}{{Point2f{190, 240}, true}, {Point2f{145, 155}, false}, {Point2f{350, 200}, false}, {Point2f{50, 50}, false}} {
+	}{{geom.Point{X: 190, Y: 240}, true}, {geom.Point{X: 145, Y: 155}, false}, {geom.Point{X: 350, Y: 200}, false}, {geom.Point{X: 50, Y: 50}, false}} {
 		if got := cardOffSticker(tc.p, cs); got != tc.skip {
 			t.Errorf("%v: left alone %v, want %v", tc.p, got, tc.skip)
 		}

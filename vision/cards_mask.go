@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -315,7 +316,7 @@ func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
 
 // matchOccluded matches outline q of img (grown by grow) without its
 // occluded blocks; ok is false when it has too few or too many of them.
-func (r *CardReader) matchOccluded(img gocv.Mat, q [4]Point2f, grow float64) (cardMatch, bool, error) {
+func (r *CardReader) matchOccluded(img gocv.Mat, q [4]geom.Point, grow float64) (cardMatch, bool, error) {
 	if err := r.desc.rectify(img, q, grow); err != nil {
 		return cardMatch{}, false, nil
 	}
@@ -343,7 +344,7 @@ func (d *cardDescriber) matchOccluded(ix *CardIndex) (cardMatch, int, bool, erro
 
 // cardMasked reports whether the taught keypoint p of ks lies in a block
 // of m.
-func cardMasked(m *cardMask, ks *cardKeys, p Point2f) bool {
+func cardMasked(m *cardMask, ks *cardKeys, p geom.Point) bool {
 	bx := min(cardChromN-1, max(0, int(float64(p.X)*cardChromN/float64(max(1, ks.w)))))
 	by := min(cardChromN-1, max(0, int(float64(p.Y)*cardChromN/float64(max(1, ks.h)))))
 	return m[by*cardChromN+bx]

@@ -16,6 +16,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -29,7 +30,7 @@ type cardOutlineFinder struct {
 	// Canny thresholds on the blurred half-resolution image.
 	lo, hi float32
 	busy   bool // the last edge map took the doubled thresholds (edgesOf)
-	cardSideFitter
+	geom.SideFitter
 	// straight pieces of edges: x0, y0, x1, y1, length.
 	segs [][5]float64
 	// line indices by direction (lines).
@@ -60,7 +61,7 @@ func (f *cardOutlineFinder) close() {
 // to maxW full-resolution pixels, best first. Of overlapping outlines the
 // best stays (a card's outline wins over its inner frame when nearly as
 // good); the others become its alternatives.
-func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW, maxW float64) ([]cardQuadCandidate, error) {
+func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr geom.View, minW, maxW float64) ([]cardQuadCandidate, error) {
 	gocv.GaussianBlur(half, &f.blur, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
 	if err := f.edgesOf(f.blur); err != nil {
 		return nil, fmt.Errorf("card outlines: %w", err)
@@ -99,9 +100,9 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 	})
 	checked := 0
 	for _, hq := range quads {
-		var q [4]Point2f
+		var q [4]geom.Point
 		for k := range q {
-			q[k] = Point2f{float32((float64(hq.q[k].X)+0.5)/scale - 0.5), float32((float64(hq.q[k].Y)+0.5)/scale - 0.5)}
+			q[k] = geom.Point{X: float32((float64(hq.q[k].X)+0.5)/scale - 0.5), Y: float32((float64(hq.q[k].Y)+0.5)/scale - 0.5)}
 		}
 		cand, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
 		if !ok || !cardPlausible(cand.q, minW, maxW) {
@@ -137,8 +138,8 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 			// replaces it when nearly as good; other overlapping
 			// candidates become its alternatives.
 			o := out[taken]
-			replace = cardPointInQuad(cardQuadCentre(o.q), c.q) && c.area > o.area && o.area > 0.55*c.area && c.score > 0.6*o.score
-			if !replace && (len(o.alts) >= cardMaxAlts || !cardPointInQuad(cardQuadCentre(c.q), o.q)) {
+			replace = geom.InQuad(geom.QuadCentre(o.q), c.q) && c.area > o.area && o.area > 0.55*c.area && c.score > 0.6*o.score
+			if !replace && (len(o.alts) >= cardMaxAlts || !geom.InQuad(geom.QuadCentre(c.q), o.q)) {
 				continue
 			}
 		}
@@ -175,15 +176,15 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr cardGrey, minW
 		if !c.refined {
 			continue
 		}
-		rq, _, ok := f.refine(gr, cardGrowQuad(c.q, cardOuterTry))
+		rq, _, ok := f.Refine(gr, geom.GrowQuad(c.q, cardOuterTry))
 		if !ok {
 			continue
 		}
-		if _, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || !cardPlausible(rq, minW, maxW) || cardQuadArea(rq) <= cardQuadArea(c.q) {
+		if _, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || !cardPlausible(rq, minW, maxW) || geom.QuadArea(rq) <= geom.QuadArea(c.q) {
 			continue
 		}
 		if cardQuadAltDistance(rq, *c) > 1.5 {
-			c.alts = append([][4]Point2f{rq}, c.alts...)
+			c.alts = append([][4]geom.Point{rq}, c.alts...)
 		}
 	}
 	for _, c := range rough {
@@ -218,12 +219,12 @@ const (
 	cardMaxEdgeShare = 0.07
 )
 
-// cardViewOf is cardColourOf for a BGR image, cardGreyOf for a grey one.
-func cardViewOf(m gocv.Mat) (cardGrey, error) {
+// cardViewOf is geom.ColourView for a BGR image, geom.GreyView for a grey one.
+func cardViewOf(m gocv.Mat) (geom.View, error) {
 	if m.Type() == gocv.MatTypeCV8UC3 {
-		return cardColourOf(m)
+		return geom.ColourView(m)
 	}
-	return cardGreyOf(m)
+	return geom.GreyView(m)
 }
 
 func cardSortByScore(c []cardQuadCandidate) {
@@ -244,12 +245,12 @@ func cardSortByScore(c []cardQuadCandidate) {
 // twice (a card's edge runs all round). As soon as the quad cannot reach
 // floor any more, it returns what it could reach at most (below floor):
 // the caller only needs to know that it falls short.
-func cardStepContinuity(g cardGrey, q [4]Point2f, floor float64) float64 {
+func cardStepContinuity(g geom.View, q [4]geom.Point, floor float64) float64 {
 	const n = 12
 	// The bound is at least the value (a margin for rounding): a quad is
 	// given up only when it falls short by more than that.
 	floor -= 1e-9
-	flip := cardQuadArea(q) > 0 && !cardClockwise(q)
+	flip := geom.QuadArea(q) > 0 && !geom.Clockwise(q)
 	var sides [4][6]float64 // a side's first corner, direction and outward normal
 	for k := range 4 {
 		a, b := q[k], q[(k+1)%4]
@@ -269,7 +270,7 @@ func cardStepContinuity(g cardGrey, q [4]Point2f, floor float64) float64 {
 
 // cardStepSides is cardStepContinuity's sampling of the four sides (first
 // corner, direction, outward normal each), floor lowered already.
-func cardStepSides(g cardGrey, sides *[4][6]float64, floor float64) float64 {
+func cardStepSides(g geom.View, sides *[4][6]float64, floor float64) float64 {
 	const n = 12
 	sum, worst := 0.0, 1.0
 	for k, s := range sides {
@@ -278,7 +279,7 @@ func cardStepSides(g cardGrey, sides *[4][6]float64, floor float64) float64 {
 		for i := range n {
 			t := 0.12 + 0.76*(float64(i)+0.5)/n
 			px, py := ax+dx*t, ay+dy*t
-			if g.diff(px-nx*2, py-ny*2, px+nx*2, py+ny*2) >= 10 {
+			if g.Diff(px-nx*2, py-ny*2, px+nx*2, py+ny*2) >= 10 {
 				hits++
 				continue
 			}
@@ -295,15 +296,6 @@ func cardStepSides(g cardGrey, sides *[4][6]float64, floor float64) float64 {
 		worst = min(worst, c)
 	}
 	return (sum + worst) / 5
-}
-
-func cardClockwise(q [4]Point2f) bool {
-	a := 0.0
-	for k := range 4 {
-		p, n := q[k], q[(k+1)%4]
-		a += float64(p.X)*float64(n.Y) - float64(n.X)*float64(p.Y)
-	}
-	return a > 0
 }
 
 // cardSegLine is a straight edge in the half-resolution image: points
@@ -564,7 +556,7 @@ func (l *cardSegLine) covered(t float64) float64 {
 }
 
 type cardHalfQuad struct {
-	q     [4]Point2f
+	q     [4]geom.Point
 	score float64
 }
 
@@ -750,17 +742,17 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 
 // cardStripQuad scores the quad with sides a (line i) and b (line j)
 // between the crossing lines c and d.
-func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]Point2f, float64, bool) {
+func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]geom.Point, float64, bool) {
 	a, b := &lines[i], &lines[j]
 	lc, ld := &lines[c.line], &lines[d.line]
 	if a.coverage(c.ua, d.ua) < 0.3*(d.ua-c.ua) || b.coverage(min(c.ub, d.ub), max(c.ub, d.ub)) < 0.3*math.Abs(d.ub-c.ub) {
-		return [4]Point2f{}, 0, false
+		return [4]geom.Point{}, 0, false
 	}
 	x0, y0 := a.at(c.ua)
 	x1, y1 := a.at(d.ua)
 	x2, y2 := b.at(d.ub)
 	x3, y3 := b.at(c.ub)
-	q := [4]Point2f{{float32(x0), float32(y0)}, {float32(x1), float32(y1)}, {float32(x2), float32(y2)}, {float32(x3), float32(y3)}}
+	q := [4]geom.Point{{X: float32(x0), Y: float32(y0)}, {X: float32(x1), Y: float32(y1)}, {X: float32(x2), Y: float32(y2)}, {X: float32(x3), Y: float32(y3)}}
 	if _, ok := cardQuadOK(q, 0, math.Inf(1)); !ok {
 		return q, 0, false
 	}
@@ -793,23 +785,23 @@ func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]Point2f, f
 		return q, 0, false
 	}
 	r := total / perim
-	return q, r * r * r * (1 - 0.08*float64(over)) * math.Sqrt(math.Sqrt(cardQuadArea(q))), true
+	return q, r * r * r * (1 - 0.08*float64(over)) * math.Sqrt(math.Sqrt(geom.QuadArea(q))), true
 }
 
 // cardQuadsOverlap reports whether two convex quads overlap much: either
 // centre inside the other or a corner of one inside the other.
-func cardQuadsOverlap(a, b [4]Point2f) bool {
-	if cardPointInQuad(cardQuadCentre(a), b) || cardPointInQuad(cardQuadCentre(b), a) {
+func cardQuadsOverlap(a, b [4]geom.Point) bool {
+	if geom.InQuad(geom.QuadCentre(a), b) || geom.InQuad(geom.QuadCentre(b), a) {
 		return true
 	}
 	n := 0
 	for _, p := range a {
-		if cardPointInQuad(p, b) {
+		if geom.InQuad(p, b) {
 			n++
 		}
 	}
 	for _, p := range b {
-		if cardPointInQuad(p, a) {
+		if geom.InQuad(p, a) {
 			n++
 		}
 	}
@@ -827,10 +819,10 @@ const cardLongSide = 1.6
 // cardPlausible checks that q could be a card seen at up to about 60° of
 // tilt: short sides from minW to maxW, opposite sides of similar length,
 // no very sharp corner.
-func cardPlausible(q [4]Point2f, minW, maxW float64) bool {
+func cardPlausible(q [4]geom.Point, minW, maxW float64) bool {
 	var l [4]float64
 	for k := range 4 {
-		l[k] = cardDist(q[k], q[(k+1)%4])
+		l[k] = geom.Dist(q[k], q[(k+1)%4])
 	}
 	short := min(l[0]+l[2], l[1]+l[3]) / 2
 	long := max(l[0]+l[2], l[1]+l[3]) / 2
@@ -855,73 +847,11 @@ func cardPlausible(q [4]Point2f, minW, maxW float64) bool {
 	return true
 }
 
-func cardDist(a, b Point2f) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
-
-func cardQuadArea(q [4]Point2f) float64 {
-	a := 0.0
-	for k := range 4 {
-		p, n := q[k], q[(k+1)%4]
-		a += float64(p.X)*float64(n.Y) - float64(n.X)*float64(p.Y)
-	}
-	return math.Abs(a) / 2
-}
-
-func cardQuadCentre(q [4]Point2f) Point2f {
-	var c Point2f
-	for _, p := range q {
-		c.X += p.X / 4
-		c.Y += p.Y / 4
-	}
-	return c
-}
-
-// cardPointInQuad reports whether p lies inside the convex quad q
-// (clockwise on screen).
-func cardPointInQuad(p Point2f, q [4]Point2f) bool {
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		if float64(b.X-a.X)*float64(p.Y-a.Y)-float64(b.Y-a.Y)*float64(p.X-a.X) < 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// cardQuadBox is the pixel rectangle covering q.
-func cardQuadBox(q [4]Point2f) image.Rectangle {
-	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
-	for _, p := range q {
-		x0, x1 = min(x0, float64(p.X)), max(x1, float64(p.X))
-		y0, y1 = min(y0, float64(p.Y)), max(y1, float64(p.Y))
-	}
-	return image.Rect(int(math.Floor(x0+0.5)), int(math.Floor(y0+0.5)), int(math.Floor(x1+0.5))+1, int(math.Floor(y1+0.5))+1)
-}
-
-// cardSideFitter re-fits the sides of quads to edges; it keeps its
-// buffers.
-type cardSideFitter struct {
-	// samples along a side while re-fitting it.
-	xs, ys []float64
-	// outer makes each sample take the outermost clear edge (at least
-	// cardOuterShare of the strongest) instead of the strongest: a card's
-	// own edge rather than its brighter inner frame.
-	outer bool
-}
-
-// cardOuterShare is the share of the strongest step an outer edge needs;
-// cardOuterReach (of the side's length, at most cardOuterReachMax px) how
-// far out it is looked for.
-const (
-	cardOuterShare    = 0.35
-	cardOuterReach    = 0.075
-	cardOuterReachMax = 15
-)
-
 // refined is q re-fitted to the edges of g (refine) as a candidate, with
 // the mean edge strength; false when it cannot be or the re-fitted quad is
 // no card's shape (cardQuadOK, cardPlausible).
-func (f *cardSideFitter) refined(g cardGrey, q [4]Point2f, minW, maxW float64) (cardQuadCandidate, float64, bool) {
-	rq, strength, ok := f.refine(g, q)
+func (f *cardOutlineFinder) refined(g geom.View, q [4]geom.Point, minW, maxW float64) (cardQuadCandidate, float64, bool) {
+	rq, strength, ok := f.Refine(g, q)
 	if !ok {
 		return cardQuadCandidate{}, 0, false
 	}
@@ -929,224 +859,16 @@ func (f *cardSideFitter) refined(g cardGrey, q [4]Point2f, minW, maxW float64) (
 	return rc, strength, ok && cardPlausible(rc.q, minW, maxW)
 }
 
-// refine re-fits each side of q to the strongest edge within a few pixels
-// of it in g (a card: 4% of the side, 3 to 8 px) and returns the
-// intersections of the fitted lines and the mean edge strength.
-func (f *cardSideFitter) refine(g cardGrey, q [4]Point2f) ([4]Point2f, float64, bool) {
-	f.outer = true
-	defer func() { f.outer = false }()
-	return f.refineWithin(g, q, 0)
-}
-
-// refineWithin is refine with the search reaching reach px from each side
-// (0: the card default).
-func (f *cardSideFitter) refineWithin(g cardGrey, q [4]Point2f, reach float64) ([4]Point2f, float64, bool) {
-	var lines [4][3]float64 // a·x + b·y = c, (a, b) the outward unit normal
-	strength := 0.0
-	for k := range 4 {
-		a, b := q[k], q[(k+1)%4]
-		l, st, ok := f.fitSide(g, a, b, reach)
-		if !ok {
-			return q, 0, false
-		}
-		lines[k] = l
-		strength += st / 4
-	}
-	var out [4]Point2f
-	for k := range 4 {
-		// Corner k joins side k-1 and side k.
-		l1, l2 := lines[(k+3)%4], lines[k]
-		det := l1[0]*l2[1] - l1[1]*l2[0]
-		if math.Abs(det) < 1e-6 {
-			return q, 0, false
-		}
-		x := (l1[2]*l2[1] - l1[1]*l2[2]) / det
-		y := (l1[0]*l2[2] - l1[2]*l2[0]) / det
-		if math.Hypot(x-float64(q[k].X), y-float64(q[k].Y)) > 0.15*max(cardDist(q[k], q[(k+1)%4]), cardDist(q[k], q[(k+3)%4])) {
-			return q, 0, false
-		}
-		out[k] = Point2f{float32(x), float32(y)}
-	}
-	return out, strength, true
-}
-
-// fitSide finds the edge along the side a→b (clockwise quad, so the
-// outward normal points left of a→b on screen) and fits a line to it.
-func (f *cardSideFitter) fitSide(g cardGrey, a, b Point2f, reach float64) ([3]float64, float64, bool) {
-	dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
-	length := math.Hypot(dx, dy)
-	if length < 8 {
-		return [3]float64{}, 0, false
-	}
-	tx, ty := dx/length, dy/length
-	nx, ny := ty, -tx // outward for a clockwise quad on screen
-	if reach <= 0 {
-		reach = max(3, min(8, 0.04*length))
-	}
-	// Outer fits look farther out than in: past a card's inner frame to
-	// its own edge.
-	out := reach
-	if f.outer {
-		out = max(reach, min(cardOuterReachMax, cardOuterReach*length))
-	}
-	n := max(8, min(40, int(length/4)))
-	// Cards: fewer samples, a pixel apart; markers: every half pixel.
-	stp, gap := 0.5, 2
-	if f.outer {
-		n = max(8, min(24, int(length/6)))
-		stp, gap = 1, 1
-	}
-	f.xs, f.ys = f.xs[:0], f.ys[:0]
-	strength := 0.0
-	// Per sample point, only what is written first is read.
-	var grads [64]float64
-	var vals [len(grads) + 2][3]float64
-	for i := range n {
-		// Skip the rounded corners.
-		t := 0.12 + 0.76*(float64(i)+0.5)/float64(n)
-		px, py := float64(a.X)+dx*t, float64(a.Y)+dy*t
-		best, bestS := 0.0, 0.0
-		var prev, cur float64
-		steps := int((reach+out)/stp) + 1
-		// Samples every half pixel across the side; step s compares the
-		// samples a pixel apart around its offset.
-		steps = min(steps, len(grads))
-		if g.cn == 3 {
-			for j := 0; j < steps+gap; j++ {
-				o := -reach - 0.5 + stp*float64(j)
-				vals[j] = g.at3(px+nx*o, py+ny*o)
-			}
-		} else {
-			for j := 0; j < steps+gap; j++ {
-				o := -reach - 0.5 + stp*float64(j)
-				vals[j] = g.sample(px+nx*o, py+ny*o)
-			}
-		}
-		for s := 0; s < steps; s++ {
-			a, b := &vals[s], &vals[s+gap]
-			grads[s] = max(math.Abs(a[0]-b[0]), max(math.Abs(a[1]-b[1]), math.Abs(a[2]-b[2])))
-		}
-		for s := 1; s+1 < steps && s+1 < len(grads); s++ {
-			if grads[s] > best && grads[s] >= grads[s-1] && grads[s] >= grads[s+1] {
-				best, bestS = grads[s], float64(s)
-				prev, cur = grads[s-1], grads[s+1]
-			}
-		}
-		if best < 8 {
-			continue
-		}
-		if f.outer {
-			floor := max(8, cardOuterShare*best)
-			for s := min(steps, len(grads)) - 2; s > int(bestS); s-- {
-				if grads[s] >= floor && grads[s] >= grads[s-1] && grads[s] >= grads[s+1] {
-					best, bestS = grads[s], float64(s)
-					prev, cur = grads[s-1], grads[s+1]
-					break
-				}
-			}
-		}
-		// Parabola through the peak and its neighbours.
-		den := prev - 2*best + cur
-		off := 0.0
-		if den < 0 {
-			off = 0.5 * (prev - cur) / den
-		}
-		o := -reach + stp*(bestS+off)
-		strength += best
-		f.xs = append(f.xs, px+nx*o)
-		f.ys = append(f.ys, py+ny*o)
-	}
-	if len(f.xs) < max(4, n/3) {
-		return [3]float64{}, 0, false
-	}
-	strength /= float64(len(f.xs))
-	// Total least squares twice, the second time without the points more
-	// than 1.5 px off the first fit.
-	line, ok := cardFitLine(f.xs, f.ys, nil, 0)
-	if !ok {
-		return line, 0, false
-	}
-	line, ok = cardFitLine(f.xs, f.ys, &line, 1.5)
-	if !ok || line[0]*nx+line[1]*ny < 0.94 && -(line[0]*nx+line[1]*ny) < 0.94 {
-		return line, 0, false
-	}
-	return line, strength * float64(len(f.xs)) / float64(n), true
-}
-
-// cardFitLine fits a·x + b·y = c (a² + b² = 1) to the points by total least
-// squares; with prev, points farther than tol from prev are left out.
-func cardFitLine(xs, ys []float64, prev *[3]float64, tol float64) ([3]float64, bool) {
-	var n, mx, my float64
-	for i := range xs {
-		if prev != nil && math.Abs(prev[0]*xs[i]+prev[1]*ys[i]-prev[2]) > tol {
-			continue
-		}
-		mx += xs[i]
-		my += ys[i]
-		n++
-	}
-	if n < 3 {
-		return [3]float64{}, false
-	}
-	mx /= n
-	my /= n
-	var sxx, sxy, syy float64
-	for i := range xs {
-		if prev != nil && math.Abs(prev[0]*xs[i]+prev[1]*ys[i]-prev[2]) > tol {
-			continue
-		}
-		x, y := xs[i]-mx, ys[i]-my
-		sxx += x * x
-		sxy += x * y
-		syy += y * y
-	}
-	// The normal is the eigenvector of the smaller eigenvalue.
-	theta := 0.5 * math.Atan2(2*sxy, sxx-syy) // direction of the line
-	a, b := -math.Sin(theta), math.Cos(theta)
-	return [3]float64{a, b, a*mx + b*my}, true
-}
-
-// cardConvexHull returns the convex hull of pts (monotone chain), in order.
-func cardConvexHull(pts []image.Point) []image.Point {
-	p := slices.Clone(pts)
-	slices.SortFunc(p, func(a, b image.Point) int {
-		if a.X != b.X {
-			return a.X - b.X
-		}
-		return a.Y - b.Y
-	})
-	if len(p) < 3 {
-		return p
-	}
-	cross := func(o, a, b image.Point) int { return (a.X-o.X)*(b.Y-o.Y) - (a.Y-o.Y)*(b.X-o.X) }
-	hull := make([]image.Point, 0, 2*len(p))
-	for _, q := range p {
-		for len(hull) >= 2 && cross(hull[len(hull)-2], hull[len(hull)-1], q) <= 0 {
-			hull = hull[:len(hull)-1]
-		}
-		hull = append(hull, q)
-	}
-	lo := len(hull) + 1
-	for i := len(p) - 2; i >= 0; i-- {
-		q := p[i]
-		for len(hull) >= lo && cross(hull[len(hull)-2], hull[len(hull)-1], q) <= 0 {
-			hull = hull[:len(hull)-1]
-		}
-		hull = append(hull, q)
-	}
-	return hull[:len(hull)-1]
-}
-
 // cardQuadAltDistance is the largest corner distance between q and the
 // nearest of o's outline and alternatives, over the four cyclic corner
 // pairings: near-duplicates are not worth a second look.
-func cardQuadAltDistance(q [4]Point2f, o cardQuadCandidate) float64 {
+func cardQuadAltDistance(q [4]geom.Point, o cardQuadCandidate) float64 {
 	best := math.Inf(1)
-	for _, a := range append([][4]Point2f{o.q}, o.alts...) {
+	for _, a := range append([][4]geom.Point{o.q}, o.alts...) {
 		for r := range 4 {
 			d := 0.0
 			for k := range 4 {
-				d = max(d, cardDist(q[k], a[(k+r)%4]))
+				d = max(d, geom.Dist(q[k], a[(k+r)%4]))
 			}
 			best = min(best, d)
 		}

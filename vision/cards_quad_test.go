@@ -3,12 +3,13 @@ package vision
 import (
 	"math"
 	"math/rand/v2"
+	"tablecam/vision/geom"
 	"testing"
 )
 
 func cardTestLine(ax, ay, bx, by float64) cardSegLine {
 	var l cardSegLine
-	n := cardDist(Point2f{float32(ax), float32(ay)}, Point2f{float32(bx), float32(by)})
+	n := geom.Dist(geom.Point{X: float32(ax), Y: float32(ay)}, geom.Point{X: float32(bx), Y: float32(by)})
 	l.add(ax, ay, bx, by, n)
 	l.finish()
 	return l
@@ -93,15 +94,15 @@ func TestCardStepContinuityFloor(t *testing.T) {
 			}
 		}
 	}
-	g := cardGrey{pix: pix, w: w, h: h, cn: 3}
+	g := geom.View{Pix: pix, W: w, H: h, Channels: 3}
 	pass, short := 0, 0
 	for i := range 4000 {
-		var q [4]Point2f
+		var q [4]geom.Point
 		if i%2 == 0 { // on a rectangle's outline, give or take a few pixels
 			r := rects[rng.IntN(len(rects))]
 			j := 1 + 6*rng.Float64()
 			for k, c := range [4][2]int{{0, 1}, {2, 1}, {2, 3}, {0, 3}} {
-				q[k] = Point2f{float32(r[c[0]] + j*(2*rng.Float64()-1)), float32(r[c[1]] + j*(2*rng.Float64()-1))}
+				q[k] = geom.Point{X: float32(r[c[0]] + j*(2*rng.Float64()-1)), Y: float32(r[c[1]] + j*(2*rng.Float64()-1))}
 			}
 		}
 		cx, cy := 20+rng.Float64()*280, 20+rng.Float64()*200
@@ -111,7 +112,7 @@ func TestCardStepContinuityFloor(t *testing.T) {
 			if i%2 == 0 {
 				break
 			}
-			q[k] = Point2f{float32(cx + x*math.Cos(a) - y*math.Sin(a) + rng.Float64()), float32(cy + x*math.Sin(a) + y*math.Cos(a) + rng.Float64())}
+			q[k] = geom.Point{X: float32(cx + x*math.Cos(a) - y*math.Sin(a) + rng.Float64()), Y: float32(cy + x*math.Sin(a) + y*math.Cos(a) + rng.Float64())}
 		}
 		full := cardStepContinuity(g, q, 0)
 		got := cardStepContinuity(g, q, cardMinContinuity)

@@ -68,6 +68,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -268,14 +269,14 @@ type cardRef struct {
 	// blobFree's cards read (corners within cardQuadRowSpan's bound: each
 	// card read, then it with its rim) and the others, and their spans on a
 	// row.
-	freeReads, freeFar [][4]Point2f
+	freeReads, freeFar [][4]geom.Point
 	freeSpans          [][2]int
 	freeTiles          []cardShadowSums // blobFreeOf's tiles (cardUnshaded)
 	openAt             []int            // openBlobs' new indices
 	markerBlobs        []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
-	confirmTrace func(q [4]Point2f, m cardMatch, v cardVerified)
+	confirmTrace func(q [4]geom.Point, m cardMatch, v cardVerified)
 	// stillNow are the blobs searched in vain for keypoints this frame,
 	// stillLast in the last one (cards_ref_still.go).
 	stillNow, stillLast []cardRefStill
@@ -291,10 +292,10 @@ type cardRef struct {
 type cardRefBlob struct {
 	box  image.Rectangle
 	area float64
-	rect [4]Point2f
+	rect [4]geom.Point
 	// quad is the quadrilateral around it (when hasQuad); clean when the
 	// blob fills it (a card alone: no hand, no other card touching it).
-	quad           [4]Point2f
+	quad           [4]geom.Point
 	hasQuad, clean bool
 	// rest is a blob's changed area once the hand is taken out, read the
 	// area of its parts read as cards; parent is a part's blob.
@@ -497,18 +498,18 @@ func (c *cardRef) changed() (bool, error) {
 
 // changedIn is the share of the quadrilateral q (full-resolution pixels)
 // that differs from the reference, sampled on the shrunk mask.
-func (c *cardRef) changedIn(q [4]Point2f) float64 {
+func (c *cardRef) changedIn(q [4]geom.Point) float64 {
 	mask, err := c.mask.DataPtrUint8()
 	if err != nil {
 		return 1
 	}
 	const s = cardRefShrink
 	w := c.mask.Cols()
-	box := cardQuadBox(q)
+	box := geom.QuadBox(q)
 	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
 	in, changed := 0, 0
 	// Corners far from the picture (or not numbers) take every test.
-	finite := cardQuadFinite(q)
+	finite := geom.QuadFinite(q)
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		if finite {
 			x0, x1 := cardQuadRowSpan(q, float32(y*s+s/2), s, sb.Min.X, sb.Max.X)
@@ -521,7 +522,7 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 			continue
 		}
 		for x := sb.Min.X; x < sb.Max.X; x++ {
-			if !cardPointInQuad(Point2f{float32(x*s + s/2), float32(y*s + s/2)}, q) {
+			if !geom.InQuad(geom.Point{X: float32(x*s + s/2), Y: float32(y*s + s/2)}, q) {
 				continue
 			}
 			in++
@@ -539,8 +540,8 @@ func (c *cardRef) changedIn(q [4]Point2f) float64 {
 // changedAdded is the share of what outline large adds to outline small
 // (lying mostly inside it) that differs from the reference: the changed
 // areas' difference over the outlines' (0 where large adds nothing).
-func (c *cardRef) changedAdded(large, small [4]Point2f) float64 {
-	al, as := cardQuadArea(large), cardQuadArea(small)
+func (c *cardRef) changedAdded(large, small [4]geom.Point) float64 {
+	al, as := geom.QuadArea(large), geom.QuadArea(small)
 	if al <= as {
 		return 0
 	}
@@ -551,15 +552,15 @@ func (c *cardRef) changedAdded(large, small [4]Point2f) float64 {
 // darkened by about one factor (cardRefShadowMin … cardRefShadowFit): a
 // shadow cast beside a card held over the table, whose soft, noisy pixels
 // changed's test of each pixel does not take for one.
-func (c *cardRef) shadowIn(q [4]Point2f) bool {
+func (c *cardRef) shadowIn(q [4]geom.Point) bool {
 	cur, ref, mask, ok := c.shadowData()
-	if !ok || !cardQuadFinite(q) {
+	if !ok || !geom.QuadFinite(q) {
 		return false
 	}
 	const s = cardRefShrink
 	w, h := c.mask.Cols(), c.mask.Rows()
 	gain := c.gain(cur, ref, mask)
-	box := cardQuadBox(q)
+	box := geom.QuadBox(q)
 	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, h))
 	px := func(x int) float32 { return float32(x*s + s/2) }
 	var sums cardShadowSums
@@ -668,19 +669,8 @@ func (s *cardShadowSums) shadow(gain [3]float64) bool {
 	return math.Sqrt(max(0, off)/m) <= cardRefShadowFit*max(1, level/m)
 }
 
-// cardQuadFinite reports whether q's corners lie within ±1e7
-// (cardQuadRowSpan's bound).
-func cardQuadFinite(q [4]Point2f) bool {
-	for _, p := range q {
-		if !(math.Abs(float64(p.X)) < 1e7 && math.Abs(float64(p.Y)) < 1e7) {
-			return false
-		}
-	}
-	return true
-}
-
 // cardQuadRowSpan returns the span x0 … x1 (exclusive; within the x0 … x1
-// given) of a row at py where cardPointInQuad(Point2f{float32(x·s + s/2),
+// given) of a row at py where geom.InQuad(geom.Point{float32(x·s + s/2),
 // py}, q) holds (the grid of the shrunk mask, s pixels a step), q's corners
 // within ±1e7: each side's test along the row is monotonic in x (rounding
 // keeps the order of the points' X - a.X, and of a product with a constant
@@ -690,14 +680,14 @@ func cardQuadFinite(q [4]Point2f) bool {
 // step to where the test changes (a step or two); the points passing all
 // four are where the four spans meet. A few tests per side instead of four
 // per point.
-func cardQuadRowSpan(q [4]Point2f, py float32, s, x0, x1 int) (int, int) {
+func cardQuadRowSpan(q [4]geom.Point, py float32, s, x0, x1 int) (int, int) {
 	for k := range 4 {
 		if x0 >= x1 {
 			return x0, x0
 		}
 		a, b := q[k], q[(k+1)%4]
 		ex, ey, ay := float64(b.X-a.X), float64(b.Y-a.Y), float64(py-a.Y)
-		// pass(x) is cardPointInQuad's test of this side at column x.
+		// pass(x) is geom.InQuad's test of this side at column x.
 		pass := func(x int) bool { return !(ex*ay-ey*float64(float32(x*s+s/2)-a.X) < 0) }
 		n := x1 - x0
 		if ey == 0 { // the same along the row
@@ -750,7 +740,7 @@ func (c *cardRef) findBlobs(minArea float64) {
 		if area < minArea {
 			continue
 		}
-		c.blobs = append(c.blobs, cardRefBlobOf(cardConvexHull(ct.ToPoints()), gocv.BoundingRect(ct), area))
+		c.blobs = append(c.blobs, cardRefBlobOf(geom.ConvexHull(ct.ToPoints()), gocv.BoundingRect(ct), area))
 	}
 }
 
@@ -760,7 +750,7 @@ func cardRefBlobOf(hull []image.Point, box image.Rectangle, area float64) cardRe
 	const s = cardRefShrink
 	b := cardRefBlob{box: image.Rectangle{Min: box.Min.Mul(s), Max: box.Max.Mul(s)}, area: area, rect: cardMinRect(hull, s)}
 	b.quad, b.hasQuad = cardHullQuad(hull, s)
-	b.clean = b.hasQuad && area >= cardRefClean*cardQuadArea(b.quad)
+	b.clean = b.hasQuad && area >= cardRefClean*geom.QuadArea(b.quad)
 	return b
 }
 
@@ -907,8 +897,8 @@ func (c *cardRef) addParts(at image.Point, parent int, minArea float64) {
 		for k := range pts {
 			pts[k] = pts[k].Add(at)
 		}
-		b := cardRefBlobOf(cardConvexHull(pts), gocv.BoundingRect(ct).Add(at), area)
-		b.clean = b.hasQuad && area >= cardRefPartClean*cardQuadArea(b.quad)
+		b := cardRefBlobOf(geom.ConvexHull(pts), gocv.BoundingRect(ct).Add(at), area)
+		b.clean = b.hasQuad && area >= cardRefPartClean*geom.QuadArea(b.quad)
 		if !b.clean || c.hasPart(b.quad) {
 			continue
 		}
@@ -920,10 +910,10 @@ func (c *cardRef) addParts(at image.Point, parent int, minArea float64) {
 // hasPart reports whether the quadrilateral q of a part lies in a clean
 // blob's quadrilateral or is one of c.parts (give or take a tenth of its
 // size).
-func (c *cardRef) hasPart(q [4]Point2f) bool {
-	p := cardQuadCentre(q)
+func (c *cardRef) hasPart(q [4]geom.Point) bool {
+	p := geom.QuadCentre(q)
 	for _, b := range c.blobs {
-		if b.clean && cardPointInQuad(p, b.quad) {
+		if b.clean && geom.InQuad(p, b.quad) {
 			return true
 		}
 	}
@@ -939,8 +929,8 @@ func (c *cardRef) hasPart(q [4]Point2f) bool {
 // cardMinRect returns the smallest rectangle around the convex polygon
 // hull (pixels of a picture shrunk by s), clockwise, in full-resolution
 // pixels.
-func cardMinRect(hull []image.Point, s float64) [4]Point2f {
-	var out [4]Point2f
+func cardMinRect(hull []image.Point, s float64) [4]geom.Point {
+	var out [4]geom.Point
 	if len(hull) < 3 {
 		return out
 	}
@@ -966,7 +956,7 @@ func cardMinRect(hull []image.Point, s float64) [4]Point2f {
 			for k, uv := range [4][2]float64{{lo, lo2}, {hi, lo2}, {hi, hi2}, {lo, hi2}} {
 				x := uv[0]*ux - uv[1]*uy
 				y := uv[0]*uy + uv[1]*ux
-				out[k] = Point2f{float32((x+0.5)*s - 0.5), float32((y+0.5)*s - 0.5)}
+				out[k] = geom.Point{X: float32((x+0.5)*s - 0.5), Y: float32((y+0.5)*s - 0.5)}
 			}
 		}
 	}
@@ -981,8 +971,8 @@ func cardMinRect(hull []image.Point, s float64) [4]Point2f {
 // make: edges are dropped one by one, the one whose neighbours' meeting
 // point adds the least area first. Corners in full-resolution pixels,
 // clockwise; false when the hull is not four-sided enough.
-func cardHullQuad(hull []image.Point, s float64) ([4]Point2f, bool) {
-	var out [4]Point2f
+func cardHullQuad(hull []image.Point, s float64) ([4]geom.Point, bool) {
+	var out [4]geom.Point
 	if len(hull) < 4 {
 		return out, false
 	}
@@ -1008,7 +998,7 @@ func cardHullQuad(hull []image.Point, s float64) ([4]Point2f, bool) {
 		for i := range n {
 			// Edge (i, i+1) goes: edges (i-1, i) and (i+1, i+2) meet.
 			a, b, c, d := pts[(i+n-1)%n], pts[i], pts[(i+1)%n], pts[(i+2)%n]
-			p, ok := cardLineMeet(a, b, c, d)
+			p, ok := geom.LineMeet(a, b, c, d)
 			// The meeting point lies beyond b and before c.
 			if !ok || (p[0]-b[0])*(b[0]-a[0])+(p[1]-b[1])*(b[1]-a[1]) < 0 || (p[0]-c[0])*(c[0]-d[0])+(p[1]-c[1])*(c[1]-d[1]) < 0 {
 				continue
@@ -1026,7 +1016,7 @@ func cardHullQuad(hull []image.Point, s float64) ([4]Point2f, bool) {
 		pts = slices.Delete(pts, (bi+1)%n, (bi+1)%n+1)
 	}
 	for k, p := range pts {
-		out[k] = Point2f{float32((p[0]+0.5)*s - 0.5), float32((p[1]+0.5)*s - 0.5)}
+		out[k] = geom.Point{X: float32((p[0]+0.5)*s - 0.5), Y: float32((p[1]+0.5)*s - 0.5)}
 	}
 	q, ok := cardQuadOK(out, 0, math.Inf(1))
 	return q.q, ok
@@ -1035,7 +1025,7 @@ func cardHullQuad(hull []image.Point, s float64) ([4]Point2f, bool) {
 // scanHalfIn is the half-resolution sticker search in the reference's
 // places only; the scanner's failed candidates and blobs are those of all
 // places.
-func (r *CardReader) scanHalfIn(g cardGrey, minSide, maxSide float64) error {
+func (r *CardReader) scanHalfIn(g geom.View, minSide, maxSide float64) error {
 	c := &r.ref
 	r.reads = r.reads[:0]
 	c.failed, c.markerBlobs = c.failed[:0], c.markerBlobs[:0]
@@ -1064,7 +1054,7 @@ func (r *CardReader) scanHalfIn(g cardGrey, minSide, maxSide float64) error {
 // rectangle is added where no outline covers it, and last come the blobs'
 // outlines that matched nothing quickly (r.ref.pending, from
 // r.ref.pendingFrom on: settlePending).
-func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW float64) ([]cardQuadCandidate, error) {
+func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float64) ([]cardQuadCandidate, error) {
 	c := &r.ref
 	var sure []cardQuadCandidate
 	c.pre, c.pending = c.pre[:0], c.pending[:0]
@@ -1122,7 +1112,7 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr cardGrey, minW, maxW flo
 		}
 		covered := false
 		for _, o := range out {
-			if cardPointInQuad(cardQuadCentre(q.q), o.q) && cardPointInQuad(cardQuadCentre(o.q), q.q) && o.area > 0.6*q.area {
+			if geom.InQuad(geom.QuadCentre(q.q), o.q) && geom.InQuad(geom.QuadCentre(o.q), q.q) && o.area > 0.6*q.area {
 				covered = true
 				break
 			}
@@ -1245,7 +1235,7 @@ func (r *CardReader) settlePending(outlines []cardQuadCandidate, learned cardLea
 			continue
 		}
 		for j := len(c.pre); j < c.pendingFrom; j++ {
-			if !learned[j].taught() && cardPointInQuad(cardQuadCentre(outlines[j].q), l.rd.Corners) {
+			if !learned[j].taught() && geom.InQuad(geom.QuadCentre(outlines[j].q), l.rd.Corners) {
 				drop[j] = true
 			}
 		}
@@ -1263,7 +1253,7 @@ func (r *CardReader) settlePending(outlines []cardQuadCandidate, learned cardLea
 // readParts reads the blobs' parts (blobCard) and adds the area of those
 // read as cards to their blob's (once where two of a blob's parts are one
 // card).
-func (r *CardReader) readParts(colour gocv.Mat, gr cardGrey, sure *[]cardQuadCandidate, minW, maxW float64) error {
+func (r *CardReader) readParts(colour gocv.Mat, gr geom.View, sure *[]cardQuadCandidate, minW, maxW float64) error {
 	c := &r.ref
 	for i := range c.parts {
 		p := &c.parts[i]
@@ -1283,12 +1273,12 @@ func (r *CardReader) readParts(colour gocv.Mat, gr cardGrey, sure *[]cardQuadCan
 		q := (*sure)[n].q
 		again := false
 		for j := range i {
-			if o := &c.parts[j]; o.parent == p.parent && o.read > 0 && cardPointInQuad(cardQuadCentre(q), o.quad) {
+			if o := &c.parts[j]; o.parent == p.parent && o.read > 0 && geom.InQuad(geom.QuadCentre(q), o.quad) {
 				again = true
 			}
 		}
 		if !again {
-			p.read = cardQuadArea(q)
+			p.read = geom.QuadArea(q)
 			c.blobs[p.parent].read += p.read
 		}
 	}
@@ -1300,7 +1290,7 @@ func (r *CardReader) readParts(colour gocv.Mat, gr cardGrey, sure *[]cardQuadCan
 // findParts).
 func (c *cardRef) partOnRead(i int) bool {
 	p := &c.parts[i]
-	ctr := cardQuadCentre(p.quad)
+	ctr := geom.QuadCentre(p.quad)
 	for j := range i {
 		o := &c.parts[j]
 		if o.parent == p.parent && o.readAt > 0 && cardLearnedReads(c.pre[o.readAt-1:o.readAt]).readAt(ctr) {
@@ -1314,7 +1304,7 @@ func (c *cardRef) partOnRead(i int) bool {
 // the edges of gr, when it holds a sticker or matches a taught card read
 // quickly (its reading added to r.ref.pre), and reports whether it did;
 // an outline that matched nothing quickly is pending (r.ref.pending).
-func (r *CardReader) blobCard(colour gocv.Mat, gr cardGrey, b *cardRefBlob, part bool, sure []cardQuadCandidate, minW, maxW float64) ([]cardQuadCandidate, bool, error) {
+func (r *CardReader) blobCard(colour gocv.Mat, gr geom.View, b *cardRefBlob, part bool, sure []cardQuadCandidate, minW, maxW float64) ([]cardQuadCandidate, bool, error) {
 	c := &r.ref
 	q, ok := r.blobOutline(gr, b.quad, b.rect, minW, maxW)
 	if !ok {
@@ -1354,10 +1344,10 @@ func (r *CardReader) stickeredBlobs(out []cardStickered) []cardStickered {
 	if !r.refUsed {
 		return out
 	}
-	add := func(q [4]Point2f) {
+	add := func(q [4]geom.Point) {
 		k, n := -1, 0
 		for j, m := range r.reads {
-			if cardQuadInQuad(m.marker.Corners, q) {
+			if geom.QuadInQuad(m.marker.Corners, q) {
 				k, n = j, n+1
 			}
 		}
@@ -1392,7 +1382,7 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 		reg.CopyTo(&c.col)
 		reg.Close()
 		gocv.Resize(c.col, &c.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
-		pv, err := cardColourOf(c.col)
+		pv, err := geom.ColourView(c.col)
 		if err != nil {
 			return nil, err
 		}
@@ -1404,10 +1394,10 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 		}
 		dx, dy := float32(p.Min.X), float32(p.Min.Y)
 		for _, o := range found {
-			o.q = cardShiftQuad(o.q, dx, dy)
+			o.q = geom.ShiftQuad(o.q, dx, dy)
 			o.alts = slices.Clone(o.alts)
 			for k := range o.alts {
-				o.alts[k] = cardShiftQuad(o.alts[k], dx, dy)
+				o.alts[k] = geom.ShiftQuad(o.alts[k], dx, dy)
 			}
 			out = append(out, o)
 		}
@@ -1417,7 +1407,7 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 	for _, o := range out {
 		dup := false
 		for i := range kept {
-			if cardQuadsOverlap(o.q, kept[i].q) && cardPointInQuad(cardQuadCentre(o.q), kept[i].q) {
+			if cardQuadsOverlap(o.q, kept[i].q) && geom.InQuad(geom.QuadCentre(o.q), kept[i].q) {
 				dup = true
 				if len(kept[i].alts) < cardMaxAlts && cardQuadAltDistance(o.q, kept[i]) > 1.5 {
 					kept[i].alts = append(kept[i].alts, o.q)
@@ -1435,7 +1425,7 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 // blobOutline returns the outline q (a blob's quadrilateral) re-fitted to
 // the edges of gr near it when it can be (q and alt become its
 // alternatives), else q as it is; false when q is no card's shape.
-func (r *CardReader) blobOutline(gr cardGrey, q, alt [4]Point2f, minW, maxW float64) (cardQuadCandidate, bool) {
+func (r *CardReader) blobOutline(gr geom.View, q, alt [4]geom.Point, minW, maxW float64) (cardQuadCandidate, bool) {
 	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
 	if !ok || !cardPlausible(c.q, minW, maxW) {
 		return c, false
@@ -1445,7 +1435,7 @@ func (r *CardReader) blobOutline(gr cardGrey, q, alt [4]Point2f, minW, maxW floa
 		return c, true
 	}
 	rc.refined, rc.score = true, min(1, strength/40)
-	rc.alts = [][4]Point2f{c.q}
+	rc.alts = [][4]geom.Point{c.q}
 	if alt != q {
 		rc.alts = append(rc.alts, alt)
 	}
@@ -1464,7 +1454,7 @@ func (r *CardReader) blobOutline(gr cardGrey, q, alt [4]Point2f, minW, maxW floa
 // without the reference); their keypoints do not agree, but for what a
 // card shares with its family (frame, title bar, icons): a card of the
 // same family finds up to 30% of them (training scenes, 500 taught).
-func (r *CardReader) refConfirms(q [4]Point2f, m cardMatch) (bool, error) {
+func (r *CardReader) refConfirms(q [4]geom.Point, m cardMatch) (bool, error) {
 	ix := r.opts.Index
 	accepted := ix.accepts(m)
 	if cardRefClear(ix, m) {
@@ -1486,13 +1476,13 @@ func cardRefClear(ix *CardIndex, m cardMatch) bool {
 // confirmAt verifies the match m of outline q at its pose: accepted, the
 // match decision took it; otherwise it is a near miss, which needs more of
 // its card's keypoints found there.
-func (r *CardReader) confirmAt(q [4]Point2f, m cardMatch, accepted bool) (bool, error) {
+func (r *CardReader) confirmAt(q [4]geom.Point, m cardMatch, accepted bool) (bool, error) {
 	keys := r.opts.Index.keysAll(m.id, nil)
 	if len(keys) == 0 {
 		return accepted, nil // taught without keypoints: the match decides
 	}
 	// The card's top-left corner first, as taught.
-	var corners [4]Point2f
+	var corners [4]geom.Point
 	for k := range 4 {
 		corners[k] = q[(k+4-m.rot)%4]
 	}
@@ -1580,19 +1570,10 @@ func cardRefAround(box, bounds image.Rectangle) image.Rectangle {
 	return box.Inset(-m).Intersect(bounds)
 }
 
-// cardShiftQuad moves q by (dx, dy).
-func cardShiftQuad(q [4]Point2f, dx, dy float32) [4]Point2f {
-	for k := range q {
-		q[k].X += dx
-		q[k].Y += dy
-	}
-	return q
-}
-
 // searchChangedKeys searches the blobs that no card read in out covers
 // for the keypoints of every taught card (at most cardRefKeyPlaces of
 // them, the largest first), when the frame was compared with a reference.
-func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr cardGrey, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []CardReading, minW, maxW float64) ([]CardReading, error) {
 	r.ref.stillFrame()
 	if !r.refUsed || len(r.ref.blobs) == 0 {
 		return out, nil
@@ -1721,10 +1702,10 @@ func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo boo
 		if rd.ID == CardUnknown && !unknownToo {
 			continue
 		}
-		if cardQuadFinite(rd.Corners) {
+		if geom.QuadFinite(rd.Corners) {
 			// Each card read and, next, the card with its rim.
 			ma, mb := cardSideMeans(rd.Corners)
-			c.freeReads = append(c.freeReads, rd.Corners, cardGrowQuad(rd.Corners, cardRefRim/max(1, min(ma, mb))))
+			c.freeReads = append(c.freeReads, rd.Corners, geom.GrowQuad(rd.Corners, cardRefRim/max(1, min(ma, mb))))
 		} else {
 			c.freeFar = append(c.freeFar, rd.Corners)
 		}
@@ -1753,9 +1734,9 @@ func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo boo
 					rim = true
 				}
 			}
-			p := Point2f{px(x), py}
+			p := geom.Point{X: px(x), Y: py}
 			for _, q := range far {
-				if cardPointInQuad(p, q) {
+				if geom.InQuad(p, q) {
 					continue pixels
 				}
 			}
@@ -1822,7 +1803,7 @@ func cardUnshaded(tiles []cardShadowSums, gain [3]float64) int {
 // nearSticker reports whether p lies within cardRefStickerReach marker sides
 // of a sticker read in this frame: on its card, whose outline may not
 // have been found.
-func (r *CardReader) nearSticker(p Point2f) bool {
+func (r *CardReader) nearSticker(p geom.Point) bool {
 	for _, m := range r.reads {
 		reach := cardRefStickerReach * m.marker.Side
 		// The distance is at least the larger of the offsets (a margin for
@@ -1830,7 +1811,7 @@ func (r *CardReader) nearSticker(p Point2f) bool {
 		if dx, dy := math.Abs(float64(p.X-m.marker.Center.X)), math.Abs(float64(p.Y-m.marker.Center.Y)); max(dx, dy) > reach*(1+1e-9)+1e-9 {
 			continue
 		}
-		if cardDist(p, m.marker.Center) < reach {
+		if geom.Dist(p, m.marker.Center) < reach {
 			return true
 		}
 	}

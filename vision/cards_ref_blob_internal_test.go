@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -52,9 +53,9 @@ func TestCardRefNoisyShadowLeftOut(t *testing.T) {
 	cardsAddNoise(&ref, 7, 2)
 	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
-	quad := func(b image.Rectangle) [4]Point2f {
+	quad := func(b image.Rectangle) [4]geom.Point {
 		x0, y0, x1, y1 := float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X-1), float32(b.Max.Y-1)
-		return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
 	shadow := quad(image.Rect(572, 252, 612, 480)) // left of the card, inside the shadow's soft edge
 	if got := r.ref.changedIn(shadow); got > 0.05 {

@@ -4,6 +4,7 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -261,15 +262,15 @@ func TestCardBlobFreeRows(t *testing.T) {
 		for k := range 4 {
 			cx, cy := 100+rng.Float64()*1080, 100+rng.Float64()*520
 			a, hw, hh := rng.Float64()*math.Pi, 40+rng.Float64()*80, 60+rng.Float64()*100
-			var q [4]Point2f
+			var q [4]geom.Point
 			for j, sg := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
 				x, y := sg[0]*hw, sg[1]*hh
-				q[j] = Point2f{float32(cx + x*math.Cos(a) - y*math.Sin(a)), float32(cy + x*math.Sin(a) + y*math.Cos(a))}
+				q[j] = geom.Point{X: float32(cx + x*math.Cos(a) - y*math.Sin(a)), Y: float32(cy + x*math.Sin(a) + y*math.Cos(a))}
 			}
 			id := "a-card"
 			switch k {
 			case 1:
-				q[2] = Point2f{3e7, 3e7} // a corner far out: tested point by point
+				q[2] = geom.Point{X: 3e7, Y: 3e7} // a corner far out: tested point by point
 			case 3:
 				id = CardUnknown
 			}
@@ -277,7 +278,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 		}
 		r.reads = r.reads[:0]
 		for range 2 {
-			r.reads = append(r.reads, cardMarkerRead{marker: Marker{Center: Point2f{float32(rng.Float64() * 1280), float32(rng.Float64() * 720)}, Side: 10 + rng.Float64()*20}})
+			r.reads = append(r.reads, cardMarkerRead{marker: Marker{Center: geom.Point{X: float32(rng.Float64() * 1280), Y: float32(rng.Float64() * 720)}, Side: 10 + rng.Float64()*20}})
 		}
 		b := cardRefBlob{box: image.Rect(rng.IntN(400), rng.IntN(200), 700+rng.IntN(580), 400+rng.IntN(320))}
 		l := r.blobFree(b, out)
@@ -289,14 +290,14 @@ func TestCardBlobFreeRows(t *testing.T) {
 				if mask[y*w+x] == 0 {
 					continue
 				}
-				p := Point2f{float32(x*s + s/2), float32(y*s + s/2)}
+				p := geom.Point{X: float32(x*s + s/2), Y: float32(y*s + s/2)}
 				if cardReadAt(out, p) {
 					read++
 					continue
 				}
 				stuck := false
 				for _, m := range r.reads {
-					stuck = stuck || cardDist(p, m.marker.Center) < cardRefStickerReach*m.marker.Side
+					stuck = stuck || geom.Dist(p, m.marker.Center) < cardRefStickerReach*m.marker.Side
 				}
 				if stuck {
 					near++
@@ -309,9 +310,9 @@ func TestCardBlobFreeRows(t *testing.T) {
 				}
 				onRim := false
 				for _, rd := range out {
-					if rd.ID != CardUnknown && cardQuadFinite(rd.Corners) {
+					if rd.ID != CardUnknown && geom.QuadFinite(rd.Corners) {
 						a, c := cardSideMeans(rd.Corners)
-						onRim = onRim || cardPointInQuad(p, cardGrowQuad(rd.Corners, cardRefRim/max(1, min(a, c))))
+						onRim = onRim || geom.InQuad(p, geom.GrowQuad(rd.Corners, cardRefRim/max(1, min(a, c))))
 					}
 				}
 				if onRim {
@@ -377,7 +378,7 @@ func TestCardBlobFreeShadow(t *testing.T) {
 		var out []CardReading
 		if c.read {
 			// The card read lies 8 px inside the blob: its rim (10 px) covers the rest.
-			q := [4]Point2f{{408, 208}, {792, 208}, {792, 512}, {408, 512}}
+			q := [4]geom.Point{{X: 408, Y: 208}, {X: 792, Y: 208}, {X: 792, Y: 512}, {X: 408, Y: 512}}
 			out = append(out, CardReading{ID: "a-card", Corners: q})
 		}
 		l := r.blobFree(cardRefBlob{box: blob}, out)

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"math/rand"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -17,8 +18,8 @@ func TestCardRefCompareChanged(t *testing.T) {
 	img := cardBlocksForTest(t, 8)
 	// The taught card "a" is the picture inside card; other shows
 	// another picture.
-	card := [4]Point2f{{700, 200}, {860, 210}, {850, 430}, {690, 420}}
-	other := [4]Point2f{{300, 200}, {460, 210}, {450, 430}, {290, 420}}
+	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 210}, {X: 850, Y: 430}, {X: 690, Y: 420}}
+	other := [4]geom.Point{{X: 300, Y: 200}, {X: 460, Y: 210}, {X: 450, Y: 430}, {X: 290, Y: 420}}
 	d := newCardDescriber()
 	defer d.close()
 	if err := d.rectify(img, card, 0); err != nil {
@@ -30,7 +31,7 @@ func TestCardRefCompareChanged(t *testing.T) {
 	r.times = newCardTimes()
 	// The shrunk frame's changed pixels: those inside the quadrilaterals
 	// given.
-	changed := func(qs ...[4]Point2f) { t.Helper(); cardChangedForTest(t, r, qs...) }
+	changed := func(qs ...[4]geom.Point) { t.Helper(); cardChangedForTest(t, r, qs...) }
 	read := func(ref bool, o cardQuadCandidate) (string, bool) {
 		t.Helper()
 		r.refUsed = ref
@@ -60,7 +61,7 @@ func TestCardRefCompareChanged(t *testing.T) {
 
 	// The card as the alternative of an outline of another picture: tried
 	// where it changed, not where it did not.
-	alt := cardQuadCandidate{q: other, refined: true, alts: [][4]Point2f{card}}
+	alt := cardQuadCandidate{q: other, refined: true, alts: [][4]geom.Point{card}}
 	changed(other, card)
 	if id, _ := read(true, alt); id != "a" {
 		t.Fatalf("the alternative on changed pixels read %q, want a", id)
@@ -117,7 +118,7 @@ func cardReaderOfCanon(t *testing.T, d *cardDescriber) *CardReader {
 
 // cardChangedForTest sets r's shrunk changed mask (of a 1280×720 frame) to
 // the pixels inside the quadrilaterals qs.
-func cardChangedForTest(t *testing.T, r *CardReader, qs ...[4]Point2f) {
+func cardChangedForTest(t *testing.T, r *CardReader, qs ...[4]geom.Point) {
 	t.Helper()
 	if r.ref.mask.Rows() != 720/cardRefShrink || r.ref.mask.Cols() != 1280/cardRefShrink {
 		r.ref.mask.Close()
@@ -130,9 +131,9 @@ func cardChangedForTest(t *testing.T, r *CardReader, qs ...[4]Point2f) {
 	w := r.ref.mask.Cols()
 	for i := range mask {
 		mask[i] = 0
-		p := Point2f{float32((i%w)*cardRefShrink + cardRefShrink/2), float32((i/w)*cardRefShrink + cardRefShrink/2)}
+		p := geom.Point{X: float32((i%w)*cardRefShrink + cardRefShrink/2), Y: float32((i/w)*cardRefShrink + cardRefShrink/2)}
 		for _, q := range qs {
-			if cardPointInQuad(p, q) {
+			if geom.InQuad(p, q) {
 				mask[i] = 255
 			}
 		}
@@ -179,7 +180,7 @@ func cardFrameForTest(t testing.TB) (gocv.Mat, []byte) {
 // quick reading's outlines again.
 func TestCardQuickReadGoesOn(t *testing.T) {
 	img := cardBlocksForTest(t, 9)
-	card := [4]Point2f{{700, 200}, {860, 210}, {850, 430}, {690, 420}}
+	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 210}, {X: 850, Y: 430}, {X: 690, Y: 420}}
 	d := newCardDescriber()
 	defer d.close()
 	if err := d.rectify(img, card, 0); err != nil {
@@ -191,7 +192,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 	cardChangedForTest(t, r, card)
 	// Most of the card, cut across by a thumb: read only extended to a
 	// card's proportions (a try after the quick ones).
-	half := cardQuadCandidate{q: [4]Point2f{card[0], card[1], {853, 360}, {693, 350}}, refined: true}
+	half := cardQuadCandidate{q: [4]geom.Point{card[0], card[1], {X: 853, Y: 360}, {X: 693, Y: 350}}, refined: true}
 	type reading struct {
 		rd    CardReading
 		m     cardMatch
@@ -234,7 +235,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 // the outline grown.
 func TestCardGrownExampleOutline(t *testing.T) {
 	img := cardBlocksForTest(t, 10)
-	card := [4]Point2f{{700, 200}, {860, 200}, {860, 424}, {700, 424}}
+	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 200}, {X: 860, Y: 424}, {X: 700, Y: 424}}
 	d := newCardDescriber()
 	defer d.close()
 	if err := d.rectify(img, card, cardGrowInner); err != nil {
@@ -260,7 +261,7 @@ func TestCardGrownExampleOutline(t *testing.T) {
 		t.Fatalf("setup: read %q (match %+v) in %d tries, want a by the grown entry, tried grown", rd.ID, m, r.times.n["      one outline compared"])
 	}
 	for k := range 4 {
-		if cardDist(rd.Corners[k], card[k]) > 1 {
+		if geom.Dist(rd.Corners[k], card[k]) > 1 {
 			t.Fatalf("corners %v, want the card's %v", rd.Corners, card)
 		}
 	}
@@ -268,7 +269,7 @@ func TestCardGrownExampleOutline(t *testing.T) {
 		t.Errorf("keypoints looked for at %v, want the card's %v", q, card)
 	}
 	m.grown = false
-	if q := cardMatchedOutline(card, cardGrowInner, m); q != cardGrowQuad(card, cardGrowInner) {
+	if q := cardMatchedOutline(card, cardGrowInner, m); q != geom.GrowQuad(card, cardGrowInner) {
 		t.Errorf("an example's own entry matched by the outline grown: %v, want it grown", q)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -14,7 +15,7 @@ import (
 // with dark art and an orange square in its middle, turned by angle
 // degrees, and, when hand, a skin-coloured hand beyond its top edge with
 // the thumb over that edge. It returns the card's corners.
-func cardsHandScene(frame, ref *gocv.Mat, angle float64, hand bool) [4]Point2f {
+func cardsHandScene(frame, ref *gocv.Mat, angle float64, hand bool) [4]geom.Point {
 	*ref = gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 120, 115, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	*frame = ref.Clone()
 	c := [2]float64{640, 400}
@@ -32,10 +33,10 @@ func cardsHandScene(frame, ref *gocv.Mat, angle float64, hand bool) [4]Point2f {
 		gocv.FillPoly(frame, pv, col)
 	}
 	const w, h = 90.0, 126.0 // half sizes
-	var q [4]Point2f
+	var q [4]geom.Point
 	for k, p := range [4][2]float64{{-w, -h}, {w, -h}, {w, h}, {-w, h}} {
 		pt := at(p[0], p[1])
-		q[k] = Point2f{float32(pt.X), float32(pt.Y)}
+		q[k] = geom.Point{X: float32(pt.X), Y: float32(pt.Y)}
 	}
 	poly(color.RGBA{235, 230, 220, 0}, [2]float64{-w, -h}, [2]float64{w, -h}, [2]float64{w, h}, [2]float64{-w, h})
 	poly(color.RGBA{40, 50, 90, 0}, [2]float64{-w + 12, -h + 30}, [2]float64{w - 12, -h + 30}, [2]float64{w - 12, 20}, [2]float64{-w + 12, 20})
@@ -128,9 +129,9 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 	if !r.refUsed {
 		t.Fatal("the reference was not used")
 	}
-	quad := func(b image.Rectangle) [4]Point2f {
+	quad := func(b image.Rectangle) [4]geom.Point {
 		x0, y0, x1, y1 := float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y)
-		return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
 	reading := func(id string, b image.Rectangle) CardReading {
 		return CardReading{ID: id, Method: CardMethodLearned, Box: b, Corners: quad(b)}
@@ -200,22 +201,22 @@ func TestCardRefSearchable(t *testing.T) {
 // taught card, reported, holds its centre; not on an unknown outline, a
 // taught card's reading not reported, nor outside.
 func TestCardLearnedReadAt(t *testing.T) {
-	card := [4]Point2f{{100, 100}, {200, 100}, {200, 240}, {100, 240}}
+	card := [4]geom.Point{{X: 100, Y: 100}, {X: 200, Y: 100}, {X: 200, Y: 240}, {X: 100, Y: 240}}
 	read := func(id string, ok bool) cardLearnedRead {
 		return cardLearnedRead{rd: CardReading{ID: id, Corners: card}, ok: ok, done: true}
 	}
 	for _, c := range []struct {
 		name string
 		ls   cardLearnedReads
-		p    Point2f
+		p    geom.Point
 		want bool
 	}{
-		{"on a card read", cardLearnedReads{read("taught-1", true)}, Point2f{150, 170}, true},
-		{"beside it", cardLearnedReads{read("taught-1", true)}, Point2f{250, 170}, false},
-		{"on an unknown outline", cardLearnedReads{read(CardUnknown, true)}, Point2f{150, 170}, false},
-		{"on a card not reported", cardLearnedReads{read("taught-1", false)}, Point2f{150, 170}, false},
-		{"on an outline not compared", cardLearnedReads{{rd: CardReading{ID: "taught-1", Corners: card}, ok: true}}, Point2f{150, 170}, false},
-		{"none", nil, Point2f{150, 170}, false},
+		{"on a card read", cardLearnedReads{read("taught-1", true)}, geom.Point{X: 150, Y: 170}, true},
+		{"beside it", cardLearnedReads{read("taught-1", true)}, geom.Point{X: 250, Y: 170}, false},
+		{"on an unknown outline", cardLearnedReads{read(CardUnknown, true)}, geom.Point{X: 150, Y: 170}, false},
+		{"on a card not reported", cardLearnedReads{read("taught-1", false)}, geom.Point{X: 150, Y: 170}, false},
+		{"on an outline not compared", cardLearnedReads{{rd: CardReading{ID: "taught-1", Corners: card}, ok: true}}, geom.Point{X: 150, Y: 170}, false},
+		{"none", nil, geom.Point{X: 150, Y: 170}, false},
 	} {
 		if got := c.ls.readAt(c.p); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
@@ -252,7 +253,7 @@ func TestCardRefShadowIn(t *testing.T) {
 	card := cardsHandScene(&frame, &ref, 20, false)
 	defer frame.Close()
 	defer ref.Close()
-	scale := func(r image.Rectangle, b, g, rd float64) [4]Point2f {
+	scale := func(r image.Rectangle, b, g, rd float64) [4]geom.Point {
 		reg := frame.Region(r)
 		defer reg.Close()
 		ch := gocv.Split(reg)
@@ -264,12 +265,12 @@ func TestCardRefShadowIn(t *testing.T) {
 			c.Close()
 		}
 		x0, y0, x1, y1 := float32(r.Min.X), float32(r.Min.Y), float32(r.Max.X-1), float32(r.Max.Y-1)
-		return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
 	shadow := scale(image.Rect(900, 300, 1060, 520), 0.8, 0.8, 0.8)
 	tinted := scale(image.Rect(100, 300, 260, 520), 0.9, 0.75, 0.6)
 	dark := scale(image.Rect(100, 40, 260, 260), 0.2, 0.2, 0.2)
-	plain := [4]Point2f{{900, 40}, {1060, 40}, {1060, 260}, {900, 260}}
+	plain := [4]geom.Point{{X: 900, Y: 40}, {X: 1060, Y: 40}, {X: 1060, Y: 260}, {X: 900, Y: 260}}
 	cardsAddNoise(&frame, 24, 1)
 	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
@@ -283,7 +284,7 @@ func TestCardRefShadowIn(t *testing.T) {
 	cardChangedForTest(t, r, shadow, card, tinted, dark)
 	for _, tc := range []struct {
 		name   string
-		q      [4]Point2f
+		q      [4]geom.Point
 		shadow bool
 	}{
 		{"table darkened by 0.8", shadow, true},
@@ -327,9 +328,11 @@ func cardsAddNoise(frame *gocv.Mat, sigma float64, seed uint64) {
 // card rather than its panel. A taught card's reading and an unknown
 // outline apart stay as they are.
 func TestCardOneUnknown(t *testing.T) {
-	quad := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
-	unknown := func(q [4]Point2f) CardReading {
-		return CardReading{ID: CardUnknown, Method: CardMethodLearned, Corners: q, Box: cardQuadBox(q), Confidence: 0.8}
+	quad := func(x0, y0, x1, y1 float32) [4]geom.Point {
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	unknown := func(q [4]geom.Point) CardReading {
+		return CardReading{ID: CardUnknown, Method: CardMethodLearned, Corners: q, Box: geom.QuadBox(q), Confidence: 0.8}
 	}
 	r := &CardReader{}
 	card, panel, apart := quad(100, 100, 280, 352), quad(112, 130, 268, 240), quad(500, 100, 680, 352)
@@ -346,11 +349,11 @@ func TestCardOneUnknown(t *testing.T) {
 	defer ref.Close()
 	rr := cardsRefReader(t, frame, ref)
 	defer rr.Close()
-	box := cardQuadBox(q)
+	box := geom.QuadBox(q)
 	// The card and the table around it (and the hand's edge).
 	around := quad(float32(box.Min.X)-90, float32(box.Min.Y)-60, float32(box.Max.X)+90, float32(box.Max.Y)+60)
 	inner := quad(float32(box.Min.X)+12, float32(box.Min.Y)+30, float32(box.Max.X)-12, float32(box.Min.Y)+140)
-	for _, pair := range [][2][4]Point2f{{q, around}, {around, q}, {inner, q}} {
+	for _, pair := range [][2][4]geom.Point{{q, around}, {around, q}, {inner, q}} {
 		got := rr.oneUnknown([]CardReading{unknown(pair[0]), unknown(pair[1])})
 		if len(got) != 1 || got[0].Corners != q {
 			t.Errorf("with the reference: kept %+v, want the card %v alone (around it %.2f changed; panel %.2f)", got, q,
@@ -368,7 +371,7 @@ func TestCardOneUnknown(t *testing.T) {
 func TestCardSettlePending(t *testing.T) {
 	r := &CardReader{refUsed: true}
 	rect := func(x0, y0, x1, y1 float32) cardQuadCandidate {
-		return cardQuadCandidate{q: [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}}
+		return cardQuadCandidate{q: [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}}
 	}
 	taught := func(o cardQuadCandidate, id string) cardLearnedRead {
 		return cardLearnedRead{rd: CardReading{ID: id, Corners: o.q}, ok: true, done: true, m: cardMatch{id: id}}
@@ -488,9 +491,11 @@ func TestCardKeepNearChanged(t *testing.T) {
 // on it off the sticker is card art. A blob with a hand (not clean), a part
 // not read or a blob with two stickers is not.
 func TestCardStickeredBlobs(t *testing.T) {
-	rect := func(x0, y0, x1, y1 float32) [4]Point2f { return [4]Point2f{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}} }
-	marker := func(id int, q [4]Point2f) cardMarkerRead {
-		return cardMarkerRead{marker: Marker{ID: id, Corners: q, Center: cardQuadCentre(q)}}
+	rect := func(x0, y0, x1, y1 float32) [4]geom.Point {
+		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+	}
+	marker := func(id int, q [4]geom.Point) cardMarkerRead {
+		return cardMarkerRead{marker: Marker{ID: id, Corners: q, Center: geom.QuadCentre(q)}}
 	}
 	r := &CardReader{refUsed: true}
 	r.ref.blobs = []cardRefBlob{
@@ -516,7 +521,7 @@ func TestCardStickeredBlobs(t *testing.T) {
 		got[1].card != r.ref.parts[0].quad || got[1].marker != r.reads[3].marker.Corners {
 		t.Fatalf("stickered blobs %v, want the first blob with marker 1 and the part read with marker 4", got)
 	}
-	if !cardOffSticker(Point2f{130, 130}, got) || cardOffSticker(Point2f{182, 232}, got) || cardOffSticker(Point2f{430, 130}, got) {
+	if !cardOffSticker(geom.Point{X: 130, Y: 130}, got) || cardOffSticker(geom.Point{X: 182, Y: 232}, got) || cardOffSticker(geom.Point{X: 430, Y: 130}, got) {
 		t.Errorf("off the sticker on its card: art; on the sticker or another card: not")
 	}
 	// Without the reference, none.

@@ -18,6 +18,7 @@ package vision
 
 import (
 	"image"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -33,8 +34,8 @@ const (
 // cardReadStill is an outline read in vain: the outline and its
 // alternatives, its reading and the picture sampled inside it.
 type cardReadStill struct {
-	q    [4]Point2f
-	alts [][4]Point2f
+	q    [4]geom.Point
+	alts [][4]geom.Point
 	rd   CardReading
 	ok   bool
 	m    cardMatch
@@ -50,7 +51,7 @@ func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill
 	if len(r.readLast) == 0 {
 		return cardReadStill{}, false
 	}
-	g, err := cardColourOf(img)
+	g, err := geom.ColourView(img)
 	if err != nil {
 		return cardReadStill{}, false
 	}
@@ -78,25 +79,25 @@ func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill
 // keepRead notes that outline o of img was read in vain (rd, ok, m: its
 // reading; box: the outline whose match r.trace saw) in this frame.
 func (r *CardReader) keepRead(img gocv.Mat, o cardQuadCandidate, rd CardReading, ok bool, m cardMatch, box image.Rectangle) {
-	g, err := cardColourOf(img)
+	g, err := geom.ColourView(img)
 	if err != nil {
 		return
 	}
-	s := cardReadStill{q: o.q, alts: append([][4]Point2f(nil), o.alts...), rd: rd, ok: ok, m: m, ref: r.refUsed, box: box}
+	s := cardReadStill{q: o.q, alts: append([][4]geom.Point(nil), o.alts...), rd: rd, ok: ok, m: m, ref: r.refUsed, box: box}
 	cardStillSample(g, o.q, &s.px)
 	r.readNow = append(r.readNow, s)
 }
 
 // cardStillSample samples g (BGR) at a grid of points inside the outline q
 // (each the mean of 3×3 samples) into px.
-func cardStillSample(g cardGrey, q [4]Point2f, px *[3 * cardStillGrid * cardStillGrid]float32) {
+func cardStillSample(g geom.View, q [4]geom.Point, px *[3 * cardStillGrid * cardStillGrid]float32) {
 	cardQuadGrid(q, cardStillGrid, func(i int, x, y float64) {
 		// The mean of 3×3 samples a pixel apart: an outline a pixel
 		// off samples about the same.
 		var c [3]float64
 		for dy := -1.0; dy <= 1; dy++ {
 			for dx := -1.0; dx <= 1; dx++ {
-				v := g.at3(x+dx, y+dy)
+				v := g.At3(x+dx, y+dy)
 				c[0], c[1], c[2] = c[0]+v[0], c[1]+v[1], c[2]+v[2]
 			}
 		}
@@ -106,8 +107,8 @@ func cardStillSample(g cardGrey, q [4]Point2f, px *[3 * cardStillGrid * cardStil
 
 // cardQuadGrid calls f with the n×n points of a grid inside outline q,
 // from a tenth of it in, row by row (i their index).
-func cardQuadGrid(q [4]Point2f, n int, f func(i int, x, y float64)) {
-	lerp := func(a, b Point2f, t float64) (float64, float64) {
+func cardQuadGrid(q [4]geom.Point, n int, f func(i int, x, y float64)) {
+	lerp := func(a, b geom.Point, t float64) (float64, float64) {
 		return float64(a.X) + t*float64(b.X-a.X), float64(a.Y) + t*float64(b.Y-a.Y)
 	}
 	for v := range n {
@@ -123,24 +124,13 @@ func cardQuadGrid(q [4]Point2f, n int, f func(i int, x, y float64)) {
 
 // cardStillQuad reports whether every corner of b lies within cardFitSame
 // pixels of a's.
-func cardStillQuad(a, b [4]Point2f) bool { return cardQuadWithin(a, b, cardFitSame) }
-
-// cardQuadWithin reports whether every corner of b lies within d pixels of
-// a's.
-func cardQuadWithin(a, b [4]Point2f, d float64) bool {
-	for k := range 4 {
-		if cardDist(a[k], b[k]) > d {
-			return false
-		}
-	}
-	return true
-}
+func cardStillQuad(a, b [4]geom.Point) bool { return geom.QuadWithin(a, b, cardFitSame) }
 
 // cardConfirmStill is a confirmation of a match by keypoints
 // (refConfirms): the outline, the card and its turn, whether the match
 // decision took it, whether it stood, and the picture inside it.
 type cardConfirmStill struct {
-	q            [4]Point2f
+	q            [4]geom.Point
 	id           string
 	rot          int
 	took, stands bool
@@ -168,8 +158,8 @@ const (
 // when it confirmed the same card and turn there, with the match decision
 // the same, and q and the picture inside it lie still; or when the match
 // stood there and q lies within cardConfirmMove of it (it follows the card).
-func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool, error) {
-	g, err := cardColourOf(img)
+func (r *CardReader) confirmStill(img gocv.Mat, q [4]geom.Point, m cardMatch) (bool, error) {
+	g, err := geom.ColourView(img)
 	if err != nil || cardRefClear(r.opts.Index, m) {
 		return r.refConfirms(q, m) // clear: no keypoints searched
 	}
@@ -180,7 +170,7 @@ func (r *CardReader) confirmStill(img gocv.Mat, q [4]Point2f, m cardMatch) (bool
 		if l.id != s.id || l.rot != s.rot || l.took != s.took {
 			continue
 		}
-		if l.stands && cardQuadWithin(l.q, q, cardConfirmMove) && cardMeanDiff(l.px[:], s.px[:]) <= cardConfirmMoveDiff {
+		if l.stands && geom.QuadWithin(l.q, q, cardConfirmMove) && cardMeanDiff(l.px[:], s.px[:]) <= cardConfirmMoveDiff {
 			s.stands = true
 			r.confirmNow = append(r.confirmNow, s)
 			return true, nil
@@ -260,7 +250,7 @@ type cardStickerStill struct {
 // stickerStill returns the places to retry that roi (of the grey view g; a
 // retry place when retry) gave in the last frame when it was searched in
 // vain there and lies still (it is then kept for the next frame).
-func (r *CardReader) stickerStill(g cardGrey, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
+func (r *CardReader) stickerStill(g geom.View, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
 	var px [cardStillPlaceGrid * cardStillPlaceGrid]float32
 	for _, s := range r.stickerLast {
 		if s.retry != retry || !cardStillBox(s.roi, roi, cardStillPlace) {
@@ -280,7 +270,7 @@ func (r *CardReader) stickerStill(g cardGrey, roi image.Rectangle, retry bool) (
 // keepSticker notes that roi (of the grey view g; a retry place when
 // retry) was searched in vain in this frame and gave the places to retry
 // gave.
-func (r *CardReader) keepSticker(g cardGrey, roi image.Rectangle, retry bool, gave []image.Rectangle) {
+func (r *CardReader) keepSticker(g geom.View, roi image.Rectangle, retry bool, gave []image.Rectangle) {
 	s := cardStickerStill{roi: roi, retry: retry, gave: append([]image.Rectangle(nil), gave...)}
 	cardStillPlaceSample(g, roi, &s.px)
 	r.stickerNow = append(r.stickerNow, s)
@@ -288,13 +278,13 @@ func (r *CardReader) keepSticker(g cardGrey, roi image.Rectangle, retry bool, ga
 
 // cardStillPlaceSample samples the grey view g on a grid over roi, each
 // point the mean of 2×2 pixels, into px.
-func cardStillPlaceSample(g cardGrey, roi image.Rectangle, px *[cardStillPlaceGrid * cardStillPlaceGrid]float32) {
+func cardStillPlaceSample(g geom.View, roi image.Rectangle, px *[cardStillPlaceGrid * cardStillPlaceGrid]float32) {
 	const n = cardStillPlaceGrid
 	for v := range n {
 		y := float64(roi.Min.Y) + (float64(v)+0.5)*float64(roi.Dy())/n - 0.5
 		for u := range n {
 			x := float64(roi.Min.X) + (float64(u)+0.5)*float64(roi.Dx())/n - 0.5
-			px[v*n+u] = float32(g.at(x, y)) // between four pixels: their mean
+			px[v*n+u] = float32(g.At(x, y)) // between four pixels: their mean
 		}
 	}
 }

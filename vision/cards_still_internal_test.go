@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math/rand"
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -39,7 +40,7 @@ func TestCardReadStill(t *testing.T) {
 		t.Fatal(err)
 	}
 	orig := append([]byte(nil), px...)
-	o := cardQuadCandidate{q: [4]Point2f{{400, 200}, {560, 210}, {550, 430}, {390, 420}}, refined: true}
+	o := cardQuadCandidate{q: [4]geom.Point{{X: 400, Y: 200}, {X: 560, Y: 210}, {X: 550, Y: 430}, {X: 390, Y: 420}}, refined: true}
 	// read reads o in a new frame; the reading kept from the last frame
 	// is marked, so that a reading taken from it shows.
 	const mark = 0.123
@@ -117,14 +118,14 @@ func TestCardConfirmStill(t *testing.T) {
 	defer r.Close()
 	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 120, 150, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer img.Close()
-	q := [4]Point2f{{400, 200}, {560, 210}, {550, 430}, {390, 420}}
+	q := [4]geom.Point{{X: 400, Y: 200}, {X: 560, Y: 210}, {X: 550, Y: 430}, {X: 390, Y: 420}}
 	// Not clear: confirmed (cards taught without keypoints: the match
 	// decision decides). took is taken, band within the band but not.
 	took := cardMatch{id: "a", dist: 0.3, second: 0.9}
 	band := cardMatch{id: "a", dist: 0.5, second: 0.9}
 	// confirm confirms m at q in a new frame; the last frame's
 	// confirmations are turned, so that one taken from them shows.
-	confirm := func(q [4]Point2f, m cardMatch) bool {
+	confirm := func(q [4]geom.Point, m cardMatch) bool {
 		t.Helper()
 		r.startStill()
 		for i := range r.confirmLast {
@@ -139,7 +140,7 @@ func TestCardConfirmStill(t *testing.T) {
 	if !confirm(q, took) || confirm(q, band) {
 		t.Fatal("setup: the match taken does not stand, or the one not taken does")
 	}
-	shift := func(d float32) [4]Point2f {
+	shift := func(d float32) [4]geom.Point {
 		m := q
 		for k := range m {
 			m[k].X += d
@@ -217,7 +218,7 @@ func TestCardStickerStill(t *testing.T) {
 		t.Fatal(err)
 	}
 	orig := append([]byte(nil), px...)
-	g, err := cardGreyOf(grey)
+	g, err := geom.GreyView(grey)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,10 @@ package vision
 // picture has outlines that are whole by this test, only those take part
 // in the choice.
 
-import "gocv.io/x/gocv"
+import (
+	"gocv.io/x/gocv"
+	"tablecam/vision/geom"
+)
 
 const (
 	// cardCommonFeatures are the ORB keypoints taken of a teaching picture.
@@ -73,7 +76,7 @@ func (t *cardTeacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
 			ks[i].pts = append(ks[i].pts, gocv.Point2f{X: float32(k.X), Y: float32(k.Y)})
 		}
 	}
-	var rs cardRansac
+	var rs geom.Ransac
 	for i := range imgs {
 		for j := i + 1; j < len(imgs); j++ {
 			if ks[i].desc.Rows() < 2 || ks[j].desc.Rows() < 2 {
@@ -88,11 +91,11 @@ func (t *cardTeacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
 			if len(src) < cardCommonMin {
 				continue
 			}
-			rs.reset(src, dst)
-			if rs.run(5*5) < cardCommonMin {
+			rs.Reset(src, dst)
+			if rs.Run(5*5) < cardCommonMin {
 				continue
 			}
-			for k, in := range rs.best {
+			for k, in := range rs.Best {
 				if in {
 					out[i], out[j] = append(out[i], src[k]), append(out[j], dst[k])
 				}
@@ -107,7 +110,7 @@ func (t *cardTeacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
 // (grown by cardCommonGrow), and one in at least cardCommonCells of its
 // 4×4 cells. With fewer than cardCommonMin points, or a degenerate q,
 // every outline passes (ok false: not tested).
-func cardCommonWhole(q [4]Point2f, pts []gocv.Point2f) (whole, ok bool) {
+func cardCommonWhole(q [4]geom.Point, pts []gocv.Point2f) (whole, ok bool) {
 	if len(pts) < cardCommonMin {
 		return true, false
 	}
@@ -115,14 +118,14 @@ func cardCommonWhole(q [4]Point2f, pts []gocv.Point2f) (whole, ok bool) {
 	for k, p := range q {
 		src[k] = [2]float64{float64(p.X), float64(p.Y)}
 	}
-	h, hok := cardHomography(src, [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}})
+	h, hok := geom.HomographyOf(src, [4][2]float64{{0, 0}, {1, 0}, {1, 1}, {0, 1}})
 	if !hok {
 		return true, false
 	}
 	out := 0
 	var cells [4][4]bool
 	for _, p := range pts {
-		u, v := h.apply(float64(p.X), float64(p.Y))
+		u, v := h.Apply(float64(p.X), float64(p.Y))
 		if u < -cardCommonGrow || v < -cardCommonGrow || u > 1+cardCommonGrow || v > 1+cardCommonGrow {
 			out++
 			continue

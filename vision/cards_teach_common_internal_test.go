@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -11,18 +12,18 @@ import (
 // them left out), nor the card doubled into the table (half its cells
 // empty); too few keypoints test nothing.
 func TestCardCommonWhole(t *testing.T) {
-	card := [4]Point2f{{100, 100}, {200, 100}, {200, 240}, {100, 240}}
+	card := [4]geom.Point{{X: 100, Y: 100}, {X: 200, Y: 100}, {X: 200, Y: 240}, {X: 100, Y: 240}}
 	var pts []gocv.Point2f
 	for y := 105; y < 240; y += 10 {
 		for x := 105; x < 200; x += 10 {
 			pts = append(pts, gocv.Point2f{X: float32(x), Y: float32(y)})
 		}
 	}
-	panel := [4]Point2f{{100, 100}, {200, 100}, {200, 170}, {100, 170}}
-	doubled := [4]Point2f{{100, 100}, {200, 100}, {200, 380}, {100, 380}}
+	panel := [4]geom.Point{{X: 100, Y: 100}, {X: 200, Y: 100}, {X: 200, Y: 170}, {X: 100, Y: 170}}
+	doubled := [4]geom.Point{{X: 100, Y: 100}, {X: 200, Y: 100}, {X: 200, Y: 380}, {X: 100, Y: 380}}
 	for _, c := range []struct {
 		name        string
-		q           [4]Point2f
+		q           [4]geom.Point
 		pts         []gocv.Point2f
 		whole, test bool
 	}{

@@ -8,6 +8,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
 
@@ -26,7 +27,7 @@ func TestCardTeachHalfCardDoubled(t *testing.T) {
 func cardsTeachTruthNear(t *testing.T, art int64, photos int, limit float64) {
 	t.Helper()
 	var ms []gocv.Mat
-	var truths [][4]vision.Point2f
+	var truths [][4]geom.Point
 	defer func() {
 		for _, m := range ms {
 			m.Close()
@@ -91,7 +92,7 @@ func TestCardTeachCropRepeating(t *testing.T) {
 	}
 	for k, m := range crops {
 		w, h := float32(m.Cols()), float32(m.Rows())
-		whole := [4]vision.Point2f{{X: -0.5, Y: -0.5}, {X: w - 0.5, Y: -0.5}, {X: w - 0.5, Y: h - 0.5}, {X: -0.5, Y: h - 0.5}}
+		whole := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: w - 0.5, Y: -0.5}, {X: w - 0.5, Y: h - 0.5}, {X: -0.5, Y: h - 0.5}}
 		c, err := vision.CanonicalCardForTest(m, whole, 64)
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"image"
 	"math"
 	"slices"
+	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
 )
@@ -21,12 +22,12 @@ import (
 // pixel) that differs from the colour of its border, re-fitted with f on
 // the full-resolution view gr; ok is false when there is none that is a
 // plausible card of width minW to maxW.
-func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr cardGrey, minW, maxW float64) (cardQuadCandidate, bool) {
-	hv, err := cardColourOf(half)
+func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr geom.View, minW, maxW float64) (cardQuadCandidate, bool) {
+	hv, err := geom.ColourView(half)
 	if err != nil {
 		return cardQuadCandidate{}, false
 	}
-	w, h := hv.w, hv.h
+	w, h := hv.W, hv.H
 	if w < 16 || h < 16 {
 		return cardQuadCandidate{}, false
 	}
@@ -40,7 +41,7 @@ func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr c
 			}
 			i := 3 * (y*w + x)
 			for c := range 3 {
-				border[c] = append(border[c], hv.pix[i+c])
+				border[c] = append(border[c], hv.Pix[i+c])
 			}
 		}
 	}
@@ -56,7 +57,7 @@ func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr c
 			i := 3 * (y*w + x)
 			d := 0
 			for c := range 3 {
-				v := int(hv.pix[i+c]) - bg[c]
+				v := int(hv.Pix[i+c]) - bg[c]
 				if v < 0 {
 					v = -v
 				}
@@ -92,7 +93,7 @@ func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr c
 	if bi < 0 {
 		return cardQuadCandidate{}, false
 	}
-	hull := cardConvexHull(cs.At(bi).ToPoints())
+	hull := geom.ConvexHull(cs.At(bi).ToPoints())
 	if len(hull) < 4 {
 		return cardQuadCandidate{}, false
 	}
@@ -115,15 +116,15 @@ func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr c
 	if quad == nil {
 		return cardQuadCandidate{}, false
 	}
-	var q [4]Point2f
+	var q [4]geom.Point
 	for k, p := range quad {
-		q[k] = Point2f{float32((float64(p.X)+0.5)/scale - 0.5), float32((float64(p.Y)+0.5)/scale - 0.5)}
+		q[k] = geom.Point{X: float32((float64(p.X)+0.5)/scale - 0.5), Y: float32((float64(p.Y)+0.5)/scale - 0.5)}
 	}
 	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
 	if !ok || !cardPlausible(c.q, minW, maxW) {
 		return cardQuadCandidate{}, false
 	}
-	if rq, _, ok := f.refine(gr, c.q); ok {
+	if rq, _, ok := f.Refine(gr, c.q); ok {
 		if rc, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); ok && cardPlausible(rc.q, minW, maxW) &&
 			math.Abs(rc.area-c.area) < 0.2*c.area {
 			rc.refined = true

@@ -14,6 +14,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
 
@@ -159,7 +160,7 @@ func TestCardReaderScene(t *testing.T) {
 	}
 }
 
-func cardsCornerDist(a, b vision.Point2f) float64 {
+func cardsCornerDist(a, b geom.Point) float64 {
 	return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y))
 }
 

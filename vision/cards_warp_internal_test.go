@@ -3,11 +3,12 @@ package vision
 import (
 	"math"
 	"math/rand/v2"
+	"tablecam/vision/geom"
 	"testing"
 )
 
 // TestCardQuadRowSpanMatchesTests checks that cardQuadRowSpan is exactly
-// the points of a row that pass cardPointInQuad (so that changedIn counts
+// the points of a row that pass geom.InQuad (so that changedIn counts
 // what testing every point counted), for quads of every shape and
 // orientation, degenerate ones included.
 func TestCardQuadRowSpanMatchesTests(t *testing.T) {
@@ -15,14 +16,14 @@ func TestCardQuadRowSpanMatchesTests(t *testing.T) {
 	const s = cardRefShrink
 	px := func(x int) float32 { return float32(x*s + s/2) }
 	for trial := range 3000 {
-		var q [4]Point2f
+		var q [4]geom.Point
 		cx, cy, r := rng.Float64()*400, rng.Float64()*300, 1+rng.Float64()*200
 		for k := range q {
 			a := 2*math.Pi*float64(k)/4 + rng.Float64()
 			if trial%2 == 0 {
 				a = -a // anticlockwise too
 			}
-			q[k] = Point2f{float32(cx + r*math.Cos(a)*(0.2+rng.Float64())), float32(cy + r*math.Sin(a)*(0.2+rng.Float64()))}
+			q[k] = geom.Point{X: float32(cx + r*math.Cos(a)*(0.2+rng.Float64())), Y: float32(cy + r*math.Sin(a)*(0.2+rng.Float64()))}
 			if trial%5 == 0 {
 				q[k].X = float32(int(q[k].X)) // whole pixels, sides along rows
 				q[k].Y = float32(int(q[k].Y))
@@ -35,7 +36,7 @@ func TestCardQuadRowSpanMatchesTests(t *testing.T) {
 			py := float32(y*s + s/2)
 			x0, x1 := cardQuadRowSpan(q, py, s, -5, 130)
 			for x := -5; x < 130; x++ {
-				in := cardPointInQuad(Point2f{px(x), py}, q)
+				in := geom.InQuad(geom.Point{X: px(x), Y: py}, q)
 				if in != (x >= x0 && x < x1) {
 					t.Fatalf("trial %d, quad %v, row %d: point %d in the quad %v, the span is %d…%d", trial, q, y, x, in, x0, x1)
 				}

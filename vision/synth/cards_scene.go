@@ -11,6 +11,7 @@ import (
 
 	"tablecam/models"
 	"tablecam/vision"
+	"tablecam/vision/geom"
 )
 
 // CardSpec is one card of a [CardScene]. Zero fields are chosen by the
@@ -91,12 +92,12 @@ type CardTruth struct {
 	// coordinates, like [vision.Marker]): the top-left, top-right,
 	// bottom-right and bottom-left corner of the upright art. The drawn card
 	// has slightly rounded corners.
-	Corners [4]vision.Point2f
+	Corners [4]geom.Point
 	// Box bounds the card in the frame (clipped to it).
 	Box image.Rectangle
 	// MarkerCorners are the corners of the marker's black square, in the
 	// order of [vision.Marker]; MarkerSide their mean distance.
-	MarkerCorners [4]vision.Point2f
+	MarkerCorners [4]geom.Point
 	MarkerSide    float64
 	// Angle is the in-frame rotation of the upright art, degrees clockwise
 	// in [0, 360); Tilt the card's tilt against the image plane.
@@ -714,7 +715,7 @@ func cardTruth(s CardScene, cp *cardPose) CardTruth {
 		Width:  (cp.quad[1].sub(cp.quad[0]).len() + cp.quad[2].sub(cp.quad[3]).len()) / 2,
 	}
 	for i, q := range cp.quad {
-		t.Corners[i] = vision.Point2f{X: float32(q.X - 0.5), Y: float32(q.Y - 0.5)}
+		t.Corners[i] = geom.Point{X: float32(q.X - 0.5), Y: float32(q.Y - 0.5)}
 	}
 	a := math.Atan2(cp.quad[1].Y-cp.quad[0].Y, cp.quad[1].X-cp.quad[0].X) * 180 / math.Pi
 	t.Angle = math.Mod(a+360, 360)
@@ -723,7 +724,7 @@ func cardTruth(s CardScene, cp *cardPose) CardTruth {
 		t.Marker = cp.spec.Marker
 		for i, p := range cp.sticker {
 			q := h.apply(p)
-			t.MarkerCorners[i] = vision.Point2f{X: float32(q.X - 0.5), Y: float32(q.Y - 0.5)}
+			t.MarkerCorners[i] = geom.Point{X: float32(q.X - 0.5), Y: float32(q.Y - 0.5)}
 		}
 		for i := range 4 {
 			a, b := t.MarkerCorners[i], t.MarkerCorners[(i+1)%4]

@@ -13,6 +13,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/geom"
 )
 
 func cardMatBytes(t *testing.T, m gocv.Mat) []byte {
@@ -173,11 +174,11 @@ func TestRenderCardScene(t *testing.T) {
 	}
 }
 
-func cardTestDist(a, b vision.Point2f) float64 {
+func cardTestDist(a, b geom.Point) float64 {
 	return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y))
 }
 
-func cardTestInQuad(p vision.Point2f, q [4]vision.Point2f) bool {
+func cardTestInQuad(p geom.Point, q [4]geom.Point) bool {
 	sign := 0.0
 	for k := range 4 {
 		a, b := q[k], q[(k+1)%4]

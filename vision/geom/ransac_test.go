@@ -1,4 +1,4 @@
-package vision
+package geom
 
 import (
 	"math"
@@ -8,11 +8,11 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// cardRansacPairs returns n pairs of a card's upright keypoints (96×134)
+// ransacPairs returns n pairs of a card's upright keypoints (96×134)
 // and where the homography h puts them, a share inl of them within noise
 // px of it and the others anywhere in a 400×400 place, and which are
 // inliers.
-func cardRansacPairs(h cardH, n int, inl, noise float64, seed uint64) (src, dst []gocv.Point2f, truth []bool) {
+func ransacPairs(h Homography, n int, inl, noise float64, seed uint64) (src, dst []gocv.Point2f, truth []bool) {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	for range n {
 		x, y := rng.Float64()*96, rng.Float64()*134
@@ -20,7 +20,7 @@ func cardRansacPairs(h cardH, n int, inl, noise float64, seed uint64) (src, dst 
 		in := rng.Float64() < inl
 		truth = append(truth, in)
 		if in {
-			u, v := h.apply(x, y)
+			u, v := h.Apply(x, y)
 			dst = append(dst, gocv.Point2f{X: float32(u + noise*(2*rng.Float64()-1)), Y: float32(v + noise*(2*rng.Float64()-1))})
 		} else {
 			dst = append(dst, gocv.Point2f{X: float32(rng.Float64() * 400), Y: float32(rng.Float64() * 400)})
@@ -29,11 +29,11 @@ func cardRansacPairs(h cardH, n int, inl, noise float64, seed uint64) (src, dst 
 	return src, dst, truth
 }
 
-// cardRansacTestH is a card 96×134 seen turned and in perspective in a
+// ransacTestH is a card 96×134 seen turned and in perspective in a
 // place of 400×400 px.
-func cardRansacTestH(t *testing.T) cardH {
+func ransacTestH(t *testing.T) Homography {
 	t.Helper()
-	h, ok := cardHomography([4][2]float64{{0, 0}, {96, 0}, {96, 134}, {0, 134}},
+	h, ok := HomographyOf([4][2]float64{{0, 0}, {96, 0}, {96, 134}, {0, 134}},
 		[4][2]float64{{150, 60}, {290, 110}, {250, 330}, {90, 250}})
 	if !ok {
 		t.Fatal("homography")
@@ -41,33 +41,31 @@ func cardRansacTestH(t *testing.T) cardH {
 	return h
 }
 
-// cardRansacCornerErr is the largest distance between the card's corners
+// ransacCornerErr is the largest distance between the card's corners
 // put by h and by want.
-func cardRansacCornerErr(h, want cardH) float64 {
+func ransacCornerErr(h, want Homography) float64 {
 	worst := 0.0
 	for _, c := range [4][2]float64{{0, 0}, {96, 0}, {96, 134}, {0, 134}} {
-		x, y := h.apply(c[0], c[1])
-		u, v := want.apply(c[0], c[1])
+		x, y := h.Apply(c[0], c[1])
+		u, v := want.Apply(c[0], c[1])
 		worst = math.Max(worst, math.Hypot(x-u, y-v))
 	}
 	return worst
 }
 
-// TestCardFitPairsRansac: the keypoint fit finds a card among mostly stray
+// TestFitPairsRansac: the keypoint fit finds a card among mostly stray
 // pairs (a blob's search without the ratio test): its corners within a
 // pixel, about all its pairs counted in; stray pairs alone gather fewer
 // than a card's inliers; the same pairs give the same fit.
-func TestCardFitPairsRansac(t *testing.T) {
-	want := cardRansacTestH(t)
-	k := newCardKeyer()
-	defer k.close()
+func TestFitPairsRansac(t *testing.T) {
+	want := ransacTestH(t)
+	var rs Ransac
 	for _, c := range []struct {
 		n   int
 		inl float64
 	}{{60, 0.9}, {120, 0.4}, {230, 0.25}} {
-		src, dst, truth := cardRansacPairs(want, c.n, c.inl, 1, uint64(c.n))
-		k.srcPts, k.dstPts = src, dst
-		hm, inl, ok := k.fitPairsWith(3)
+		src, dst, truth := ransacPairs(want, c.n, c.inl, 1, uint64(c.n))
+		hm, inl, ok := rs.Fit(src, dst, 3)
 		if !ok {
 			t.Fatalf("%d pairs, %.0f%% of the card: no fit", c.n, 100*c.inl)
 		}
@@ -77,44 +75,44 @@ func TestCardFitPairsRansac(t *testing.T) {
 				nTrue++
 			}
 		}
-		if e := cardRansacCornerErr(hm, want); e > 1 || inl < nTrue*9/10 || inl > nTrue+3 {
+		if e := ransacCornerErr(hm, want); e > 1 || inl < nTrue*9/10 || inl > nTrue+3 {
 			t.Errorf("%d pairs, %d of the card: %d inliers, corners %.2f px off", c.n, nTrue, inl, e)
 		}
-		h2, inl2, _ := k.fitPairsWith(3)
+		h2, inl2, _ := rs.Fit(src, dst, 3)
 		if h2 != hm || inl2 != inl {
 			t.Errorf("%d pairs: a second fit differs (%d inliers, then %d)", c.n, inl, inl2)
 		}
 	}
-	src, dst, _ := cardRansacPairs(want, 40, 0, 1, 7)
-	k.srcPts, k.dstPts = src, dst
-	if _, inl, ok := k.fitPairsWith(3); ok && inl >= cardKeyMinInliers {
+	src, dst, _ := ransacPairs(want, 40, 0, 1, 7)
+	// A card's keypoint fit needs 10 inliers to stand.
+	if _, inl, ok := rs.Fit(src, dst, 3); ok && inl >= 10 {
 		t.Errorf("stray pairs alone: %d inliers", inl)
 	}
 }
 
-// TestCardFitLSQ: the least-squares fit of exact pairs is the homography
+// TestFitLSQ: the least-squares fit of exact pairs is the homography
 // they came from; fewer than four pairs fit nothing.
-func TestCardFitLSQ(t *testing.T) {
-	want := cardRansacTestH(t)
-	src, dst, truth := cardRansacPairs(want, 30, 1, 0, 3)
-	h, ok := cardFitLSQ(src, dst, truth)
-	if !ok || cardRansacCornerErr(h, want) > 0.01 {
+func TestFitLSQ(t *testing.T) {
+	want := ransacTestH(t)
+	src, dst, truth := ransacPairs(want, 30, 1, 0, 3)
+	h, ok := fitLSQ(src, dst, truth)
+	if !ok || ransacCornerErr(h, want) > 0.01 {
 		t.Errorf("exact pairs: %v (%v), want %v", h, ok, want)
 	}
-	if _, ok := cardFitLSQ(src[:3], dst[:3], truth[:3]); ok {
+	if _, ok := fitLSQ(src[:3], dst[:3], truth[:3]); ok {
 		t.Error("three pairs fitted")
 	}
 }
 
-// TestCardRansacIterations: OpenCV's bound on RANSAC's iterations (none
+// TestRansacIterations: OpenCV's bound on RANSAC's iterations (none
 // more when all pairs are inliers).
-func TestCardRansacIterations(t *testing.T) {
+func TestRansacIterations(t *testing.T) {
 	for _, c := range []struct {
 		ep   float64
 		max  int
 		want int
 	}{{0.5, 500, 82}, {0.2, 500, 10}, {0.9, 500, 500}, {0, 500, 0}, {0.5, 50, 50}} {
-		if got := cardRansacIterations(0.995, c.ep, c.max); got != c.want {
+		if got := ransacIterations(0.995, c.ep, c.max); got != c.want {
 			t.Errorf("outliers %.0f%%, at most %d: %d iterations, want %d", 100*c.ep, c.max, got, c.want)
 		}
 	}

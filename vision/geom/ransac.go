@@ -1,11 +1,11 @@
-package vision
+package geom
 
-// The RANSAC of the keypoint fits (cardKeyer.fitPairsWith) in Go. OpenCV's
+// The RANSAC of keypoint fits in Go. OpenCV's
 // findHomography solves a 9×9 eigen decomposition per sample of four
 // pairs, so that a fit of pairs that are mostly stray — a blob's keypoint
 // search without the ratio test, a card that is not there — costs its 500
 // iterations whatever the number of pairs. Here a sample's homography is the exact four-point solution
-// (cardHomography), and the loop is OpenCV's (cv::RANSACPointSetRegistrator
+// (HomographyOf), and the loop is OpenCV's (cv::RANSACPointSetRegistrator
 // with the homography's sample check, the same inlier test and iteration
 // bound from the confidence) but for its random samples, the sample check
 // looking at any three points for collinear ones, and one addition:
@@ -14,7 +14,7 @@ package vision
 // card's far corners pixels off, and its consensus is then only the part
 // of the card near them; OpenCV's RANSAC keeps such a consensus when it
 // stops early). The fit returned is least squares with findHomography's
-// Levenberg–Marquardt refinement on the inliers (cardRefineLM), as
+// Levenberg–Marquardt refinement on the inliers (refineLM), as
 // findHomography does after its own RANSAC, fitted again to its own
 // inliers while they grow.
 
@@ -28,25 +28,28 @@ import (
 
 // RANSAC bounds of the keypoint fits (those findHomography was given).
 const (
-	cardRansacIters      = 500
-	cardRansacConfidence = 0.995
-	cardRansacAttempts   = 10000 // samples tried for one that passes the check
-	cardRansacRefits     = 4     // least-squares refits of a new best consensus
+	ransacIters      = 500
+	ransacConfidence = 0.995
+	ransacAttempts   = 10000 // samples tried for one that passes the check
+	ransacRefits     = 4     // least-squares refits of a new best consensus
 )
 
-// cardRansac is a keyer's RANSAC: the pairs of the fit, its random source
-// (seeded the same each fit: a fit is repeatable) and the masks of the
-// best consensus and the one tried.
-type cardRansac struct {
-	src, dst  []gocv.Point2f
-	pcg       rand.PCG
-	rng       *rand.Rand // drawing from pcg
-	cur, best []bool
-	idx       [4]int
+// Ransac fits homographies to point pairs of which many may be stray: the
+// pairs of the fit, its random source (seeded the same each fit: a fit is
+// repeatable) and the masks of the best consensus (Best) and the one tried.
+// The zero value is ready to use; it keeps its buffers between fits.
+type Ransac struct {
+	src, dst []gocv.Point2f
+	pcg      rand.PCG
+	rng      *rand.Rand // drawing from pcg
+	cur      []bool
+	// Best marks the pairs of the best consensus (Run, Fit).
+	Best []bool
+	idx  [4]int
 }
 
-// reset starts a fit of src[i] → dst[i], every pair an inlier.
-func (rs *cardRansac) reset(src, dst []gocv.Point2f) {
+// Reset starts a fit of src[i] → dst[i], every pair an inlier.
+func (rs *Ransac) Reset(src, dst []gocv.Point2f) {
 	rs.src, rs.dst = src, dst
 	rs.pcg.Seed(0x7ab1ecab, 0x2a2d5ac)
 	if rs.rng == nil {
@@ -55,18 +58,18 @@ func (rs *cardRansac) reset(src, dst []gocv.Point2f) {
 	n := len(src)
 	rs.cur = slices.Grow(rs.cur[:0], n)[:n]
 	clear(rs.cur)
-	rs.best = slices.Grow(rs.best[:0], n)[:n]
-	for i := range rs.best {
-		rs.best[i] = true
+	rs.Best = slices.Grow(rs.Best[:0], n)[:n]
+	for i := range rs.Best {
+		rs.Best[i] = true
 	}
 }
 
-// run finds the best consensus (rs.best) of the pairs within sqrt(t) px
+// Run finds the best consensus (rs.Best) of the pairs within sqrt(t) px
 // and returns its size (0: none of at least four pairs).
-func (rs *cardRansac) run(t float64) int {
+func (rs *Ransac) Run(t float64) int {
 	n := len(rs.src)
-	clear(rs.best)
-	bestCount, iters := 0, cardRansacIters
+	clear(rs.Best)
+	bestCount, iters := 0, ransacIters
 	for it := 0; it < iters; it++ {
 		var s, d [4][2]float64
 		if !rs.sample(&s, &d) {
@@ -78,19 +81,19 @@ func (rs *cardRansac) run(t float64) int {
 		}
 		if c > max(bestCount, 3) {
 			bestCount = rs.improve(c, t)
-			iters = cardRansacIterations(cardRansacConfidence, float64(n-bestCount)/float64(n), iters)
+			iters = ransacIterations(ransacConfidence, float64(n-bestCount)/float64(n), iters)
 		}
 	}
 	return bestCount
 }
 
 // improve takes rs.cur (c inliers) as the best consensus, then refits it
-// by least squares (cardFitLSQ) while that gathers more inliers; it
+// by least squares (fitLSQ) while that gathers more inliers; it
 // returns the best consensus' size.
-func (rs *cardRansac) improve(c int, t float64) int {
-	rs.cur, rs.best = rs.best, rs.cur
-	for range cardRansacRefits {
-		h, ok := cardFitLSQ(rs.src, rs.dst, rs.best)
+func (rs *Ransac) improve(c int, t float64) int {
+	rs.cur, rs.Best = rs.Best, rs.cur
+	for range ransacRefits {
+		h, ok := fitLSQ(rs.src, rs.dst, rs.Best)
 		if !ok {
 			break
 		}
@@ -99,25 +102,25 @@ func (rs *cardRansac) improve(c int, t float64) int {
 			break
 		}
 		c = c2
-		rs.cur, rs.best = rs.best, rs.cur
+		rs.cur, rs.Best = rs.Best, rs.cur
 	}
 	return c
 }
 
 // try is a step of run: the homography h of the sample s → d
-// (cardHomography) and, when there is one, its inliers (inliers); false
+// (HomographyOf) and, when there is one, its inliers (inliers); false
 // when the sample has no homography.
-func (rs *cardRansac) try(s, d *[4][2]float64, t float64) (h cardH, inliers int, ok bool) {
-	h, ok = cardHomography(*s, *d)
+func (rs *Ransac) try(s, d *[4][2]float64, t float64) (h Homography, inliers int, ok bool) {
+	h, ok = HomographyOf(*s, *d)
 	if !ok {
-		return cardH{}, 0, false
+		return Homography{}, 0, false
 	}
 	return h, rs.inliers(&h, t), true
 }
 
 // inliers marks in rs.cur the pairs h brings within sqrt(t) px and returns
 // how many there are.
-func (rs *cardRansac) inliers(h *cardH, t float64) int {
+func (rs *Ransac) inliers(h *Homography, t float64) int {
 	c := 0
 	for i, p := range rs.src {
 		x, y := float64(p.X), float64(p.Y)
@@ -134,11 +137,11 @@ func (rs *cardRansac) inliers(h *cardH, t float64) int {
 }
 
 // sample draws four distinct pairs into rs.idx whose points pass
-// cardSampleOK on both sides, into s and d; false when none did in
-// cardRansacAttempts draws.
-func (rs *cardRansac) sample(s, d *[4][2]float64) bool {
+// sampleOK on both sides, into s and d; false when none did in
+// ransacAttempts draws.
+func (rs *Ransac) sample(s, d *[4][2]float64) bool {
 	n := len(rs.src)
-	for range cardRansacAttempts {
+	for range ransacAttempts {
 		for j := range 4 {
 		draw:
 			for {
@@ -155,25 +158,25 @@ func (rs *cardRansac) sample(s, d *[4][2]float64) bool {
 			s[j] = [2]float64{float64(rs.src[i].X), float64(rs.src[i].Y)}
 			d[j] = [2]float64{float64(rs.dst[i].X), float64(rs.dst[i].Y)}
 		}
-		if cardSampleOK(s, d) {
+		if sampleOK(s, d) {
 			return true
 		}
 	}
 	return false
 }
 
-// cardSampleOK is OpenCV's check of a homography's sample of four pairs
+// sampleOK is OpenCV's check of a homography's sample of four pairs
 // s[i] → d[i]: no three points collinear on either side (within float
 // precision) and the four triangles they make turning the same way on
 // both sides, or the opposite way on all.
-func cardSampleOK(s, d *[4][2]float64) bool {
+func sampleOK(s, d *[4][2]float64) bool {
 	negative := 0
 	for _, t := range [4][3]int{{0, 1, 2}, {1, 2, 3}, {0, 2, 3}, {1, 3, 0}} {
-		ds, ok := cardTriDet(s[t[0]], s[t[1]], s[t[2]])
+		ds, ok := triDet(s[t[0]], s[t[1]], s[t[2]])
 		if !ok {
 			return false
 		}
-		dd, ok := cardTriDet(d[t[0]], d[t[1]], d[t[2]])
+		dd, ok := triDet(d[t[0]], d[t[1]], d[t[2]])
 		if !ok {
 			return false
 		}
@@ -184,20 +187,20 @@ func cardSampleOK(s, d *[4][2]float64) bool {
 	return negative == 0 || negative == 4
 }
 
-// cardTriDet is the determinant of the triangle a, b, c (twice its signed
+// triDet is the determinant of the triangle a, b, c (twice its signed
 // area), false when its points are collinear (OpenCV's
 // haveCollinearPoints: FLT_EPSILON of the sides' coordinates).
-func cardTriDet(a, b, c [2]float64) (float64, bool) {
+func triDet(a, b, c [2]float64) (float64, bool) {
 	const eps = 1.1920928955078125e-07 // FLT_EPSILON
 	dx1, dy1, dx2, dy2 := b[0]-a[0], b[1]-a[1], c[0]-a[0], c[1]-a[1]
 	det := dx1*dy2 - dy1*dx2
 	return det, math.Abs(det) > eps*(math.Abs(dx1)+math.Abs(dy1)+math.Abs(dx2)+math.Abs(dy2))
 }
 
-// cardRansacIterations is OpenCV's RANSACUpdateNumIters for samples of
+// ransacIterations is OpenCV's RANSACUpdateNumIters for samples of
 // four: the iterations that find an all-inlier sample with confidence p
 // when a share ep of the pairs are outliers, at most maxIters.
-func cardRansacIterations(p, ep float64, maxIters int) int {
+func ransacIterations(p, ep float64, maxIters int) int {
 	p, ep = max(0, min(1, p)), max(0, min(1, ep))
 	const dblMin = 0x1p-1022 // DBL_MIN
 	num := math.Max(1-p, dblMin)
@@ -212,10 +215,10 @@ func cardRansacIterations(p, ep float64, maxIters int) int {
 	return int(math.RoundToEven(num / denom))
 }
 
-// cardFitLSQ is the least-squares homography (its last element 1) taking
+// fitLSQ is the least-squares homography (its last element 1) taking
 // the points src[i] to dst[i] where use[i], in coordinates centred and
 // scaled as OpenCV's fit does; false when fewer than four or degenerate.
-func cardFitLSQ(src, dst []gocv.Point2f, use []bool) (cardH, bool) {
+func fitLSQ(src, dst []gocv.Point2f, use []bool) (Homography, bool) {
 	var cs, cd, ss, sd [2]float64
 	n := 0
 	for i, u := range use {
@@ -226,7 +229,7 @@ func cardFitLSQ(src, dst []gocv.Point2f, use []bool) (cardH, bool) {
 		}
 	}
 	if n < 4 {
-		return cardH{}, false
+		return Homography{}, false
 	}
 	for a := range 2 {
 		cs[a], cd[a] = cs[a]/float64(n), cd[a]/float64(n)
@@ -241,14 +244,14 @@ func cardFitLSQ(src, dst []gocv.Point2f, use []bool) (cardH, bool) {
 	}
 	for a := range 2 {
 		if ss[a] < 1e-9 || sd[a] < 1e-9 {
-			return cardH{}, false
+			return Homography{}, false
 		}
 		ss[a], sd[a] = float64(n)/ss[a], float64(n)/sd[a]
 	}
 	// The normal equations of the eight unknowns. A pair's rows are
 	// (X, Y, 1, 0, 0, 0, −x·X, −x·Y | x) and (0, 0, 0, X, Y, 1, −y·X, −y·Y
 	// | y): the equations are sums of the products of X, Y and 1,
-	// unweighted and weighted by x, y and x² + y² (as cardLMSystem's).
+	// unweighted and weighted by x, y and x² + y² (as lmSystem's).
 	var s0 [6]float64     // XX, XY, YY, X, Y, 1
 	var sx, sy [5]float64 // XX, XY, YY, X, Y times x, times y
 	var sr [5]float64     // XX, XY, YY, X, Y times x² + y²
@@ -288,16 +291,16 @@ func cardFitLSQ(src, dst []gocv.Point2f, use []bool) (cardH, bool) {
 	m[0][8], m[1][8], m[2][8] = sx[3], sx[4], sxy[0]
 	m[3][8], m[4][8], m[5][8] = sy[3], sy[4], sxy[1]
 	m[6][8], m[7][8] = -sr[3], -sr[4]
-	hn, ok := cardSolve8(&m)
+	hn, ok := solve8(&m)
 	if !ok {
-		return cardH{}, false
+		return Homography{}, false
 	}
 	// Back to pixels: H = Td⁻¹ · Hn · Ts.
-	ts := cardH{ss[0], 0, -cs[0] * ss[0], 0, ss[1], -cs[1] * ss[1], 0, 0, 1}
-	td := cardH{1 / sd[0], 0, cd[0], 0, 1 / sd[1], cd[1], 0, 0, 1}
-	h := cardMulH(cardMulH(td, hn), ts)
+	ts := Homography{ss[0], 0, -cs[0] * ss[0], 0, ss[1], -cs[1] * ss[1], 0, 0, 1}
+	td := Homography{1 / sd[0], 0, cd[0], 0, 1 / sd[1], cd[1], 0, 0, 1}
+	h := mulH(mulH(td, hn), ts)
 	if math.Abs(h[8]) < 1e-12 {
-		return cardH{}, false
+		return Homography{}, false
 	}
 	for i := range h {
 		h[i] /= h[8]
@@ -305,9 +308,9 @@ func cardFitLSQ(src, dst []gocv.Point2f, use []bool) (cardH, bool) {
 	return h, true
 }
 
-// cardSolve8 solves the 8×8 system m (its last column the right-hand
+// solve8 solves the 8×8 system m (its last column the right-hand
 // side) by Gaussian elimination and returns the solution with a 1 appended.
-func cardSolve8(m *[8][9]float64) (cardH, bool) {
+func solve8(m *[8][9]float64) (Homography, bool) {
 	for col := range 8 {
 		piv := col
 		for r := col + 1; r < 8; r++ {
@@ -316,7 +319,7 @@ func cardSolve8(m *[8][9]float64) (cardH, bool) {
 			}
 		}
 		if math.Abs(m[piv][col]) < 1e-12 {
-			return cardH{}, false
+			return Homography{}, false
 		}
 		m[col], m[piv] = m[piv], m[col]
 		for r := col + 1; r < 8; r++ {
@@ -326,7 +329,7 @@ func cardSolve8(m *[8][9]float64) (cardH, bool) {
 			}
 		}
 	}
-	var h cardH
+	var h Homography
 	for r := 7; r >= 0; r-- {
 		v := m[r][8]
 		for c := r + 1; c < 8; c++ {
@@ -338,9 +341,9 @@ func cardSolve8(m *[8][9]float64) (cardH, bool) {
 	return h, true
 }
 
-// cardMulH is the product a·b of two homographies.
-func cardMulH(a, b cardH) cardH {
-	var o cardH
+// mulH is the product a·b of two homographies.
+func mulH(a, b Homography) Homography {
+	var o Homography
 	for r := range 3 {
 		for c := range 3 {
 			o[3*r+c] = a[3*r]*b[c] + a[3*r+1]*b[3+c] + a[3*r+2]*b[6+c]
@@ -349,19 +352,19 @@ func cardMulH(a, b cardH) cardH {
 	return o
 }
 
-// cardRefineLM refines h (h[8] = 1) to the pairs src[i] → dst[i] with
+// refineLM refines h (h[8] = 1) to the pairs src[i] → dst[i] with
 // use[i] by Levenberg–Marquardt on their reprojection errors in dst, as
 // findHomography refines its fit (OpenCV 4.6: HomographyRefineCallback's
 // errors and Jacobian, LMSolver's steps with its damping and its bounds of
-// cardLMIters iterations and FLT_EPSILON). OpenCV solves each step by an
+// lmIters iterations and FLT_EPSILON). OpenCV solves each step by an
 // eigen decomposition (DECOMP_EIG), most of the cost of a fit; here the damped normal equations, positive
 // definite, are solved by elimination, and the steps stop once one no
-// longer changes the error (cardLMFlat) (TestCardRefineLMAsOpenCV: the
+// longer changes the error (lmFlat) (TestRefineLMAsOpenCV: the
 // same homography as OpenCV's, 4e-6 px apart at the card's corners). When
 // a step cannot be solved, h is returned as it was refined so far.
-func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) cardH {
+func refineLM(src, dst []gocv.Point2f, use []bool, h Homography) Homography {
 	x := [8]float64(h[:8])
-	r := cardLMSystem(src, dst, use, &x)
+	r := lmSystem(src, dst, use, &x)
 	a, v, s, rInf := r.a, r.v, r.s, r.rInf
 	d0 := [8]float64{}
 	for i := range 8 {
@@ -380,9 +383,9 @@ func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) cardH {
 			m[i][i] += lambda * d0[i]
 			m[i][8] = v[i]
 		}
-		step, ok := cardSolve8(&m)
+		step, ok := solve8(&m)
 		if !ok {
-			return cardLMH(x)
+			return lmH(x)
 		}
 		var xd [8]float64
 		dInf := 0.0
@@ -390,7 +393,7 @@ func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) cardH {
 			xd[i] = x[i] - step[i]
 			dInf = max(dInf, math.Abs(step[i]))
 		}
-		sd := cardLMErr(src, dst, use, &xd)
+		sd := lmErr(src, dst, use, &xd)
 		// dS = d·(2v − A·d): the decrease the linear model predicts.
 		dS, t := 0.0, 0.0
 		for i := range 8 {
@@ -416,9 +419,9 @@ func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) cardH {
 			}
 			nu := min(max((sd-s)/t+2, 2), 10)
 			if lambda == 0 {
-				maxval, ok := cardLMInvDiagMax(&a)
+				maxval, ok := lmInvDiagMax(&a)
 				if !ok {
-					return cardLMH(x)
+					return lmH(x)
 				}
 				lc = 1 / max(eps, maxval)
 				lambda = lc
@@ -426,50 +429,50 @@ func cardRefineLM(src, dst []gocv.Point2f, use []bool, h cardH) cardH {
 			}
 			lambda *= nu
 		}
-		// A step that changes the error by less than cardLMFlat of it
+		// A step that changes the error by less than lmFlat of it
 		// has converged (OpenCV goes on until its bounds, usually all
-		// cardLMIters steps; its fit moves by less than 1e-6 px after
-		// this: TestCardRefineLMAsOpenCV).
-		flat := math.Abs(s-sd) <= cardLMFlat*s
+		// lmIters steps; its fit moves by less than 1e-6 px after
+		// this: TestRefineLMAsOpenCV).
+		flat := math.Abs(s-sd) <= lmFlat*s
 		if sd < s {
 			x = xd
 			if flat {
-				return cardLMH(x)
+				return lmH(x)
 			}
-			r = cardLMSystem(src, dst, use, &x)
+			r = lmSystem(src, dst, use, &x)
 			a, v, s, rInf = r.a, r.v, r.s, r.rInf
 		}
 		iter++
-		if flat || iter >= cardLMIters || dInf < flt || rInf < flt {
-			return cardLMH(x)
+		if flat || iter >= lmIters || dInf < flt || rInf < flt {
+			return lmH(x)
 		}
 	}
 }
 
-// cardLMIters bounds findHomography's refinement (LMSolver's maxIters);
-// cardRefineLM stops earlier when a step changes the squared error by less
-// than cardLMFlat of it.
+// lmIters bounds findHomography's refinement (LMSolver's maxIters);
+// refineLM stops earlier when a step changes the squared error by less
+// than lmFlat of it.
 const (
-	cardLMIters = 10
-	cardLMFlat  = 1e-12
+	lmIters = 10
+	lmFlat  = 1e-12
 )
 
-// cardLMH is the homography of the eight parameters x.
-func cardLMH(x [8]float64) cardH {
-	return cardH{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], 1}
+// lmH is the homography of the eight parameters x.
+func lmH(x [8]float64) Homography {
+	return Homography{x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], 1}
 }
 
-// cardLMNormal is a step's system: JᵀJ (a), Jᵀr (v), the squared errors'
+// lmNormal is a step's system: JᵀJ (a), Jᵀr (v), the squared errors'
 // sum (s) and their largest magnitude (rInf).
-type cardLMNormal struct {
+type lmNormal struct {
 	a       [8][8]float64
 	v       [8]float64
 	s, rInf float64
 }
 
-// cardLMPoint is the reprojection of src by x (h[8] = 1) and 1/w (0 when w
+// lmPoint is the reprojection of src by x (h[8] = 1) and 1/w (0 when w
 // vanishes, as OpenCV's callback has it).
-func cardLMPoint(x *[8]float64, p gocv.Point2f) (px, py, xi, yi, ww float64) {
+func lmPoint(x *[8]float64, p gocv.Point2f) (px, py, xi, yi, ww float64) {
 	px, py = float64(p.X), float64(p.Y)
 	ww = x[6]*px + x[7]*py + 1
 	if math.Abs(ww) > 0x1p-52 {
@@ -482,20 +485,20 @@ func cardLMPoint(x *[8]float64, p gocv.Point2f) (px, py, xi, yi, ww float64) {
 	return
 }
 
-// cardLMSystem is the system of a step at x over the pairs used. A pair's
+// lmSystem is the system of a step at x over the pairs used. A pair's
 // x row of J is (a, b, w, 0, 0, 0, −a·xi, −b·xi) and its y row (0, 0, 0,
 // a, b, w, −a·yi, −b·yi), a = px·w and b = py·w, so that JᵀJ is made of
 // the sums of the six products of a, b, w, unweighted and weighted by xi,
 // yi and xi² + yi².
-func cardLMSystem(src, dst []gocv.Point2f, use []bool, x *[8]float64) cardLMNormal {
-	var n cardLMNormal
+func lmSystem(src, dst []gocv.Point2f, use []bool, x *[8]float64) lmNormal {
+	var n lmNormal
 	var s0, sx, sy [6]float64 // aa, ab, bb, aw, bw, ww
 	var sr [3]float64         // aa, ab, bb times xi² + yi²
 	for i, u := range use {
 		if !u {
 			continue
 		}
-		px, py, xi, yi, w := cardLMPoint(x, src[i])
+		px, py, xi, yi, w := lmPoint(x, src[i])
 		ex, ey := xi-float64(dst[i].X), yi-float64(dst[i].Y)
 		n.s += ex*ex + ey*ey
 		n.rInf = max(n.rInf, math.Abs(ex), math.Abs(ey))
@@ -537,23 +540,23 @@ func cardLMSystem(src, dst []gocv.Point2f, use []bool, x *[8]float64) cardLMNorm
 	return n
 }
 
-// cardLMErr is the sum of the squared reprojection errors at x.
-func cardLMErr(src, dst []gocv.Point2f, use []bool, x *[8]float64) float64 {
+// lmErr is the sum of the squared reprojection errors at x.
+func lmErr(src, dst []gocv.Point2f, use []bool, x *[8]float64) float64 {
 	s := 0.0
 	for i, u := range use {
 		if !u {
 			continue
 		}
-		_, _, xi, yi, _ := cardLMPoint(x, src[i])
+		_, _, xi, yi, _ := lmPoint(x, src[i])
 		ex, ey := xi-float64(dst[i].X), yi-float64(dst[i].Y)
 		s += ex*ex + ey*ey
 	}
 	return s
 }
 
-// cardLMInvDiagMax is the largest magnitude on the diagonal of a's inverse
+// lmInvDiagMax is the largest magnitude on the diagonal of a's inverse
 // (false when a is singular).
-func cardLMInvDiagMax(a *[8][8]float64) (float64, bool) {
+func lmInvDiagMax(a *[8][8]float64) (float64, bool) {
 	m := 0.0
 	for c := range 8 {
 		var sys [8][9]float64
@@ -561,11 +564,76 @@ func cardLMInvDiagMax(a *[8][8]float64) (float64, bool) {
 			copy(sys[i][:8], a[i][:])
 		}
 		sys[c][8] = 1
-		col, ok := cardSolve8(&sys)
+		col, ok := solve8(&sys)
 		if !ok {
 			return 0, false
 		}
 		m = max(m, math.Abs(col[c]))
 	}
 	return m, true
+}
+
+// Fit fits a homography to src[i] → dst[i] and returns it and its number
+// of inliers, pairs within reproj px of the fit inliers: RANSAC picks the inliers and least squares with
+// findHomography's refinement fits them (fitInliers, as findHomography does
+// after its RANSAC; four pairs are fitted as they are); the fit's own
+// inliers are fitted again while they grow.
+func (rs *Ransac) Fit(src, dst []gocv.Point2f, reproj float64) (Homography, int, bool) {
+	n := len(src)
+	if n < 4 || len(dst) != n {
+		return Homography{}, 0, false
+	}
+	rs.Reset(src, dst)
+	if n == 4 {
+		hm, ok := rs.fitInliers()
+		return hm, n, ok
+	}
+	t := reproj * reproj
+	inl := rs.Run(t)
+	if inl == 0 {
+		return Homography{}, 0, false
+	}
+	hm, ok := rs.fitInliers()
+	for range ransacRefits {
+		if !ok {
+			break
+		}
+		c := rs.inliers(&hm, t)
+		if c <= inl {
+			break
+		}
+		rs.cur, rs.Best = rs.Best, rs.cur
+		h2, ok2 := rs.fitInliers()
+		if !ok2 {
+			rs.cur, rs.Best = rs.Best, rs.cur
+			break
+		}
+		hm, inl = h2, c
+	}
+	return hm, inl, ok
+}
+
+// fitInliers is the least-squares homography, refined, of the pairs of
+// rs's best consensus: normalised linear least squares (fitLSQ)
+// refined by findHomography's Levenberg–Marquardt (refineLM) when
+// there are more than four, in Go: OpenCV's findHomography spends most of
+// its time in its refinement's eigen decompositions, and a new frame fits
+// 2–10 times (confirmations, keypoint searches); this fit gives the same
+// homography (TestRefineLMAsOpenCV) for a fraction of the time
+// (BenchmarkFitInliers).
+func (rs *Ransac) fitInliers() (Homography, bool) {
+	h, ok := fitLSQ(rs.src, rs.dst, rs.Best)
+	if !ok {
+		return Homography{}, false
+	}
+	n := 0
+	for _, in := range rs.Best {
+		if in {
+			n++
+		}
+	}
+	if n > 4 {
+		h = refineLM(rs.src, rs.dst, rs.Best, h)
+	}
+	return h, true
 }

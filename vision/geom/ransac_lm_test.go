@@ -1,4 +1,4 @@
-package vision
+package geom
 
 import (
 	"math"
@@ -8,17 +8,17 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// cardLMPairs returns n pairs of a card of 128×166 px under a perspective
+// lmPairs returns n pairs of a card of 128×166 px under a perspective
 // homography (seeded), the found points off by noise px (normal), and a
 // share out of them far off.
-func cardLMPairs(seed uint64, n int, noise, out float64) (src, dst []gocv.Point2f) {
+func lmPairs(seed uint64, n int, noise, out float64) (src, dst []gocv.Point2f) {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	h := cardH{0.8 + 0.6*rng.Float64(), 0.3 * (rng.Float64() - 0.5), 100 * rng.Float64(),
+	h := Homography{0.8 + 0.6*rng.Float64(), 0.3 * (rng.Float64() - 0.5), 100 * rng.Float64(),
 		0.3 * (rng.Float64() - 0.5), 0.8 + 0.6*rng.Float64(), 100 * rng.Float64(),
 		0.002 * (rng.Float64() - 0.5), 0.002 * (rng.Float64() - 0.5), 1}
 	for range n {
 		x, y := 128*rng.Float64(), 166*rng.Float64()
-		u, v := h.apply(x, y)
+		u, v := h.Apply(x, y)
 		u, v = u+noise*rng.NormFloat64(), v+noise*rng.NormFloat64()
 		if rng.Float64() < out {
 			u, v = u+40*(rng.Float64()-0.5), v+40*(rng.Float64()-0.5)
@@ -29,15 +29,14 @@ func cardLMPairs(seed uint64, n int, noise, out float64) (src, dst []gocv.Point2
 	return src, dst
 }
 
-// TestCardRefineLMAsOpenCV: the pure-Go fit of fitInliers (cardFitLSQ, then
-// cardRefineLM) gives the homography OpenCV's findHomography (all points,
+// TestRefineLMAsOpenCV: the pure-Go fit of fitInliers (fitLSQ, then
+// refineLM) gives the homography OpenCV's findHomography (all points,
 // its refinement) gives, within 1e-4 px at the card's corners, on noisy
 // consensus sets of 4 pairs to 300 (with points far off among 20 or more);
 // where it does not (a few pairs, nearly degenerate, whose linear fits are
 // far off), its reprojection error is the lower one.
-func TestCardRefineLMAsOpenCV(t *testing.T) {
-	k := newCardKeyer()
-	defer k.close()
+func TestRefineLMAsOpenCV(t *testing.T) {
+	var rs Ransac
 	const sets = 200
 	same, worst := 0, 0.0
 	for seed := range uint64(sets) {
@@ -48,20 +47,20 @@ func TestCardRefineLMAsOpenCV(t *testing.T) {
 		if n < 20 {
 			out = 0
 		}
-		src, dst := cardLMPairs(seed, n, []float64{0, 0.3, 0.8, 2}[seed%4], out)
-		k.fit.reset(src, dst)
-		want, ok := cardFitInliersCV(k)
+		src, dst := lmPairs(seed, n, []float64{0, 0.3, 0.8, 2}[seed%4], out)
+		rs.Reset(src, dst)
+		want, ok := fitInliersCV(&rs)
 		if !ok {
 			t.Fatalf("seed %d: OpenCV found no homography", seed)
 		}
-		got, ok := k.fitInliers()
+		got, ok := rs.fitInliers()
 		if !ok {
 			t.Fatalf("seed %d: no homography", seed)
 		}
 		off := 0.0
 		for _, c := range [][2]float64{{0, 0}, {128, 0}, {128, 166}, {0, 166}} {
-			wx, wy := want.apply(c[0], c[1])
-			gx, gy := got.apply(c[0], c[1])
+			wx, wy := want.Apply(c[0], c[1])
+			gx, gy := got.Apply(c[0], c[1])
 			off = max(off, math.Hypot(gx-wx, gy-wy))
 		}
 		if off <= 1e-4 {
@@ -70,7 +69,7 @@ func TestCardRefineLMAsOpenCV(t *testing.T) {
 			continue
 		}
 		xw, xg := [8]float64(want[:8]), [8]float64(got[:8])
-		ew, eg := cardLMErr(src, dst, k.fit.best, &xw), cardLMErr(src, dst, k.fit.best, &xg)
+		ew, eg := lmErr(src, dst, rs.Best, &xw), lmErr(src, dst, rs.Best, &xg)
 		t.Logf("seed %d, %d pairs: corners %.3g px from OpenCV's fit; squared error %.4g, OpenCV's %.4g", seed, n, off, eg, ew)
 		if eg >= ew || n >= 20 {
 			t.Errorf("seed %d, %d pairs: fit %.3g px from OpenCV's, and no better", seed, n, off)
@@ -82,47 +81,46 @@ func TestCardRefineLMAsOpenCV(t *testing.T) {
 	t.Logf("%d of %d fits within %.3g px of OpenCV's at the corners", same, sets, worst)
 }
 
-// TestCardRefineLMLowersError: the refinement lowers the reprojection
+// TestRefineLMLowersError: the refinement lowers the reprojection
 // error of the linear fit of noisy pairs and leaves an exact fit exact.
-func TestCardRefineLMLowersError(t *testing.T) {
-	src, dst := cardLMPairs(3, 80, 1.5, 0)
+func TestRefineLMLowersError(t *testing.T) {
+	src, dst := lmPairs(3, 80, 1.5, 0)
 	use := make([]bool, len(src))
 	for i := range use {
 		use[i] = true
 	}
-	h0, ok := cardFitLSQ(src, dst, use)
+	h0, ok := fitLSQ(src, dst, use)
 	if !ok {
 		t.Fatal("no linear fit")
 	}
-	h1 := cardRefineLM(src, dst, use, h0)
+	h1 := refineLM(src, dst, use, h0)
 	x0, x1 := [8]float64(h0[:8]), [8]float64(h1[:8])
-	e0, e1 := cardLMErr(src, dst, use, &x0), cardLMErr(src, dst, use, &x1)
+	e0, e1 := lmErr(src, dst, use, &x0), lmErr(src, dst, use, &x1)
 	if !(e1 < e0) {
 		t.Errorf("refined error %.6g, linear fit's %.6g: want lower", e1, e0)
 	}
-	src, dst = cardLMPairs(4, 30, 0, 0)
+	src, dst = lmPairs(4, 30, 0, 0)
 	use = use[:30]
-	h0, _ = cardFitLSQ(src, dst, use)
-	h1 = cardRefineLM(src, dst, use, h0)
+	h0, _ = fitLSQ(src, dst, use)
+	h1 = refineLM(src, dst, use, h0)
 	x1 = [8]float64(h1[:8])
-	if e := cardLMErr(src, dst, use, &x1); e > 1e-6 {
+	if e := lmErr(src, dst, use, &x1); e > 1e-6 {
 		t.Errorf("exact pairs refined to squared error %.3g, want ~0", e)
 	}
 }
 
-// cardFitInliersCV is the fit fitInliers must give: OpenCV's
-// findHomography of all the pairs of k.fit's best consensus (its least
+// fitInliersCV is the fit fitInliers must give: OpenCV's
+// findHomography of all the pairs of rs's best consensus (its least
 // squares, refined).
-func cardFitInliersCV(k *cardKeyer) (cardH, bool) {
-	rs := &k.fit
+func fitInliersCV(rs *Ransac) (Homography, bool) {
 	n := 0
-	for _, in := range rs.best {
+	for _, in := range rs.Best {
 		if in {
 			n++
 		}
 	}
 	if n < 4 {
-		return cardH{}, false
+		return Homography{}, false
 	}
 	src := gocv.NewMatWithSize(n, 1, gocv.MatTypeCV32FC2)
 	defer src.Close()
@@ -132,14 +130,14 @@ func cardFitInliersCV(k *cardKeyer) (cardH, bool) {
 	// coordinate would cost a good part of the fit.
 	sp, err := src.DataPtrFloat32()
 	if err != nil {
-		return cardH{}, false
+		return Homography{}, false
 	}
 	dp, err := dst.DataPtrFloat32()
 	if err != nil {
-		return cardH{}, false
+		return Homography{}, false
 	}
 	j := 0
-	for i, in := range rs.best {
+	for i, in := range rs.Best {
 		if in {
 			sp[2*j], sp[2*j+1] = rs.src[i].X, rs.src[i].Y
 			dp[2*j], dp[2*j+1] = rs.dst[i].X, rs.dst[i].Y
@@ -149,35 +147,34 @@ func cardFitInliersCV(k *cardKeyer) (cardH, bool) {
 	mask := gocv.NewMat()
 	defer mask.Close()
 	// All points: the threshold and RANSAC's bounds are not used.
-	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodAllPoints, 3, &mask, cardRansacIters, cardRansacConfidence)
+	h := gocv.FindHomography(src, &dst, gocv.HomograpyMethodAllPoints, 3, &mask, ransacIters, ransacConfidence)
 	defer h.Close()
 	if h.Empty() || h.Rows() != 3 || h.Cols() != 3 {
-		return cardH{}, false
+		return Homography{}, false
 	}
 	hd, err := h.DataPtrFloat64()
 	if err != nil || len(hd) < 9 {
-		return cardH{}, false
+		return Homography{}, false
 	}
-	var hm cardH
+	var hm Homography
 	copy(hm[:], hd)
 	return hm, true
 }
 
-// BenchmarkCardFitInliers is fitInliers on 150 noisy pairs (a card's
+// BenchmarkFitInliers is fitInliers on 150 noisy pairs (a card's
 // consensus), against OpenCV's findHomography on the same pairs
 // (/opencv): the cost the Go fit saves a new frame 2–10 times.
-func BenchmarkCardFitInliers(b *testing.B) {
-	k := newCardKeyer()
-	defer k.close()
-	src, dst := cardLMPairs(1, 150, 0.3, 0)
+func BenchmarkFitInliers(b *testing.B) {
+	var rs Ransac
+	src, dst := lmPairs(1, 150, 0.3, 0)
 	for _, bm := range []struct {
 		name string
-		fit  func(*cardKeyer) (cardH, bool)
-	}{{"go", (*cardKeyer).fitInliers}, {"opencv", cardFitInliersCV}} {
+		fit  func(*Ransac) (Homography, bool)
+	}{{"go", (*Ransac).fitInliers}, {"opencv", fitInliersCV}} {
 		b.Run(bm.name, func(b *testing.B) {
-			k.fit.reset(src, dst)
+			rs.Reset(src, dst)
 			for b.Loop() {
-				if _, ok := bm.fit(k); !ok {
+				if _, ok := bm.fit(&rs); !ok {
 					b.Fatal("no homography")
 				}
 			}
