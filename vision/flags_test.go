@@ -45,6 +45,8 @@ var (
 	// TestSequenceEval.
 	evalSequences   = flag.Int("eval-sequences", 0, "TestSequenceEval: run sequences 0 … N-1 at every frame size")
 	evalSequenceIDs = flag.String("eval-sequence-ids", "", "TestSequenceEval: run just these sequences (comma-separated numbers)")
+	evalSeqReader   = flag.String("eval-reader", "tuned", "TestSequenceEval: the dice reader: tuned (its built-in profiles), or learned (d6 by its built-in pips, the other sets taught to it from 5 rendered pictures per face in the sequences' style)")
+	evalSeqStyle    = flag.String("eval-style", "default", "TestSequenceEval: the renderer's style of the dice (default, alt, worn: worn is never trained on)")
 
 	// TestCardsNewFrameBreakdown, TestCardsNewFrameCPU.
 	cardBreakdown = flag.String("card-breakdown", "", "TestCardsNewFrameBreakdown: time the parts of a new frame's reading (new) or of held cards' (held)")

@@ -20,15 +20,22 @@ package vision_test
 //
 // The default run takes the first seqEvalDefault sequences at 1280×720;
 // -eval-sequences N runs sequences 0 … N-1, all frame sizes (use ≥ 200
-// for the figures); -eval-sequence-ids 68,187 runs just those sequences:
+// for the figures); -eval-sequence-ids 68,187 runs just those sequences.
+// -eval-reader learned reads the dice with the learned reader (the
+// detector behind the BackgroundReader keeps the table and sees hands),
+// its sets taught from five rendered pictures per face in the style of
+// -eval-style (worn: a style its models never saw):
 //
 //	go test -run TestSequenceEval -v -timeout 60m ./vision/ -args -eval-sequences 200
+//	go test -run TestSequenceEval -v -timeout 60m ./vision/ -args -eval-sequences 200 -eval-reader learned -eval-style worn
 
 import (
 	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -38,14 +45,22 @@ import (
 	"testing"
 	"time"
 
+	"gocv.io/x/gocv"
+
 	"tablecam/models"
 	"tablecam/vision"
+	"tablecam/vision/dice"
+	"tablecam/vision/learned"
 	"tablecam/vision/synth"
 )
 
 const (
-	seqEvalSeed    = synth.EvalSeedMin + 3_000_000
-	seqEvalDefault = 10
+	seqEvalSeed = synth.EvalSeedMin + 3_000_000
+	// seqEvalTeachSeed is the first seed of the learned reader's teaching
+	// pictures: evaluation seeds (never trained on) apart from the
+	// sequences'.
+	seqEvalTeachSeed = synth.EvalSeedMin + 3_600_000
+	seqEvalDefault   = 10
 	// Targets: no false roll at all; settle latency (frames at 30 fps from
 	// the truth's stop to the roll event) at most this, median and p95.
 	seqEvalMaxLatency = 3
@@ -148,9 +163,17 @@ func (r *seqEvalResult) note(format string, args ...any) {
 	r.notes = append(r.notes, fmt.Sprintf(format, args...))
 }
 
+// seqEvalReading is how the sequences are read: the dice's style, and
+// with taught (not nil) the learned reader with those sets.
+type seqEvalReading struct {
+	style  synth.Style
+	taught map[string]*dice.Taught
+}
+
 // seqEvalRun renders sequence i and runs it through the pipeline.
-func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, i int) (*seqEvalResult, error) {
+func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, rd seqEvalReading, i int) (*seqEvalResult, error) {
 	spec, kind, sets := seqEvalSpec(c, i)
+	spec.Scene.Style = rd.style
 	res := &seqEvalResult{i: int64(i), seed: spec.Scene.Seed, kind: kind, learnedAt: -1,
 		cond: fmt.Sprintf("%dx%d %s %s light %.2f noise %.0f blur %.1f tilt %.0f jpeg %d", spec.Scene.Width, spec.Scene.Height, spec.Scene.Background,
 			strings.Join(sets, "+"), spec.Scene.Lighting.Level, spec.Scene.Noise, spec.Scene.Blur, spec.Scene.Tilt, spec.Scene.JPEGQuality),
@@ -172,7 +195,22 @@ func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, i int) 
 		return nil, err
 	}
 	defer det.Close()
-	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+	var bgc vision.BackgroundConfig
+	if rd.taught != nil {
+		r, err := dice.NewReader()
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		var taught []*dice.Taught
+		for _, s := range sets {
+			if t := rd.taught[s]; t != nil {
+				taught = append(taught, t)
+			}
+		}
+		bgc.Dice = learned.Dice(r, taught, c)
+	}
+	bg := vision.NewBackgroundReader(det, bgc)
 	defer bg.Close()
 	m := vision.NewMotion(vision.MotionConfig{})
 	defer m.Close()
@@ -197,6 +235,51 @@ func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, i int) 
 	res.frames = seq.Len()
 	seqEvalJudge(seq, kind, events, res)
 	return res, nil
+}
+
+// seqEvalTeach teaches sets to the learned reader as a group does: five
+// pictures per face of one die each, in style, through dice.TeachFolder.
+func seqEvalTeach(t *testing.T, c *models.Content, style synth.Style, sets ...string) map[string]*dice.Taught {
+	t.Helper()
+	r, err := dice.NewReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	out := map[string]*dice.Taught{}
+	for si, set := range sets {
+		fs, ok := c.FaceSet(set)
+		if !ok {
+			t.Fatalf("no face set %s", set)
+		}
+		dir := t.TempDir()
+		values := map[string]int{}
+		for fi, f := range fs.Faces {
+			values[f.ID] = f.Value
+			if err := os.MkdirAll(filepath.Join(dir, f.ID), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for k := range 5 {
+				seed := seqEvalTeachSeed + int64(100_000*si+1000*fi+k)
+				img, _, err := synth.Render(c, synth.Scene{Seed: seed, Style: style, Dice: []synth.DieSpec{{Set: set, Face: f.ID}}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ok := gocv.IMWrite(filepath.Join(dir, f.ID, fmt.Sprintf("%d.png", k)), img)
+				img.Close()
+				if !ok {
+					t.Fatal("write a teaching picture")
+				}
+			}
+		}
+		taught, check, err := dice.TeachFolder(r, set, dir, values, vision.ReadImage, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("taught %s: %d of %d pictures read back right (%d sure)", set, check.Right, check.Pictures, check.Sure)
+		out[set] = taught
+	}
+	return out
 }
 
 // seqEvalJudge compares the events with the sequence's truth.
@@ -481,6 +564,23 @@ func TestSequenceEval(t *testing.T) {
 		}
 	}
 	n := len(which)
+	rd := seqEvalReading{}
+	switch *evalSeqStyle {
+	case "default":
+	default:
+		i := slices.IndexFunc(synth.Styles(), func(s synth.Style) bool { return s.Name == *evalSeqStyle })
+		if i < 0 {
+			t.Fatalf("-eval-style %q: no such style", *evalSeqStyle)
+		}
+		rd.style = synth.Styles()[i]
+	}
+	switch *evalSeqReader {
+	case "tuned":
+	case "learned":
+		rd.taught = seqEvalTeach(t, c, rd.style, "vats", "assist", "d10")
+	default:
+		t.Fatalf("-eval-reader %q: want tuned or learned", *evalSeqReader)
+	}
 	profs := map[string]*vision.DiceProfile{}
 	for _, p := range ps {
 		profs[p.Set.ID] = p
@@ -502,7 +602,7 @@ func TestSequenceEval(t *testing.T) {
 				if i >= n {
 					return
 				}
-				results[i], errs[i] = seqEvalRun(c, profs, which[i])
+				results[i], errs[i] = seqEvalRun(c, profs, rd, which[i])
 			}
 		}()
 	}
@@ -548,7 +648,7 @@ func TestSequenceEval(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d sequences (default art, eval seeds %d + %d…%d):\n", n, seqEvalSeed, which[0], which[n-1])
+	fmt.Fprintf(&b, "%d sequences (%s reader, style %s, eval seeds %d + %d…%d):\n", n, *evalSeqReader, *evalSeqStyle, seqEvalSeed, which[0], which[n-1])
 	fmt.Fprintf(&b, "%-10s %5s %7s %8s %5s %7s %6s %6s %6s %6s %6s %5s %5s %5s %6s %6s %7s\n",
 		"kind", "seqs", "frames", "settles", "ok", "missed", "false", "wrong", "unsure", "!end", "noend", "lat50", "lat95", "max", "ok-l50", "ok-l95", "ms/f")
 	row := func(name string, a *agg) {

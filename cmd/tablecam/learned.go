@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"gocv.io/x/gocv"
@@ -14,6 +13,7 @@ import (
 	"tablecam/models"
 	"tablecam/vision"
 	"tablecam/vision/dice"
+	"tablecam/vision/learned"
 )
 
 // learnedPath is where a set taught to the learned reader lives under the
@@ -25,9 +25,9 @@ func learnedPath(dataDir, set string) string {
 // learnedReader is the learned reader with the sets it reads: the taught
 // sets named, or with none the built-in d6 pips.
 type learnedReader struct {
-	r      *dice.Reader
-	taught []*dice.Taught
-	c      *models.Content
+	r *dice.Reader
+	// read reads the dice of a picture.
+	read func(gocv.Mat) ([]vision.Die, error)
 }
 
 // newLearnedReader loads the learned reader and, for each of sets, the set
@@ -37,7 +37,7 @@ func (a *app) newLearnedReader(c *models.Content, sets []string) (*learnedReader
 	if err != nil {
 		return nil, err
 	}
-	lr := &learnedReader{r: r, c: c}
+	var taught []*dice.Taught
 	for _, s := range sets {
 		t, err := dice.LoadTaught(learnedPath(a.cfg.DataDir, s))
 		if errors.Is(err, os.ErrNotExist) {
@@ -48,9 +48,9 @@ func (a *app) newLearnedReader(c *models.Content, sets []string) (*learnedReader
 			r.Close()
 			return nil, err
 		}
-		lr.taught = append(lr.taught, t)
+		taught = append(taught, t)
 	}
-	return lr, nil
+	return &learnedReader{r: r, read: learned.Dice(r, taught, c)}, nil
 }
 
 // playLearnedReader is the learned reader of play for the face sets the
@@ -66,44 +66,6 @@ func (a *app) playLearnedReader(c *models.Content, sets []string) (*learnedReade
 }
 
 func (lr *learnedReader) Close() error { return lr.r.Close() }
-
-// read reads the dice of a picture.
-func (lr *learnedReader) read(img gocv.Mat) ([]vision.Die, error) {
-	if len(lr.taught) == 0 {
-		return readLearned(lr.r, img)
-	}
-	ds, err := lr.r.ReadTaught(img, lr.taught)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]vision.Die, 0, len(ds))
-	for _, d := range ds {
-		die := vision.Die{Set: d.Set, Face: d.Face, Value: d.Value, Box: d.Box, Center: d.Center,
-			Confidence: d.Confidence, Uncertain: !d.Sure}
-		if fs, ok := lr.c.FaceSet(d.Set); ok {
-			if f, ok := fs.Face(d.Face); ok {
-				die.Regions, die.Hits, die.Hurt = f.Regions, f.Hits, f.Hurt
-			}
-		}
-		out = append(out, die)
-	}
-	return out, nil
-}
-
-// readLearned reads the d6 pips in a picture with the learned reader's
-// built-in classes.
-func readLearned(r *dice.Reader, img gocv.Mat) ([]vision.Die, error) {
-	rs, err := r.ReadDice(img)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]vision.Die, 0, len(rs))
-	for _, d := range rs {
-		out = append(out, vision.Die{Set: "d6", Face: strconv.Itoa(d.Value), Value: d.Value, Box: d.Box,
-			Center: d.Center, Confidence: d.Confidence, Uncertain: !d.Sure})
-	}
-	return out, nil
-}
 
 // teachLearned teaches set to the learned reader from dir/<face>/ pictures
 // and stores it in the data directory. A set of the content pack takes

@@ -20,6 +20,7 @@ var (
 	evalScale  = flag.Float64("proto-scale", PrototypeScale, "the prototype scale of the taught reading's confidence")
 	evalFirst  = flag.Int64("taught-first", 0, "the first read scene's seed, after synth.EvalSeedMin (calibrate on scenes other than those measured)")
 	evalMinSim = flag.Float64("min-sim", MinSimilarity, "the least similarity to a taught face at which a view is read")
+	evalNoTop  = flag.Float64("no-top", DefaultNoTopFace, "the face model's probability of no top face at which a mark is dropped")
 )
 
 // taughtSets are the sets the taught reading is measured on: each taught
@@ -97,6 +98,7 @@ func TestEvalTaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := evalReader(t)
+	r.SetNoTopFace(*evalNoTop)
 	var style synth.Style
 	for _, st := range synth.Styles() {
 		if st.Name == *evalStyle {
@@ -134,6 +136,14 @@ func TestEvalTaught(t *testing.T) {
 					k, len(v), v[len(v)/100], v[len(v)/10], v[len(v)/2], v[len(v)*9/10], v[len(v)*99/100])
 			}
 		}
+		for _, k := range []string{"right top", "wrong top", "no die top"} {
+			v := sims[k]
+			sort.Float64s(v)
+			if len(v) > 0 {
+				fmt.Printf("the face model's probability of a top face, %s (%d): 1%% %.3f, 10%% %.3f, median %.3f, 90%% %.3f, 99%% %.3f\n",
+					k, len(v), v[len(v)/100], v[len(v)/10], v[len(v)/2], v[len(v)*9/10], v[len(v)*99/100])
+			}
+		}
 	}
 }
 
@@ -146,9 +156,22 @@ func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Sc
 		return err
 	}
 	defer frame.Close()
-	found, err := r.Find(frame)
+	marks, err := r.Find(frame)
 	if err != nil {
 		return err
+	}
+	// As ReadTaught: a mark the face model takes for no die's top face is
+	// dropped.
+	var found []Found
+	var faces []Face
+	for _, f := range marks {
+		face, err := r.Face(frame, f)
+		if err != nil {
+			return err
+		}
+		if face.noTop() < r.noTop {
+			found, faces = append(found, f), append(faces, face)
+		}
 	}
 	all := statsOf(rp.Rigs, "scenes")
 	all.Photos++
@@ -170,15 +193,14 @@ func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Sc
 				continue
 			}
 			used[i] = true
-			face, err := r.Face(frame, f)
-			if err != nil {
-				return err
-			}
+			face := faces[i]
 			tr := taught.Read(face.Embedding)
 			if tr.Face == d.Face {
 				sims["right"] = append(sims["right"], tr.Similarity)
+				sims["right top"] = append(sims["right top"], 1-face.Probs[len(face.Probs)-1])
 			} else {
 				sims["wrong"] = append(sims["wrong"], tr.Similarity)
+				sims["wrong top"] = append(sims["wrong top"], 1-face.Probs[len(face.Probs)-1])
 			}
 			for _, s := range rows {
 				s.Found++
@@ -199,11 +221,9 @@ func readTaughtScene(r *Reader, c *models.Content, taught *Taught, spec synth.Sc
 			continue
 		}
 		all.Extra++
-		face, err := r.Face(frame, found[i])
-		if err != nil {
-			return err
-		}
+		face := faces[i]
 		sims["no die"] = append(sims["no die"], taught.Read(face.Embedding).Similarity)
+		sims["no die top"] = append(sims["no die top"], 1-face.Probs[len(face.Probs)-1])
 	}
 	return nil
 }

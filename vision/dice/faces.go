@@ -38,6 +38,14 @@ type Face struct {
 	Embedding []float32
 }
 
+// noTop is the probability that the view is no die's top face.
+func (f Face) noTop() float64 {
+	if len(f.Probs) == 0 {
+		return 0
+	}
+	return f.Probs[len(f.Probs)-1]
+}
+
 type faceNet struct {
 	net *dnn.Net
 	// turns is how many quarter turns of the view are read and averaged

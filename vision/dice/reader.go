@@ -26,6 +26,9 @@ type Reader struct {
 	finder  *finder
 	faces   *faceNet
 	minConf float64
+	// noTop is the face model's probability that a view is no die's top
+	// face at which ReadTaught drops the mark.
+	noTop float64
 	// facesSum is the SHA-256 of the face model's file: taught prototypes
 	// hold it, since another model's embedding is another space.
 	facesSum string
@@ -33,6 +36,17 @@ type Reader struct {
 
 // FacesModel is the SHA-256 (hex) of the face model the reader runs.
 func (r *Reader) FacesModel() string { return r.facesSum }
+
+// DefaultNoTopFace is the face model's probability that a view is no
+// die's top face (a side face, the table, a shadow) at which ReadTaught
+// drops a mark. The face model learns what a top face is from d6 pips; a
+// taught set's faces look like none of them, so it takes more than the
+// likeliest class to drop one.
+const DefaultNoTopFace = 0.8
+
+// SetNoTopFace sets the probability of no top face at which ReadTaught
+// drops a mark (1: never).
+func (r *Reader) SetNoTopFace(p float64) { r.noTop = p }
 
 // DefaultMinConfidence is the face confidence below which ReadDice reports
 // a reading as not sure.
@@ -56,7 +70,7 @@ func LoadReader(dir string) (*Reader, error) {
 		fc.Close()
 		return nil, fmt.Errorf("dice: %w", err)
 	}
-	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence, facesSum: sha256Hex(raw)}, nil
+	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence, noTop: DefaultNoTopFace, facesSum: sha256Hex(raw)}, nil
 }
 
 func loadModel(path string, outputs ...string) (*dnn.Net, error) {

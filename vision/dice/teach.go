@@ -157,7 +157,8 @@ type TaughtDie struct {
 }
 
 // ReadTaught finds the dice of a frame and reads each against the taught
-// sets as one pool of faces; a mark like no taught face is dropped. A set
+// sets as one pool of faces; a mark the face model takes for no die's top
+// face (see DefaultNoTopFace), or like no taught face, is dropped. A set
 // taught with another face model is an error.
 func (r *Reader) ReadTaught(frame gocv.Mat, sets []*Taught) ([]TaughtDie, error) {
 	if len(sets) == 0 {
@@ -177,6 +178,9 @@ func (r *Reader) ReadTaught(frame gocv.Mat, sets []*Taught) ([]TaughtDie, error)
 		face, err := r.Face(frame, f)
 		if err != nil {
 			return nil, err
+		}
+		if face.noTop() >= r.noTop {
+			continue // a side face, the table, a shadow
 		}
 		t, tr := readPool(sets, face.Embedding)
 		if t == nil {
