@@ -55,5 +55,5 @@ func newReaderFrom(files map[string][]byte, sums []byte) (*Reader, error) {
 		fn.Close()
 		return nil, err
 	}
-	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence, facesSum: sha256Hex(files[FacesFile])}, nil
+	return newReader(fn, fc, sha256Hex(files[FacesFile])), nil
 }

@@ -70,7 +70,13 @@ func LoadReader(dir string) (*Reader, error) {
 		fc.Close()
 		return nil, fmt.Errorf("dice: %w", err)
 	}
-	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence, noTop: DefaultNoTopFace, facesSum: sha256Hex(raw)}, nil
+	return newReader(fn, fc, sha256Hex(raw)), nil
+}
+
+// newReader is the reader of a finder and a face model, with the default
+// settings; facesSum is the face model's SHA-256 in hex.
+func newReader(fn, fc *dnn.Net, facesSum string) *Reader {
+	return &Reader{finder: newFinder(fn), faces: newFaceNet(fc), minConf: DefaultMinConfidence, noTop: DefaultNoTopFace, facesSum: facesSum}
 }
 
 func loadModel(path string, outputs ...string) (*dnn.Net, error) {

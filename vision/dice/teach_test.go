@@ -140,3 +140,27 @@ func TestReadTaughtRefusesAnotherModel(t *testing.T) {
 		t.Errorf("FacesModel() = %q, want a SHA-256 in hex", r.FacesModel())
 	}
 }
+
+// The built-in reader and one loaded from a folder start with the same
+// settings: a sure reading at DefaultMinConfidence, marks dropped as no top
+// face at DefaultNoTopFace (a reader with 0 there would drop every mark).
+func TestReadersStartWithTheDefaults(t *testing.T) {
+	built, err := NewReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer built.Close()
+	loaded, err := LoadReader("models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer loaded.Close()
+	for name, r := range map[string]*Reader{"NewReader": built, "LoadReader": loaded} {
+		if r.minConf != DefaultMinConfidence || r.noTop != DefaultNoTopFace || r.faces.turns != 4 {
+			t.Errorf("%s: min confidence %v, no top face %v, turns %d; want %v, %v, 4", name, r.minConf, r.noTop, r.faces.turns, DefaultMinConfidence, DefaultNoTopFace)
+		}
+	}
+	if built.FacesModel() != loaded.FacesModel() {
+		t.Errorf("the built-in face model %s differs from models/%s (%s)", built.FacesModel(), FacesFile, loaded.FacesModel())
+	}
+}
