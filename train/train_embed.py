@@ -102,9 +102,14 @@ def main():
     ap.add_argument("--invert", type=float, default=0.15)
     ap.add_argument("--synth", type=float, default=0.2)
     ap.add_argument("--limit", type=int, default=0, help="use only this many real dice (a smoke test)")
+    ap.add_argument("--proto-only", action="store_true", help="train a separate embedding model (embed.onnx) on the prototype loss alone: no d6 classes, no real photos")
+    ap.add_argument("--steps", type=int, default=400, help="with --proto-only: batches per epoch")
     args = ap.parse_args()
     if not args.renders:
         ap.error("--renders is required: the rendered faces teach the embedding")
+    if args.proto_only:
+        proto_only(args)
+        return
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     os.makedirs(args.work, exist_ok=True)
@@ -181,6 +186,65 @@ def main():
         T.onnxio.export(model, T.EXPORT_SHAPE, path, ["logits", "embedding"])
         with open(os.path.join(args.out, "faces.json"), "w") as f:
             json.dump({"prototype_scale": float(scale), "temperature": t}, f)
+        print("wrote", path, "prototype scale", float(scale))
+
+
+def proto_only(args):
+    """Trains the embedding of taught faces alone, as a model of its own:
+    batches of rendered faces (two views of each of 24 faces, from
+    different scenes) and, every --art-every batches, procedural face sets;
+    the d6 reader keeps its own model."""
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    os.makedirs(args.work, exist_ok=True)
+    torch.manual_seed(args.seed)
+    model = T.Faces(arch=args.arch)
+    if args.init:
+        model.load_state_dict(torch.load(args.init)["model"])
+    scale = nn.Parameter(torch.tensor(10.0))
+    opt = torch.optim.AdamW(list(model.parameters()) + [scale], lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps * args.epochs, pct_start=0.1)
+    start = 0
+    s = common.load(args.work)
+    if s is not None:
+        model.load_state_dict(s["model"])
+        scale.data.fill_(s["scale"])
+        opt.load_state_dict(s["opt"])
+        sched.load_state_dict(s["sched"])
+        start = s["epoch"]
+    families = [f for f in faceart.FAMILIES if f != args.hold_out]
+    for epoch in range(start, args.epochs):
+        model.train()
+        rb = RenderBatches(args.renders, random.Random(args.seed * 17 + epoch))
+        art = T.ArtBatches(random.Random(args.seed * 7919 + epoch), families, sets=8, faces=4, views=2)
+        t0 = time.time()
+        tot_r = tot_a = 0.0
+        nr = na = 0
+        for n in range(args.steps):
+            if args.art_every and n % args.art_every == args.art_every - 1:
+                xa = art.next()
+                loss = T.proto_loss(model(xa)[1], art.sets * art.faces, art.views, scale)
+                tot_a += loss.item()
+                na += 1
+            else:
+                xr, faces = rb.next()
+                loss = T.proto_loss(model(xr)[1], faces, 2, scale)
+                tot_r += loss.item()
+                nr += 1
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        fr, ft = T.few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out, sets=10)
+        print(f"epoch {epoch + 1}/{args.epochs}: render prototype loss {tot_r / max(nr, 1):.4f}, art prototype loss {tot_a / max(na, 1):.4f}, "
+              f"scale {float(scale):.2f}, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
+        common.save(args.work, model=model.state_dict(), scale=float(scale), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        path = os.path.join(args.out, "embed.onnx")
+        T.onnxio.export(model, T.EXPORT_SHAPE, path, ["logits", "embedding"])
+        with open(os.path.join(args.out, "embed.json"), "w") as f:
+            json.dump({"prototype_scale": float(scale)}, f)
         print("wrote", path, "prototype scale", float(scale))
 
 

@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
-	_ "embed"
+	"embed"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -14,20 +14,25 @@ import (
 
 // The models built into the program, and their checksums as `make train`
 // wrote them (models/SHA256SUMS, sha256sum's format).
-var (
-	//go:embed models/finder.onnx
-	finderONNX []byte
-	//go:embed models/faces.onnx
-	facesONNX []byte
-	//go:embed models/SHA256SUMS
-	modelSums []byte
-)
+//
+//go:embed models/*.onnx models/SHA256SUMS
+var builtIn embed.FS
 
 // NewReader loads the models built into the program. A model whose bytes
 // do not match its checksum is an error that names it and how to get it
 // back.
 func NewReader() (*Reader, error) {
-	return newReaderFrom(map[string][]byte{FinderFile: finderONNX, FacesFile: facesONNX}, modelSums)
+	files := map[string][]byte{}
+	for _, name := range []string{FinderFile, FacesFile, EmbedFile} {
+		if b, err := builtIn.ReadFile("models/" + name); err == nil {
+			files[name] = b
+		}
+	}
+	sums, err := builtIn.ReadFile("models/SHA256SUMS")
+	if err != nil {
+		return nil, fmt.Errorf("dice: the built-in models have no checksums: %w", err)
+	}
+	return newReaderFrom(files, sums)
 }
 
 func newReaderFrom(files map[string][]byte, sums []byte) (*Reader, error) {
@@ -39,7 +44,11 @@ func newReaderFrom(files map[string][]byte, sums []byte) (*Reader, error) {
 			want[strings.TrimPrefix(name, "*")] = sum
 		}
 	}
-	for _, name := range []string{FinderFile, FacesFile} {
+	names := []string{FinderFile, FacesFile}
+	if _, ok := files[EmbedFile]; ok {
+		names = append(names, EmbedFile)
+	}
+	for _, name := range names {
 		got := sha256.Sum256(files[name])
 		if w, ok := want[name]; !ok || w != hex.EncodeToString(got[:]) {
 			path := "vision/dice/models/" + name
@@ -55,5 +64,14 @@ func newReaderFrom(files map[string][]byte, sums []byte) (*Reader, error) {
 		fn.Close()
 		return nil, err
 	}
-	return newReader(fn, fc, sha256Hex(files[FacesFile])), nil
+	r := newReader(fn, fc, sha256Hex(files[FacesFile]))
+	if b, ok := files[EmbedFile]; ok {
+		en, err := dnn.LoadBytes("vision/dice/models/"+EmbedFile, b, "logits", "embedding")
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.embed, r.facesSum = newFaceNet(en), sha256Hex(b)
+	}
+	return r, nil
 }

@@ -18,13 +18,18 @@ import (
 const (
 	FinderFile = "finder.onnx"
 	FacesFile  = "faces.onnx"
+	// EmbedFile is the optional embedding model of taught faces.
+	EmbedFile = "embed.onnx"
 )
 
 // Reader finds dice in frames and reads their faces. It is not safe for
 // concurrent use.
 type Reader struct {
-	finder  *finder
-	faces   *faceNet
+	finder *finder
+	faces  *faceNet
+	// embed, when the reader has an embedding model, gives Face.Embedding
+	// in place of the face model: a network trained for taught faces alone.
+	embed   *faceNet
 	minConf float64
 	// noTop is the face model's probability that a view is no die's top
 	// face at which ReadTaught drops the mark.
@@ -34,7 +39,9 @@ type Reader struct {
 	facesSum string
 }
 
-// FacesModel is the SHA-256 (hex) of the face model the reader runs.
+// FacesModel is the SHA-256 (hex) of the model whose embedding the
+// reader's taught faces are compared in: the embedding model, or without
+// one the face model.
 func (r *Reader) FacesModel() string { return r.facesSum }
 
 // DefaultNoTopFace is the face model's probability that a view is no
@@ -70,7 +77,17 @@ func LoadReader(dir string) (*Reader, error) {
 		fc.Close()
 		return nil, fmt.Errorf("dice: %w", err)
 	}
-	return newReader(fn, fc, sha256Hex(raw)), nil
+	r := newReader(fn, fc, sha256Hex(raw))
+	epath := filepath.Join(dir, EmbedFile)
+	if raw, err := os.ReadFile(epath); err == nil {
+		en, err := loadModel(epath, "logits", "embedding")
+		if err != nil {
+			r.Close()
+			return nil, err
+		}
+		r.embed, r.facesSum = newFaceNet(en), sha256Hex(raw)
+	}
+	return r, nil
 }
 
 // newReader is the reader of a finder and a face model, with the default
@@ -94,6 +111,9 @@ func loadModel(path string, outputs ...string) (*dnn.Net, error) {
 func (r *Reader) Close() error {
 	r.finder.net.Close()
 	r.faces.net.Close()
+	if r.embed != nil {
+		r.embed.net.Close()
+	}
 	return nil
 }
 
@@ -112,7 +132,18 @@ func (r *Reader) SetTurns(n int) { r.faces.turns = max(1, min(n, 4)) }
 func (r *Reader) Find(frame gocv.Mat) ([]Found, error) { return r.finder.find(frame) }
 
 // Face reads the face of a die that Find marked.
-func (r *Reader) Face(frame gocv.Mat, f Found) (Face, error) { return r.faces.read(frame, f) }
+func (r *Reader) Face(frame gocv.Mat, f Found) (Face, error) {
+	face, err := r.faces.read(frame, f)
+	if err != nil || r.embed == nil {
+		return face, err
+	}
+	e, err := r.embed.read(frame, f)
+	if err != nil {
+		return Face{}, err
+	}
+	face.Embedding = e.Embedding
+	return face, nil
+}
 
 func imagePt(x, y int) image.Point { return image.Pt(x, y) }
 

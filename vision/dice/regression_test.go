@@ -102,7 +102,15 @@ func TestReaderIsDeterministic(t *testing.T) {
 // A damaged built-in model is refused by its checksum, naming the file and
 // how to get it back; a model that OpenCV cannot read is an error too.
 func TestDamagedModelIsNamed(t *testing.T) {
-	bad := append([]byte(nil), finderONNX...)
+	read := func(name string) []byte {
+		b, err := builtIn.ReadFile("models/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	facesONNX, modelSums := read(FacesFile), read("SHA256SUMS")
+	bad := read(FinderFile)
 	bad[len(bad)/2] ^= 0xff
 	_, err := newReaderFrom(map[string][]byte{FinderFile: bad, FacesFile: facesONNX}, modelSums)
 	if err == nil || !strings.Contains(err.Error(), "vision/dice/models/finder.onnx is damaged") || !strings.Contains(err.Error(), "git checkout") || !strings.Contains(err.Error(), "make train") {
