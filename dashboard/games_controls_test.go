@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -58,5 +59,38 @@ func TestBrowserOtherGameControls(t *testing.T) {
 	}
 	if errs := perr.get(); len(errs) > 0 {
 		t.Errorf("page errors: %v", errs)
+	}
+}
+
+// Fallout: Warfare's endturn button sends "endturn" without a reading: at
+// day and in darkness the turn ends at once, with no d10 asked for; at dawn
+// and dusk the camera's d10 is awaited, as the light's rules say (seed 002
+// ch. 6 "Livello di Luce").
+func TestWarfareEndTurnButton(t *testing.T) {
+	c := testContent(t)
+	for _, tc := range []struct {
+		light string
+		rolls bool
+	}{{"day", false}, {"darkness", false}, {"dawn", true}, {"dusk", true}} {
+		s := newSession(t, c)
+		var said []string
+		srv := newServer(t, Options{Session: s, Content: c, Output: recorder(func(a models.Announcement) { said = append(said, a.Text) })})
+		h := srv.Handler()
+		if w := do(t, h, "POST", "/api/command", `{"line": "setup warfare light `+tc.light+`"}`, nil); w.Code != http.StatusOK {
+			t.Fatalf("setup: %d %s", w.Code, w.Body)
+		}
+		g := srv.snapshot(false).Game
+		if g == nil || !slices.Contains(g.Controls, "endturn") {
+			t.Fatalf("%s: no endturn button in %+v", tc.light, g)
+		}
+		if w := do(t, h, "POST", "/api/command", `{"line": "endturn"}`, nil); w.Code != http.StatusOK {
+			t.Fatalf("%s: endturn: %d %s", tc.light, w.Code, w.Body)
+		}
+		waiting := s.Game().Pending != nil
+		turn := s.Game().Warfare.Turn
+		asked := slices.ContainsFunc(said, func(x string) bool { return strings.Contains(x, "Roll the d10") })
+		if waiting != tc.rolls || asked != tc.rolls || (turn == 2) == tc.rolls {
+			t.Errorf("%s: endturn waits for a d10 %v, asks for one %v, turn %d; want a roll %v (said %q)", tc.light, waiting, asked, turn, tc.rolls, said)
+		}
 	}
 }

@@ -109,7 +109,7 @@ func warfareSpecs() []moveSpec {
 		{Game: GameWarfare, Cmd: "lightroll", Args: []argSpec{{Name: "roll1", Kind: argD10}, {Name: "roll2", Kind: argD10}},
 			Summary: sum("Warfare: the light level at setup from 2d10", "Warfare: die Lichtstufe beim Aufbau aus 2W10")},
 		{Game: GameWarfare, Cmd: "endturn", Args: []argSpec{roll},
-			Summary: sum("Warfare: end of turn, the d10 for the light change", "Warfare: Zugende, der W10 für den Lichtwechsel")},
+			Summary: sum("Warfare: end of turn; at dawn and dusk the d10 for the light change", "Warfare: Zugende; bei Morgen- und Abenddämmerung der W10 für den Lichtwechsel")},
 		{Game: GameWarfare, Cmd: "victory", Args: []argSpec{
 			{Name: "side_a", Kind: argWord, Check: checkWarfareUnits}, {Name: "side_b", Kind: argWord, Check: checkWarfareUnits}},
 			Summary: sum("Warfare: score the battle; each side POINTS[:alive|retreated|destroyed|wrongedge],...", "Warfare: die Schlacht werten; je Seite PUNKTE[:alive|retreated|destroyed|wrongedge],...")},
@@ -260,8 +260,13 @@ func applyWarfare(g Game, ev Event) (Game, outs, error) {
 		wg.Light, err = warfare.LightAtSetup(r[0], r[1])
 		o = one(KindWarfareLight, engine.Vars{"light": lightName(wg.Light), "sum": r[0] + r[1]})
 	case "endturn":
-		var l warfare.Light
-		if l, err = warfare.LightAfterTurn(wg.Light, r[0]); err == nil {
+		l := wg.Light
+		if len(ev.Faces) > 0 {
+			l, err = warfare.LightAfterTurn(wg.Light, r[0])
+		} else if warfare.LightChanges(wg.Light) {
+			err = fmt.Errorf("endturn: at %s the turn ends with the d10 for the light: usage: endturn ROLL", lightName(wg.Light))
+		}
+		if err == nil {
 			changed := l != wg.Light
 			wg.Light, wg.Turn = l, wg.Turn+1
 			wg.Previous, wg.Attacker = wg.Attacker, warfare.SideNone

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"tablecam/engine/warfare"
 	"tablecam/models"
 )
 
@@ -26,7 +27,7 @@ func applyGame(c *models.Content, g Game, seq int64, ev Event) (Game, outs, erro
 	case ev.Move.Game != g.Kind:
 		return g, nil, fmt.Errorf("%s is a command of %s; this session plays %s", ev.Move.Cmd, gameName(ev.Move.Game), gameName(g.Kind))
 	}
-	if s, ok := waitsForCamera(ev); ok {
+	if s, ok := waitsForCamera(ev); ok && rollsNow(g, ev.Move) {
 		return waitForRoll(c, g, ev, s)
 	}
 	g, o, err := applyMove(g, ev)
@@ -36,6 +37,17 @@ func applyGame(c *models.Content, g Game, seq int64, ev Event) (Game, outs, erro
 		g.Pending = nil
 	}
 	return g, o, err
+}
+
+// rollsNow reports whether a command that reads dice rolls them in the
+// game as it stands: Fallout: Warfare's end of turn rolls the d10 only at
+// dawn and dusk (seed 002 ch. 6 "Livello di Luce"), so at day and in
+// darkness the turn ends without a roll.
+func rollsNow(g Game, m *Move) bool {
+	if g.Kind == GameWarfare && g.Warfare != nil && m.Cmd == "endturn" {
+		return warfare.LightChanges(g.Warfare.Light)
+	}
+	return true
 }
 
 // applyMove applies a move with its readings to the session's game.

@@ -255,6 +255,8 @@ var errorTexts = []struct{ en, de string }{
 	{"odds --game warfare: a hero's Luck must be 0 … 20, got %d", "odds --game warfare: das Glück eines Helden muss 0 … 20 sein, nicht %[1]s"},
 
 	// The other games' commands and engines.
+	{"endturn: at %s the turn ends with the d10 for the light: usage: endturn ROLL",
+		"endturn: bei %[1]s endet der Zug mit dem W10 für das Licht: Aufruf: endturn ROLL"},
 	{"%s is not standing guard", "%[1]s steht nicht Wache"},
 	{"%s needs an attack", "%[1]s braucht einen Angriff"},
 	{"%s: made in the night raid, not in the %w phase", "%[1]s: gehört zum nächtlichen Überfall, nicht in die Phase %[2]s"},

@@ -165,6 +165,11 @@ func lightForSum(sum int) Light {
 	return Darkness
 }
 
+// LightChanges reports whether the light level rolls the d10 at the end of
+// each turn: at dawn and dusk; day and darkness stay (seed 002 ch. 6
+// "Livello di Luce").
+func LightChanges(l Light) bool { return l == Dawn || l == Dusk }
+
 // LightAfterTurn is the light level after the end-of-turn d10: at dawn a 10
 // makes it day, at dusk a 10 makes it dark; day and darkness do not change
 // (seed 002 ch. 6 "Livello di Luce").
