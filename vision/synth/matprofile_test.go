@@ -26,7 +26,9 @@ func checkNoLeak(t *testing.T, start int) {
 }
 
 func TestNoMatLeakScenes(t *testing.T) {
-	c := withCustomSet(t)
+	// The game pieces too: the random mix's "anything of the content pack"
+	// draws them from this content.
+	c := WithGamePieces(withCustomSet(t))
 	start := gocv.MatProfile.Count()
 	rendered := 0
 	for seed := int64(0); rendered < 100; seed++ {
