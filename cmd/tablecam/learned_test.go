@@ -151,3 +151,33 @@ func TestPlayLearnedReaderReadsARealRoll(t *testing.T) {
 		t.Errorf("play with a set not taught to the learned reader: %v", err)
 	}
 }
+
+// vision.dice_reader picks the reader of `tablecam dice` when --reader is
+// not given: learned reads the webcam photo's three 4s as d6 with no
+// teaching, which the tuned reader's V.A.T.S. sets never name.
+func TestDiceReaderFollowsTheConfig(t *testing.T) {
+	photo := filepath.Join("..", "..", "vision", "dice", "testdata", "real", "webcam-four_30.jpg")
+	out, errs, err := runIn(t, dataDir(t), "dice", "--vision-dice-reader", "learned", "--json", photo)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errs)
+	}
+	var res diceResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var sure []string
+	for _, d := range res.Dice {
+		if d.Set != "d6" {
+			t.Errorf("die %+v: want d6", d)
+		}
+		if !d.Uncertain {
+			sure = append(sure, d.Face)
+		}
+	}
+	if !slices.Equal(sure, []string{"4", "4", "4"}) {
+		t.Errorf("sure faces %v, want the three 4s:\n%s", sure, out)
+	}
+	if _, _, err := runIn(t, dataDir(t), "dice", "--vision-dice-reader", "neural", photo); err == nil || !strings.Contains(err.Error(), "vision.dice_reader") {
+		t.Errorf("a bad reader in the config: %v", err)
+	}
+}

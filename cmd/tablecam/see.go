@@ -119,6 +119,9 @@ reader; with --set it reads the sets taught to it (tablecam learn dice
 --reader learned). --background does not apply to it.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if reader == "" {
+				reader = a.cfg.Vision.DiceReader
+			}
 			if !slices.Contains(diceReaders(), reader) {
 				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders(), ", "), reader)
 			}
@@ -157,7 +160,7 @@ reader; with --set it reads the sets taught to it (tablecam learn dice
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&reader, "reader", "tuned", "the dice reader: tuned (every set, taught sets) or learned (d6 pips on real cameras, and the sets taught to it)")
+	f.StringVar(&reader, "reader", "", "the dice reader: tuned (every set, taught sets) or learned (d6 pips on real cameras, and the sets taught to it); default: vision.dice_reader")
 	f.StringVar(&sets, "set", "", "face sets to look for, comma-separated (default: vision.dice_sets)")
 	f.BoolVar(&jsonOut, "json", false, "one JSON object per picture and line")
 	f.StringVar(&background, "background", "", "a picture of the empty table (same camera and place)")
@@ -371,6 +374,9 @@ read back (each against the others) is printed.`,
 			if set == "" {
 				return errors.New("learn dice needs --set NAME")
 			}
+			if reader == "" {
+				reader = a.cfg.Vision.DiceReader
+			}
 			if !slices.Contains(diceReaders(), reader) {
 				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders(), ", "), reader)
 			}
@@ -406,7 +412,7 @@ read back (each against the others) is printed.`,
 		},
 	}
 	diceCmd.Flags().StringVar(&set, "set", "", "the face set: vats, assist, d6, d10, d20, or a new name")
-	diceCmd.Flags().StringVar(&reader, "reader", "tuned", "the reader to teach: tuned or learned")
+	diceCmd.Flags().StringVar(&reader, "reader", "", "the reader to teach: tuned or learned (default: vision.dice_reader)")
 	cards := &cobra.Command{
 		Use:   "cards DIR",
 		Short: "Teach cards from DIR/<card-id>/ photos (two to five per card)",
