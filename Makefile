@@ -46,7 +46,7 @@ TRAIN_WORK ?= $(HOME)/.cache/tablecam-train
 REAL_DICE ?= ../shared/data/dice-real
 PYTHON ?= /usr/bin/python3
 
-.PHONY: deps train-deps build test demo bench eval eval-real train eval-dice-real eval-dice-rendered eval-dice-taught
+.PHONY: deps train-deps build test demo bench eval eval-real train eval-dice-real eval-dice-rendered eval-dice-taught eval-game-pieces
 
 # Install the missing Debian packages (apt-get update only when something is missing).
 deps:
@@ -93,7 +93,7 @@ bench: deps
 
 # The long measurements, none of them part of make test: the dice reader on
 # real photos and on held-out renders, cards and stickers on real photos.
-eval: eval-dice-real eval-dice-rendered eval-dice-taught eval-real
+eval: eval-dice-real eval-dice-rendered eval-dice-taught eval-real eval-game-pieces
 
 # Card and sticker reading on real photographs (tables with -v).
 eval-real: deps
@@ -122,6 +122,12 @@ eval-dice-real: deps
 # condition (the worn style is never trained on).
 eval-dice-rendered: deps
 	$(GO) test -count=1 -run TestEvalRendered -v ./vision/dice -args -rendered 300
+
+# This War of Mine's combat dice and Wasteland Warfare's luck token, each
+# taught from five rendered pictures per face, per condition (make test runs
+# the short version).
+eval-game-pieces: deps
+	$(GO) test -count=1 -run 'TestGamePiecesAccuracy$$' -v -timeout 60m ./vision/ -args -eval-scenes 100 -eval-ref yes
 
 # Dice in the renderer's held-out worn style, each set taught from five
 # pictures per face, per set and condition.

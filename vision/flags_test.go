@@ -13,12 +13,12 @@ import (
 //
 // docs/figures.md lists the measurements and the commands that give them.
 var (
-	// TestDiceAccuracy, TestTeachDiceNewStyle.
-	evalScenes     = flag.Int("eval-scenes", 0, "TestDiceAccuracy, TestTeachDiceNewStyle: scenes per row (0: the short run)")
-	evalSets       = flag.String("eval-sets", "", "TestDiceAccuracy: only these face sets (comma-separated)")
-	evalConditions = flag.String("eval-conditions", "", "TestDiceAccuracy: only these conditions (comma-separated)")
+	// TestDiceAccuracy, TestTeachDiceNewStyle, TestGamePiecesAccuracy.
+	evalScenes     = flag.Int("eval-scenes", 0, "TestDiceAccuracy, TestTeachDiceNewStyle, TestGamePiecesAccuracy: scenes per row (0: the short run)")
+	evalSets       = flag.String("eval-sets", "", "TestDiceAccuracy, TestGamePiecesAccuracy: only these face sets (comma-separated)")
+	evalConditions = flag.String("eval-conditions", "", "TestDiceAccuracy, TestGamePiecesAccuracy: only these conditions (comma-separated)")
 	evalDetect     = flag.String("eval-detect", "", "TestDiceAccuracy: read every row with a detector of these sets (comma-separated)")
-	evalFailures   = flag.Bool("eval-failures", false, "TestDiceAccuracy: log every die read wrong, uncertain or missed")
+	evalFailures   = flag.Bool("eval-failures", false, "TestDiceAccuracy, TestGamePiecesAccuracy: log every die read wrong, uncertain or missed")
 	evalStrict     = flag.Bool("eval-strict", false, "TestDiceAccuracy: also assert ≤ 0.1% wrong-but-confident on every row")
 
 	// TestDiceAccuracy, the card evaluations, TestCardsTrainLearned.
