@@ -21,6 +21,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
 
@@ -194,7 +195,7 @@ type Options struct {
 	// Cards returns the card reader (called once per card segment).
 	Cards func() (live.CardReader, func(), error)
 	// Markers maps content ids to marker ids for the rendered card.
-	Markers *vision.MarkerMap
+	Markers *marker.Map
 	// Paced plays the frames in real time (30 fps), as a camera would.
 	Paced bool
 	// FramesDir keeps the roll-proof frames; Preview gets the live view's
@@ -305,7 +306,7 @@ type cardSource struct {
 	i, n        int
 }
 
-func newCardSource(c *models.Content, m *vision.MarkerMap, card string, seed int64) (*cardSource, error) {
+func newCardSource(c *models.Content, m *marker.Map, card string, seed int64) (*cardSource, error) {
 	id, ok := m.MarkerFor(card)
 	if !ok {
 		return nil, fmt.Errorf("no marker id for %s in the marker map", card)

@@ -10,6 +10,7 @@ import (
 
 	"tablecam/models"
 	"tablecam/vision"
+	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
 
@@ -31,7 +32,7 @@ type Recording struct {
 // WriteVideo renders every camera segment of the demo (the dice and the
 // card, without the typed steps) into one MJPG .avi at 30 fps: the
 // recorded table scene the latency and load figures are measured on.
-func WriteVideo(ctx context.Context, c *models.Content, m *vision.MarkerMap, path string) (Recording, error) {
+func WriteVideo(ctx context.Context, c *models.Content, m *marker.Map, path string) (Recording, error) {
 	vw, err := gocv.VideoWriterFile(path, "MJPG", 30, Width, Height, true)
 	if err != nil {
 		return Recording{}, fmt.Errorf("demo video %s: %w", path, err)

@@ -15,6 +15,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
 
@@ -59,7 +60,7 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 	if _, err := sess.Submit(context.Background(), ev); err != nil {
 		t.Fatal(err)
 	}
-	mm := vision.DefaultMarkerMap()
+	mm := marker.DefaultMap()
 	id, ok := mm.MarkerFor("activation-4")
 	if !ok {
 		t.Fatal("no marker for activation-4")

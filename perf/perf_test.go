@@ -13,6 +13,7 @@ import (
 	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/defaults"
+	"tablecam/vision/marker"
 )
 
 // rig is the demo video, a session set up as in the demo, and readers.
@@ -31,7 +32,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	mm := vision.DefaultMarkerMap()
+	mm := marker.DefaultMap()
 	r := &rig{video: filepath.Join(dir, "demo.avi")}
 	if r.rec, err = demo.WriteVideo(context.Background(), c, mm, r.video); err != nil {
 		t.Fatal(err)

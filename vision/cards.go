@@ -10,13 +10,13 @@ package vision
 // One frame, in order:
 //
 //  1. Stickers: dark quadrilaterals of an adaptive threshold at half
-//     resolution (cards_marker.go), corners refined at full resolution,
+//     resolution (marker.Scanner), corners refined at full resolution,
 //     bits sampled through the quad's homography and matched against the
 //     dictionary with per-bit confidence; a black border, a white quiet
 //     zone and flat modules are required (card art does not read as a
 //     marker). Small markers whose modules blur into each other are read
 //     by fitting each code's cells with their neighbours' spill
-//     (cards_marker_blur.go). Where a card or a marker-sized blob was seen
+//     (vision/marker). Where a card or a marker-sized blob was seen
 //     but no marker read, the search runs again at full resolution (not
 //     on an outline already taken for a taught card, step 3, nor on the
 //     blobs inside one: card art).
@@ -81,9 +81,11 @@ import (
 	"image"
 	"math"
 	"slices"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 // CardUnknown is the id of a card that was seen but not recognised: an
@@ -157,8 +159,8 @@ func (r *CardReading) UnmarshalJSON(data []byte) error {
 // defaults.
 type CardReaderOptions struct {
 	// Markers maps marker ids to content and gives the dictionary (nil:
-	// DefaultMarkerMap, DICT_4X4_250).
-	Markers *MarkerMap
+	// marker.DefaultMap, DICT_4X4_250).
+	Markers *marker.Map
 	// Index holds the taught cards (nil: only stickers are read; cards
 	// without one are reported as unknown).
 	Index *CardIndex
@@ -183,8 +185,8 @@ type CardReaderOptions struct {
 // Close releases it.
 type CardReader struct {
 	opts    CardReaderOptions
-	markers *MarkerMap
-	scanner *cardMarkerScanner
+	markers *marker.Map
+	scanner *marker.Scanner
 	finder  *cardOutlineFinder
 	desc    *cardDescriber
 	keyer   *cardKeyer
@@ -193,7 +195,7 @@ type CardReader struct {
 	grey    gocv.Mat
 	half    gocv.Mat
 	bgr     gocv.Mat // colour copy of a grey or BGRA input
-	reads   []cardMarkerRead
+	reads   []marker.Sticker
 	learned cardLearnedReads // preReadOutlines', reused across frames
 	rois    []image.Rectangle
 	retry   []image.Rectangle
@@ -202,11 +204,11 @@ type CardReader struct {
 	firstKeyer *cardKeyer
 	// stickered are the cards whose sticker was read (stickerCards).
 	stickered []cardStickered
-	onCard    []bool   // stickerReadings': out[i] has its card's outline
-	loose     []Marker // dropStrayStickers': the stickers kept whose card's outline was not found
-	ref       cardRef  // the empty table (cards_ref.go)
-	refUsed   bool     // this frame was compared with ref
-	fits      int      // outlines fitted to their card this frame (fitToCard)
+	onCard    []bool          // stickerReadings': out[i] has its card's outline
+	loose     []marker.Marker // dropStrayStickers': the stickers kept whose card's outline was not found
+	ref       cardRef         // the empty table (cards_ref.go)
+	refUsed   bool            // this frame was compared with ref
+	fits      int             // outlines fitted to their card this frame (fitToCard)
 	// fitFailed are the outlines fitted in vain this frame, fitLast in the
 	// last one.
 	fitFailed, fitLast []cardFitTried
@@ -240,7 +242,7 @@ type CardReader struct {
 // NewCardReader returns a reader with opts.
 func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 	if opts.Markers == nil {
-		opts.Markers = DefaultMarkerMap()
+		opts.Markers = marker.DefaultMap()
 	}
 	for _, v := range []float64{opts.MinMarkerSide, opts.MinCardWidth, opts.MaxCardWidth} {
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -253,7 +255,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 	if opts.MaxCardWidth > 0 && opts.MinCardWidth > opts.MaxCardWidth {
 		return nil, fmt.Errorf("vision: card reader: card width range %v…%v is empty", opts.MinCardWidth, opts.MaxCardWidth)
 	}
-	sc, err := newCardMarkerScanner(opts.Markers.Dict())
+	sc, err := marker.NewScanner(opts.Markers.Dict())
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +272,7 @@ func (r *CardReader) Close() error {
 		return nil
 	}
 	r.closed = true
-	r.scanner.close()
+	r.scanner.Close()
 	r.finder.close()
 	r.desc.close()
 	r.keyer.close()
@@ -351,8 +353,8 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
 	}
-	r.scanner.forget(cv)
-	defer r.scanner.forget(geom.View{}) // the view is img's or r.bgr's, for this call only
+	r.scanner.Forget(cv)
+	defer r.scanner.Forget(geom.View{}) // the view is img's or r.bgr's, for this call only
 	// The cards of the last frame followed, when nothing else is there;
 	// else what they do not make is read (cards_follow.go).
 	kept, open, followed := r.follow(g, minW)
@@ -370,9 +372,9 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	r.fitLast, r.fitFailed = r.fitFailed, r.fitLast[:0]
 	r.startStill()
 	if r.refUsed {
-		err = r.scanHalfIn(g, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide)
+		err = r.scanHalfIn(g, max(r.opts.MinMarkerSide, marker.HalfMinSide), maxSide)
 	} else {
-		r.reads, err = r.scanner.scan(r.grey, g, image.Rect(0, 0, w, h), cardPassHalf, max(r.opts.MinMarkerSide, cardHalfMinSide), maxSide, r.reads[:0])
+		r.reads, err = r.scanner.Scan(r.grey, g, image.Rect(0, 0, w, h), marker.PassHalf, max(r.opts.MinMarkerSide, marker.HalfMinSide), maxSide, r.reads[:0])
 	}
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
@@ -447,7 +449,7 @@ func cardSortReadings(out []CardReading) {
 // thresholds; reads are added to r.reads.
 func (r *CardReader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float64, w, h int) error {
 	r.retry = r.retry[:0]
-	var was []cardMarkerRead // the reads before a place's search
+	var was []marker.Sticker // the reads before a place's search
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
 		if gave, ok := r.stickerStill(g, roi, false); ok {
 			r.retry = append(r.retry, gave...) // searched in vain, still
@@ -456,7 +458,7 @@ func (r *CardReader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float6
 		before, tried := len(r.reads), len(r.retry)
 		was = append(was[:0], r.reads...)
 		var err error
-		r.reads, err = r.scanner.scan(r.grey, g, roi, cardPassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+		r.reads, err = r.scanner.Scan(r.grey, g, roi, marker.PassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 		if err != nil {
 			return fmt.Errorf("vision: read cards: %w", err)
 		}
@@ -468,15 +470,15 @@ func (r *CardReader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float6
 		// held no candidate at all at full resolution does not: on
 		// textured tables those are most retry places, and they read
 		// nothing (training scenes: 0 of 2400 markers).
-		if len(r.reads) == before && roi.Dx()*roi.Dy() <= cardRetryArea && (len(r.scanner.cands) > 0 || !cardOnlyBlobs(roi, r.rois, blobs)) {
+		if len(r.reads) == before && roi.Dx()*roi.Dy() <= cardRetryArea && (len(r.scanner.Cands) > 0 || !cardOnlyBlobs(roi, r.rois, blobs)) {
 			r.retry = append(r.retry, roi)
 		}
-		for _, c := range r.scanner.failed {
-			if cardOffSticker(geom.QuadCentre(c.q), r.stickered) {
+		for _, c := range r.scanner.Failed {
+			if cardOffSticker(geom.QuadCentre(c.Q), r.stickered) {
 				continue
 			}
-			side := math.Sqrt(c.area)
-			r.retry = append(r.retry, geom.QuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+			side := math.Sqrt(c.Area)
+			r.retry = append(r.retry, geom.QuadBox(c.Q).Inset(-int(math.Ceil(0.6*side))-2))
 		}
 		if slices.Equal(was, r.reads) { // nothing read, nothing read better
 			r.keepSticker(g, roi, false, r.retry[tried:])
@@ -490,10 +492,10 @@ func (r *CardReader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float6
 			continue
 		}
 		was = append(was[:0], r.reads...)
-		for _, pass := range cardPassRetry {
+		for _, pass := range marker.PassRetry {
 			n := len(r.reads)
 			var err error
-			r.reads, err = r.scanner.scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
+			r.reads, err = r.scanner.Scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 			if err != nil {
 				return fmt.Errorf("vision: read cards: %w", err)
 			}
@@ -517,9 +519,9 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 	used := make([]bool, len(outlines))
 	dict := r.markers.Dict().String()
 	for k, m := range r.reads {
-		id := m.marker.ID
+		id := m.Marker.ID
 		rd := CardReading{ID: CardUnknown, Marker: &id, Dictionary: dict, Method: CardMethodMarker,
-			Confidence: m.conf, Corners: m.marker.Corners, Box: geom.QuadBox(m.marker.Corners)}
+			Confidence: m.Conf, Corners: m.Marker.Corners, Box: geom.QuadBox(m.Marker.Corners)}
 		if e, ok := r.markers.Lookup(id); ok {
 			rd.ID, rd.Kind = e.Content, e.Kind
 		}
@@ -529,7 +531,7 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 		// else the box is the marker's.
 		best := -1
 		for i, o := range outlines {
-			if !o.refined || !cardStickerFits(m.marker, o.q) || r.holdsOtherSticker(k, o.q) {
+			if !o.refined || !cardStickerFits(m.Marker, o.q) || r.holdsOtherSticker(k, o.q) {
 				continue
 			}
 			if best < 0 || o.area < outlines[best].area {
@@ -539,12 +541,12 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 		if best >= 0 {
 			used[best] = true
 			rd.Box = geom.QuadBox(outlines[best].q)
-			rd.Corners = cardOrderFrom(outlines[best].q, m.marker.Corners)
+			rd.Corners = cardOrderFrom(outlines[best].q, m.Marker.Corners)
 		}
 		// Outlines that are just the sticker or its quiet zone, or hold
 		// the sticker without being its card, go too.
 		for i, o := range outlines {
-			if !used[i] && (geom.InQuad(geom.QuadCentre(o.q), m.marker.Corners) || geom.InQuad(m.marker.Center, o.q)) {
+			if !used[i] && (geom.InQuad(geom.QuadCentre(o.q), m.Marker.Corners) || geom.InQuad(m.Marker.Center, o.q)) {
 				used[i] = true
 			}
 		}
@@ -559,10 +561,10 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 // other than r.reads[k] and of about its size (within
 // cardStickerSizeRatio).
 func (r *CardReader) holdsOtherSticker(k int, q [4]geom.Point) bool {
-	mk := r.reads[k].marker
+	mk := r.reads[k].Marker
 	for j, o := range r.reads {
-		ratio := o.marker.Side / max(1, mk.Side)
-		if j != k && ratio <= cardStickerSizeRatio && ratio >= 1/cardStickerSizeRatio && geom.InQuad(o.marker.Center, q) {
+		ratio := o.Marker.Side / max(1, mk.Side)
+		if j != k && ratio <= cardStickerSizeRatio && ratio >= 1/cardStickerSizeRatio && geom.InQuad(o.Marker.Center, q) {
 			return true
 		}
 	}
@@ -576,22 +578,22 @@ func (r *CardReader) holdsOtherSticker(k int, q [4]geom.Point) bool {
 // one. It returns where the blobs lie in r.rois.
 func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLearnedReads, w, h int) [2]int {
 	r.rois = r.rois[:0]
-	for _, c := range r.scanner.failed {
-		side := math.Sqrt(c.area)
-		if ctr := geom.QuadCentre(c.q); side > 48 || learned.onTaught(ctr, outlines) || cardOffSticker(ctr, r.stickered) {
+	for _, c := range r.scanner.Failed {
+		side := math.Sqrt(c.Area)
+		if ctr := geom.QuadCentre(c.Q); side > 48 || learned.onTaught(ctr, outlines) || cardOffSticker(ctr, r.stickered) {
 			continue // large enough to have read at half resolution, or card art
 		}
-		r.rois = append(r.rois, geom.QuadBox(c.q).Inset(-int(math.Ceil(0.6*side))-2))
+		r.rois = append(r.rois, geom.QuadBox(c.Q).Inset(-int(math.Ceil(0.6*side))-2))
 	}
 	// Dark blobs of a small marker's size, not already inside a marker
 	// read, up to a sixth of the frame.
 	blobs := [2]int{len(r.rois), len(r.rois)} // r.rois[blobs[0]:blobs[1]]
 	blobArea := 0
-	for _, b := range r.scanner.blobs {
+	for _, b := range r.scanner.Blobs {
 		ctr := geom.Point{X: float32(b.Min.X+b.Max.X) / 2, Y: float32(b.Min.Y+b.Max.Y) / 2}
 		inside := false
 		for _, m := range r.reads {
-			if geom.InQuad(ctr, m.marker.Corners) {
+			if geom.InQuad(ctr, m.Marker.Corners) {
 				inside = true
 				break
 			}
@@ -1006,12 +1008,12 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 	r.loose = r.loose[:0]
 	for i, rd := range out {
 		drop := false
-		mi := r.reads[i].marker
+		mi := r.reads[i].Marker
 		for j, o := range out {
 			if j == i || o.Confidence <= rd.Confidence {
 				continue
 			}
-			mj := r.reads[j].marker
+			mj := r.reads[j].Marker
 			if onCard[j] && geom.InQuad(mi.Center, o.Corners) && !geom.InQuad(mj.Center, rd.Corners) {
 				drop = true
 				break
@@ -1070,7 +1072,7 @@ func (ls cardLearnedReads) readAt(p geom.Point) bool {
 // stickerIn reports whether a sticker read so far (r.reads) lies in q.
 func (r *CardReader) stickerIn(q [4]geom.Point) bool {
 	for _, m := range r.reads {
-		if geom.InQuad(m.marker.Center, q) {
+		if geom.InQuad(m.Marker.Center, q) {
 			return true
 		}
 	}
@@ -1269,7 +1271,7 @@ func (w *CardWatcher) Shown(frame int, img gocv.Mat) ([]string, error) {
 // the card from 2 to 6.5 marker sides wide and at most 8.5 long (a sticker
 // is at least a sixth of its card's width) and its sides no more than 1.9
 // times apart.
-func cardStickerFits(m Marker, q [4]geom.Point) bool {
+func cardStickerFits(m marker.Marker, q [4]geom.Point) bool {
 	if !geom.QuadInQuad(m.Corners, q) {
 		return false
 	}
@@ -1295,4 +1297,42 @@ func cardStickerFits(m Marker, q [4]geom.Point) bool {
 	l0, l1 := cardSideMeans(q)
 	short, long := min(l0, l1), max(l0, l1)
 	return short >= 2*m.Side && short <= 6.5*m.Side && long <= 8.5*m.Side && long <= 1.9*short
+}
+
+// cardRetryArea is the largest place (px²) the retry passes search.
+const cardRetryArea = 140 * 140
+
+// cardStickered is a card whose sticker was read: its outline and the
+// marker's.
+type cardStickered struct{ card, marker [4]geom.Point }
+
+// stickerCards appends to out the re-fitted outlines that a sticker read so
+// far (r.reads) fits (cardStickerFits): cards whose sticker is read. A card
+// carries one sticker; what else looks like a marker on it, away from the
+// sticker, is card art (a stray sticker, dropped, or a wrong one), so the
+// full-resolution and retry searches leave it alone (cardOffSticker).
+func (r *CardReader) stickerCards(outlines []cardQuadCandidate, out []cardStickered) []cardStickered {
+	for _, o := range outlines {
+		if !o.refined {
+			continue
+		}
+		for _, m := range r.reads {
+			if cardStickerFits(m.Marker, o.q) {
+				out = append(out, cardStickered{o.q, m.Marker.Corners})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cardOffSticker reports whether p lies on one of the cards cs but not on
+// its sticker (where a second look may read the sticker better).
+func cardOffSticker(p geom.Point, cs []cardStickered) bool {
+	for _, c := range cs {
+		if geom.InQuad(p, c.card) && !geom.InQuad(p, c.marker) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,8 +3,9 @@ package vision
 import (
 	"image"
 	"math/bits"
-	"tablecam/vision/geom"
 	"testing"
+
+	"tablecam/vision/geom"
 )
 
 // cardFlip returns d with its first n bits flipped.

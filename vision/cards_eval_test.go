@@ -18,7 +18,6 @@ package vision_test
 
 import (
 	"fmt"
-	"gocv.io/x/gocv"
 	"image"
 	"image/color"
 	"math"
@@ -32,8 +31,12 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gocv.io/x/gocv"
+
+	"tablecam/stickers"
 	"tablecam/vision"
 	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
 
@@ -408,7 +411,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	mm := vision.DefaultMarkerMap()
+	mm := marker.DefaultMap()
 	want := func(tr synth.CardTruth) string {
 		if e, ok := mm.Lookup(tr.Marker); ok {
 			return e.Content
@@ -1315,17 +1318,17 @@ func TestCardsMethodComparison(t *testing.T) {
 // perspective, defocused, with sensor noise and JPEG — and reads every
 // marker back through the CardReader, with the id the marker map gives it.
 func TestCardsStickerSheetPhotographed(t *testing.T) {
-	mm := vision.DefaultMarkerMap()
+	mm := marker.DefaultMap()
 	var ids []int
 	for _, e := range mm.Entries() {
 		ids = append(ids, e.Marker)
 	}
-	spec := vision.SheetSpec{Dict: mm.Dict(), IDs: ids, SideMM: 15, Labels: mm.Labels(), DPI: 300}
+	spec := stickers.Spec{Dict: mm.Dict(), IDs: ids, SideMM: 15, Labels: mm.Labels(), DPI: 300}
 	perPage, _, err := spec.Pages()
 	if err != nil {
 		t.Fatal(err)
 	}
-	png, _, err := vision.StickerSheet(spec)
+	png, _, err := stickers.Render(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,10 +4,11 @@ import (
 	"errors"
 	"image"
 	"math/bits"
-	"tablecam/vision/geom"
 	"time"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // Test hooks for package vision_test (the evaluation needs synth, which

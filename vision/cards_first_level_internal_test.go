@@ -4,10 +4,11 @@ import (
 	"image"
 	"math/rand"
 	"slices"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // TestCardFirstLevelKeyer: the first-level keyer (confirmAt's first look)

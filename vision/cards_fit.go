@@ -3,9 +3,10 @@ package vision
 import (
 	"image"
 	"math"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // Fitting an outline to its nearest taught card: an outline found a few

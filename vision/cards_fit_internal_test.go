@@ -3,10 +3,11 @@ package vision
 import (
 	"image"
 	"math"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // cardFitSetup returns a reader with two taught cards (noise), a frame of

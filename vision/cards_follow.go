@@ -27,7 +27,9 @@ import (
 	"image"
 	"math"
 	"slices"
+
 	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 const (
@@ -71,8 +73,8 @@ var cardFollowTurns = [...]float64{0, -0.6, 0.6}
 // read) and the picture it was read with, sampled at offs from the centre.
 type cardFollowed struct {
 	rd     CardReading
-	marker *cardMarkerRead // when read
-	now    cardMarkerRead  // where it was read again this frame
+	marker *marker.Sticker // when read
+	now    marker.Sticker  // where it was read again this frame
 	q0     [4]geom.Point   // the outline when read
 	q      [4]geom.Point   // and now
 	c0     geom.Point      // its centre
@@ -120,15 +122,15 @@ func (r *CardReader) startFollowing(g geom.View, out []CardReading) {
 
 // markerRead is the sticker read this frame with marker id whose centre
 // lies in box.
-func (r *CardReader) markerRead(id int, box image.Rectangle) (cardMarkerRead, bool) {
+func (r *CardReader) markerRead(id int, box image.Rectangle) (marker.Sticker, bool) {
 	for _, m := range r.reads {
-		p := m.marker.Center
-		if m.marker.ID == id && float64(p.X) >= float64(box.Min.X)-1 && float64(p.X) <= float64(box.Max.X)+1 &&
+		p := m.Marker.Center
+		if m.Marker.ID == id && float64(p.X) >= float64(box.Min.X)-1 && float64(p.X) <= float64(box.Max.X)+1 &&
 			float64(p.Y) >= float64(box.Min.Y)-1 && float64(p.Y) <= float64(box.Max.Y)+1 {
 			return m, true
 		}
 	}
-	return cardMarkerRead{}, false
+	return marker.Sticker{}, false
 }
 
 // follow returns the cards followed into this frame (g its grey view,
@@ -217,10 +219,10 @@ func (r *CardReader) refound(g geom.View, t *cardFollowed) bool {
 		// its marker is read where it now lies instead.
 		var q [4]geom.Point
 		for k := range 4 {
-			q[k] = t.move(t.marker.marker.Corners[k])
+			q[k] = t.move(t.marker.Marker.Corners[k])
 		}
-		m, ok := r.scanner.read(r.grey, g, q)
-		if !ok || m.marker.ID != t.marker.marker.ID {
+		m, ok := r.scanner.Read(r.grey, g, q)
+		if !ok || m.Marker.ID != t.marker.Marker.ID {
 			return false
 		}
 		t.now = m

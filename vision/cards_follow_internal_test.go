@@ -7,10 +7,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 // TestCardFollowOnChanged: a card is followed only while it lies on what
@@ -163,7 +165,7 @@ func TestCardKeepFollowed(t *testing.T) {
 	follow := func(rd CardReading) {
 		t := cardFollowed{rd: rd}
 		if rd.Marker != nil {
-			t.marker = &cardMarkerRead{marker: Marker{ID: *rd.Marker}}
+			t.marker = &marker.Sticker{Marker: marker.Marker{ID: *rd.Marker}}
 			t.now = *t.marker
 		}
 		r.kept = append(r.kept, len(r.followed))
@@ -190,7 +192,7 @@ func TestCardKeepFollowed(t *testing.T) {
 	if !slices.Equal(ids, want) {
 		t.Errorf("kept %v, want %v", ids, want)
 	}
-	if len(r.reads) != 1 || r.reads[0].marker.ID != 2 {
+	if len(r.reads) != 1 || r.reads[0].Marker.ID != 2 {
 		t.Errorf("stickers' reads %v, want the kept sticker's (2)", r.reads)
 	}
 }

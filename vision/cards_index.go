@@ -24,7 +24,7 @@ package vision
 /*
 #cgo pkg-config: opencv4
 #cgo CXXFLAGS: -std=c++11
-#include "aruco.h"
+#include "cards_native.h"
 */
 import "C"
 
@@ -39,10 +39,11 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // Canonical card image and descriptor sizes.

@@ -15,8 +15,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"tablecam/vision/geom"
 	"time"
+
+	"tablecam/vision/geom"
 )
 
 // Saved index files: index.json, a readable manifest, and descriptors.bin,

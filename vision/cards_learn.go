@@ -4,9 +4,11 @@ import (
 	"image"
 	"math"
 	"slices"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 // The missed outlines searched by keypoints: their best match's distance
@@ -147,7 +149,7 @@ func (r *CardReader) oneUnknown(out []CardReading) []CardReading {
 // cardOnLooseSticker reports whether every corner of q lies within
 // cardRefStickerReach marker sides of one of the markers loose: on that
 // sticker's card.
-func cardOnLooseSticker(loose []Marker, q [4]geom.Point) bool {
+func cardOnLooseSticker(loose []marker.Marker, q [4]geom.Point) bool {
 	for _, m := range loose {
 		reach := cardRefStickerReach * m.Side
 		on := true

@@ -13,7 +13,7 @@ package vision
 // (cards_learn.go, confirmKeyFound), so untaught cards stay unknown.
 
 // #include <stdint.h>
-// #include "aruco.h"
+// #include "cards_native.h"
 import "C"
 
 import (
@@ -21,10 +21,11 @@ import (
 	"image/color"
 	"math"
 	"slices"
-	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // Frame search sizes.

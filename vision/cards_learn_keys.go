@@ -17,9 +17,10 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // Keypoint search sizes.

@@ -9,10 +9,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // cardTestFace draws a card face of w×h: random shapes on a light ground.

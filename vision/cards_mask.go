@@ -4,9 +4,10 @@ import (
 	"errors"
 	"math"
 	"math/bits"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // Occluders: a glare spot or a thumb over a taught card. The card's face

@@ -16,10 +16,33 @@ import (
 	"image"
 	"math"
 	"slices"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
+
+// cardQuadCandidate is a card outline: a quadrilateral found in an edge
+// map, in full-resolution image coordinates (pixel centres at integers),
+// clockwise on screen.
+type cardQuadCandidate struct {
+	q       [4]geom.Point
+	area    float64
+	score   float64 // how well edges support it
+	refined bool    // sides re-fitted at full resolution
+	// alts are other outlines found for the same card: its inner frame,
+	// the card with its shadow. Recognition tries them too.
+	alts [][4]geom.Point
+}
+
+// cardQuadOK is geom.QuadOK's quad as a candidate.
+func cardQuadOK(q [4]geom.Point, minSide, maxSide float64) (cardQuadCandidate, bool) {
+	q, area, ok := geom.QuadOK(q, minSide, maxSide)
+	if !ok {
+		return cardQuadCandidate{}, false
+	}
+	return cardQuadCandidate{q: q, area: area}, true
+}
 
 // cardOutlineFinder finds card outlines; it keeps its buffers.
 type cardOutlineFinder struct {

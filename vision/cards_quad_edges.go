@@ -1,6 +1,6 @@
 package vision
 
-// The edge map of the outline finder in one call to aruco.cpp
+// The edge map of the outline finder in one call to cards_native.cpp
 // (tc_canny_busy): a busy table needs a second Canny pass at higher
 // thresholds, and both passes share the image's gradients instead of
 // computing them twice.
@@ -9,13 +9,14 @@ package vision
 #cgo pkg-config: opencv4
 #cgo CXXFLAGS: -std=c++11
 #include <stdlib.h>
-#include "aruco.h"
+#include "cards_native.h"
 */
 import "C"
 
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -72,7 +73,7 @@ func (f *cardOutlineFinder) edgesOf(src gocv.Mat) error {
 		(*C.int16_t)(unsafe.Pointer(&dx[0])), (*C.int16_t)(unsafe.Pointer(&dy[0])), C.size_t(f.dx.Step()),
 		(*C.uint8_t)(unsafe.Pointer(&e[0])), C.size_t(f.edges.Step()), C.double(f.lo), C.double(f.hi),
 		C.double(cardMaxEdgeShare), busyFirst, &busy, &cerr) != 0 {
-		return arucoError("edges", cerr)
+		return cardCError("edges", cerr)
 	}
 	f.busy = busy != 0
 	return nil
@@ -96,7 +97,7 @@ type cardEdgePolys struct {
 
 // find approximates (closed Douglas–Peucker, epsilon eps) every contour of
 // the edge map edges whose bounding box's longer side is at least
-// minExtent, in one call to aruco.cpp: gocv hands each contour, point and
+// minExtent, in one call to cards_native.cpp: gocv hands each contour, point and
 // approximation across cgo with a call of its own.
 func (p *cardEdgePolys) find(edges gocv.Mat, minExtent, eps float64) error {
 	if edges.Type() != gocv.MatTypeCV8UC1 || edges.Empty() {
@@ -119,7 +120,7 @@ func (p *cardEdgePolys) find(edges gocv.Mat, minExtent, eps float64) error {
 		var cerr *C.char
 		if C.tc_edge_polys((*C.uint8_t)(unsafe.Pointer(&data[0])), C.int(rows), C.int(cols), C.size_t(step), C.double(minExtent), C.double(eps),
 			(*C.int)(unsafe.Pointer(&p.xy[0])), C.int(len(p.xy)), (*C.int)(unsafe.Pointer(&p.n[0])), C.int(len(p.n)), &np, &npt, &cerr) != 0 {
-			return arucoError("edge polygons", cerr)
+			return cardCError("edge polygons", cerr)
 		}
 		if int(np) <= len(p.n) && 2*int(npt) <= len(p.xy) {
 			p.n, p.xy = p.n[:np], p.xy[:2*npt]
@@ -134,4 +135,15 @@ func (p *cardEdgePolys) find(edges gocv.Mat, minExtent, eps float64) error {
 func (p *cardEdgePolys) reserve(n, pts int) {
 	p.n = make([]int32, max(n, 1))
 	p.xy = make([]int32, 2*max(pts, 1))
+}
+
+// cardCError turns a message from cards_native.cpp into an error and frees
+// it.
+func cardCError(op string, cerr *C.char) error {
+	if cerr == nil {
+		return fmt.Errorf("vision: %s: failed", op)
+	}
+	msg := C.GoString(cerr)
+	C.tc_free_error(cerr)
+	return fmt.Errorf("vision: %s: %s", op, strings.TrimSpace(msg))
 }

@@ -3,8 +3,9 @@ package vision
 import (
 	"math"
 	"math/rand/v2"
-	"tablecam/vision/geom"
 	"testing"
+
+	"tablecam/vision/geom"
 )
 
 func cardTestLine(ax, ay, bx, by float64) cardSegLine {

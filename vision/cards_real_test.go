@@ -45,6 +45,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/marker"
 )
 
 func realEval() bool { return *evalReal }
@@ -422,7 +423,7 @@ func TestCardsRealBox(t *testing.T) {
 // realMarkers reads img with a sticker-only reader over mm and with the
 // reference: our binding's detector (OpenCV's defaults) on the same
 // dictionary.
-func realMarkers(t *testing.T, mm *vision.MarkerMap, img gocv.Mat) (got []vision.CardReading, ref []vision.Marker) {
+func realMarkers(t *testing.T, mm *marker.Map, img gocv.Mat) (got []vision.CardReading, ref []marker.Marker) {
 	t.Helper()
 	r, err := vision.NewCardReader(vision.CardReaderOptions{Markers: mm, HideUnknown: true})
 	if err != nil {
@@ -432,7 +433,7 @@ func realMarkers(t *testing.T, mm *vision.MarkerMap, img gocv.Mat) (got []vision
 	if got, err = r.ReadCards(img); err != nil {
 		t.Fatal(err)
 	}
-	md, err := vision.NewMarkerDetector(mm.Dict(), vision.MarkerOptions{})
+	md, err := marker.NewDetector(mm.Dict(), marker.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +445,7 @@ func realMarkers(t *testing.T, mm *vision.MarkerMap, img gocv.Mat) (got []vision
 }
 
 // realRefIDs formats the reference's markers.
-func realRefIDs(ref []vision.Marker) string {
+func realRefIDs(ref []marker.Marker) string {
 	var s []string
 	for _, m := range ref {
 		s = append(s, fmt.Sprintf("%d@%.0f,%.0f", m.ID, m.Center.X, m.Center.Y))
@@ -456,9 +457,9 @@ func realRefIDs(ref []vision.Marker) string {
 }
 
 // realAllIDs maps ids 0-249 of dictionary dict to content "m-NNN".
-func realAllIDs(t *testing.T, dict string) *vision.MarkerMap {
+func realAllIDs(t *testing.T, dict string) *marker.Map {
 	t.Helper()
-	mm, err := vision.DefaultMarkerMap().Merge("real.yaml",
+	mm, err := marker.DefaultMap().Merge("real.yaml",
 		[]byte("dictionary: "+dict+"\nreplace: true\nmarkers:\n  - {ids: 0-249, content: \"m-###\", first: 0}\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -498,7 +499,7 @@ func realScore(got []vision.CardReading, truth map[int]image.Point) (right, wron
 // centre is O + c·A + s·B + r·V; the four vectors are fitted to the
 // reference's centres (least squares). The fit must explain them within
 // 4 px (markers are 20 px across).
-func realCharucoTruth(t *testing.T, ref []vision.Marker) map[int]image.Point {
+func realCharucoTruth(t *testing.T, ref []marker.Marker) map[int]image.Point {
 	t.Helper()
 	if len(ref) < 8 {
 		t.Fatalf("ChArUco truth: the reference reads %d markers", len(ref))
@@ -559,7 +560,7 @@ func TestCardsRealStickerPhantoms(t *testing.T) {
 			paths = append(paths, p)
 		}
 	}
-	mm := vision.DefaultMarkerMap()
+	mm := marker.DefaultMap()
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "photo\treader\treference")
@@ -572,7 +573,7 @@ func TestCardsRealStickerPhantoms(t *testing.T) {
 			if g.Marker == nil {
 				continue
 			}
-			if !slices.ContainsFunc(ref, func(m vision.Marker) bool {
+			if !slices.ContainsFunc(ref, func(m marker.Marker) bool {
 				return m.ID == *g.Marker && image.Pt(int(m.Center.X), int(m.Center.Y)).In(g.Box)
 			}) {
 				t.Errorf("%s: marker %d (%s) read at %v, where the reference reads none", filepath.Base(p), *g.Marker, g.ID, g.Box)
@@ -596,7 +597,7 @@ func TestCardsRealStickers(t *testing.T) {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "photo\tmarkers\tright\twrong\tmissed\treference right\treadings")
-	row := func(name string, got []vision.CardReading, ref []vision.Marker, truth map[int]image.Point) (right, refRight int) {
+	row := func(name string, got []vision.CardReading, ref []marker.Marker, truth map[int]image.Point) (right, refRight int) {
 		right, wrong, missed := realScore(got, truth)
 		for _, m := range ref {
 			if c, ok := truth[m.ID]; ok && math.Hypot(float64(c.X)-float64(m.Center.X), float64(c.Y)-float64(m.Center.Y)) < m.Side/2 {
@@ -626,7 +627,7 @@ func TestCardsRealStickers(t *testing.T) {
 	}
 
 	board := realImage(t, photos[1])
-	got, ref = realMarkers(t, vision.DefaultMarkerMap(), board)
+	got, ref = realMarkers(t, marker.DefaultMap(), board)
 	board.Close()
 	if right, refRight := row("screen_charuco.jpg (4X4_250)", got, ref, realCharucoTruth(t, ref)); right < refRight {
 		t.Errorf("screen_charuco.jpg: %d markers read right, the reference reads %d", right, refRight)

@@ -55,7 +55,7 @@ package vision
 /*
 #cgo pkg-config: opencv4
 #cgo CXXFLAGS: -std=c++11
-#include "aruco.h"
+#include "cards_native.h"
 */
 import "C"
 
@@ -68,10 +68,12 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 // Reference comparison settings.
@@ -264,8 +266,8 @@ type cardRef struct {
 	// no other outline is read as a taught card (settlePending).
 	pending     []cardRefPending
 	pendingFrom int
-	pendingDrop []bool              // settlePending's
-	failed      []cardQuadCandidate // sticker candidates of all places
+	pendingDrop []bool             // settlePending's
+	failed      []marker.Candidate // sticker candidates of all places
 	// blobFree's cards read (corners within cardQuadRowSpan's bound: each
 	// card read, then it with its rim) and the others, and their spans on a
 	// row.
@@ -1030,18 +1032,18 @@ func (r *CardReader) scanHalfIn(g geom.View, minSide, maxSide float64) error {
 	r.reads = r.reads[:0]
 	c.failed, c.markerBlobs = c.failed[:0], c.markerBlobs[:0]
 	var err error
-	r.scanner.keep = c.keepNear
-	defer func() { r.scanner.keep = nil }()
+	r.scanner.Keep = c.keepNear
+	defer func() { r.scanner.Keep = nil }()
 	for _, p := range c.places {
-		r.reads, err = r.scanner.scan(r.grey, g, p, cardPassHalf, minSide, min(maxSide, float64(max(p.Dx(), p.Dy()))), r.reads)
+		r.reads, err = r.scanner.Scan(r.grey, g, p, marker.PassHalf, minSide, min(maxSide, float64(max(p.Dx(), p.Dy()))), r.reads)
 		if err != nil {
 			return err
 		}
-		c.failed = append(c.failed, r.scanner.failed...)
-		c.markerBlobs = append(c.markerBlobs, r.scanner.blobs...)
+		c.failed = append(c.failed, r.scanner.Failed...)
+		c.markerBlobs = append(c.markerBlobs, r.scanner.Blobs...)
 	}
-	r.scanner.failed = append(r.scanner.failed[:0], c.failed...)
-	r.scanner.blobs = append(r.scanner.blobs[:0], c.markerBlobs...)
+	r.scanner.Failed = append(r.scanner.Failed[:0], c.failed...)
+	r.scanner.Blobs = append(r.scanner.Blobs[:0], c.markerBlobs...)
 	return nil
 }
 
@@ -1347,12 +1349,12 @@ func (r *CardReader) stickeredBlobs(out []cardStickered) []cardStickered {
 	add := func(q [4]geom.Point) {
 		k, n := -1, 0
 		for j, m := range r.reads {
-			if geom.QuadInQuad(m.marker.Corners, q) {
+			if geom.QuadInQuad(m.Marker.Corners, q) {
 				k, n = j, n+1
 			}
 		}
 		if n == 1 {
-			out = append(out, cardStickered{q, r.reads[k].marker.Corners})
+			out = append(out, cardStickered{q, r.reads[k].Marker.Corners})
 		}
 	}
 	for _, b := range r.ref.blobs {
@@ -1805,13 +1807,13 @@ func cardUnshaded(tiles []cardShadowSums, gain [3]float64) int {
 // have been found.
 func (r *CardReader) nearSticker(p geom.Point) bool {
 	for _, m := range r.reads {
-		reach := cardRefStickerReach * m.marker.Side
+		reach := cardRefStickerReach * m.Marker.Side
 		// The distance is at least the larger of the offsets (a margin for
 		// math.Hypot's rounding): most points are decided without it.
-		if dx, dy := math.Abs(float64(p.X-m.marker.Center.X)), math.Abs(float64(p.Y-m.marker.Center.Y)); max(dx, dy) > reach*(1+1e-9)+1e-9 {
+		if dx, dy := math.Abs(float64(p.X-m.Marker.Center.X)), math.Abs(float64(p.Y-m.Marker.Center.Y)); max(dx, dy) > reach*(1+1e-9)+1e-9 {
 			continue
 		}
-		if geom.Dist(p, m.marker.Center) < reach {
+		if geom.Dist(p, m.Marker.Center) < reach {
 			return true
 		}
 	}

@@ -4,10 +4,11 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // TestCardRefNoisyShadowLeftOut: on a dark green table (felt) with a

@@ -4,10 +4,12 @@ import (
 	"image"
 	"math"
 	"math/rand/v2"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 // cardRefChangedGo is cardRef.changed's loops in Go, the reference
@@ -278,7 +280,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 		}
 		r.reads = r.reads[:0]
 		for range 2 {
-			r.reads = append(r.reads, cardMarkerRead{marker: Marker{Center: geom.Point{X: float32(rng.Float64() * 1280), Y: float32(rng.Float64() * 720)}, Side: 10 + rng.Float64()*20}})
+			r.reads = append(r.reads, marker.Sticker{Marker: marker.Marker{Center: geom.Point{X: float32(rng.Float64() * 1280), Y: float32(rng.Float64() * 720)}, Side: 10 + rng.Float64()*20}})
 		}
 		b := cardRefBlob{box: image.Rect(rng.IntN(400), rng.IntN(200), 700+rng.IntN(580), 400+rng.IntN(320))}
 		l := r.blobFree(b, out)
@@ -297,7 +299,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 				}
 				stuck := false
 				for _, m := range r.reads {
-					stuck = stuck || geom.Dist(p, m.marker.Center) < cardRefStickerReach*m.marker.Side
+					stuck = stuck || geom.Dist(p, m.Marker.Center) < cardRefStickerReach*m.Marker.Side
 				}
 				if stuck {
 					near++

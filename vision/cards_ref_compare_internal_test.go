@@ -3,10 +3,11 @@ package vision
 import (
 	"image"
 	"math/rand"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // TestCardRefCompareChanged: with the reference, an outline mostly on the

@@ -5,10 +5,12 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 // cardsHandScene draws a grey table (ref), and on it (frame) a light card
@@ -494,8 +496,8 @@ func TestCardStickeredBlobs(t *testing.T) {
 	rect := func(x0, y0, x1, y1 float32) [4]geom.Point {
 		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
-	marker := func(id int, q [4]geom.Point) cardMarkerRead {
-		return cardMarkerRead{marker: Marker{ID: id, Corners: q, Center: geom.QuadCentre(q)}}
+	mark := func(id int, q [4]geom.Point) marker.Sticker {
+		return marker.Sticker{Marker: marker.Marker{ID: id, Corners: q, Center: geom.QuadCentre(q)}}
 	}
 	r := &CardReader{refUsed: true}
 	r.ref.blobs = []cardRefBlob{
@@ -504,10 +506,10 @@ func TestCardStickeredBlobs(t *testing.T) {
 		{quad: rect(700, 100, 810, 260), hasQuad: true},               // a hand: not clean
 		{quad: rect(900, 100, 1010, 260), hasQuad: true, clean: true}, // none
 	}
-	r.reads = []cardMarkerRead{
-		marker(1, rect(170, 220, 195, 245)),
-		marker(2, rect(420, 120, 445, 145)), marker(3, rect(470, 220, 495, 245)),
-		marker(4, rect(770, 220, 795, 245)),
+	r.reads = []marker.Sticker{
+		mark(1, rect(170, 220, 195, 245)),
+		mark(2, rect(420, 120, 445, 145)), mark(3, rect(470, 220, 495, 245)),
+		mark(4, rect(770, 220, 795, 245)),
 	}
 	// Parts of the blob with the hand: the card read (readAt), and one
 	// not read.
@@ -515,10 +517,10 @@ func TestCardStickeredBlobs(t *testing.T) {
 		{quad: rect(700, 180, 810, 260), hasQuad: true, readAt: 1},
 		{quad: rect(700, 100, 810, 180), hasQuad: true},
 	}
-	r.reads = append(r.reads, marker(5, rect(720, 120, 745, 145)))
+	r.reads = append(r.reads, mark(5, rect(720, 120, 745, 145)))
 	got := r.stickeredBlobs(nil)
-	if len(got) != 2 || got[0].card != r.ref.blobs[0].quad || got[0].marker != r.reads[0].marker.Corners ||
-		got[1].card != r.ref.parts[0].quad || got[1].marker != r.reads[3].marker.Corners {
+	if len(got) != 2 || got[0].card != r.ref.blobs[0].quad || got[0].marker != r.reads[0].Marker.Corners ||
+		got[1].card != r.ref.parts[0].quad || got[1].marker != r.reads[3].Marker.Corners {
 		t.Fatalf("stickered blobs %v, want the first blob with marker 1 and the part read with marker 4", got)
 	}
 	if !cardOffSticker(geom.Point{X: 130, Y: 130}, got) || cardOffSticker(geom.Point{X: 182, Y: 232}, got) || cardOffSticker(geom.Point{X: 430, Y: 130}, got) {

@@ -18,9 +18,10 @@ package vision
 
 import (
 	"image"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // cardStillRead is the mean difference (grey levels, of the three

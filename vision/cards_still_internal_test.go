@@ -4,10 +4,11 @@ import (
 	"image"
 	"image/color"
 	"math/rand"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // TestCardReadStill: an outline read in vain is not read again in the next

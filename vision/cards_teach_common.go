@@ -15,6 +15,7 @@ package vision
 
 import (
 	"gocv.io/x/gocv"
+
 	"tablecam/vision/geom"
 )
 

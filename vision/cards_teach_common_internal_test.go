@@ -1,10 +1,11 @@
 package vision
 
 import (
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // TestCardCommonWhole: the keypoints common to a card's teaching photos,

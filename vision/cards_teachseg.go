@@ -12,9 +12,10 @@ import (
 	"image"
 	"math"
 	"slices"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // cardSegmentOutline returns the outline of the largest region of half

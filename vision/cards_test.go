@@ -15,13 +15,14 @@ import (
 
 	"tablecam/vision"
 	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
 
 func TestCardReadingJSON(t *testing.T) {
 	id := 7
 	r := vision.CardReading{ID: "activation-8", Marker: &id, Dictionary: "DICT_4X4_250", Method: vision.CardMethodMarker,
-		Box: image.Rect(10, 20, 110, 160), Confidence: 0.98765, Kind: vision.MarkerKindActivation}
+		Box: image.Rect(10, 20, 110, 160), Confidence: 0.98765, Kind: marker.KindActivation}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func TestCardReaderInputs(t *testing.T) {
 		t.Error("float image read")
 	}
 	// Grey, BGRA and non-continuous (a region) inputs work.
-	s := synth.CardScene{Seed: 1, Dict: vision.Dict4X4_250, Background: synth.BackgroundWood,
+	s := synth.CardScene{Seed: 1, Dict: marker.Dict4X4_250, Background: synth.BackgroundWood,
 		Cards: []synth.CardSpec{{Art: 1, Sticker: true, Marker: 3, Width: 150, Center: image.Pt(400, 360)}}}
 	m, _, err := synth.RenderCardScene(s)
 	if err != nil {
@@ -110,7 +111,7 @@ func TestCardReaderScene(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	s := synth.CardScene{Seed: cardsEvalSeed + 1, Dict: vision.Dict4X4_250, Background: synth.BackgroundSlate,
+	s := synth.CardScene{Seed: cardsEvalSeed + 1, Dict: marker.Dict4X4_250, Background: synth.BackgroundSlate,
 		Cards: []synth.CardSpec{
 			{Art: 2, Width: 160, Center: image.Pt(250, 250), Angle: 20},
 			{Art: 4, Width: 150, Center: image.Pt(650, 450), Angle: 200, Tilt: 25},

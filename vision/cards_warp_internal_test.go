@@ -3,8 +3,9 @@ package vision
 import (
 	"math"
 	"math/rand/v2"
-	"tablecam/vision/geom"
 	"testing"
+
+	"tablecam/vision/geom"
 )
 
 // TestCardQuadRowSpanMatchesTests checks that cardQuadRowSpan is exactly

@@ -3,7 +3,7 @@ package vision
 /*
 #cgo pkg-config: opencv4
 #cgo CXXFLAGS: -std=c++11
-#include "aruco.h"
+#include "cards_native.h"
 */
 import "C"
 

@@ -9,12 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"tablecam/vision"
+	"tablecam/stickers"
+	"tablecam/vision/marker"
 )
 
 // markerMap loads the marker map: the default, with the group's file
 // (--markers, else DATA_DIR/markers.yaml when it exists) merged over it.
-func (a *app) markerMap(path string) (*vision.MarkerMap, error) {
+func (a *app) markerMap(path string) (*marker.Map, error) {
 	if path == "" {
 		p := filepath.Join(a.cfg.DataDir, "markers.yaml")
 		if _, err := os.Stat(p); err == nil {
@@ -22,9 +23,9 @@ func (a *app) markerMap(path string) (*vision.MarkerMap, error) {
 		}
 	}
 	if path == "" {
-		return vision.DefaultMarkerMap(), nil
+		return marker.DefaultMap(), nil
 	}
-	return vision.LoadMarkerMap(path)
+	return marker.LoadMap(path)
 }
 
 // parseIDs parses "0-47" or "0-7,53,60-64".
@@ -94,7 +95,7 @@ func (a *app) stickersCmd() *cobra.Command {
 			if out == "" {
 				return fmt.Errorf("stickers needs -o FILE")
 			}
-			png, pdf, err := vision.StickerSheet(vision.SheetSpec{Dict: m.Dict(), IDs: list, SideMM: side, Paper: paper, DPI: dpi, Labels: m.Labels()})
+			png, pdf, err := stickers.Render(stickers.Spec{Dict: m.Dict(), IDs: list, SideMM: side, Paper: paper, DPI: dpi, Labels: m.Labels()})
 			if err != nil {
 				return err
 			}
@@ -105,7 +106,7 @@ func (a *app) stickersCmd() *cobra.Command {
 			if err := os.WriteFile(base+".png", png, 0o644); err != nil {
 				return fmt.Errorf("write sticker sheet: %w", err)
 			}
-			perPage, pages, _ := vision.SheetSpec{Dict: m.Dict(), IDs: list, SideMM: side, Paper: paper, DPI: dpi}.Pages()
+			perPage, pages, _ := stickers.Spec{Dict: m.Dict(), IDs: list, SideMM: side, Paper: paper, DPI: dpi}.Pages()
 			cat := a.catalog()
 			fmt.Fprint(cmd.OutOrStdout(), cat.T("stickersWritten", base, cat.Count(pages, "pages"), perPage, base, cat.Count(len(list), "markers"), m.Dict(), side))
 			return nil

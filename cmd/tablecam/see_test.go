@@ -14,6 +14,7 @@ import (
 
 	"tablecam/models"
 	"tablecam/vision"
+	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
 
@@ -241,7 +242,7 @@ func TestLearnDiceCustomSetThenRead(t *testing.T) {
 func TestCardCommandMarkerAndTaught(t *testing.T) {
 	dir := t.TempDir()
 	data := dataDir(t)
-	mm := vision.DefaultMarkerMap()
+	mm := marker.DefaultMap()
 	id, ok := mm.MarkerFor("activation-3")
 	if !ok {
 		t.Fatal("default marker map has no activation-3")

@@ -10,8 +10,8 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/models"
-	"tablecam/vision"
 	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 // CardSpec is one card of a [CardScene]. Zero fields are chosen by the
@@ -62,7 +62,7 @@ type CardScene struct {
 	CardWidth [2]float64
 	// Dict is the dictionary of the stickers (zero value: DICT_4X4_50; the
 	// product's default is DICT_4X4_250).
-	Dict vision.MarkerDict
+	Dict marker.Dict
 	// Background is the table surface ("": wood).
 	Background Background
 	// Lighting of the room. Glare puts a glare spot on a card when
@@ -598,17 +598,17 @@ func premultiply(bgra *gocv.Mat, mask gocv.Mat) error {
 
 // pasteSticker draws the marker sticker (white quiet zone included) onto
 // the art.
-func pasteSticker(art *gocv.Mat, d vision.MarkerDict, cp *cardPose) error {
+func pasteSticker(art *gocv.Mat, d marker.Dict, cp *cardPose) error {
 	aw, ah := float64(art.Cols()), float64(art.Rows())
 	side := cp.sticker[1].sub(cp.sticker[0]).len() * aw
 	modules := d.Bits() + 2
 	px := modules * max(2, int(math.Ceil(2*side/float64(modules))))
-	mk, err := vision.GenerateMarker(d, cp.spec.Marker, px)
+	mk, err := marker.Generate(d, cp.spec.Marker, px)
 	if err != nil {
 		return err
 	}
 	defer mk.Close()
-	q := float64(vision.MarkerQuietZone(d, px))
+	q := float64(marker.QuietZone(d, px))
 	bgr := gocv.NewMat()
 	defer bgr.Close()
 	gocv.CvtColor(mk, &bgr, gocv.ColorGrayToBGR)
@@ -765,7 +765,7 @@ func cardTruth(s CardScene, cp *cardPose) CardTruth {
 // from TrainSeed*, scenes for held-out evaluation from EvalSeed*.
 func RandomCardScene(seed int64, cards []CardSpec) CardScene {
 	r := rngFor(seed, saltCardScene)
-	s := CardScene{Seed: seed, Dict: vision.Dict4X4_250}
+	s := CardScene{Seed: seed, Dict: marker.Dict4X4_250}
 	s.Cards = make([]CardSpec, len(cards))
 	copy(s.Cards, cards)
 	bgs := Backgrounds()

@@ -12,8 +12,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision"
 	"tablecam/vision/geom"
+	"tablecam/vision/marker"
 )
 
 func cardMatBytes(t *testing.T, m gocv.Mat) []byte {
@@ -90,7 +90,7 @@ func TestCardFamilies(t *testing.T) {
 
 func TestRenderCardScene(t *testing.T) {
 	spec := CardScene{
-		Seed: 3, Dict: vision.Dict4X4_250, Background: BackgroundFelt,
+		Seed: 3, Dict: marker.Dict4X4_250, Background: BackgroundFelt,
 		Lighting: Lighting{Glare: 0.6, GlareOnDie: true},
 		Cards: []CardSpec{
 			{Art: 1, Sticker: true, Marker: 5, Width: 120, Tilt: 30, Finger: true},
@@ -152,7 +152,7 @@ func TestRenderCardScene(t *testing.T) {
 		t.Errorf("fixed card: centre (%.1f, %.1f), angle %.1f, width %.1f", cx, cy, c.Angle, c.Width)
 	}
 	// The stickers read back with OpenCV's detector.
-	md, err := vision.NewMarkerDetector(vision.Dict4X4_250, vision.MarkerOptions{RefineSubpix: true})
+	md, err := marker.NewDetector(marker.Dict4X4_250, marker.Options{RefineSubpix: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func cardTestInQuad(p geom.Point, q [4]geom.Point) bool {
 func TestCardSceneSpecErrors(t *testing.T) {
 	for _, s := range []CardScene{
 		{Cards: make([]CardSpec, 9)},
-		{Cards: []CardSpec{{Sticker: true, Marker: 300}}, Dict: vision.Dict4X4_250},
+		{Cards: []CardSpec{{Sticker: true, Marker: 300}}, Dict: marker.Dict4X4_250},
 		{Cards: []CardSpec{{Sticker: true, Marker: 1, StickerSide: 0.9}}},
 		{Cards: []CardSpec{{Sticker: true, Marker: 1, StickerAt: 6}}},
 		{Cards: []CardSpec{{Width: 10}}},
@@ -228,7 +228,7 @@ func TestRandomCardScene(t *testing.T) {
 	if fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Error("RandomCardScene is not deterministic")
 	}
-	if a.Cards[2].Tilt != 12 || !a.Cards[1].Sticker || a.Cards[1].Marker != 9 || a.Dict != vision.Dict4X4_250 {
+	if a.Cards[2].Tilt != 12 || !a.Cards[1].Sticker || a.Cards[1].Marker != 9 || a.Dict != marker.Dict4X4_250 {
 		t.Errorf("caller's fields changed: %+v", a.Cards)
 	}
 	// Over many seeds every background, tilts up to 45°, thumbs and glare

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 import (
 	"image"
@@ -11,11 +11,11 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// cardFindDarkQuadsRef is the contour search done with gocv's calls, one
+// findDarkQuadsRef is the contour search done with gocv's calls, one
 // per contour and point (what tc_dark_polys replaced).
-func cardFindDarkQuadsRef(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64,
-	blobs *[]image.Rectangle, blob [2]float64, cut bool) []cardQuadCandidate {
-	var out []cardQuadCandidate
+func findDarkQuadsRef(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64,
+	blobs *[]image.Rectangle, blob [2]float64, cut bool) []Candidate {
+	var out []Candidate
 	cs := gocv.FindContours(bin, gocv.RetrievalList, gocv.ChainApproxSimple)
 	defer cs.Close()
 	minPerim := 4 * minSide * scale * 0.8
@@ -54,16 +54,16 @@ func cardFindDarkQuadsRef(bin gocv.Mat, scale float64, origin image.Point, minSi
 		switch {
 		case len(p) == 4:
 			quad := [4][2]float64{p[0], p[1], p[2], p[3]}
-			out = cardAddDarkQuad(out, quad, false, scale, origin, minSide, maxSide)
+			out = addDarkQuad(out, quad, false, scale, origin, minSide, maxSide)
 			if cut {
 				fine := gocv.ApproxPolyDP(c, math.Max(1, 0.015*perim), true)
 				if fp := pts(fine); len(fp) >= 5 {
-					out = cardAddCutQuad(out, fp, quad, scale, origin, minSide, maxSide)
+					out = addCutQuad(out, fp, quad, scale, origin, minSide, maxSide)
 				}
 				fine.Close()
 			}
 		case cut && len(p) >= 5:
-			out = cardAddCutQuad(out, p, [4][2]float64{}, scale, origin, minSide, maxSide)
+			out = addCutQuad(out, p, [4][2]float64{}, scale, origin, minSide, maxSide)
 		}
 	}
 	return out
@@ -101,20 +101,20 @@ func TestCardFindDarkQuadsMatchesGocv(t *testing.T) {
 		}
 		scale := []float64{1, 0.5}[scene%2]
 		origin := image.Pt(rng.IntN(50), rng.IntN(50))
-		var b cardContourBufs
+		var b contourBufs
 		if scene%4 < 2 {
 			b.reserve(1) // the search must grow its buffers
 		}
 		var gotBlobs, wantBlobs []image.Rectangle
-		got, err := b.cardFindDarkQuads(bin, scale, origin, 12, 120, nil, &gotBlobs, [2]float64{14, 40}, true)
+		got, err := b.findDarkQuads(bin, scale, origin, 12, 120, nil, &gotBlobs, [2]float64{14, 40}, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := cardFindDarkQuadsRef(bin, scale, origin, 12, 120, &wantBlobs, [2]float64{14, 40}, true)
+		want := findDarkQuadsRef(bin, scale, origin, 12, 120, &wantBlobs, [2]float64{14, 40}, true)
 		if len(want) == 0 {
 			t.Fatalf("scene %d: the reference found no quads", scene)
 		}
-		if !slices.EqualFunc(got, want, func(a, b cardQuadCandidate) bool { return a.q == b.q && a.cut == b.cut }) {
+		if !slices.EqualFunc(got, want, func(a, b Candidate) bool { return a.Q == b.Q && a.cut == b.cut }) {
 			t.Errorf("scene %d: got %d quads %v, want %d %v", scene, len(got), got, len(want), want)
 		}
 		if !slices.Equal(gotBlobs, wantBlobs) {

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 import (
 	"fmt"
@@ -12,15 +12,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"tablecam/vision/geom"
 	"testing"
 	"text/tabwriter"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 func TestMarkerDictTable(t *testing.T) {
-	for d := MarkerDict(0); d.valid(); d++ {
+	for d := Dict(0); d.Valid(); d++ {
 		size, bits, err := arucoDictInfo(d)
 		if err != nil {
 			t.Fatal(err)
@@ -33,7 +34,7 @@ func TestMarkerDictTable(t *testing.T) {
 			t.Errorf("ParseDict(%q) = %v, %v", d.String(), got, err)
 		}
 	}
-	for name, want := range map[string]MarkerDict{
+	for name, want := range map[string]Dict{
 		"DICT_4X4_250": Dict4X4_250, "dict_5x5_100": Dict5X5_100, "6X6_1000": Dict6X6_1000,
 		" ARUCO_ORIGINAL ": DictArucoOriginal, "DICT_APRILTAG_36h11": DictAprilTag36h11,
 	} {
@@ -46,35 +47,35 @@ func TestMarkerDictTable(t *testing.T) {
 			t.Errorf("ParseDict(%q) succeeded", name)
 		}
 	}
-	bad := MarkerDict(99)
-	if bad.Size() != 0 || bad.String() != "MarkerDict(99)" {
+	bad := Dict(99)
+	if bad.Size() != 0 || bad.String() != "Dict(99)" {
 		t.Errorf("invalid dict: Size %d, String %q", bad.Size(), bad.String())
 	}
-	if Dict4X4_50.Size() != 50 || DictArucoOriginal.Size() != 1024 || MarkerDict(0) != Dict4X4_50 {
+	if Dict4X4_50.Size() != 50 || DictArucoOriginal.Size() != 1024 || Dict(0) != Dict4X4_50 {
 		t.Error("wrong sizes or zero value")
 	}
 }
 
 func TestGenerateMarkerReadsBack(t *testing.T) {
-	det := map[MarkerDict]*MarkerDetector{}
+	det := map[Dict]*Detector{}
 	defer func() {
 		for _, d := range det {
 			d.Close()
 		}
 	}()
-	for _, d := range []MarkerDict{Dict4X4_50, Dict4X4_1000, Dict5X5_100, Dict6X6_250, Dict7X7_50, DictArucoOriginal, DictAprilTag36h11} {
-		md, err := NewMarkerDetector(d, MarkerOptions{RefineSubpix: true})
+	for _, d := range []Dict{Dict4X4_50, Dict4X4_1000, Dict5X5_100, Dict6X6_250, Dict7X7_50, DictArucoOriginal, DictAprilTag36h11} {
+		md, err := NewDetector(d, Options{RefineSubpix: true})
 		if err != nil {
 			t.Fatal(err)
 		}
 		det[d] = md
 		for _, id := range []int{0, 1, d.Size() / 2, d.Size() - 1} {
 			side := 12 * (d.Bits() + 2)
-			m, err := GenerateMarker(d, id, side)
+			m, err := Generate(d, id, side)
 			if err != nil {
 				t.Fatal(err)
 			}
-			q := MarkerQuietZone(d, side)
+			q := QuietZone(d, side)
 			if m.Rows() != side+2*q || m.Cols() != side+2*q || m.Type() != gocv.MatTypeCV8UC1 {
 				t.Fatalf("%v id %d: %dx%d type %v, want %d square grey", d, id, m.Cols(), m.Rows(), m.Type(), side+2*q)
 			}
@@ -118,19 +119,19 @@ func TestGenerateMarkerReadsBack(t *testing.T) {
 
 func TestGenerateMarkerErrors(t *testing.T) {
 	for _, tc := range []struct {
-		d        MarkerDict
+		d        Dict
 		id, side int
 	}{
 		{Dict4X4_50, 50, 60}, {Dict4X4_50, -1, 60}, {Dict4X4_50, 0, 5}, {Dict4X4_50, 0, 0},
-		{MarkerDict(-1), 0, 60}, {MarkerDict(21), 0, 60}, {Dict5X5_1000, 1000, 70}, {Dict4X4_50, 0, 20000},
+		{Dict(-1), 0, 60}, {Dict(21), 0, 60}, {Dict5X5_1000, 1000, 70}, {Dict4X4_50, 0, 20000},
 	} {
-		if m, err := GenerateMarker(tc.d, tc.id, tc.side); err == nil {
+		if m, err := Generate(tc.d, tc.id, tc.side); err == nil {
 			m.Close()
 			t.Errorf("GenerateMarker(%v, %d, %d) succeeded", tc.d, tc.id, tc.side)
 		}
 	}
 	// One pixel per module is the smallest marker.
-	m, err := GenerateMarker(Dict4X4_50, 49, 6)
+	m, err := Generate(Dict4X4_50, 49, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,16 +142,16 @@ func TestGenerateMarkerErrors(t *testing.T) {
 }
 
 func TestMarkerDetectorInputs(t *testing.T) {
-	if _, err := NewMarkerDetector(MarkerDict(42), MarkerOptions{}); err == nil {
+	if _, err := NewDetector(Dict(42), Options{}); err == nil {
 		t.Error("invalid dictionary accepted")
 	}
-	for _, o := range []MarkerOptions{{Scale: 1.5}, {Scale: -0.5}, {Scale: math.NaN()}, {MinSide: -1}, {MinSide: math.Inf(1)}} {
-		if md, err := NewMarkerDetector(Dict4X4_50, o); err == nil {
+	for _, o := range []Options{{Scale: 1.5}, {Scale: -0.5}, {Scale: math.NaN()}, {MinSide: -1}, {MinSide: math.Inf(1)}} {
+		if md, err := NewDetector(Dict4X4_50, o); err == nil {
 			md.Close()
 			t.Errorf("options %+v accepted", o)
 		}
 	}
-	md, err := NewMarkerDetector(Dict4X4_50, MarkerOptions{Scale: 0.5, RefineSubpix: true})
+	md, err := NewDetector(Dict4X4_50, Options{Scale: 0.5, RefineSubpix: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestMarkerDetectorInputs(t *testing.T) {
 	}
 
 	// MinSide drops the small markers.
-	big, err := NewMarkerDetector(Dict4X4_50, MarkerOptions{Scale: 0.5, MinSide: 70})
+	big, err := NewDetector(Dict4X4_50, Options{Scale: 0.5, MinSide: 70})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ func TestMarkerDetectNoLeak(t *testing.T) {
 	small := gocv.NewMatWithSize(40, 40, gocv.MatTypeCV8UC1)
 	defer small.Close()
 
-	md, err := NewMarkerDetector(Dict4X4_50, MarkerOptions{Scale: 0.5, RefineSubpix: true})
+	md, err := NewDetector(Dict4X4_50, Options{Scale: 0.5, RefineSubpix: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestMarkerDetectNoLeak(t *testing.T) {
 				}
 				// An error from C++ (marker outside the image): its
 				// message is freed.
-				if err := drawMarkerAt(&small, Dict4X4_50, 1, 30, 20, 0); err == nil {
+				if err := DrawAt(&small, Dict4X4_50, 1, 30, 20, 0); err == nil {
 					t.Fatal("marker outside the image accepted")
 				}
 			}
@@ -313,7 +314,7 @@ func TestMarkerDetectNoLeak(t *testing.T) {
 	}
 	md.Close()
 	for range 100 {
-		if _, _, err := arucoDictInfo(MarkerDict(77)); err == nil {
+		if _, _, err := arucoDictInfo(Dict(77)); err == nil {
 			t.Fatal("invalid dictionary accepted")
 		}
 	}
@@ -373,15 +374,15 @@ func (m markerTruth) sideLen() float64 {
 
 func pointDist(a, b geom.Point) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
 
-// cardProjection maps card-texture pixels into the frame: the card lies in a
+// projection maps card-texture pixels into the frame: the card lies in a
 // plane rotated about the view axis, then tilted, and is seen by a pinhole
 // camera with a 1000 px focal length.
-type cardProjection struct {
+type projection struct {
 	cu, cv, s, u0, v0 float64
 	r                 [3][3]float64
 }
 
-func (p cardProjection) apply(u, v float64) geom.Point {
+func (p projection) apply(u, v float64) geom.Point {
 	x, y := p.s*(u-p.cu), p.s*(v-p.cv)
 	X := p.r[0][0]*x + p.r[0][1]*y
 	Y := p.r[1][0]*x + p.r[1][1]*y
@@ -390,7 +391,7 @@ func (p cardProjection) apply(u, v float64) geom.Point {
 	return geom.Point{X: float32(p.u0 + f*X/(f+Z)), Y: float32(p.v0 + f*Y/(f+Z))}
 }
 
-func newCardProjection(cu, cv, s, u0, v0, angle, tilt, axis float64) cardProjection {
+func newProjection(cu, cv, s, u0, v0, angle, tilt, axis float64) projection {
 	th, ph := angle*math.Pi/180, tilt*math.Pi/180
 	rz := [3][3]float64{{math.Cos(th), -math.Sin(th), 0}, {math.Sin(th), math.Cos(th), 0}, {0, 0, 1}}
 	// Rodrigues rotation by ph about the in-plane axis (cos axis, sin axis, 0).
@@ -409,20 +410,20 @@ func newCardProjection(cu, cv, s, u0, v0, angle, tilt, axis float64) cardProject
 			}
 		}
 	}
-	return cardProjection{cu: cu, cv: cv, s: s, u0: u0, v0: v0, r: r}
+	return projection{cu: cu, cv: cv, s: s, u0: u0, v0: v0, r: r}
 }
 
 // renderMarkerCard draws a card carrying the marker: the marker with its quiet
 // zone at the top, card art (a coloured panel with circles and white text)
 // right up to the quiet zone below it. It returns the BGR card and the
 // marker's top-left pixel.
-func renderMarkerCard(rng *rand.Rand, d MarkerDict, id int, side int) (gocv.Mat, image.Point) {
-	marker, err := GenerateMarker(d, id, side)
+func renderMarkerCard(rng *rand.Rand, d Dict, id int, side int) (gocv.Mat, image.Point) {
+	marker, err := Generate(d, id, side)
 	if err != nil {
 		panic(err)
 	}
 	defer marker.Close()
-	q := MarkerQuietZone(d, side)
+	q := QuietZone(d, side)
 	pad := side / 4
 	w := marker.Cols() + 2*pad
 	h := w * 29 / 20
@@ -451,7 +452,7 @@ func renderMarkerCard(rng *rand.Rand, d MarkerDict, id int, side int) (gocv.Mat,
 // renderMarkerScene draws four cards with markers of d in the four quadrants
 // of a 1280×720 table and returns the BGR frame and where the markers are,
 // sorted by id.
-func renderMarkerScene(rng *rand.Rand, d MarkerDict, c markerCond, ids []int) (gocv.Mat, []markerTruth) {
+func renderMarkerScene(rng *rand.Rand, d Dict, c markerCond, ids []int) (gocv.Mat, []markerTruth) {
 	const W, H = 1280, 720
 	frame := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(45, 75, 115, 0), H, W, gocv.MatTypeCV8UC3)
 	for range 40 { // wood grain
@@ -460,7 +461,7 @@ func renderMarkerScene(rng *rand.Rand, d MarkerDict, c markerCond, ids []int) (g
 	}
 	modules := d.Bits() + 2
 	var truth []markerTruth
-	var projs []cardProjection
+	var projs []projection
 	var cards []image.Point
 	for i, id := range ids {
 		side := c.sides[0] + rng.Float64()*(c.sides[1]-c.sides[0])
@@ -476,7 +477,7 @@ func renderMarkerScene(rng *rand.Rand, d MarkerDict, c markerCond, ids []int) (g
 		radius := s * math.Hypot(cw, ch) / 2
 		qx, qy := float64(i%2)*W/2+W/4, float64(i/2%2)*H/2+H/4
 		jx, jy := max(0, W/4-radius-12), max(0, H/4-radius-12)
-		p := newCardProjection((cw-1)/2, (ch-1)/2, s, qx+(rng.Float64()*2-1)*jx, qy+(rng.Float64()*2-1)*jy,
+		p := newProjection((cw-1)/2, (ch-1)/2, s, qx+(rng.Float64()*2-1)*jx, qy+(rng.Float64()*2-1)*jy,
 			angle, c.tilt, rng.Float64()*2*math.Pi)
 		// Pixel centres are at integer coordinates: the card's outline is
 		// half a pixel outside its corner pixels.
@@ -559,7 +560,7 @@ func renderMarkerScene(rng *rand.Rand, d MarkerDict, c markerCond, ids []int) (g
 // drawFinger draws a finger reaching over one of the card's bottom corners
 // (the marker is at the top), from outside the card, choosing a corner from
 // which the finger stays clear of every marker.
-func drawFinger(frame *gocv.Mat, p cardProjection, card image.Point, markers []markerTruth) {
+func drawFinger(frame *gocv.Mat, p projection, card image.Point, markers []markerTruth) {
 	ctr := p.apply(float64(card.X)/2, float64(card.Y)/2)
 	for _, u := range []float64{float64(card.X), 0} {
 		corner := p.apply(u, float64(card.Y))
@@ -695,18 +696,18 @@ func TestMarkerSyntheticScenes(t *testing.T) {
 	if testing.Short() {
 		scenes = 2
 	}
-	type detectors struct{ half, halfRaw, full *MarkerDetector }
-	newDetectors := func(d MarkerDict) detectors {
+	type detectors struct{ half, halfRaw, full *Detector }
+	newDetectors := func(d Dict) detectors {
 		var ds detectors
 		for _, x := range []struct {
-			md   **MarkerDetector
-			opts MarkerOptions
+			md   **Detector
+			opts Options
 		}{
-			{&ds.half, MarkerOptions{Scale: 0.5, RefineSubpix: true}},
-			{&ds.halfRaw, MarkerOptions{Scale: 0.5}},
-			{&ds.full, MarkerOptions{Scale: 1, RefineSubpix: true}},
+			{&ds.half, Options{Scale: 0.5, RefineSubpix: true}},
+			{&ds.halfRaw, Options{Scale: 0.5}},
+			{&ds.full, Options{Scale: 1, RefineSubpix: true}},
 		} {
-			md, err := NewMarkerDetector(d, x.opts)
+			md, err := NewDetector(d, x.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -715,7 +716,7 @@ func TestMarkerSyntheticScenes(t *testing.T) {
 		}
 		return ds
 	}
-	dicts := []MarkerDict{Dict4X4_50, Dict5X5_100}
+	dicts := []Dict{Dict4X4_50, Dict5X5_100}
 	dets := []detectors{newDetectors(dicts[0]), newDetectors(dicts[1])}
 
 	var b strings.Builder
@@ -738,7 +739,7 @@ func TestMarkerSyntheticScenes(t *testing.T) {
 				if c.angle >= 0 && c.tilt == 0 {
 					angle = c.angle
 				}
-				for k, md := range []*MarkerDetector{dets[di].half, dets[di].halfRaw, dets[di].full} {
+				for k, md := range []*Detector{dets[di].half, dets[di].halfRaw, dets[di].full} {
 					if k == 1 && di > 0 {
 						continue // unrefined corners: DICT_4X4_50 only
 					}
@@ -788,11 +789,11 @@ func TestMarkerSyntheticScenes(t *testing.T) {
 	t.Logf("4 cards per 1280×720 frame, %d frames per condition and dictionary (rotations: %d):\n%s", scenes, max(1, scenes/2), b.String())
 }
 
-func benchmarkMarkerDetect(b *testing.B, opts MarkerOptions) {
+func benchmarkMarkerDetect(b *testing.B, opts Options) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	frame, truth := renderMarkerScene(rng, Dict4X4_50, markerCond{sides: [2]float64{40, 60}, angle: -1, blur: 0.8, noise: 4}, []int{4, 8, 15, 16})
 	defer frame.Close()
-	md, err := NewMarkerDetector(Dict4X4_50, opts)
+	md, err := NewDetector(Dict4X4_50, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -809,7 +810,7 @@ func benchmarkMarkerDetect(b *testing.B, opts MarkerOptions) {
 // 1280×720 BGR frame with slight blur and camera noise, grey conversion
 // included; at half and at full resolution.
 func BenchmarkMarkerDetect720p(b *testing.B) {
-	b.Run("scale0.5-refine", func(b *testing.B) { benchmarkMarkerDetect(b, MarkerOptions{Scale: 0.5, RefineSubpix: true}) })
-	b.Run("scale0.5", func(b *testing.B) { benchmarkMarkerDetect(b, MarkerOptions{Scale: 0.5}) })
-	b.Run("full-refine", func(b *testing.B) { benchmarkMarkerDetect(b, MarkerOptions{Scale: 1, RefineSubpix: true}) })
+	b.Run("scale0.5-refine", func(b *testing.B) { benchmarkMarkerDetect(b, Options{Scale: 0.5, RefineSubpix: true}) })
+	b.Run("scale0.5", func(b *testing.B) { benchmarkMarkerDetect(b, Options{Scale: 0.5}) })
+	b.Run("full-refine", func(b *testing.B) { benchmarkMarkerDetect(b, Options{Scale: 1, RefineSubpix: true}) })
 }

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 // Reading a marker under a glare spot. Glare adds a smooth bright bump
 // that saturates: where it lies, the black border reads 220–240 against a
@@ -6,7 +6,7 @@ package vision
 // plain decoder's illumination planes cannot follow such a bump, so it
 // calls the washed-out border cells white and gives up; the adaptive
 // threshold loses that part of the border too, and the marker's outline
-// comes out with a corner cut off or a notch (cardCutToQuad puts it back).
+// comes out with a corner cut off or a notch (cutToQuad puts it back).
 // This second decoder, tried only when the plain one fails, takes the dark
 // level of every cell from the border cells around it and the bright level
 // from the quiet-zone cells around it (inverse-distance weights), so each
@@ -19,54 +19,55 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // Limits of the glare decoder.
 const (
-	// cardGlareWashed is the least brightness of a border cell that may
-	// have lost its contrast to glare; cardGlareMinStep the least step it
+	// glareWashed is the least brightness of a border cell that may
+	// have lost its contrast to glare; glareMinStep the least step it
 	// must still keep against the quiet zone next to it.
-	cardGlareWashed  = 140
-	cardGlareMinStep = 4
-	// cardGlareFullFrac is the least share of border cells with full
+	glareWashed  = 140
+	glareMinStep = 4
+	// glareFullFrac is the least share of border cells with full
 	// contrast (at least half the marker's best) — glare washes out a part
 	// of a marker, not all of it.
-	cardGlareFullFrac = 0.5
-	// cardGlareMaxCost is the most soft cost of the bits that disagree
-	// (erasures only), cardGlareMinMargin the least gap to the next id.
-	cardGlareMaxCost   = 0.25
-	cardGlareMinMargin = 1.3
-	// cardGlareMinModule is the least module size (px) the glare decoder
+	glareFullFrac = 0.5
+	// glareMaxCost is the most soft cost of the bits that disagree
+	// (erasures only), glareMinMargin the least gap to the next id.
+	glareMaxCost   = 0.25
+	glareMinMargin = 1.3
+	// glareMinModule is the least module size (px) the glare decoder
 	// reads: judging cells by their neighbours needs a few pixels each
 	// (18 px markers of 4×4 bits; the product reads markers from 20 px).
-	cardGlareMinModule = 3.0
-	// cardGlareMinLocal is the least local contrast (grey levels) at which
+	glareMinModule = 3.0
+	// glareMinLocal is the least local contrast (grey levels) at which
 	// a data cell's bit counts; below it the bit is an erasure.
-	cardGlareMinLocal = 6
+	glareMinLocal = 6
 )
 
-// cardGlareResult is how far decodeGlare got.
-type cardGlareResult int
+// glareResult is how far decodeGlare got.
+type glareResult int
 
 const (
-	cardGlareNoBorder cardGlareResult = iota // no marker's border and quiet zone
-	cardGlareNoCode                          // a border, but no code read
-	cardGlareRead
+	glareNoBorder glareResult = iota // no marker's border and quiet zone
+	glareNoCode                      // a border, but no code read
+	glareRead
 )
 
 // decodeGlare reads the marker with corners q like decode, judging every
 // cell against its neighbourhood (see the top of this file). It is only
 // meant for candidates the plain decoder rejected, and a border without a
 // cell washed out by glare is no marker's to it.
-func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, cardGlareResult) {
+func (cb *codebook) decodeGlare(g geom.View, q [4]geom.Point, lim decodeLimits, sc *decodeScratch) (Sticker, glareResult) {
 	n := cb.bits
 	M := n + 2
 	vals, spread, ok := cb.sampleCells(g, q, sc)
 	if !ok {
-		return cardMarkerRead{}, cardGlareNoBorder
+		return Sticker{}, glareNoBorder
 	}
 	G := M + 2
 	at := func(i, j int) float64 { return vals[(i+1)*G+j+1] }
@@ -90,11 +91,11 @@ func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecode
 	slices.Sort(sorted[:ns])
 	best := sorted[ns*3/4] // the contrast of the marker's clear part
 	if best < 2*lim.minContrast {
-		return cardMarkerRead{}, cardGlareNoBorder
+		return Sticker{}, glareNoBorder
 	}
 	// A module's flat: judged against the clear part's contrast.
-	if spread > cardMaxModuleSpread*best {
-		return cardMarkerRead{}, cardGlareNoBorder
+	if spread > maxModuleSpread*best {
+		return Sticker{}, glareNoBorder
 	}
 	full, bad, wash := 0, 0, 0
 	ns = 0
@@ -109,15 +110,15 @@ func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecode
 			switch {
 			case st >= 0.5*best:
 				full++
-			case at(bi, bj) >= cardGlareWashed && st >= cardGlareMinStep:
+			case at(bi, bj) >= glareWashed && st >= glareMinStep:
 				wash++ // washed out by glare
 			default:
 				bad++
 			}
 		}
 	}
-	if bad > lim.maxBorder || float64(full) < cardGlareFullFrac*float64(ns) || wash == 0 {
-		return cardMarkerRead{}, cardGlareNoBorder
+	if bad > lim.maxBorder || float64(full) < glareFullFrac*float64(ns) || wash == 0 {
+		return Sticker{}, glareNoBorder
 	}
 	// The data cells against inverse-distance weighted references.
 	if cap(sc.margin) < n*n {
@@ -149,7 +150,7 @@ func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecode
 			}
 			d, b := dv/dw, bv/bw
 			v := at(ci, cj)
-			if b-d < cardGlareMinLocal {
+			if b-d < glareMinLocal {
 				margin[r*n+col] = 0 // an erasure
 				if v > d {
 					obs |= 1 << (r*n + col)
@@ -184,7 +185,7 @@ func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecode
 		}
 	}
 	if bestIdx < 0 {
-		return cardMarkerRead{}, cardGlareNoCode
+		return Sticker{}, glareNoCode
 	}
 	// Disagreeing bits may only be erasures.
 	hard := 0
@@ -193,12 +194,12 @@ func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecode
 			hard++
 		}
 	}
-	if hard > 0 || bestCost > cardGlareMaxCost || second-bestCost < cardGlareMinMargin {
-		return cardMarkerRead{}, cardGlareNoCode
+	if hard > 0 || bestCost > glareMaxCost || second-bestCost < glareMinMargin {
+		return Sticker{}, glareNoCode
 	}
 	conf := max(0, 1-bestCost/max(lim.maxCost, 1e-9)*0.5) * min(1, (second-bestCost)/3)
 	conf *= float64(full) / float64(ns)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: bestCost / cardGlareMaxCost, margin: second - bestCost, conf: max(0, min(1, conf))}, cardGlareRead
+	return Sticker{Marker: FromQuad(q, bestIdx/4, bestIdx%4), cost: bestCost / glareMaxCost, margin: second - bestCost, Conf: max(0, min(1, conf))}, glareRead
 }
 
 // readGlare tries the glare decoder on a candidate the plain decoder
@@ -206,39 +207,39 @@ func (cb *cardCodebook) decodeGlare(g geom.View, q [4]geom.Point, lim cardDecode
 // q means not yet refined: the rough corners go first then, and only a
 // candidate with a marker's border on them is refined (cornerSubPix is
 // the dear part).
-func (s *cardMarkerScanner) readGlare(grey gocv.Mat, g geom.View, q, refined [4]geom.Point) (cardMarkerRead, bool) {
-	if cardQuadSide(q) < cardGlareMinModule*float64(s.cb.bits+2) {
-		return cardMarkerRead{}, false
+func (s *Scanner) readGlare(grey gocv.Mat, g geom.View, q, refined [4]geom.Point) (Sticker, bool) {
+	if quadSide(q) < glareMinModule*float64(s.cb.bits+2) {
+		return Sticker{}, false
 	}
 	if refined == q {
 		m, res := s.cb.decodeGlare(g, q, s.lim, &s.sc)
-		if res != cardGlareNoCode {
-			return m, res == cardGlareRead
+		if res != glareNoCode {
+			return m, res == glareRead
 		}
 		if refined = s.subpix(grey, g, q); refined == q {
-			return cardMarkerRead{}, false
+			return Sticker{}, false
 		}
 		m, res = s.cb.decodeGlare(g, refined, s.lim, &s.sc)
-		return m, res == cardGlareRead
+		return m, res == glareRead
 	}
 	for _, c := range [2][4]geom.Point{refined, q} {
-		if m, res := s.cb.decodeGlare(g, c, s.lim, &s.sc); res == cardGlareRead {
+		if m, res := s.cb.decodeGlare(g, c, s.lim, &s.sc); res == glareRead {
 			return m, true
 		}
 	}
-	return cardMarkerRead{}, false
+	return Sticker{}, false
 }
 
-// readCut reads a candidate that cardCutToQuad made: only glare explains a
+// readCut reads a candidate that cutToQuad made: only glare explains a
 // lost corner, so only the glare decoder reads it, and the marker's corner
 // module at every corner put back must be bright (washed out).
-func (s *cardMarkerScanner) readCut(grey gocv.Mat, g geom.View, c cardQuadCandidate) (cardMarkerRead, bool) {
-	m, ok := s.readGlare(grey, g, c.q, c.q)
+func (s *Scanner) readCut(grey gocv.Mat, g geom.View, c Candidate) (Sticker, bool) {
+	m, ok := s.readGlare(grey, g, c.Q, c.Q)
 	if !ok {
 		return m, false
 	}
-	q := m.marker.Corners
-	ctr := m.marker.Center
+	q := m.Marker.Corners
+	ctr := m.Marker.Center
 	M := float64(s.cb.bits + 2)
 	for _, p := range c.restored[:c.nRestored] {
 		k, best := 0, math.Inf(1)
@@ -250,20 +251,20 @@ func (s *cardMarkerScanner) readCut(grey gocv.Mat, g geom.View, c cardQuadCandid
 		// The corner module's centre: 1/M of the way to the centre.
 		x := float64(q[k].X) + (float64(ctr.X)-float64(q[k].X))/M
 		y := float64(q[k].Y) + (float64(ctr.Y)-float64(q[k].Y))/M
-		if g.At(x, y) < cardGlareWashed {
-			return cardMarkerRead{}, false
+		if g.At(x, y) < glareWashed {
+			return Sticker{}, false
 		}
 	}
 	return m, true
 }
 
-// cardCutToQuad returns the quadrilateral of a polygon of five to eight
+// cutToQuad returns the quadrilateral of a polygon of five to eight
 // corners: its convex hull when that has four corners; else, for a hull
 // of five or six, the hull with its shortest sides dropped and their
 // neighbours extended to meet (a corner cut off). It fails when a dropped
 // side is not short against the others or the restored corner lies far
 // from it.
-func cardCutToQuad(pts [][2]float64) ([4][2]float64, bool) {
+func cutToQuad(pts [][2]float64) ([4][2]float64, bool) {
 	var hull [8][2]float64
 	h := geom.ConvexHullF(pts, hull[:0])
 	for len(h) > 4 {

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 // Reading small, blurred markers. A 20 px sticker of 4×4 bits has modules
 // of about 3 px, fewer across at a strong tilt; a little blur or JPEG then
@@ -20,36 +20,37 @@ package vision
 import (
 	"math"
 	"math/bits"
+
 	"tablecam/vision/geom"
 )
 
 // Limits of the blurred decoder.
 const (
-	// cardBlurMaxModule is the largest module (px) the blurred decoder
+	// blurMaxModule is the largest module (px) the blurred decoder
 	// reads: larger ones are sharp enough for the plain decoder.
-	cardBlurMaxModule = 6.0
-	// cardBlurMinOwn is the least weight of a cell's own bit (in units of
-	// the black-to-white contrast), cardBlurMaxSpill the largest weight
+	blurMaxModule = 6.0
+	// blurMinOwn is the least weight of a cell's own bit (in units of
+	// the black-to-white contrast), blurMaxSpill the largest weight
 	// of each white neighbour.
-	cardBlurMinOwn   = 0.5
-	cardBlurMaxSpill = 0.4
-	// cardBlurMaxRMS is the largest root-mean-square residual of the best
+	blurMinOwn   = 0.5
+	blurMaxSpill = 0.4
+	// blurMaxRMS is the largest root-mean-square residual of the best
 	// fit (contrast units).
-	cardBlurMaxRMS = 0.2
-	// cardBlurNoiseFloor is the least noise level assumed (contrast
-	// units), cardBlurMinGap the least gap in residual between the best
+	blurMaxRMS = 0.2
+	// blurNoiseFloor is the least noise level assumed (contrast
+	// units), blurMinGap the least gap in residual between the best
 	// id and any other, in units of the noise variance.
-	cardBlurNoiseFloor = 0.04
-	cardBlurMinGap     = 35.0
-	// cardBlurMaxCell is the largest distance of any one cell from the
+	blurNoiseFloor = 0.04
+	blurMinGap     = 35.0
+	// blurMaxCell is the largest distance of any one cell from the
 	// fit (contrast units).
-	cardBlurMaxCell = 0.6
+	blurMaxCell = 0.6
 )
 
-// cardBlurCell is one equation of the blurred fit: a data or border cell,
+// blurCell is one equation of the blurred fit: a data or border cell,
 // its own bit (data cells: bit index, -1 for border cells), the data bits
 // among its 4-neighbours and how many of them are quiet zone (white).
-type cardBlurCell struct {
+type blurCell struct {
 	i, j  int
 	own   int
 	nb    uint64
@@ -58,13 +59,13 @@ type cardBlurCell struct {
 
 // blurCells lists the equations of the blurred fit (built once per
 // codebook).
-func (cb *cardCodebook) blurCells() []cardBlurCell {
+func (cb *codebook) blurCells() []blurCell {
 	n := cb.bits
 	M := n + 2
-	var out []cardBlurCell
+	var out []blurCell
 	for i := range M {
 		for j := range M {
-			c := cardBlurCell{i: i, j: j, own: -1}
+			c := blurCell{i: i, j: j, own: -1}
 			if i > 0 && j > 0 && i < M-1 && j < M-1 {
 				c.own = (i-1)*n + j - 1
 			}
@@ -86,14 +87,14 @@ func (cb *cardCodebook) blurCells() []cardBlurCell {
 // decodeBlurred reads the marker with corners q like decode, predicting
 // every cell from its own bit and its neighbours' (see the top of this
 // file).
-func (cb *cardCodebook) decodeBlurred(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
+func (cb *codebook) decodeBlurred(g geom.View, q [4]geom.Point, lim decodeLimits, sc *decodeScratch) (Sticker, bool) {
 	M := cb.bits + 2
-	if cardQuadSide(q) > cardBlurMaxModule*float64(M) {
-		return cardMarkerRead{}, false
+	if quadSide(q) > blurMaxModule*float64(M) {
+		return Sticker{}, false
 	}
 	c, ok := cb.cells(g, q, lim, sc)
 	if !ok {
-		return cardMarkerRead{}, false
+		return Sticker{}, false
 	}
 	eqs := cb.blur
 	// Brightness in contrast units: 0 black, 1 white.
@@ -128,7 +129,7 @@ func (cb *cardCodebook) decodeBlurred(g geom.View, q [4]geom.Point, lim cardDeco
 			}
 		}
 		scc = sc1
-		fit, rss, ok := cardSolve3([3][3]float64{{N, sc1, ss}, {sc1, scc, scs}, {ss, scs, sss}}, [3]float64{su, scu, ssu}, suu)
+		fit, rss, ok := solve3([3][3]float64{{N, sc1, ss}, {sc1, scc, scs}, {ss, scs, sss}}, [3]float64{su, scu, ssu}, suu)
 		if !ok {
 			continue
 		}
@@ -143,28 +144,28 @@ func (cb *cardCodebook) decodeBlurred(g geom.View, q [4]geom.Point, lim cardDeco
 		}
 	}
 	if bestIdx < 0 {
-		return cardMarkerRead{}, false
+		return Sticker{}, false
 	}
 	rms := math.Sqrt(best / (N - 3))
-	noise := max(cardBlurNoiseFloor, rms)
+	noise := max(blurNoiseFloor, rms)
 	gap := (second - best) / (noise * noise)
-	if rms > cardBlurMaxRMS || bestFit[1] < cardBlurMinOwn || bestFit[2] < -0.05 || bestFit[2] > cardBlurMaxSpill || gap < cardBlurMinGap {
-		return cardMarkerRead{}, false
+	if rms > blurMaxRMS || bestFit[1] < blurMinOwn || bestFit[2] < -0.05 || bestFit[2] > blurMaxSpill || gap < blurMinGap {
+		return Sticker{}, false
 	}
 	// Blur spreads every module into its neighbours alike; one cell far
 	// off the fit is a module of another colour (a flipped bit, a grid a
 	// module off), which the fit must not correct.
-	if cb.blurWorst(u, cb.codes[bestIdx], bestFit) > cardBlurMaxCell {
-		return cardMarkerRead{}, false
+	if cb.blurWorst(u, cb.codes[bestIdx], bestFit) > blurMaxCell {
+		return Sticker{}, false
 	}
-	conf := min(1, gap/(3*cardBlurMinGap)) * (1 - rms/cardBlurMaxRMS*0.5)
+	conf := min(1, gap/(3*blurMinGap)) * (1 - rms/blurMaxRMS*0.5)
 	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: rms / cardBlurMaxRMS, margin: gap, conf: max(0, min(1, conf))}, true
+	return Sticker{Marker: FromQuad(q, bestIdx/4, bestIdx%4), cost: rms / blurMaxRMS, margin: gap, Conf: max(0, min(1, conf))}, true
 }
 
 // blurWorst is the largest distance of a cell's brightness u (contrast
 // units, in the order of cb.blur) from the blurred fit of code.
-func (cb *cardCodebook) blurWorst(u []float64, code uint64, fit [3]float64) float64 {
+func (cb *codebook) blurWorst(u []float64, code uint64, fit [3]float64) float64 {
 	worst := 0.0
 	for e, cell := range cb.blur {
 		s := cell.white + float64(bits.OnesCount64(code&cell.nb))
@@ -177,10 +178,10 @@ func (cb *cardCodebook) blurWorst(u []float64, code uint64, fit [3]float64) floa
 	return worst
 }
 
-// cardSolve3 solves the 3×3 normal equations a·x = b of a least-squares
+// solve3 solves the 3×3 normal equations a·x = b of a least-squares
 // fit whose targets' sum of squares is yy, and returns x and the residual
 // sum of squares; ok is false for a singular system.
-func cardSolve3(a [3][3]float64, b [3]float64, yy float64) (x [3]float64, rss float64, ok bool) {
+func solve3(a [3][3]float64, b [3]float64, yy float64) (x [3]float64, rss float64, ok bool) {
 	m := [3][4]float64{{a[0][0], a[0][1], a[0][2], b[0]}, {a[1][0], a[1][1], a[1][2], b[1]}, {a[2][0], a[2][1], a[2][2], b[2]}}
 	for col := range 3 {
 		piv := col

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 import (
 	"image"
@@ -9,11 +9,11 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// cardsDarkTestImage draws a binary picture for the contour search: specks
+// darkTestImage draws a binary picture for the contour search: specks
 // of noise (most of a textured table's contours), quadrilaterals and
 // squares with holes (markers), turned ones, some cut by the picture's
 // border, and regions inside holes.
-func cardsDarkTestImage(rng *rand.Rand, w, h int, specks float64) gocv.Mat {
+func darkTestImage(rng *rand.Rand, w, h int, specks float64) gocv.Mat {
 	m := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8U)
 	px, _ := m.DataPtrUint8()
 	for i := range px {
@@ -48,11 +48,11 @@ func cardsDarkTestImage(rng *rand.Rand, w, h int, specks float64) gocv.Mat {
 // shapes, with and without blobs and cut corners.
 func TestCardDarkPolysMatchFindContours(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 99))
-	var a, b cardContourBufs
+	var a, b contourBufs
 	polys, blobs := 0, 0
 	for trial := range 60 {
 		w, h := 40+rng.IntN(400), 30+rng.IntN(300)
-		m := cardsDarkTestImage(rng, w, h, []float64{0, 0.02, 0.1, 0.3}[trial%4])
+		m := darkTestImage(rng, w, h, []float64{0, 0.02, 0.1, 0.3}[trial%4])
 		data, _ := m.DataPtrUint8()
 		minPerim, maxPerim := 8+rng.Float64()*40, 100+rng.Float64()*400
 		wantBlobs, cut := cInt(trial%2), cInt(trial/2%2)
@@ -88,7 +88,7 @@ func TestCardDarkPolysMatchFindContours(t *testing.T) {
 // scanner ("scanner").
 func BenchmarkCardDarkPolys(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	m := cardsDarkTestImage(rng, 640, 360, 0.2)
+	m := darkTestImage(rng, 640, 360, 0.2)
 	defer m.Close()
 	data, _ := m.DataPtrUint8()
 	for _, vec := range []bool{true, false} {
@@ -97,7 +97,7 @@ func BenchmarkCardDarkPolys(b *testing.B) {
 			name = "vec"
 		}
 		b.Run(name, func(b *testing.B) {
-			var bufs cardContourBufs
+			var bufs contourBufs
 			for b.Loop() {
 				if _, _, err := bufs.darkPolys(data, 360, 640, m.Step(), 40, 400, 1, 5, 40, 1, vec); err != nil {
 					b.Fatal(err)

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 // ArUco markers through a small binding of our own (aruco.cpp): gocv's
 // contrib package does not build against Debian's OpenCV.
@@ -18,22 +18,23 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"tablecam/vision/geom"
 	"unsafe"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
-// MarkerDict is one of OpenCV's predefined ArUco dictionaries. Its value is
+// Dict is one of OpenCV's predefined ArUco dictionaries. Its value is
 // OpenCV's PREDEFINED_DICTIONARY_NAME, so the zero value is DICT_4X4_50.
-type MarkerDict int
+type Dict int
 
 // The predefined dictionaries. NxN is the number of data bits per side; the
 // number after it is how many ids the dictionary holds. Fewer bits read
 // better on small markers; fewer ids keep the ids further apart (fewer
 // misreads).
 const (
-	Dict4X4_50 MarkerDict = iota
+	Dict4X4_50 Dict = iota
 	Dict4X4_100
 	Dict4X4_250
 	Dict4X4_1000
@@ -89,33 +90,34 @@ var markerDicts = [...]struct {
 // ParseDict returns the dictionary with OpenCV's name, such as
 // "DICT_4X4_250" or "DICT_ARUCO_ORIGINAL". Case and the "DICT_" prefix are
 // optional ("4x4_250" works too).
-func ParseDict(name string) (MarkerDict, error) {
+func ParseDict(name string) (Dict, error) {
 	key := strings.ToUpper(strings.TrimSpace(name))
 	if !strings.HasPrefix(key, "DICT_") {
 		key = "DICT_" + key
 	}
 	for i, d := range markerDicts {
 		if strings.ToUpper(d.name) == key {
-			return MarkerDict(i), nil
+			return Dict(i), nil
 		}
 	}
-	return 0, fmt.Errorf("vision: unknown ArUco dictionary %q (want e.g. DICT_4X4_50, DICT_5X5_100, DICT_ARUCO_ORIGINAL)", name)
+	return 0, fmt.Errorf("marker: unknown ArUco dictionary %q (want e.g. DICT_4X4_50, DICT_5X5_100, DICT_ARUCO_ORIGINAL)", name)
 }
 
-func (d MarkerDict) valid() bool { return d >= 0 && int(d) < len(markerDicts) }
+// Valid reports whether d is one of the predefined dictionaries.
+func (d Dict) Valid() bool { return d >= 0 && int(d) < len(markerDicts) }
 
 // String returns OpenCV's name of the dictionary, e.g. "DICT_4X4_50".
-func (d MarkerDict) String() string {
-	if !d.valid() {
-		return fmt.Sprintf("MarkerDict(%d)", int(d))
+func (d Dict) String() string {
+	if !d.Valid() {
+		return fmt.Sprintf("Dict(%d)", int(d))
 	}
 	return markerDicts[d].name
 }
 
 // Size returns the number of ids in the dictionary: valid ids are 0 to
-// Size()-1. It is 0 for an invalid MarkerDict.
-func (d MarkerDict) Size() int {
-	if !d.valid() {
+// Size()-1. It is 0 for an invalid Dict.
+func (d Dict) Size() int {
+	if !d.Valid() {
 		return 0
 	}
 	return markerDicts[d].size
@@ -124,19 +126,20 @@ func (d MarkerDict) Size() int {
 // Bits returns the number of data bits per marker side (4 for DICT_4X4_*).
 // A printed marker is Bits()+2 modules wide: the data plus a black border of
 // one module on each side.
-func (d MarkerDict) Bits() int {
-	if !d.valid() {
+func (d Dict) Bits() int {
+	if !d.Valid() {
 		return 0
 	}
 	return markerDicts[d].bits
 }
 
-func (d MarkerDict) checkID(id int) error {
-	if !d.valid() {
-		return fmt.Errorf("vision: invalid marker dictionary %v", d)
+// CheckID returns an error unless d is valid and id one of its ids.
+func (d Dict) CheckID(id int) error {
+	if !d.Valid() {
+		return fmt.Errorf("marker: invalid marker dictionary %v", d)
 	}
 	if id < 0 || id >= d.Size() {
-		return fmt.Errorf("vision: marker id %d out of range for %v (0..%d)", id, d, d.Size()-1)
+		return fmt.Errorf("marker: marker id %d out of range for %v (0..%d)", id, d, d.Size()-1)
 	}
 	return nil
 }
@@ -168,9 +171,9 @@ func (m Marker) Angle() float64 {
 	return a
 }
 
-// MarkerOptions configures a [MarkerDetector]. Zero fields take the
+// Options configures a [Detector]. Zero fields take the
 // defaults.
-type MarkerOptions struct {
+type Options struct {
 	// Scale, in (0, 1], shrinks the grey image before the search (area
 	// interpolation); corners are mapped back to full-resolution pixels.
 	// 0.5 costs a fraction of the full-resolution search
@@ -188,13 +191,13 @@ type MarkerOptions struct {
 	MinSide float64
 }
 
-// MarkerDetector finds ArUco markers of one dictionary in frames. It keeps
+// Detector finds ArUco markers of one dictionary in frames. It keeps
 // its buffers between frames and is not safe for concurrent use; use one
 // detector per goroutine. Close releases its C++ objects.
-type MarkerDetector struct {
+type Detector struct {
 	p       *C.TcArucoDetector
-	dict    MarkerDict
-	opts    MarkerOptions
+	dict    Dict
+	opts    Options
 	ids     []C.int
 	corners []C.float
 	contig  gocv.Mat // copy of non-continuous input (e.g. a Region)
@@ -202,19 +205,19 @@ type MarkerDetector struct {
 	cerr    *C.char // error message from C++, kept here so Detect does not allocate
 }
 
-// NewMarkerDetector returns a detector for markers of d.
-func NewMarkerDetector(d MarkerDict, opts MarkerOptions) (*MarkerDetector, error) {
-	if !d.valid() {
-		return nil, fmt.Errorf("vision: invalid marker dictionary %v", d)
+// NewDetector returns a detector for markers of d.
+func NewDetector(d Dict, opts Options) (*Detector, error) {
+	if !d.Valid() {
+		return nil, fmt.Errorf("marker: invalid marker dictionary %v", d)
 	}
 	if opts.Scale == 0 {
 		opts.Scale = 1
 	}
 	if !(opts.Scale > 0 && opts.Scale <= 1) {
-		return nil, fmt.Errorf("vision: marker detector scale %v not in (0, 1]", opts.Scale)
+		return nil, fmt.Errorf("marker: marker detector scale %v not in (0, 1]", opts.Scale)
 	}
 	if opts.MinSide < 0 || math.IsNaN(opts.MinSide) || math.IsInf(opts.MinSide, 0) {
-		return nil, fmt.Errorf("vision: marker detector MinSide %v must be a non-negative number", opts.MinSide)
+		return nil, fmt.Errorf("marker: marker detector MinSide %v must be a non-negative number", opts.MinSide)
 	}
 	var cerr *C.char
 	refine := C.int(0)
@@ -226,7 +229,7 @@ func NewMarkerDetector(d MarkerDict, opts MarkerOptions) (*MarkerDetector, error
 		return nil, arucoError("create marker detector", cerr)
 	}
 	const initialCap = 16
-	return &MarkerDetector{
+	return &Detector{
 		p:       p,
 		dict:    d,
 		opts:    opts,
@@ -236,25 +239,25 @@ func NewMarkerDetector(d MarkerDict, opts MarkerOptions) (*MarkerDetector, error
 }
 
 // Dict returns the detector's dictionary.
-func (md *MarkerDetector) Dict() MarkerDict { return md.dict }
+func (md *Detector) Dict() Dict { return md.dict }
 
 // Options returns the detector's options, defaults filled in.
-func (md *MarkerDetector) Options() MarkerOptions { return md.opts }
+func (md *Detector) Options() Options { return md.opts }
 
 // Detect returns the markers in img (8-bit BGR, BGRA or grey), ordered by ID
 // and then left to right. The image is only read during the call. Detect
 // returns an error, never panics, for an empty or unsupported image.
-func (md *MarkerDetector) Detect(img gocv.Mat) ([]Marker, error) {
+func (md *Detector) Detect(img gocv.Mat) ([]Marker, error) {
 	if md.p == nil {
-		return nil, errors.New("vision: marker detector is closed")
+		return nil, errors.New("marker: marker detector is closed")
 	}
 	if img.Empty() {
-		return nil, errors.New("vision: detect markers: empty image")
+		return nil, errors.New("marker: detect markers: empty image")
 	}
 	switch img.Type() {
 	case gocv.MatTypeCV8UC1, gocv.MatTypeCV8UC3, gocv.MatTypeCV8UC4:
 	default:
-		return nil, fmt.Errorf("vision: detect markers: image type %v, want 8-bit grey, BGR or BGRA", img.Type())
+		return nil, fmt.Errorf("marker: detect markers: image type %v, want 8-bit grey, BGR or BGRA", img.Type())
 	}
 	if !img.IsContinuous() {
 		// A Region of a larger Mat: copy it into a buffer kept for the next
@@ -268,12 +271,12 @@ func (md *MarkerDetector) Detect(img gocv.Mat) ([]Marker, error) {
 	}
 	data, err := img.DataPtrUint8()
 	if err != nil {
-		return nil, fmt.Errorf("vision: detect markers: %w", err)
+		return nil, fmt.Errorf("marker: detect markers: %w", err)
 	}
 	rows, cols, step := img.Rows(), img.Cols(), img.Step()
 	rowBytes := cols * img.ElemSize()
 	if rows <= 0 || cols <= 0 || step < rowBytes || len(data) < step*(rows-1)+rowBytes {
-		return nil, fmt.Errorf("vision: detect markers: inconsistent image buffer (%dx%d, step %d, %d bytes)", cols, rows, step, len(data))
+		return nil, fmt.Errorf("marker: detect markers: inconsistent image buffer (%dx%d, step %d, %d bytes)", cols, rows, step, len(data))
 	}
 
 	md.cerr = nil
@@ -316,7 +319,7 @@ func (md *MarkerDetector) Detect(img gocv.Mat) ([]Marker, error) {
 
 // Close releases the detector. Closing twice is harmless; Detect fails
 // after Close.
-func (md *MarkerDetector) Close() error {
+func (md *Detector) Close() error {
 	if md.p != nil {
 		C.tc_aruco_detector_free(md.p)
 		md.p = nil
@@ -328,52 +331,52 @@ func (md *MarkerDetector) Close() error {
 	return nil
 }
 
-// MarkerQuietZone returns the width in pixels of the white quiet zone that
-// GenerateMarker puts around a marker sidePx wide: one module, rounded up.
-func MarkerQuietZone(d MarkerDict, sidePx int) int {
+// QuietZone returns the width in pixels of the white quiet zone that
+// Generate puts around a marker sidePx wide: one module, rounded up.
+func QuietZone(d Dict, sidePx int) int {
 	modules := d.Bits() + 2
 	return (sidePx + modules - 1) / modules
 }
 
-// GenerateMarker returns marker id of d as an 8-bit grey image: the black
-// square sidePx wide inside a white quiet zone MarkerQuietZone(d, sidePx)
+// Generate returns marker id of d as an 8-bit grey image: the black
+// square sidePx wide inside a white quiet zone QuietZone(d, sidePx)
 // wide on every side. Without the quiet zone, art touching the marker
 // stops it from being read. The caller closes the Mat. sidePx must allow at
 // least one pixel per module (Bits()+2); sides that are a multiple of
 // Bits()+2 give equal modules.
-func GenerateMarker(d MarkerDict, id, sidePx int) (gocv.Mat, error) {
-	if err := d.checkID(id); err != nil {
+func Generate(d Dict, id, sidePx int) (gocv.Mat, error) {
+	if err := d.CheckID(id); err != nil {
 		return gocv.Mat{}, err
 	}
 	if sidePx < d.Bits()+2 || sidePx > 10000 {
-		return gocv.Mat{}, fmt.Errorf("vision: marker side %d px not in %d..10000 for %v", sidePx, d.Bits()+2, d)
+		return gocv.Mat{}, fmt.Errorf("marker: marker side %d px not in %d..10000 for %v", sidePx, d.Bits()+2, d)
 	}
-	q := MarkerQuietZone(d, sidePx)
+	q := QuietZone(d, sidePx)
 	n := sidePx + 2*q
 	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(255, 0, 0, 0), n, n, gocv.MatTypeCV8UC1)
-	if err := drawMarkerAt(&m, d, id, sidePx, q, q); err != nil {
+	if err := DrawAt(&m, d, id, sidePx, q, q); err != nil {
 		m.Close()
 		return gocv.Mat{}, err
 	}
 	return m, nil
 }
 
-// drawMarkerAt draws the marker (no quiet zone) with its top-left corner at
+// DrawAt draws the marker (no quiet zone) with its top-left corner at
 // (x, y) into the continuous 8-bit grey Mat dst.
-func drawMarkerAt(dst *gocv.Mat, d MarkerDict, id, sidePx, x, y int) error {
-	if err := d.checkID(id); err != nil {
+func DrawAt(dst *gocv.Mat, d Dict, id, sidePx, x, y int) error {
+	if err := d.CheckID(id); err != nil {
 		return err
 	}
 	if dst.Type() != gocv.MatTypeCV8UC1 {
-		return errors.New("vision: draw marker: destination is not 8-bit grey")
+		return errors.New("marker: draw marker: destination is not 8-bit grey")
 	}
 	data, err := dst.DataPtrUint8()
 	if err != nil {
-		return fmt.Errorf("vision: draw marker: %w", err)
+		return fmt.Errorf("marker: draw marker: %w", err)
 	}
 	rows, cols, step := dst.Rows(), dst.Cols(), dst.Step()
 	if rows <= 0 || cols <= 0 || step < cols || len(data) < step*(rows-1)+cols {
-		return errors.New("vision: draw marker: invalid destination")
+		return errors.New("marker: draw marker: invalid destination")
 	}
 	var cerr *C.char
 	if C.tc_aruco_draw(C.int(d), C.int(id), C.int(sidePx), (*C.uint8_t)(unsafe.Pointer(&data[0])),
@@ -386,15 +389,15 @@ func drawMarkerAt(dst *gocv.Mat, d MarkerDict, id, sidePx, x, y int) error {
 // arucoError turns a message from aruco.cpp into an error and frees it.
 func arucoError(op string, cerr *C.char) error {
 	if cerr == nil {
-		return fmt.Errorf("vision: %s: failed", op)
+		return fmt.Errorf("marker: %s: failed", op)
 	}
 	msg := C.GoString(cerr)
 	C.tc_aruco_free_error(cerr)
-	return fmt.Errorf("vision: %s: %s", op, strings.TrimSpace(msg))
+	return fmt.Errorf("marker: %s: %s", op, strings.TrimSpace(msg))
 }
 
 // arucoDictInfo asks OpenCV for a dictionary's size and bits (tests).
-func arucoDictInfo(d MarkerDict) (size, bits int, err error) {
+func arucoDictInfo(d Dict) (size, bits int, err error) {
 	var n, b C.int
 	var cerr *C.char
 	if C.tc_aruco_dict_info(C.int(d), &n, &b, &cerr) != 0 {

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 )
 
 func TestDefaultMarkerMap(t *testing.T) {
-	m := DefaultMarkerMap()
+	m := DefaultMap()
 	if m.Dict() != Dict4X4_250 {
 		t.Errorf("dictionary %v, want DICT_4X4_250", m.Dict())
 	}
@@ -34,7 +34,7 @@ func TestDefaultMarkerMap(t *testing.T) {
 	for _, e := range m.Entries() {
 		kinds[e.Kind]++
 	}
-	if kinds[MarkerKindActivation] != 8 || kinds[MarkerKindToken] != 45 || kinds[MarkerKindGoal] != 12 || kinds[MarkerKindCard] != 150 || kinds[MarkerKindOther] != 0 {
+	if kinds[KindActivation] != 8 || kinds[KindToken] != 45 || kinds[KindGoal] != 12 || kinds[KindCard] != 150 || kinds[KindOther] != 0 {
 		t.Errorf("kinds %v", kinds)
 	}
 	c, err := models.DefaultContent()
@@ -60,7 +60,7 @@ func TestDefaultMarkerMap(t *testing.T) {
 	if l := m.Labels(); l[100] != "card-001" || len(l) != 215 {
 		t.Errorf("labels: %d, [100]=%q", len(l), l[100])
 	}
-	if !strings.Contains(string(DefaultMarkerMapYAML()), "ids: 100-249") {
+	if !strings.Contains(string(DefaultMapYAML()), "ids: 100-249") {
 		t.Error("default YAML not documented")
 	}
 }
@@ -75,7 +75,7 @@ markers:
   - {id: 70, content: vault-door, label: Vault door}
   - {ids: 80-82, content: "quest-##", first: 7, kind: card}
 `), 0o644)
-	m, err := LoadMarkerMap(path)
+	m, err := LoadMap(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,25 +87,25 @@ markers:
 	if _, ok := m.Lookup(8); ok {
 		t.Error("marker 8 not removed")
 	}
-	if e, _ := m.Lookup(80); e.Kind != MarkerKindCard {
+	if e, _ := m.Lookup(80); e.Kind != KindCard {
 		t.Errorf("kind %q", e.Kind)
 	}
-	if e, _ := m.Lookup(70); e.Kind != MarkerKindOther || m.Labels()[70] != "Vault door" {
+	if e, _ := m.Lookup(70); e.Kind != KindOther || m.Labels()[70] != "Vault door" {
 		t.Errorf("entry 70 %+v", e)
 	}
 	// The default is untouched.
-	if e, _ := DefaultMarkerMap().Lookup(0); e.Content != "activation-1" {
+	if e, _ := DefaultMap().Lookup(0); e.Content != "activation-1" {
 		t.Error("default changed")
 	}
 	// Another dictionary drops the defaults it cannot hold; replace drops all.
-	m2, err := DefaultMarkerMap().Merge("x.yaml", []byte("dictionary: DICT_5X5_100\n"))
+	m2, err := DefaultMap().Merge("x.yaml", []byte("dictionary: DICT_5X5_100\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m2.Dict() != Dict5X5_100 || len(m2.Entries()) != 65 {
 		t.Errorf("5x5_100: %v, %d entries", m2.Dict(), len(m2.Entries()))
 	}
-	m3, err := DefaultMarkerMap().Merge("x.yaml", []byte("replace: true\nmarkers:\n  - {id: 3, content: goal-1}\n"))
+	m3, err := DefaultMap().Merge("x.yaml", []byte("replace: true\nmarkers:\n  - {id: 3, content: goal-1}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ markers:
 		t.Errorf("replace: %d entries", len(m3.Entries()))
 	}
 	// An empty file changes nothing.
-	if m4, err := DefaultMarkerMap().Merge("e.yaml", nil); err != nil || len(m4.Entries()) != 215 {
+	if m4, err := DefaultMap().Merge("e.yaml", nil); err != nil || len(m4.Entries()) != 215 {
 		t.Errorf("empty file: %v", err)
 	}
 }
@@ -145,8 +145,8 @@ func TestMarkerMapErrors(t *testing.T) {
 		{"markers:\n  - {id: 1, content: a}\n---\nmarkers: []\n", 3, "document: only one YAML document is allowed"},
 		{"markers:\n  - id: 1\n    content: a\n    first: x\n", 4, `markers[0] (id 1): first "x" is not a whole number`},
 	} {
-		_, err := DefaultMarkerMap().Merge("ours.yaml", []byte(tc.doc))
-		var me *MarkerMapError
+		_, err := DefaultMap().Merge("ours.yaml", []byte(tc.doc))
+		var me *MapError
 		if !errors.As(err, &me) {
 			t.Errorf("%q: error %v, want a MarkerMapError", tc.doc, err)
 			continue
@@ -155,11 +155,11 @@ func TestMarkerMapErrors(t *testing.T) {
 			t.Errorf("%q: %v (line %d), want line %d and %q", tc.doc, err, me.Line, tc.line, tc.want)
 		}
 	}
-	if _, err := LoadMarkerMap(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
+	if _, err := LoadMap(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
 		t.Error("missing file loaded")
 	}
 	c, _ := models.DefaultContent()
-	m, _ := DefaultMarkerMap().Merge("x.yaml", []byte("markers:\n  - {id: 0, content: activation-99}\n  - {id: 8, content: dragon-1}\n"))
+	m, _ := DefaultMap().Merge("x.yaml", []byte("markers:\n  - {id: 0, content: activation-99}\n  - {id: 8, content: dragon-1}\n"))
 	if err := m.CheckContent(c); err == nil || !strings.Contains(err.Error(), "activation-99") || !strings.Contains(err.Error(), "dragon-1") {
 		t.Errorf("CheckContent: %v", err)
 	}

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 // Reading ArUco stickers on cards: a candidate search of our own (dark
 // quadrilaterals in an adaptive threshold, the same first step as OpenCV's
@@ -16,45 +16,46 @@ import (
 	"math/bits"
 	"slices"
 	"sync"
-	"tablecam/vision/geom"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
-// cardCodebook holds a dictionary's codes: code[4*id+r] is the marker's
+// codebook holds a dictionary's codes: code[4*id+r] is the marker's
 // bits (row-major from its top-left module, 1 = white) as seen rotated by
 // r×90° clockwise.
-type cardCodebook struct {
-	dict  MarkerDict
+type codebook struct {
+	dict  Dict
 	bits  int // data bits per side
 	codes []uint64
 	// blur are the equations of the blurred decoder's fit.
-	blur []cardBlurCell
+	blur []blurCell
 	// minDist is the least Hamming distance between the codes of two
 	// different ids in any rotations (and between a code and its own
 	// rotations).
 	minDist int
 }
 
-// newCardCodebook builds the codebook of d from GenerateMarker. Each
+// newCodebook builds the codebook of d from Generate. Each
 // marker scanner owns its codebook (about a millisecond to build for
 // DICT_4X4_250).
-func newCardCodebook(d MarkerDict) (*cardCodebook, error) {
-	if !d.valid() {
-		return nil, fmt.Errorf("vision: invalid marker dictionary %v", d)
+func newCodebook(d Dict) (*codebook, error) {
+	if !d.Valid() {
+		return nil, fmt.Errorf("marker: invalid marker dictionary %v", d)
 	}
 	n := d.Bits()
 	if n*n > 64 {
-		return nil, fmt.Errorf("vision: %v: markers of %d×%d bits are not supported", d, n, n)
+		return nil, fmt.Errorf("marker: %v: markers of %d×%d bits are not supported", d, n, n)
 	}
-	cb := &cardCodebook{dict: d, bits: n, codes: make([]uint64, 4*d.Size())}
+	cb := &codebook{dict: d, bits: n, codes: make([]uint64, 4*d.Size())}
 	side := n + 2
 	for id := range d.Size() {
-		m, err := GenerateMarker(d, id, side) // one pixel per module
+		m, err := Generate(d, id, side) // one pixel per module
 		if err != nil {
 			return nil, err
 		}
-		q := MarkerQuietZone(d, side)
+		q := QuietZone(d, side)
 		grid := make([]bool, n*n)
 		for r := range n {
 			for c := range n {
@@ -63,8 +64,8 @@ func newCardCodebook(d MarkerDict) (*cardCodebook, error) {
 		}
 		m.Close()
 		for rot := range 4 {
-			cb.codes[4*id+rot] = cardPackBits(grid)
-			grid = cardRotCW(grid, n)
+			cb.codes[4*id+rot] = packBits(grid)
+			grid = rotCW(grid, n)
 		}
 	}
 	cb.blur = cb.blurCells()
@@ -80,7 +81,7 @@ func newCardCodebook(d MarkerDict) (*cardCodebook, error) {
 	return cb, nil
 }
 
-func cardPackBits(grid []bool) uint64 {
+func packBits(grid []bool) uint64 {
 	var v uint64
 	for i, b := range grid {
 		if b {
@@ -90,8 +91,8 @@ func cardPackBits(grid []bool) uint64 {
 	return v
 }
 
-// cardRotCW rotates an n×n row-major grid by 90° clockwise.
-func cardRotCW(g []bool, n int) []bool {
+// rotCW rotates an n×n row-major grid by 90° clockwise.
+func rotCW(g []bool, n int) []bool {
 	out := make([]bool, len(g))
 	for r := range n {
 		for c := range n {
@@ -101,9 +102,9 @@ func cardRotCW(g []bool, n int) []bool {
 	return out
 }
 
-// cardModuleH maps module space, where the marker's black square of M
+// moduleH maps module space, where the marker's black square of M
 // modules spans [0, M]², to the image, where its corners are q.
-func cardModuleH(q [4]geom.Point, M float64) (geom.Homography, bool) {
+func moduleH(q [4]geom.Point, M float64) (geom.Homography, bool) {
 	var dst [4][2]float64
 	for i, p := range q {
 		dst[i] = [2]float64{float64(p.X), float64(p.Y)}
@@ -111,17 +112,18 @@ func cardModuleH(q [4]geom.Point, M float64) (geom.Homography, bool) {
 	return geom.HomographyOf([4][2]float64{{0, 0}, {M, 0}, {M, M}, {0, M}}, dst)
 }
 
-// cardMarkerRead is a decoded marker.
-type cardMarkerRead struct {
-	marker Marker
+// Sticker is a marker read by a Scanner.
+type Sticker struct {
+	Marker Marker
 	cost   float64 // disagreement with the code as a share of its decoder's limit (0 … 1), comparable between decoders
 	margin float64 // cost of the best other id minus cost
 	hard   int     // bits corrected
-	conf   float64
+	// Conf in [0, 1] says how cleanly the marker's bits read.
+	Conf float64
 }
 
-// cardDecodeLimits are the acceptance limits of the soft decoder.
-type cardDecodeLimits struct {
+// decodeLimits are the acceptance limits of the soft decoder.
+type decodeLimits struct {
 	maxCost     float64 // largest soft cost of disagreeing bits
 	maxHard     int     // most disagreeing bits
 	minMargin   float64 // least cost gap to the next id
@@ -133,12 +135,12 @@ type cardDecodeLimits struct {
 // The hard limit on disagreeing bits is set per dictionary: at most
 // (least distance between codes − 1)/2, so that a corrected code is never
 // nearer another one (1 for DICT_4X4_250).
-var cardDefaultLimits = cardDecodeLimits{
+var defaultLimits = decodeLimits{
 	maxCost: 0.45, maxHard: 2, minMargin: 1.5, minContrast: 18, maxBorder: 1, maxQuiet: 2,
 }
 
-// cardDecodeScratch holds per-decode buffers.
-type cardDecodeScratch struct {
+// decodeScratch holds per-decode buffers.
+type decodeScratch struct {
 	vals   []float64 // mean brightness per cell, (M+2)² with the quiet ring
 	margin []float64 // per data bit
 	level  []float64 // per cell of the blurred decoder's fit
@@ -151,10 +153,10 @@ type cardDecodeScratch struct {
 // zone may be just one module wide), and the mean spread of the samples
 // inside the marker's own modules. ok is false for a degenerate quad. The
 // values live in sc until its next use.
-func (cb *cardCodebook) sampleCells(g geom.View, q [4]geom.Point, sc *cardDecodeScratch) (vals []float64, spread float64, ok bool) {
+func (cb *codebook) sampleCells(g geom.View, q [4]geom.Point, sc *decodeScratch) (vals []float64, spread float64, ok bool) {
 	M := cb.bits + 2
 	mf := float64(M)
-	h, ok := cardModuleH(q, mf)
+	h, ok := moduleH(q, mf)
 	if !ok {
 		return nil, 0, false
 	}
@@ -168,7 +170,7 @@ func (cb *cardCodebook) sampleCells(g geom.View, q [4]geom.Point, sc *cardDecode
 
 // sampleCellsAt is sampleCells' loops: the cells of the marker of M
 // modules that h maps into g, into vals.
-func (cb *cardCodebook) sampleCellsAt(g geom.View, h *geom.Homography, M int, vals []float64) ([]float64, float64, bool) {
+func (cb *codebook) sampleCellsAt(g geom.View, h *geom.Homography, M int, vals []float64) ([]float64, float64, bool) {
 	mf := float64(M)
 	G := M + 2
 	spread := 0.0
@@ -204,37 +206,37 @@ func (cb *cardCodebook) sampleCellsAt(g geom.View, h *geom.Homography, M int, va
 	return vals, spread / (mf * mf), true
 }
 
-// cardCells are a candidate's sampled cells and its illumination: the
+// cells are a candidate's sampled cells and its illumination: the
 // planes through its border cells (dark) and its quiet-zone cells
 // (bright), and how many of them read the wrong way.
-type cardCells struct {
+type cells struct {
 	vals                []float64 // (M+2)² cells, the quiet ring included
-	dk, br              cardPlane
+	dk, br              plane
 	badBorder, badQuiet int
 }
 
 // at is the mean brightness of cell (i, j): i, j from -1 (the quiet ring)
 // to M (the ring on the other side).
-func (c *cardCells) at(i, j, M int) float64 { return c.vals[(i+1)*(M+2)+j+1] }
+func (c *cells) at(i, j, M int) float64 { return c.vals[(i+1)*(M+2)+j+1] }
 
 // cells samples the marker whose outer black square has corners q and
 // checks what every marker shows whatever its code: a black border inside
 // a white quiet zone with enough contrast, and flat modules.
-func (cb *cardCodebook) cells(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardCells, bool) {
+func (cb *codebook) cells(g geom.View, q [4]geom.Point, lim decodeLimits, sc *decodeScratch) (cells, bool) {
 	M := cb.bits + 2
 	mf := float64(M)
 	// Modules of less than two pixels across (a sliver of card art seen
 	// as a marker at a steep angle) cannot be told from print.
 	for k := range 4 {
-		if geom.Dist(q[k], q[(k+1)%4]) < cardMinModule*mf {
-			return cardCells{}, false
+		if geom.Dist(q[k], q[(k+1)%4]) < minModule*mf {
+			return cells{}, false
 		}
 	}
 	vals, spread, ok := cb.sampleCells(g, q, sc)
 	if !ok {
-		return cardCells{}, false
+		return cells{}, false
 	}
-	c := cardCells{vals: vals}
+	c := cells{vals: vals}
 	// Illumination: least-squares planes through the border cells (dark)
 	// and the quiet-zone cells (bright), in module coordinates.
 	for i := -1; i <= M; i++ {
@@ -253,12 +255,12 @@ func (cb *cardCodebook) cells(g geom.View, q [4]geom.Point, lim cardDecodeLimits
 	c.br.solve()
 	contrast := c.br.at(mf/2, mf/2) - c.dk.at(mf/2, mf/2)
 	if contrast < lim.minContrast {
-		return cardCells{}, false
+		return cells{}, false
 	}
 	// A marker's modules are flat black or white; a panel of card art
 	// with a dark frame, sampled as if it were one, is not.
-	if spread > cardMaxModuleSpread*contrast {
-		return cardCells{}, false
+	if spread > maxModuleSpread*contrast {
+		return cells{}, false
 	}
 	for i := -1; i <= M; i++ {
 		for j := -1; j <= M; j++ {
@@ -278,7 +280,7 @@ func (cb *cardCodebook) cells(g geom.View, q [4]geom.Point, lim cardDecodeLimits
 		}
 	}
 	if c.badBorder > lim.maxBorder || c.badQuiet > lim.maxQuiet {
-		return cardCells{}, false
+		return cells{}, false
 	}
 	return c, true
 }
@@ -286,12 +288,12 @@ func (cb *cardCodebook) cells(g geom.View, q [4]geom.Point, lim cardDecodeLimits
 // decode reads the marker whose outer black square has corners q in g
 // (clockwise on screen; image coordinates with pixel centres at integers,
 // like Marker.Corners).
-func (cb *cardCodebook) decode(g geom.View, q [4]geom.Point, lim cardDecodeLimits, sc *cardDecodeScratch) (cardMarkerRead, bool) {
+func (cb *codebook) decode(g geom.View, q [4]geom.Point, lim decodeLimits, sc *decodeScratch) (Sticker, bool) {
 	n := cb.bits
 	M := n + 2
 	c, ok := cb.cells(g, q, lim, sc)
 	if !ok {
-		return cardMarkerRead{}, false
+		return Sticker{}, false
 	}
 	if cap(sc.margin) < n*n {
 		sc.margin = make([]float64, n*n)
@@ -331,17 +333,17 @@ func (cb *cardCodebook) decode(g geom.View, q [4]geom.Point, lim cardDecodeLimit
 		}
 	}
 	if bestIdx < 0 || best > lim.maxCost || bestHard > lim.maxHard || second-best < lim.minMargin {
-		return cardMarkerRead{}, false
+		return Sticker{}, false
 	}
 	conf := max(0, 1-best/max(lim.maxCost, 1e-9)*0.5) * min(1, (second-best)/3)
 	conf *= 1 - 0.1*float64(c.badBorder+c.badQuiet)
-	return cardMarkerRead{marker: cardMarkerAt(q, bestIdx/4, bestIdx%4), cost: best / max(lim.maxCost, 1e-9), margin: second - best, hard: bestHard,
-		conf: max(0, min(1, conf))}, true
+	return Sticker{Marker: FromQuad(q, bestIdx/4, bestIdx%4), cost: best / max(lim.maxCost, 1e-9), margin: second - best, hard: bestHard,
+		Conf: max(0, min(1, conf))}, true
 }
 
-// cardMarkerAt is marker id with corners q (as sampled), its code seen
+// FromQuad is marker id with corners q (as sampled), its code seen
 // turned by rot×90°.
-func cardMarkerAt(q [4]geom.Point, id, rot int) Marker {
+func FromQuad(q [4]geom.Point, id, rot int) Marker {
 	mk := Marker{ID: id}
 	var cx, cy float64
 	for k := range 4 {
@@ -349,18 +351,18 @@ func cardMarkerAt(q [4]geom.Point, id, rot int) Marker {
 		cx += float64(q[k].X) / 4
 		cy += float64(q[k].Y) / 4
 	}
-	mk.Side = cardQuadSide(q)
+	mk.Side = quadSide(q)
 	mk.Center = geom.Point{X: float32(cx), Y: float32(cy)}
 	return mk
 }
 
-// cardPlane fits v = a + b·x + c·y by least squares.
-type cardPlane struct {
+// plane fits v = a + b·x + c·y by least squares.
+type plane struct {
 	sxx, sxy, syy, sx, sy, n, sv, sxv, syv float64
 	a, b, c                                float64
 }
 
-func (p *cardPlane) add(x, y, v float64) {
+func (p *plane) add(x, y, v float64) {
 	p.sxx += x * x
 	p.sxy += x * y
 	p.syy += y * y
@@ -372,9 +374,9 @@ func (p *cardPlane) add(x, y, v float64) {
 	p.syv += y * v
 }
 
-func (p *cardPlane) solve() {
+func (p *plane) solve() {
 	// Normal equations [n sx sy; sx sxx sxy; sy sxy syy]·[a b c] = [sv sxv syv].
-	x, _, ok := cardSolve3([3][3]float64{{p.n, p.sx, p.sy}, {p.sx, p.sxx, p.sxy}, {p.sy, p.sxy, p.syy}}, [3]float64{p.sv, p.sxv, p.syv}, 0)
+	x, _, ok := solve3([3][3]float64{{p.n, p.sx, p.sy}, {p.sx, p.sxx, p.sxy}, {p.sy, p.sxy, p.syy}}, [3]float64{p.sv, p.sxv, p.syv}, 0)
 	if !ok {
 		p.a, p.b, p.c = p.sv/max(1, p.n), 0, 0
 		return
@@ -382,35 +384,29 @@ func (p *cardPlane) solve() {
 	p.a, p.b, p.c = x[0], x[1], x[2]
 }
 
-func (p *cardPlane) at(x, y float64) float64 { return p.a + p.b*x + p.c*y }
+func (p *plane) at(x, y float64) float64 { return p.a + p.b*x + p.c*y }
 
-// cardQuadCandidate is a quadrilateral found in a binary image, in
-// full-resolution image coordinates (pixel centres at integers), clockwise
-// on screen.
-type cardQuadCandidate struct {
-	q       [4]geom.Point
-	area    float64
-	score   float64 // outline candidates: how well edges support it
-	refined bool    // outline candidates: sides re-fitted at full resolution
-	cut     bool    // marker candidates: from cardCutToQuad
-	// restored are the corners cardCutToQuad put back (marker
-	// candidates, full-resolution pixels), nRestored how many.
+// Candidate is a marker candidate: a quadrilateral found in a binary
+// image, in full-resolution image coordinates (pixel centres at integers),
+// clockwise on screen, and its area.
+type Candidate struct {
+	Q    [4]geom.Point
+	Area float64
+	cut  bool // from cutToQuad
+	// restored are the corners cutToQuad put back (full-resolution
+	// pixels), nRestored how many.
 	restored  [2]geom.Point
 	nRestored int
-	// alts are other outlines found for the same card (outline
-	// candidates): its inner frame, the card with its shadow. Recognition
-	// tries them too.
-	alts [][4]geom.Point
 }
 
-// cardAddCutQuad adds the quad cardCutToQuad makes of the polygon pts
+// addCutQuad adds the quad cutToQuad makes of the polygon pts
 // (five to eight corners) to out, unless it is not one or it has the
 // corners of quad other.
-func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float64, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
+func addCutQuad(out []Candidate, pts [][2]float64, other [4][2]float64, scale float64, origin image.Point, minSide, maxSide float64) []Candidate {
 	if len(pts) > 8 {
 		return out
 	}
-	poly, ok := cardCutToQuad(pts)
+	poly, ok := cutToQuad(pts)
 	if !ok {
 		return out
 	}
@@ -436,17 +432,17 @@ func cardAddCutQuad(out []cardQuadCandidate, pts [][2]float64, other [4][2]float
 		return out
 	}
 	n := len(out)
-	out = cardAddDarkQuad(out, poly, true, scale, origin, minSide, maxSide)
+	out = addDarkQuad(out, poly, true, scale, origin, minSide, maxSide)
 	if len(out) > n {
 		out[n].restored, out[n].nRestored = restored, nr
 	}
 	return out
 }
 
-// cardAddDarkQuad maps poly (corners of boundary pixels in the binary
+// addDarkQuad maps poly (corners of boundary pixels in the binary
 // image) to full-resolution image coordinates, half a pixel outwards, and
-// adds it to out if cardQuadOK takes it.
-func cardAddDarkQuad(out []cardQuadCandidate, poly [4][2]float64, cut bool, scale float64, origin image.Point, minSide, maxSide float64) []cardQuadCandidate {
+// adds it to out if geom.QuadOK takes it.
+func addDarkQuad(out []Candidate, poly [4][2]float64, cut bool, scale float64, origin image.Point, minSide, maxSide float64) []Candidate {
 	var q [4]geom.Point
 	var mx, my float64
 	for k, p := range poly {
@@ -462,79 +458,74 @@ func cardAddDarkQuad(out []cardQuadCandidate, poly [4][2]float64, cut bool, scal
 			q[k].Y += float32(dy / l * d)
 		}
 	}
-	if cand, ok := cardQuadOK(q, minSide, maxSide); ok {
-		cand.cut = cut
-		return append(out, cand)
+	if q, area, ok := geom.QuadOK(q, minSide, maxSide); ok {
+		return append(out, Candidate{Q: q, Area: area, cut: cut})
 	}
 	return out
 }
 
-// cardQuadOK is geom.QuadOK's quad as a candidate.
-func cardQuadOK(q [4]geom.Point, minSide, maxSide float64) (cardQuadCandidate, bool) {
-	q, area, ok := geom.QuadOK(q, minSide, maxSide)
-	if !ok {
-		return cardQuadCandidate{}, false
-	}
-	return cardQuadCandidate{q: q, area: area}, true
-}
-
-// cardMarkerScanner finds and decodes markers; it keeps its buffers.
-type cardMarkerScanner struct {
-	cb      *cardCodebook
-	lim     cardDecodeLimits
+// Scanner finds and decodes the ArUco stickers on cards: small (20 px),
+// blurred, tilted, under glare. It keeps its buffers between pictures and
+// is not safe for concurrent use.
+type Scanner struct {
+	cb      *codebook
+	lim     decodeLimits
 	bin     gocv.Mat
 	small   gocv.Mat
 	blur    gocv.Mat
 	corners gocv.Mat // 4×1 CV_32FC2, for cornerSubPix
-	sc      cardDecodeScratch
-	cands   []cardQuadCandidate
-	// failed holds the candidates of the last scan that did not decode,
-	// blobs its dark blobs of a small marker's size (half-resolution
+	sc      decodeScratch
+	// Cands are the candidates of the last scan.
+	Cands []Candidate
+	// Failed holds the candidates of the last scan that did not decode,
+	// Blobs its dark blobs of a small marker's size (half-resolution
 	// passes).
-	failed   []cardQuadCandidate
-	blobs    []image.Rectangle
+	Failed   []Candidate
+	Blobs    []image.Rectangle
 	fit      geom.SideFitter
-	contours cardContourBufs
+	contours contourBufs
 	// unread holds the corners of the candidates that did not decode
 	// since forget (this frame): another threshold often outlines a
 	// square exactly as before, and reading it again fails again.
-	unread map[cardQuadKey]struct{}
+	unread map[quadKey]struct{}
 	// colour is the colour view of the picture (since forget), for the
 	// ink check (inked); without one (cn 0) the check is skipped.
 	colour geom.View
 	// weak holds the reads of the scan under way with little confidence
-	// (cardWeakConf), confirmed at its end; confirming is set while
+	// (weakConf), confirmed at its end; confirming is set while
 	// confirmWeak looks again, again holds what one look read.
-	weak       []cardMarkerRead
+	weak       []Sticker
 	confirming bool
-	again      []cardMarkerRead
-	// keep, when set, clears the thresholded picture (cols × rows, of the
+	again      []Sticker
+	// Keep, when set, clears the thresholded picture (cols × rows, of the
 	// place from origin shrunk by scale: 255 where dark) where no sticker
-	// can be (scanHalfIn: far from what changed against the empty table).
-	keep func(bin []uint8, cols, rows int, origin image.Point, scale float64)
+	// can be (the card reader: far from what changed against the empty
+	// table).
+	Keep func(bin []uint8, cols, rows int, origin image.Point, scale float64)
 }
 
-// cardQuadKey is a quad's corners, bit for bit.
-type cardQuadKey [8]uint32
+// quadKey is a quad's corners, bit for bit.
+type quadKey [8]uint32
 
-func cardKeyOf(q [4]geom.Point) cardQuadKey {
-	var k cardQuadKey
+func keyOf(q [4]geom.Point) quadKey {
+	var k quadKey
 	for i, p := range q {
 		k[2*i], k[2*i+1] = math.Float32bits(p.X), math.Float32bits(p.Y)
 	}
 	return k
 }
 
-// forget starts a new picture, whose colour view is colour (geom.ColourView;
-// geom.View{} for none): candidates that failed on the last one are read
-// again.
-func (s *cardMarkerScanner) forget(colour geom.View) {
+// Forget starts a new picture, whose colour view is colour
+// (geom.ColourView; geom.View{} for none, which skips the ink check):
+// candidates that failed on the last picture are read again.
+func (s *Scanner) Forget(colour geom.View) {
 	clear(s.unread)
 	s.colour = colour
 }
 
-// cardScanPass is how one scan thresholds the image.
-type cardScanPass struct {
+// Pass is how one scan thresholds the picture: PassHalf, PassFull or one
+// of PassRetry.
+type Pass struct {
 	scale float64 // 0 < scale ≤ 1
 	block int     // adaptive threshold window, odd
 	c     float32 // adaptive threshold offset
@@ -542,58 +533,58 @@ type cardScanPass struct {
 	cut   bool    // outlines with corners cut off count too (glare)
 }
 
-// The two passes ReadCards makes: the whole frame at half resolution
-// (outlines from cardHalfMinSide; most 20 px markers show theirs, and every
+// The two passes a card reading makes: the whole frame at half resolution
+// (outlines from HalfMinSide; most 20 px markers show theirs, and every
 // candidate is decoded on the full-resolution image), then the places
 // where a card or a marker candidate was seen at full resolution (down to
 // about 16 px).
 var (
-	cardPassHalf = cardScanPass{scale: 0.5, block: 7, c: 8}
-	cardPassFull = cardScanPass{scale: 1, block: 9, c: 10, blur: true, cut: true}
-	// cardPassRetry are the other thresholds tried, in order, on small
+	PassHalf = Pass{scale: 0.5, block: 7, c: 8}
+	PassFull = Pass{scale: 1, block: 9, c: 10, blur: true, cut: true}
+	// PassRetry are the other thresholds tried, in order, on small
 	// places where the full-resolution pass read nothing.
-	cardPassRetry = [...]cardScanPass{{scale: 1, block: 5, c: 6}, {scale: 1, block: 15, c: 5, blur: true}, {scale: 1, block: 7, c: 14, blur: true}}
+	PassRetry = [...]Pass{{scale: 1, block: 5, c: 6}, {scale: 1, block: 15, c: 5, blur: true}, {scale: 1, block: 7, c: 14, blur: true}}
 )
 
-// cardHalfMinSide is the least marker side (px) the half-resolution pass
+// HalfMinSide is the least marker side (px) the half-resolution pass
 // looks for: 8 px outlines there.
-const cardHalfMinSide = 16
+const HalfMinSide = 16
 
-// cardRetryArea is the largest place (px²) the retry passes search.
-const cardRetryArea = 140 * 140
-
-// cardSubpixCriteria is created once: gocv cannot free a TermCriteria.
-var cardSubpixCriteria = sync.OnceValue(func() gocv.TermCriteria {
+// subpixCriteria is created once: gocv cannot free a TermCriteria.
+var subpixCriteria = sync.OnceValue(func() gocv.TermCriteria {
 	return gocv.NewTermCriteria(gocv.Count|gocv.EPS, 20, 0.01)
 })
 
-func newCardMarkerScanner(d MarkerDict) (*cardMarkerScanner, error) {
-	cb, err := newCardCodebook(d)
+// NewScanner returns a scanner for the stickers of dictionary d.
+func NewScanner(d Dict) (*Scanner, error) {
+	cb, err := newCodebook(d)
 	if err != nil {
 		return nil, err
 	}
-	lim := cardDefaultLimits
+	lim := defaultLimits
 	lim.maxHard = min(lim.maxHard, max(0, (cb.minDist-1)/2))
-	return &cardMarkerScanner{cb: cb, lim: lim, bin: gocv.NewMat(), small: gocv.NewMat(), blur: gocv.NewMat(),
+	return &Scanner{cb: cb, lim: lim, bin: gocv.NewMat(), small: gocv.NewMat(), blur: gocv.NewMat(),
 		corners: gocv.NewMatWithSize(4, 1, gocv.MatTypeCV32FC2)}, nil
 }
 
-func (s *cardMarkerScanner) close() {
+// Close releases the scanner's buffers.
+func (s *Scanner) Close() {
 	s.bin.Close()
 	s.small.Close()
 	s.blur.Close()
 	s.corners.Close()
 }
 
-// scan finds the markers in region r of the full-resolution grey image
-// grey with sides from minSide to maxSide full-resolution pixels, searching
-// as pass says, and adds them to out. Candidates that did not decode are
-// left in s.failed (not the cut-corner ones); those that did not decode
-// before on this picture (since forget) are not read again.
-func (s *cardMarkerScanner) scan(grey gocv.Mat, g geom.View, r image.Rectangle, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
-	s.failed = s.failed[:0]
-	s.blobs = s.blobs[:0]
-	s.cands = s.cands[:0]
+// Scan finds the stickers in region r of the full-resolution grey image
+// grey (g its view, or a colour view of the same picture) with sides from
+// minSide to maxSide full-resolution pixels, searching as pass says, and
+// appends them to out. Candidates that did not decode are left in
+// s.Failed (not the cut-corner ones); those that did not decode before on
+// this picture (since Forget) are not read again.
+func (s *Scanner) Scan(grey gocv.Mat, g geom.View, r image.Rectangle, pass Pass, minSide, maxSide float64, out []Sticker) ([]Sticker, error) {
+	s.Failed = s.Failed[:0]
+	s.Blobs = s.Blobs[:0]
+	s.Cands = s.Cands[:0]
 	if !s.confirming {
 		s.weak = s.weak[:0]
 	}
@@ -625,27 +616,27 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g geom.View, r image.Rectangle, 
 		src = s.blur
 	}
 	gocv.AdaptiveThreshold(src, &s.bin, 255, gocv.AdaptiveThresholdMean, gocv.ThresholdBinaryInv, block, pass.c)
-	if s.keep != nil {
+	if s.Keep != nil {
 		b, err := s.bin.DataPtrUint8()
 		if err != nil {
 			return out, fmt.Errorf("sticker scan: threshold: %w", err)
 		}
-		s.keep(b, s.bin.Cols(), s.bin.Rows(), r.Min, scale)
+		s.Keep(b, s.bin.Cols(), s.bin.Rows(), r.Min, scale)
 	}
 	var blobs *[]image.Rectangle
 	if scale < 1 {
-		blobs = &s.blobs
+		blobs = &s.Blobs
 	}
 	var err error
-	s.cands, err = s.contours.cardFindDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.cands[:0], blobs, [2]float64{14, 40}, pass.cut)
+	s.Cands, err = s.contours.findDarkQuads(s.bin, scale, r.Min, minSide, maxSide, s.Cands[:0], blobs, [2]float64{14, 40}, pass.cut)
 	if err != nil {
 		return out, err
 	}
 	if s.unread == nil {
-		s.unread = map[cardQuadKey]struct{}{}
+		s.unread = map[quadKey]struct{}{}
 	}
-	for _, c := range s.cands {
-		var m cardMarkerRead
+	for _, c := range s.Cands {
+		var m Sticker
 		var ok bool
 		switch {
 		case c.cut:
@@ -653,11 +644,11 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g geom.View, r image.Rectangle, 
 			ok = ok && s.inked(m)
 		default:
 			// The same corners on the same picture read the same.
-			key := cardKeyOf(c.q)
+			key := keyOf(c.Q)
 			if _, seen := s.unread[key]; seen {
 				break
 			}
-			if m, ok = s.read(grey, g, c.q); ok {
+			if m, ok = s.Read(grey, g, c.Q); ok {
 				ok = s.inked(m)
 			}
 			if !ok {
@@ -665,14 +656,14 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g geom.View, r image.Rectangle, 
 			}
 		}
 		switch {
-		case ok && m.conf < cardWeakConf && !s.confirming:
+		case ok && m.Conf < weakConf && !s.confirming:
 			s.weak = append(s.weak, m)
 		case ok:
-			out = cardAddMarker(out, m)
+			out = addMarker(out, m)
 		case !c.cut:
 			// (A cut candidate that fails is one more look at a plain
 			// candidate, which is kept.)
-			s.failed = append(s.failed, c)
+			s.Failed = append(s.Failed, c)
 		}
 	}
 	if len(s.weak) > 0 && !s.confirming {
@@ -681,46 +672,46 @@ func (s *cardMarkerScanner) scan(grey gocv.Mat, g geom.View, r image.Rectangle, 
 	return out, nil
 }
 
-// cardWeakConf is the confidence under which a read is looked at again
+// weakConf is the confidence under which a read is looked at again
 // (confirmWeak).
-const cardWeakConf = 0.6
+const weakConf = 0.6
 
-// cardConfirmPasses are the looks confirmWeak takes, in order (but the
+// confirmPasses are the looks confirmWeak takes, in order (but the
 // pass that made the read).
-var cardConfirmPasses = [...]cardScanPass{cardPassFull, cardPassRetry[0], cardPassRetry[1], cardPassRetry[2]}
+var confirmPasses = [...]Pass{PassFull, PassRetry[0], PassRetry[1], PassRetry[2]}
 
 // confirmWeak looks again at the place of every weak read of the scan just
 // made (s.weak), at full resolution with the other thresholds, and adds to
-// out the best read of the place (cardReadBetter) of the first look that
+// out the best read of the place (readBetter) of the first look that
 // reads one there, or the weak read if none does. A candidate outlined a
 // little off (two corners a module out, at half resolution) can read as
 // another id with little confidence where a better outline of the same
 // sticker reads right. The scan's failed candidates, blobs and candidates
 // are kept.
-func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g geom.View, pass cardScanPass, minSide, maxSide float64, out []cardMarkerRead) ([]cardMarkerRead, error) {
+func (s *Scanner) confirmWeak(grey gocv.Mat, g geom.View, pass Pass, minSide, maxSide float64, out []Sticker) ([]Sticker, error) {
 	weak := slices.Clone(s.weak)
-	failed, blobs, cands := slices.Clone(s.failed), slices.Clone(s.blobs), slices.Clone(s.cands)
+	failed, blobs, cands := slices.Clone(s.Failed), slices.Clone(s.Blobs), slices.Clone(s.Cands)
 	s.confirming = true
 	defer func() {
 		s.confirming = false
-		s.failed, s.blobs, s.cands = failed, blobs, cands
+		s.Failed, s.Blobs, s.Cands = failed, blobs, cands
 	}()
 	for _, m := range weak {
 		best := m
-		box := geom.QuadBox(m.marker.Corners).Inset(-int(math.Ceil(0.6*m.marker.Side)) - 2)
-		for _, p := range cardConfirmPasses {
+		box := geom.QuadBox(m.Marker.Corners).Inset(-int(math.Ceil(0.6*m.Marker.Side)) - 2)
+		for _, p := range confirmPasses {
 			if p == pass {
 				continue
 			}
 			var err error
-			if s.again, err = s.scan(grey, g, box, p, minSide, maxSide, s.again[:0]); err != nil {
+			if s.again, err = s.Scan(grey, g, box, p, minSide, maxSide, s.again[:0]); err != nil {
 				return out, err
 			}
 			found := false
 			for _, o := range s.again {
-				if geom.Dist(o.marker.Center, m.marker.Center) < 0.5*max(o.marker.Side, m.marker.Side) {
+				if geom.Dist(o.Marker.Center, m.Marker.Center) < 0.5*max(o.Marker.Side, m.Marker.Side) {
 					found = true
-					if cardReadBetter(o, best) {
+					if readBetter(o, best) {
 						best = o
 					}
 				}
@@ -729,7 +720,7 @@ func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g geom.View, pass cardSca
 				break
 			}
 		}
-		out = cardAddMarker(out, best)
+		out = addMarker(out, best)
 	}
 	return out, nil
 }
@@ -740,10 +731,10 @@ func (s *cardMarkerScanner) confirmWeak(grey gocv.Mat, g geom.View, pass cardSca
 // plaid, a dark panel) and not worth refining. washed tells whether a
 // border cell is bright enough to have lost its contrast to glare (else
 // the glare decoder need not look).
-func (cb *cardCodebook) screen(g geom.View, q [4]geom.Point) (ok, washed bool) {
+func (cb *codebook) screen(g geom.View, q [4]geom.Point) (ok, washed bool) {
 	M := cb.bits + 2
 	mf := float64(M)
-	h, ok := cardModuleH(q, mf)
+	h, ok := moduleH(q, mf)
 	if !ok {
 		return false, false
 	}
@@ -789,7 +780,7 @@ func (cb *cardCodebook) screen(g geom.View, q [4]geom.Point) (ok, washed bool) {
 	b, r := border[:nb], ring[:nr]
 	slices.Sort(b)
 	slices.Sort(r)
-	washed = b[nb-1] >= cardGlareWashed-cardScreenWashSlack
+	washed = b[nb-1] >= glareWashed-screenWashSlack
 	dark, bright := b[nb/2], r[nr/2]
 	if bright-dark < 12 {
 		return false, washed
@@ -816,21 +807,22 @@ func (cb *cardCodebook) screen(g geom.View, q [4]geom.Point) (ok, washed bool) {
 	return badB <= nb/4 && badR <= nr/3 && hi > 0 && lo > 0, washed
 }
 
-// cardScreenWashSlack is how much darker than cardGlareWashed the
+// screenWashSlack is how much darker than glareWashed the
 // brightest border cell of the screen's one-sample look may be for the
 // glare decoder to be tried (its cells are means of nine samples).
-const cardScreenWashSlack = 25
+const screenWashSlack = 25
 
-// read refines a candidate's corners and decodes it.
-func (s *cardMarkerScanner) read(grey gocv.Mat, g geom.View, q [4]geom.Point) (cardMarkerRead, bool) {
+// Read refines the corners q of a candidate (a sticker where it was last
+// seen, moved) on the grey picture and decodes it.
+func (s *Scanner) Read(grey gocv.Mat, g geom.View, q [4]geom.Point) (Sticker, bool) {
 	if ok, washed := s.cb.screen(g, q); !ok {
 		// Glare may wash out enough of the border to fail the screen.
 		if !washed {
-			return cardMarkerRead{}, false
+			return Sticker{}, false
 		}
 		return s.readGlare(grey, g, q, q)
 	}
-	side := cardQuadSide(q)
+	side := quadSide(q)
 	modules := float64(s.cb.bits + 2)
 	refined := s.subpix(grey, g, q)
 	m, ok := s.cb.decode(g, refined, s.lim, &s.sc)
@@ -861,14 +853,14 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g geom.View, q [4]geom.Point) (c
 	// its rough corners read as another id (misplaced corners shift the
 	// sampling grid by a module: bits of the neighbours). The blurred
 	// decoder may still read the same id.
-	weak := m.conf < cardMinCorrectedConf
+	weak := m.Conf < minCorrectedConf
 	if !weak && refined != q {
-		if m2, ok := s.cb.decode(g, q, s.lim, &s.sc); ok && m2.marker.ID != m.marker.ID {
+		if m2, ok := s.cb.decode(g, q, s.lim, &s.sc); ok && m2.Marker.ID != m.Marker.ID {
 			weak = true
 		}
 	}
 	if weak {
-		return s.readBlurred(g, [3][4]geom.Point{refined, q, q}, m.marker.ID)
+		return s.readBlurred(g, [3][4]geom.Point{refined, q, q}, m.Marker.ID)
 	}
 	return m, true
 }
@@ -876,20 +868,20 @@ func (s *cardMarkerScanner) read(grey gocv.Mat, g geom.View, q [4]geom.Point) (c
 // readBlurred tries the blurred decoder (small modules blurred into each
 // other) on a candidate's corners in turn (refined, rough, fitted to the
 // edges; repeats are skipped); want ≥ 0 takes only that id.
-func (s *cardMarkerScanner) readBlurred(g geom.View, tries [3][4]geom.Point, want int) (cardMarkerRead, bool) {
+func (s *Scanner) readBlurred(g geom.View, tries [3][4]geom.Point, want int) (Sticker, bool) {
 	for i, c := range tries {
 		if i > 0 && (c == tries[0] || c == tries[i-1]) {
 			continue
 		}
-		if m, ok := s.cb.decodeBlurred(g, c, s.lim, &s.sc); ok && (want < 0 || m.marker.ID == want) {
+		if m, ok := s.cb.decodeBlurred(g, c, s.lim, &s.sc); ok && (want < 0 || m.Marker.ID == want) {
 			return m, true
 		}
 	}
-	return cardMarkerRead{}, false
+	return Sticker{}, false
 }
 
-// cardQuadSide is the mean side length of q.
-func cardQuadSide(q [4]geom.Point) float64 {
+// quadSide is the mean side length of q.
+func quadSide(q [4]geom.Point) float64 {
 	side := 0.0
 	for k := range 4 {
 		a, b := q[k], q[(k+1)%4]
@@ -901,8 +893,8 @@ func cardQuadSide(q [4]geom.Point) float64 {
 // subpix refines the corners of candidate q with cornerSubPix (window
 // kept inside one module); a corner that moves by more than a module, or
 // one too near the image's edge, keeps its place.
-func (s *cardMarkerScanner) subpix(grey gocv.Mat, g geom.View, q [4]geom.Point) [4]geom.Point {
-	side := cardQuadSide(q)
+func (s *Scanner) subpix(grey gocv.Mat, g geom.View, q [4]geom.Point) [4]geom.Point {
+	side := quadSide(q)
 	modules := float64(s.cb.bits + 2)
 	hw := int(math.Round(0.6 * side / modules))
 	hw = max(2, min(10, hw))
@@ -919,7 +911,7 @@ func (s *cardMarkerScanner) subpix(grey gocv.Mat, g geom.View, q [4]geom.Point) 
 	for k, p := range q {
 		d[2*k], d[2*k+1] = p.X, p.Y
 	}
-	gocv.CornerSubPix(grey, &s.corners, image.Pt(hw, hw), image.Pt(-1, -1), cardSubpixCriteria())
+	gocv.CornerSubPix(grey, &s.corners, image.Pt(hw, hw), image.Pt(-1, -1), subpixCriteria())
 	for k := range refined {
 		nx, ny := d[2*k], d[2*k+1]
 		if math.Hypot(float64(nx-q[k].X), float64(ny-q[k].Y)) < side/modules {
@@ -929,24 +921,24 @@ func (s *cardMarkerScanner) subpix(grey gocv.Mat, g geom.View, q [4]geom.Point) 
 	return refined
 }
 
-// cardMinModule is the least module size (px) along any side of a
-// marker; cardMinCorrectedConf is the least confidence of a marker read with a
-// corrected bit, cardMaxModuleSpread the largest mean spread of brightness
+// minModule is the least module size (px) along any side of a
+// marker; minCorrectedConf is the least confidence of a marker read with a
+// corrected bit, maxModuleSpread the largest mean spread of brightness
 // inside a module, relative to the contrast.
 const (
-	cardMinModule        = 2.0
-	cardMinCorrectedConf = 0.6
-	cardMaxModuleSpread  = 0.25
+	minModule        = 2.0
+	minCorrectedConf = 0.6
+	maxModuleSpread  = 0.25
 )
 
-// cardAddMarker adds m to list unless a marker there already covers it;
+// addMarker adds m to list unless a marker there already covers it;
 // of two readings of one place, the one with the lower cost (then the
 // higher confidence) stays.
-func cardAddMarker(list []cardMarkerRead, m cardMarkerRead) []cardMarkerRead {
+func addMarker(list []Sticker, m Sticker) []Sticker {
 	for i, o := range list {
-		d := math.Hypot(float64(o.marker.Center.X-m.marker.Center.X), float64(o.marker.Center.Y-m.marker.Center.Y))
-		if d < 0.5*max(o.marker.Side, m.marker.Side) {
-			if cardReadBetter(m, o) {
+		d := math.Hypot(float64(o.Marker.Center.X-m.Marker.Center.X), float64(o.Marker.Center.Y-m.Marker.Center.Y))
+		if d < 0.5*max(o.Marker.Side, m.Marker.Side) {
+			if readBetter(m, o) {
 				list[i] = m
 			}
 			return list
@@ -955,43 +947,8 @@ func cardAddMarker(list []cardMarkerRead, m cardMarkerRead) []cardMarkerRead {
 	return append(list, m)
 }
 
-// cardReadBetter reports whether read a of a place beats read b: a lower
+// readBetter reports whether read a of a place beats read b: a lower
 // cost, then a higher confidence.
-func cardReadBetter(a, b cardMarkerRead) bool {
-	return a.cost < b.cost || (a.cost == b.cost && a.conf > b.conf)
-}
-
-// cardStickered is a card whose sticker was read: its outline and the
-// marker's.
-type cardStickered struct{ card, marker [4]geom.Point }
-
-// stickerCards appends to out the re-fitted outlines that a sticker read so
-// far (r.reads) fits (cardStickerFits): cards whose sticker is read. A card
-// carries one sticker; what else looks like a marker on it, away from the
-// sticker, is card art (a stray sticker, dropped, or a wrong one), so the
-// full-resolution and retry searches leave it alone (cardOffSticker).
-func (r *CardReader) stickerCards(outlines []cardQuadCandidate, out []cardStickered) []cardStickered {
-	for _, o := range outlines {
-		if !o.refined {
-			continue
-		}
-		for _, m := range r.reads {
-			if cardStickerFits(m.marker, o.q) {
-				out = append(out, cardStickered{o.q, m.marker.Corners})
-				break
-			}
-		}
-	}
-	return out
-}
-
-// cardOffSticker reports whether p lies on one of the cards cs but not on
-// its sticker (where a second look may read the sticker better).
-func cardOffSticker(p geom.Point, cs []cardStickered) bool {
-	for _, c := range cs {
-		if geom.InQuad(p, c.card) && !geom.InQuad(p, c.marker) {
-			return true
-		}
-	}
-	return false
+func readBetter(a, b Sticker) bool {
+	return a.cost < b.cost || (a.cost == b.cost && a.Conf > b.Conf)
 }

@@ -1,4 +1,4 @@
-package vision
+package stickers
 
 // Printable sheets of ArUco stickers, as a PNG preview and a PDF written
 // here (no PDF library): the markers and cut marks of a page are one grey
@@ -19,12 +19,14 @@ import (
 	"strings"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/marker"
 )
 
 // SheetSpec describes a sheet of marker stickers.
-type SheetSpec struct {
+type Spec struct {
 	// Dict is the markers' dictionary (zero value: DICT_4X4_50).
-	Dict MarkerDict
+	Dict marker.Dict
 	// IDs are the markers to print, in order, one sticker each (an id may
 	// repeat).
 	IDs []int
@@ -44,7 +46,7 @@ type SheetSpec struct {
 // Sticker sheet geometry, in millimetres.
 const (
 	// SheetMarginMM is the least distance from any ink to the paper edge.
-	SheetMarginMM = 10.0
+	MarginMM = 10.0
 	// sheetMinQuietMM is the least quiet zone around a marker on a sticker; it
 	// is at least one module wide in any case.
 	sheetMinQuietMM  = 2.0
@@ -71,7 +73,7 @@ var sheetPapers = []sheetPaper{
 
 // sheetLayout is a SheetSpec worked out in raster pixels.
 type sheetLayout struct {
-	spec  SheetSpec
+	spec  Spec
 	paper sheetPaper
 	dpi   float64
 	w, h  int // page raster
@@ -87,15 +89,15 @@ type sheetLayout struct {
 
 func (l *sheetLayout) px(mm float64) int { return int(math.Round(mm / 25.4 * l.dpi)) }
 
-func (s SheetSpec) layout() (*sheetLayout, error) {
-	if !s.Dict.valid() {
+func (s Spec) layout() (*sheetLayout, error) {
+	if !s.Dict.Valid() {
 		return nil, fmt.Errorf("vision: sticker sheet: invalid dictionary %v", s.Dict)
 	}
 	if len(s.IDs) == 0 {
 		return nil, errors.New("vision: sticker sheet: no ids")
 	}
 	for _, id := range s.IDs {
-		if err := s.Dict.checkID(id); err != nil {
+		if err := s.Dict.CheckID(id); err != nil {
 			return nil, fmt.Errorf("vision: sticker sheet: %w", err)
 		}
 	}
@@ -124,7 +126,7 @@ func (s SheetSpec) layout() (*sheetLayout, error) {
 	l.w, l.h = l.px(l.paper.wMM), l.px(l.paper.hMM)
 
 	l.side = l.px(s.SideMM)
-	l.quiet = max(MarkerQuietZone(s.Dict, l.side), l.px(sheetMinQuietMM))
+	l.quiet = max(marker.QuietZone(s.Dict, l.side), l.px(sheetMinQuietMM))
 	l.label = l.px(sheetLabelCapMM * 1.9)
 	l.stickerW = l.side + 2*l.quiet
 	l.stickerH = l.side + 2*l.quiet + l.label
@@ -134,13 +136,13 @@ func (s SheetSpec) layout() (*sheetLayout, error) {
 	// Cut marks reach tickGap+tickLen beyond a sticker; they stay inside
 	// the margins too.
 	reach := l.px(sheetTickGapMM + sheetTickLenMM)
-	left, right := l.px(SheetMarginMM)+reach, l.w-l.px(SheetMarginMM)-reach
-	top, bottom := l.px(SheetMarginMM+sheetHeaderMM)+reach, l.h-l.px(SheetMarginMM)-reach
+	left, right := l.px(MarginMM)+reach, l.w-l.px(MarginMM)-reach
+	top, bottom := l.px(MarginMM+sheetHeaderMM)+reach, l.h-l.px(MarginMM)-reach
 	l.cols = (right - left + gutter) / l.pitchX
 	l.rows = (bottom - top + gutter) / l.pitchY
 	if l.cols < 1 || l.rows < 1 {
 		return nil, fmt.Errorf("vision: sticker sheet: a %.4g mm sticker (%.1f×%.1f mm with quiet zone and label) does not fit on %s inside %g mm margins",
-			s.SideMM, float64(l.stickerW)/l.dpi*25.4, float64(l.stickerH)/l.dpi*25.4, l.paper.name, SheetMarginMM)
+			s.SideMM, float64(l.stickerW)/l.dpi*25.4, float64(l.stickerH)/l.dpi*25.4, l.paper.name, MarginMM)
 	}
 	// Centre the grid across the page.
 	l.x0 = left + (right-left-(l.cols*l.pitchX-gutter))/2
@@ -154,7 +156,7 @@ func (l *sheetLayout) pages() int { return (len(l.spec.IDs) + l.perPage() - 1) /
 
 // Pages returns how many stickers fit on a page and how many pages the
 // sheet takes.
-func (s SheetSpec) Pages() (perPage, pages int, err error) {
+func (s Spec) Pages() (perPage, pages int, err error) {
 	l, err := s.layout()
 	if err != nil {
 		return 0, 0, err
@@ -174,7 +176,7 @@ func (s SheetSpec) Pages() (perPage, pages int, err error) {
 // each the page raster (FlateDecode) drawn at 72/DPI points per pixel from
 // the top-left corner of an A4 or Letter page, with the caption and ruler
 // as PDF text and lines and each sticker's label as PDF text.
-func StickerSheet(spec SheetSpec) (png []byte, pdf []byte, err error) {
+func Render(spec Spec) (png []byte, pdf []byte, err error) {
 	l, err := spec.layout()
 	if err != nil {
 		return nil, nil, err
@@ -232,7 +234,7 @@ type sheetPlaced struct{ x, y, id int }
 // corner (the outer corner of its quiet zone) is at (x, y); its label is
 // drawLabel's (the PNG) or PDF text (pdfDoc.addPage).
 func (l *sheetLayout) drawSticker(page *gocv.Mat, x, y, id int) error {
-	if err := drawMarkerAt(page, l.spec.Dict, id, l.side, x+l.quiet, y+l.quiet); err != nil {
+	if err := marker.DrawAt(page, l.spec.Dict, id, l.side, x+l.quiet, y+l.quiet); err != nil {
 		return fmt.Errorf("vision: sticker sheet: %w", err)
 	}
 	// Cut marks: at each corner, two short ticks on the extensions of the
@@ -351,8 +353,8 @@ func (l *sheetLayout) pageNote(page, pages int) string {
 // ruler line, page note.
 const (
 	sheetCaptionCapMM      = 2.5
-	sheetCaptionBaselineMM = SheetMarginMM + 3.5
-	sheetRulerYMM          = SheetMarginMM + 9
+	sheetCaptionBaselineMM = MarginMM + 3.5
+	sheetRulerYMM          = MarginMM + 9
 	sheetRulerTickMM       = 2
 )
 
@@ -363,7 +365,7 @@ func (l *sheetLayout) drawHeader(page *gocv.Mat, p, n int) {
 	base := gocv.GetTextSize("H", gocv.FontHersheySimplex, 1, 1)
 	scale := capPx / float64(base.Y)
 	thick := max(1, int(math.Round(capPx/12)))
-	x := l.px(SheetMarginMM)
+	x := l.px(MarginMM)
 	gocv.PutTextWithParams(page, l.caption(), image.Pt(x, l.px(sheetCaptionBaselineMM)), gocv.FontHersheySimplex, scale, stickerInk, thick, gocv.LineAA, false)
 	lw := max(1, l.px(0.25))
 	y := l.px(sheetRulerYMM)
@@ -381,7 +383,7 @@ func (l *sheetLayout) drawHeader(page *gocv.Mat, p, n int) {
 	}
 	note := l.pageNote(p, n)
 	size := gocv.GetTextSize(note, gocv.FontHersheySimplex, scale, thick)
-	gocv.PutTextWithParams(page, note, image.Pt(l.w-l.px(SheetMarginMM)-size.X, y), gocv.FontHersheySimplex, scale, stickerInk, thick, gocv.LineAA, false)
+	gocv.PutTextWithParams(page, note, image.Pt(l.w-l.px(MarginMM)-size.X, y), gocv.FontHersheySimplex, scale, stickerInk, thick, gocv.LineAA, false)
 }
 
 // pdfDoc writes a PDF 1.4 file: catalog (1), page tree (2), Helvetica (3),
@@ -467,7 +469,7 @@ func (d *pdfDoc) addPage(l *sheetLayout, pix []byte, placed []sheetPlaced, p, n 
 	top := l.paper.hPt
 	var c strings.Builder
 	fmt.Fprintf(&c, "q %s 0 0 %s 0 %s cm /Im1 Do Q\n", pdfNum(imgW), pdfNum(imgH), pdfNum(top-imgH))
-	x := SheetMarginMM * mm
+	x := MarginMM * mm
 	fontSize := sheetCaptionCapMM * mm / 0.718 // Helvetica's cap height is 0.718 em
 	fmt.Fprintf(&c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fontSize), pdfNum(x), pdfNum(top-sheetCaptionBaselineMM*mm), pdfString(l.caption()))
 	y := top - sheetRulerYMM*mm
@@ -482,7 +484,7 @@ func (d *pdfDoc) addPage(l *sheetLayout, pix []byte, placed []sheetPlaced, p, n 
 	}
 	note := l.pageNote(p, n)
 	noteW := helveticaWidth(note) * fontSize
-	fmt.Fprintf(&c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fontSize), pdfNum(l.paper.wPt-SheetMarginMM*mm-noteW), pdfNum(y), pdfString(note))
+	fmt.Fprintf(&c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fontSize), pdfNum(l.paper.wPt-MarginMM*mm-noteW), pdfNum(y), pdfString(note))
 	l.pdfLabels(&c, placed)
 
 	first := 4 + 3*len(d.pages)

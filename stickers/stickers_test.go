@@ -1,4 +1,4 @@
-package vision
+package stickers
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/marker"
 )
 
 // pdfPage is what the test's PDF reader finds on a page.
@@ -187,7 +189,7 @@ func pageInkMargin(pix []byte, w, h int) int {
 
 // checkStickerPage detects the markers on a page raster and checks their
 // ids, size and quiet zone.
-func checkStickerPage(t *testing.T, md *MarkerDetector, page gocv.Mat, spec SheetSpec, wantIDs []int) {
+func checkStickerPage(t *testing.T, md *marker.Detector, page gocv.Mat, spec Spec, wantIDs []int) {
 	t.Helper()
 	got, err := md.Detect(page)
 	if err != nil {
@@ -226,7 +228,7 @@ func checkStickerPage(t *testing.T, md *MarkerDetector, page gocv.Mat, spec Shee
 }
 
 func TestStickerSheet(t *testing.T) {
-	spec := SheetSpec{Dict: Dict4X4_250, SideMM: 15, DPI: 300, Labels: map[int]string{
+	spec := Spec{Dict: marker.Dict4X4_250, SideMM: 15, DPI: 300, Labels: map[int]string{
 		0: "Goblin", 1: "Orc chieftain with a very long name", 2: "Würfel", 3: "(x) \\ 100%",
 	}}
 	for id := range 80 {
@@ -240,18 +242,18 @@ func TestStickerSheet(t *testing.T) {
 	if pages != 2 || perPage < 40 {
 		t.Fatalf("%d per page, %d pages; want 2 pages", perPage, pages)
 	}
-	pngData, pdfData, err := StickerSheet(spec)
+	pngData, pdfData, err := Render(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("PNG %d KB, PDF %d KB", len(pngData)/1024, len(pdfData)/1024)
-	md, err := NewMarkerDetector(spec.Dict, MarkerOptions{Scale: 0.5, RefineSubpix: true})
+	md, err := marker.NewDetector(spec.Dict, marker.Options{Scale: 0.5, RefineSubpix: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer md.Close()
 	const wA4, hA4 = 2480, 3508 // 210×297 mm at 300 DPI
-	margin := int(math.Floor(SheetMarginMM / 25.4 * 300))
+	margin := int(math.Floor(MarginMM / 25.4 * 300))
 
 	// PNG: page 1 at 300 DPI.
 	img, err := png.Decode(bytes.NewReader(pngData))
@@ -320,7 +322,7 @@ func TestStickerSheet(t *testing.T) {
 // checkLabelsAreText checks that each sticker's label is on the PDF page
 // as text (a Tj of Helvetica) and that the page's raster has no ink in the
 // label bands: the labels are not pictures of text.
-func checkLabelsAreText(t *testing.T, spec SheetSpec, p pdfPage, ids []int) {
+func checkLabelsAreText(t *testing.T, spec Spec, p pdfPage, ids []int) {
 	t.Helper()
 	if !strings.Contains(p.content, "/F1 ") {
 		t.Errorf("no text in the font /F1 on the page")
@@ -358,16 +360,16 @@ func checkLabelsAreText(t *testing.T, spec SheetSpec, p pdfPage, ids []int) {
 
 func TestStickerSheetLetterAndSizes(t *testing.T) {
 	for _, tc := range []struct {
-		spec SheetSpec
+		spec Spec
 		w, h int
 		box  []float64
 	}{
-		{SheetSpec{Dict: Dict5X5_100, IDs: []int{7, 7, 99}, SideMM: 25, Paper: "letter", DPI: 200}, 1700, 2200, []float64{0, 0, 612, 792}},
-		{SheetSpec{IDs: []int{0, 1, 2, 3}, SideMM: 8}, 2480, 3508, []float64{0, 0, 595.28, 841.89}},
-		{SheetSpec{Dict: DictArucoOriginal, IDs: []int{1023}, SideMM: 100, Paper: "Letter", DPI: 150}, 1275, 1650, []float64{0, 0, 612, 792}},
+		{Spec{Dict: marker.Dict5X5_100, IDs: []int{7, 7, 99}, SideMM: 25, Paper: "letter", DPI: 200}, 1700, 2200, []float64{0, 0, 612, 792}},
+		{Spec{IDs: []int{0, 1, 2, 3}, SideMM: 8}, 2480, 3508, []float64{0, 0, 595.28, 841.89}},
+		{Spec{Dict: marker.DictArucoOriginal, IDs: []int{1023}, SideMM: 100, Paper: "Letter", DPI: 150}, 1275, 1650, []float64{0, 0, 612, 792}},
 	} {
 		t.Run(fmt.Sprintf("%v-%vmm-%s", tc.spec.Dict, tc.spec.SideMM, tc.spec.Paper), func(t *testing.T) {
-			pngData, pdfData, err := StickerSheet(tc.spec)
+			pngData, pdfData, err := Render(tc.spec)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -379,7 +381,7 @@ func TestStickerSheetLetterAndSizes(t *testing.T) {
 			if spec.DPI == 0 {
 				spec.DPI = 300
 			}
-			md, err := NewMarkerDetector(spec.Dict, MarkerOptions{Scale: 0.5, RefineSubpix: true})
+			md, err := marker.NewDetector(spec.Dict, marker.Options{Scale: 0.5, RefineSubpix: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -398,27 +400,27 @@ func TestStickerSheetLetterAndSizes(t *testing.T) {
 }
 
 func TestStickerSheetErrors(t *testing.T) {
-	ok := SheetSpec{Dict: Dict4X4_50, IDs: []int{1, 2}, SideMM: 15}
+	ok := Spec{Dict: marker.Dict4X4_50, IDs: []int{1, 2}, SideMM: 15}
 	if _, _, err := ok.Pages(); err != nil {
 		t.Fatal(err)
 	}
-	for name, change := range map[string]func(*SheetSpec){
-		"no ids":        func(s *SheetSpec) { s.IDs = nil },
-		"id too big":    func(s *SheetSpec) { s.IDs = []int{1, 50} },
-		"negative id":   func(s *SheetSpec) { s.IDs = []int{-1} },
-		"bad dict":      func(s *SheetSpec) { s.Dict = MarkerDict(33) },
-		"side 7.9":      func(s *SheetSpec) { s.SideMM = 7.9 },
-		"side 101":      func(s *SheetSpec) { s.SideMM = 101 },
-		"side NaN":      func(s *SheetSpec) { s.SideMM = math.NaN() },
-		"paper A5":      func(s *SheetSpec) { s.Paper = "A5" },
-		"dpi 72":        func(s *SheetSpec) { s.DPI = 72 },
-		"dpi 1200":      func(s *SheetSpec) { s.DPI = 1200 },
-		"negative dpi":  func(s *SheetSpec) { s.DPI = -300 },
-		"unset side mm": func(s *SheetSpec) { s.SideMM = 0 },
+	for name, change := range map[string]func(*Spec){
+		"no ids":        func(s *Spec) { s.IDs = nil },
+		"id too big":    func(s *Spec) { s.IDs = []int{1, 50} },
+		"negative id":   func(s *Spec) { s.IDs = []int{-1} },
+		"bad dict":      func(s *Spec) { s.Dict = marker.Dict(33) },
+		"side 7.9":      func(s *Spec) { s.SideMM = 7.9 },
+		"side 101":      func(s *Spec) { s.SideMM = 101 },
+		"side NaN":      func(s *Spec) { s.SideMM = math.NaN() },
+		"paper A5":      func(s *Spec) { s.Paper = "A5" },
+		"dpi 72":        func(s *Spec) { s.DPI = 72 },
+		"dpi 1200":      func(s *Spec) { s.DPI = 1200 },
+		"negative dpi":  func(s *Spec) { s.DPI = -300 },
+		"unset side mm": func(s *Spec) { s.SideMM = 0 },
 	} {
 		s := ok
 		change(&s)
-		if _, _, err := StickerSheet(s); err == nil {
+		if _, _, err := Render(s); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 // The marker map: which content entry each ArUco sticker stands for.
 
@@ -21,21 +21,21 @@ import (
 //go:embed markermap_default.yaml
 var defaultMarkerMapYAML []byte
 
-// DefaultMarkerMapYAML returns the embedded default marker map, comments
+// DefaultMapYAML returns the embedded default marker map, comments
 // included: the documentation of the format and of the default ids.
-func DefaultMarkerMapYAML() []byte { return bytes.Clone(defaultMarkerMapYAML) }
+func DefaultMapYAML() []byte { return bytes.Clone(defaultMarkerMapYAML) }
 
 // Kinds of marker map entries.
 const (
-	MarkerKindActivation = "activation" // an activation card (activation-3)
-	MarkerKindToken      = "token"      // an enemy or faction token (ghoul-2, ncr-1)
-	MarkerKindGoal       = "goal"       // a goal card (goal-4)
-	MarkerKindCard       = "card"       // a numbered card (card-017)
-	MarkerKindOther      = "other"
+	KindActivation = "activation" // an activation card (activation-3)
+	KindToken      = "token"      // an enemy or faction token (ghoul-2, ncr-1)
+	KindGoal       = "goal"       // a goal card (goal-4)
+	KindCard       = "card"       // a numbered card (card-017)
+	KindOther      = "other"
 )
 
-// MarkerEntry is what one marker id stands for.
-type MarkerEntry struct {
+// Entry is what one marker id stands for.
+type Entry struct {
 	// Marker is the marker id in the map's dictionary.
 	Marker int `json:"marker"`
 	// Content is the content id: activation-3, ghoul-2, goal-4, card-017.
@@ -46,25 +46,25 @@ type MarkerEntry struct {
 	Label string `json:"label,omitempty"`
 }
 
-// MarkerMap maps the ids of ArUco markers of one dictionary to content
-// entries. The zero value is empty; use [DefaultMarkerMap] or
-// [LoadMarkerMap]. A MarkerMap is not changed after loading and is safe for
+// Map maps the ids of ArUco markers of one dictionary to content
+// entries. The zero value is empty; use [DefaultMap] or
+// [LoadMap]. A Map is not changed after loading and is safe for
 // concurrent reads.
-type MarkerMap struct {
-	dict    MarkerDict
-	entries map[int]MarkerEntry
+type Map struct {
+	dict    Dict
+	entries map[int]Entry
 }
 
-// MarkerMapError is a problem in a marker map file, tied to its line and
+// MapError is a problem in a marker map file, tied to its line and
 // entry.
-type MarkerMapError struct {
+type MapError struct {
 	File    string // "embedded:markermap_default.yaml" or the path
 	Line    int    // 0 when unknown
 	Entry   string // e.g. `markers[3] (id 12)`, "dictionary", "document"
 	Problem string
 }
 
-func (e *MarkerMapError) Error() string {
+func (e *MapError) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.File, e.Line)
@@ -74,61 +74,61 @@ func (e *MarkerMapError) Error() string {
 
 const defaultMarkerMapName = "embedded:markermap_default.yaml"
 
-// DefaultMarkerMap returns the embedded default map (DICT_4X4_250; see
-// [DefaultMarkerMapYAML] for its ids).
-func DefaultMarkerMap() *MarkerMap {
-	m, err := parseMarkerMap(&MarkerMap{}, defaultMarkerMapName, defaultMarkerMapYAML)
+// DefaultMap returns the embedded default map (DICT_4X4_250; see
+// [DefaultMapYAML] for its ids).
+func DefaultMap() *Map {
+	m, err := parseMarkerMap(&Map{}, defaultMarkerMapName, defaultMarkerMapYAML)
 	if err != nil {
-		panic("vision: embedded marker map: " + err.Error())
+		panic("marker: embedded marker map: " + err.Error())
 	}
 	return m
 }
 
-// LoadMarkerMap returns the default marker map with the file at path merged
+// LoadMap returns the default marker map with the file at path merged
 // over it; path "" returns the default map. In the file, an entry for an id
 // the default maps replaces it, content "" removes it, "replace: true"
 // drops every default entry first, and "dictionary" switches the
 // dictionary (default entries whose ids the new dictionary does not have
 // are dropped). Errors name the file, the line and the entry.
-func LoadMarkerMap(path string) (*MarkerMap, error) {
-	def := DefaultMarkerMap()
+func LoadMap(path string) (*Map, error) {
+	def := DefaultMap()
 	if path == "" {
 		return def, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("vision: read marker map: %w", err)
+		return nil, fmt.Errorf("marker: read marker map: %w", err)
 	}
 	return def.Merge(path, data)
 }
 
 // Merge returns a copy of m with the YAML document data (named file in
-// errors) merged over it, as LoadMarkerMap does.
-func (m *MarkerMap) Merge(file string, data []byte) (*MarkerMap, error) {
+// errors) merged over it, as LoadMap does.
+func (m *Map) Merge(file string, data []byte) (*Map, error) {
 	return parseMarkerMap(m, file, data)
 }
 
 // Dict returns the dictionary of the map's markers.
-func (m *MarkerMap) Dict() MarkerDict { return m.dict }
+func (m *Map) Dict() Dict { return m.dict }
 
 // Lookup returns the entry of marker id.
-func (m *MarkerMap) Lookup(id int) (MarkerEntry, bool) {
+func (m *Map) Lookup(id int) (Entry, bool) {
 	e, ok := m.entries[id]
 	return e, ok
 }
 
 // Entries returns every entry, by marker id.
-func (m *MarkerMap) Entries() []MarkerEntry {
-	out := make([]MarkerEntry, 0, len(m.entries))
+func (m *Map) Entries() []Entry {
+	out := make([]Entry, 0, len(m.entries))
 	for _, e := range m.entries {
 		out = append(out, e)
 	}
-	slices.SortFunc(out, func(a, b MarkerEntry) int { return a.Marker - b.Marker })
+	slices.SortFunc(out, func(a, b Entry) int { return a.Marker - b.Marker })
 	return out
 }
 
 // MarkerFor returns the lowest marker id that stands for content.
-func (m *MarkerMap) MarkerFor(content string) (int, bool) {
+func (m *Map) MarkerFor(content string) (int, bool) {
 	best := -1
 	for id, e := range m.entries {
 		if e.Content == content && (best < 0 || id < best) {
@@ -139,8 +139,8 @@ func (m *MarkerMap) MarkerFor(content string) (int, bool) {
 }
 
 // Labels returns the sticker labels of every mapped id, for
-// [SheetSpec].Labels.
-func (m *MarkerMap) Labels() map[int]string {
+// [tablecam/stickers.Spec].Labels.
+func (m *Map) Labels() map[int]string {
 	out := make(map[int]string, len(m.entries))
 	for id, e := range m.entries {
 		out[id] = e.Label
@@ -155,22 +155,22 @@ func (m *MarkerMap) Labels() map[int]string {
 // not know: activation entries must name an activation card, token entries
 // an enemy or faction token. Goals, numbered cards and others are not
 // checked (the content pack does not list them).
-func (m *MarkerMap) CheckContent(c *models.Content) error {
+func (m *Map) CheckContent(c *models.Content) error {
 	var bad []string
 	for _, e := range m.Entries() {
 		switch e.Kind {
-		case MarkerKindActivation:
+		case KindActivation:
 			if _, ok := c.Card(e.Content); !ok {
 				bad = append(bad, fmt.Sprintf("marker %d: no activation card %q", e.Marker, e.Content))
 			}
-		case MarkerKindToken:
+		case KindToken:
 			if _, _, ok := c.Token(e.Content); !ok {
 				bad = append(bad, fmt.Sprintf("marker %d: no enemy token %q", e.Marker, e.Content))
 			}
 		}
 	}
 	if len(bad) > 0 {
-		return fmt.Errorf("vision: marker map names unknown content: %s", strings.Join(bad, "; "))
+		return fmt.Errorf("marker: marker map names unknown content: %s", strings.Join(bad, "; "))
 	}
 	return nil
 }
@@ -186,21 +186,21 @@ var (
 func markerKindOf(content string) string {
 	switch {
 	case strings.HasPrefix(content, "activation-"):
-		return MarkerKindActivation
+		return KindActivation
 	case strings.HasPrefix(content, "goal-"):
-		return MarkerKindGoal
+		return KindGoal
 	case strings.HasPrefix(content, "card-"):
-		return MarkerKindCard
+		return KindCard
 	case markerTokenRE.MatchString(content):
-		return MarkerKindToken
+		return KindToken
 	}
-	return MarkerKindOther
+	return KindOther
 }
 
 var markerEntryKeys = []string{"id", "ids", "content", "first", "kind", "label"}
 
-func parseMarkerMap(base *MarkerMap, file string, data []byte) (*MarkerMap, error) {
-	out := &MarkerMap{dict: base.dict, entries: make(map[int]MarkerEntry, len(base.entries))}
+func parseMarkerMap(base *Map, file string, data []byte) (*Map, error) {
+	out := &Map{dict: base.dict, entries: make(map[int]Entry, len(base.entries))}
 	for id, e := range base.entries {
 		out.entries[id] = e
 	}
@@ -208,7 +208,7 @@ func parseMarkerMap(base *MarkerMap, file string, data []byte) (*MarkerMap, erro
 		out.dict = Dict4X4_250
 	}
 	fail := func(line int, entry, format string, args ...any) error {
-		return &MarkerMapError{File: file, Line: line, Entry: entry, Problem: fmt.Sprintf(format, args...)}
+		return &MapError{File: file, Line: line, Entry: entry, Problem: fmt.Sprintf(format, args...)}
 	}
 	root, err := yamlpos.Parse(data)
 	if err != nil {
@@ -333,7 +333,7 @@ func parseMarkerMap(base *MarkerMap, file string, data []byte) (*MarkerMap, erro
 		if v := raw["kind"]; v != nil {
 			kind = strings.TrimSpace(v.Value)
 			switch kind {
-			case MarkerKindActivation, MarkerKindToken, MarkerKindGoal, MarkerKindCard, MarkerKindOther:
+			case KindActivation, KindToken, KindGoal, KindCard, KindOther:
 			default:
 				return nil, fail(v.Line, entry, "kind %q (want activation, token, goal, card or other)", kind)
 			}
@@ -365,7 +365,7 @@ func parseMarkerMap(base *MarkerMap, file string, data []byte) (*MarkerMap, erro
 			}
 			num := first + id - lo
 			c := markerNumbered(content, num)
-			e := MarkerEntry{Marker: id, Content: c, Kind: kind, Label: markerNumbered(label, num)}
+			e := Entry{Marker: id, Content: c, Kind: kind, Label: markerNumbered(label, num)}
 			if e.Kind == "" {
 				e.Kind = markerKindOf(c)
 			}

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 // The contour search of the marker scanner in one call to aruco.cpp
 // (tc_dark_polys): gocv's FindContours hands every contour across cgo and
@@ -25,7 +25,7 @@ import (
 // darkPolys runs tc_dark_polys (vec: tc_dark_polys_vec, the reference it
 // is tested against) on the binary image data into b.polys and b.blobs,
 // growing them when they are too small, and returns how many it wrote.
-func (b *cardContourBufs) darkPolys(data []byte, rows, cols, step int, minPerim, maxPerim float64, wantBlobs C.int, blobMin, blobMax C.double, cut C.int, vec bool) (int, int, error) {
+func (b *contourBufs) darkPolys(data []byte, rows, cols, step int, minPerim, maxPerim float64, wantBlobs C.int, blobMin, blobMax C.double, cut C.int, vec bool) (int, int, error) {
 	if b.polys == nil {
 		b.reserve(256)
 	}
@@ -52,8 +52,8 @@ func (b *cardContourBufs) darkPolys(data []byte, rows, cols, step int, minPerim,
 	}
 }
 
-// cardContourBufs are the buffers of cardFindDarkQuads.
-type cardContourBufs struct {
+// contourBufs are the buffers of cardFindDarkQuads.
+type contourBufs struct {
 	polys []C.TcDarkPoly
 	blobs []C.int
 }
@@ -73,10 +73,10 @@ type cardContourBufs struct {
 // With cut set, an outline of five to eight corners whose convex hull is a
 // quadrilateral, or one with a corner or two cut off (a black border that
 // glare washed out in part), gives that quadrilateral too.
-func (b *cardContourBufs) cardFindDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64, out []cardQuadCandidate,
-	blobs *[]image.Rectangle, blob [2]float64, cut bool) ([]cardQuadCandidate, error) {
+func (b *contourBufs) findDarkQuads(bin gocv.Mat, scale float64, origin image.Point, minSide, maxSide float64, out []Candidate,
+	blobs *[]image.Rectangle, blob [2]float64, cut bool) ([]Candidate, error) {
 	if bin.Type() != gocv.MatTypeCV8UC1 || bin.Empty() {
-		return out, errors.New("vision: dark quads: want a non-empty 8-bit binary image")
+		return out, errors.New("marker: dark quads: want a non-empty 8-bit binary image")
 	}
 	data, err := bin.DataPtrUint8()
 	if err != nil {
@@ -84,7 +84,7 @@ func (b *cardContourBufs) cardFindDarkQuads(bin gocv.Mat, scale float64, origin 
 	}
 	rows, cols, step := bin.Rows(), bin.Cols(), bin.Step()
 	if step < cols || len(data) < step*(rows-1)+cols {
-		return out, errors.New("vision: dark quads: inconsistent image buffer")
+		return out, errors.New("marker: dark quads: inconsistent image buffer")
 	}
 	minPerim := 4 * minSide * scale * 0.8
 	maxPerim := 4 * maxSide * scale * 1.3
@@ -118,18 +118,18 @@ func (b *cardContourBufs) cardFindDarkQuads(bin gocv.Mat, scale float64, origin 
 		switch p.kind {
 		case 0:
 			copy(last[:], pts[:4])
-			out = cardAddDarkQuad(out, last, false, scale, origin, minSide, maxSide)
+			out = addDarkQuad(out, last, false, scale, origin, minSide, maxSide)
 		case 1:
-			out = cardAddCutQuad(out, pts[:n], last, scale, origin, minSide, maxSide)
+			out = addCutQuad(out, pts[:n], last, scale, origin, minSide, maxSide)
 		case 2:
-			out = cardAddCutQuad(out, pts[:n], [4][2]float64{}, scale, origin, minSide, maxSide)
+			out = addCutQuad(out, pts[:n], [4][2]float64{}, scale, origin, minSide, maxSide)
 		}
 	}
 	return out, nil
 }
 
 // reserve makes room for n polygons and n blobs.
-func (b *cardContourBufs) reserve(n int) {
+func (b *contourBufs) reserve(n int) {
 	n = max(n, 1)
 	b.polys = make([]C.TcDarkPoly, n)
 	b.blobs = make([]C.int, 4*n)

@@ -1,20 +1,21 @@
-package vision
+package marker
 
 import (
 	"image"
 	"image/color"
 	"math/bits"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
-// cardBlurCanvas draws a 4×4 marker whose data bits are code (bit r·4+c,
+// blurCanvas draws a 4×4 marker whose data bits are code (bit r·4+c,
 // 1 = white) with modules of 3.2 px at (20.8, 20.8) on an 80×80 grey
 // canvas (drawn at 8 px a module and shrunk), blurred with sigma (0: not
 // blurred), and returns it with the black square's corners.
-func cardBlurCanvas(code uint64, sigma float64) (gocv.Mat, [4]geom.Point) {
+func blurCanvas(code uint64, sigma float64) (gocv.Mat, [4]geom.Point) {
 	const big, scale, at = 8, 0.4, 52
 	c := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 0, 0, 0), 200, 200, gocv.MatTypeCV8UC1)
 	cell := func(i, j int, v uint8) {
@@ -49,24 +50,24 @@ func cardBlurCanvas(code uint64, sigma float64) (gocv.Mat, [4]geom.Point) {
 // misses some); a pattern two bits away from its nearest code, or a flat
 // grey inside, is refused sharp or blurred.
 func TestCardDecodeBlurred(t *testing.T) {
-	cb, err := newCardCodebook(Dict4X4_250)
+	cb, err := newCodebook(Dict4X4_250)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sc cardDecodeScratch
+	var sc decodeScratch
 	plainMissed, n := 0, 0
 	for _, id := range []int{0, 3, 17, 42, 99, 123, 177, 200, 249} {
 		for _, sigma := range []float64{0, 1.0, 1.4} {
-			img, q := cardBlurCanvas(cb.codes[4*id], sigma)
+			img, q := blurCanvas(cb.codes[4*id], sigma)
 			g, err := geom.GreyView(img)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m, ok := cb.decodeBlurred(g, q, cardDefaultLimits, &sc)
-			if !ok || m.marker.ID != id || m.marker.Corners[0] != q[0] {
-				t.Errorf("id %d, blur %.1f: blurred decoder read %+v, %v", id, sigma, m.marker, ok)
+			m, ok := cb.decodeBlurred(g, q, defaultLimits, &sc)
+			if !ok || m.Marker.ID != id || m.Marker.Corners[0] != q[0] {
+				t.Errorf("id %d, blur %.1f: blurred decoder read %+v, %v", id, sigma, m.Marker, ok)
 			}
-			if _, ok := cb.decode(g, q, cardDefaultLimits, &sc); !ok {
+			if _, ok := cb.decode(g, q, defaultLimits, &sc); !ok {
 				plainMissed++
 			}
 			n++
@@ -93,13 +94,13 @@ func TestCardDecodeBlurred(t *testing.T) {
 			}
 			tried++
 			for _, sigma := range []float64{0, 1.0, 1.4} {
-				img, q := cardBlurCanvas(p, sigma)
+				img, q := blurCanvas(p, sigma)
 				g, err := geom.GreyView(img)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if m, ok := cb.decodeBlurred(g, q, cardDefaultLimits, &sc); ok {
-					t.Errorf("pattern %016b (2 bits from id %d), blur %.1f: read as %d", p, base, sigma, m.marker.ID)
+				if m, ok := cb.decodeBlurred(g, q, defaultLimits, &sc); ok {
+					t.Errorf("pattern %016b (2 bits from id %d), blur %.1f: read as %d", p, base, sigma, m.Marker.ID)
 				}
 				img.Close()
 			}
@@ -110,14 +111,14 @@ func TestCardDecodeBlurred(t *testing.T) {
 	}
 
 	// A flat grey inside the border.
-	img, q := cardBlurCanvas(0, 0)
+	img, q := blurCanvas(0, 0)
 	defer img.Close()
 	gocv.Rectangle(&img, image.Rect(24, 24, 37, 37), color.RGBA{120, 120, 120, 0}, -1)
 	g, err := geom.GreyView(img)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m, ok := cb.decodeBlurred(g, q, cardDefaultLimits, &sc); ok {
-		t.Errorf("flat inside read as %d", m.marker.ID)
+	if m, ok := cb.decodeBlurred(g, q, defaultLimits, &sc); ok {
+		t.Errorf("flat inside read as %d", m.Marker.ID)
 	}
 }

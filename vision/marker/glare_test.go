@@ -1,26 +1,27 @@
-package vision
+package marker
 
 import (
 	"image"
 	"math"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
-// cardGlareCanvas draws marker id (4×4_250) 30 px wide at (40, 40) on a
+// glareCanvas draws marker id (4×4_250) 30 px wide at (40, 40) on a
 // mid-grey 120×120 canvas and adds a saturating glare bump of the given
 // peak centred at (gx, gy) with spread sigma.
-func cardGlareCanvas(t *testing.T, id int, gx, gy, sigma, peak float64) gocv.Mat {
+func glareCanvas(t *testing.T, id int, gx, gy, sigma, peak float64) gocv.Mat {
 	t.Helper()
-	mk, err := GenerateMarker(Dict4X4_250, id, 30)
+	mk, err := Generate(Dict4X4_250, id, 30)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer mk.Close()
 	canvas := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(110, 0, 0, 0), 120, 120, gocv.MatTypeCV8UC1)
-	q := MarkerQuietZone(Dict4X4_250, 30)
+	q := QuietZone(Dict4X4_250, 30)
 	roi := canvas.Region(image.Rect(40-q, 40-q, 40-q+mk.Cols(), 40-q+mk.Rows()))
 	mk.CopyTo(&roi)
 	roi.Close()
@@ -44,11 +45,11 @@ func cardGlareCanvas(t *testing.T, id int, gx, gy, sigma, peak float64) gocv.Mat
 // bump) but not the glare decoder; without glare the plain decoder reads
 // it and the glare decoder, seeing no washed-out border cell, refuses it.
 func TestCardDecodeGlare(t *testing.T) {
-	s, err := newCardMarkerScanner(Dict4X4_250)
+	s, err := NewScanner(Dict4X4_250)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
+	defer s.Close()
 	// The black square spans pixels 40..69: corners at the pixel edges.
 	q := [4]geom.Point{{X: 39.5, Y: 39.5}, {X: 69.5, Y: 39.5}, {X: 69.5, Y: 69.5}, {X: 39.5, Y: 69.5}}
 	plainFailed := 0
@@ -62,38 +63,38 @@ func TestCardDecodeGlare(t *testing.T) {
 			if k >= 2 {
 				dy = -4
 			}
-			c := cardGlareCanvas(t, id, float64(corner.X)+dx, float64(corner.Y)+dy, 8, 240)
+			c := glareCanvas(t, id, float64(corner.X)+dx, float64(corner.Y)+dy, 8, 240)
 			g, err := geom.GreyView(c)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if m, ok := s.cb.decode(g, q, s.lim, &s.sc); !ok {
 				plainFailed++
-			} else if m.marker.ID != id {
-				t.Errorf("id %d, glare at %v: plain decoder read id %d", id, corner, m.marker.ID)
+			} else if m.Marker.ID != id {
+				t.Errorf("id %d, glare at %v: plain decoder read id %d", id, corner, m.Marker.ID)
 			}
 			m, res := s.cb.decodeGlare(g, q, s.lim, &s.sc)
-			if res != cardGlareRead || m.marker.ID != id {
-				t.Errorf("id %d, glare at %v: glare decoder: result %d, id %d", id, corner, res, m.marker.ID)
+			if res != glareRead || m.Marker.ID != id {
+				t.Errorf("id %d, glare at %v: glare decoder: result %d, id %d", id, corner, res, m.Marker.ID)
 			}
 			// The scanner finds and reads it unaided.
-			found, err := s.scan(c, g, image.Rect(0, 0, 120, 120), cardPassFull, 15, 100, nil)
+			found, err := s.Scan(c, g, image.Rect(0, 0, 120, 120), PassFull, 15, 100, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(found) != 1 || found[0].marker.ID != id {
+			if len(found) != 1 || found[0].Marker.ID != id {
 				t.Errorf("id %d, glare at %v: scan found %+v", id, corner, found)
 			}
 			c.Close()
 		}
 		// No glare: both decoders read it; the glare decoder refuses it
 		// when it must see glare.
-		c := cardGlareCanvas(t, id, 0, 0, 1, 0)
+		c := glareCanvas(t, id, 0, 0, 1, 0)
 		g, _ := geom.GreyView(c)
-		if m, ok := s.cb.decode(g, q, s.lim, &s.sc); !ok || m.marker.ID != id {
-			t.Errorf("id %d without glare: plain decoder %v id %d", id, ok, m.marker.ID)
+		if m, ok := s.cb.decode(g, q, s.lim, &s.sc); !ok || m.Marker.ID != id {
+			t.Errorf("id %d without glare: plain decoder %v id %d", id, ok, m.Marker.ID)
 		}
-		if _, res := s.cb.decodeGlare(g, q, s.lim, &s.sc); res != cardGlareNoBorder {
+		if _, res := s.cb.decodeGlare(g, q, s.lim, &s.sc); res != glareNoBorder {
 			t.Errorf("id %d without glare: glare decoder gave result %d, want no border (no glare on it)", id, res)
 		}
 		c.Close()
@@ -107,11 +108,11 @@ func TestCardDecodeGlare(t *testing.T) {
 // TestCardDecodeGlareRefusesArt: flat grey, noise-free stripes and a dark
 // frame around mid-grey panels read as nothing in the glare decoder.
 func TestCardDecodeGlareRefusesArt(t *testing.T) {
-	s, err := newCardMarkerScanner(Dict4X4_250)
+	s, err := NewScanner(Dict4X4_250)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.close()
+	defer s.Close()
 	q := [4]geom.Point{{X: 39.5, Y: 39.5}, {X: 69.5, Y: 39.5}, {X: 69.5, Y: 69.5}, {X: 39.5, Y: 69.5}}
 	draw := func(f func(x, y int) uint8) gocv.Mat {
 		m := gocv.NewMatWithSize(120, 120, gocv.MatTypeCV8UC1)
@@ -141,8 +142,8 @@ func TestCardDecodeGlareRefusesArt(t *testing.T) {
 	for name, f := range scenes {
 		m := draw(f)
 		g, _ := geom.GreyView(m)
-		if r, res := s.cb.decodeGlare(g, q, s.lim, &s.sc); res == cardGlareRead {
-			t.Errorf("%s: read id %d", name, r.marker.ID)
+		if r, res := s.cb.decodeGlare(g, q, s.lim, &s.sc); res == glareRead {
+			t.Errorf("%s: read id %d", name, r.Marker.ID)
 		}
 		m.Close()
 	}
@@ -161,12 +162,12 @@ func TestCardCutToQuad(t *testing.T) {
 		return false
 	}
 	cut := [][2]float64{{0, 0}, {20, 0}, {30, 10}, {30, 30}, {0, 30}}
-	q, ok := cardCutToQuad(cut)
+	q, ok := cutToQuad(cut)
 	if !ok || !has(q, [2]float64{30, 0}) || !has(q, [2]float64{0, 0}) || !has(q, [2]float64{30, 30}) || !has(q, [2]float64{0, 30}) {
 		t.Errorf("cut square: %v, %v", q, ok)
 	}
 	notch := [][2]float64{{0, 0}, {30, 0}, {30, 30}, {20, 30}, {15, 20}, {10, 30}, {0, 30}}
-	if q, ok := cardCutToQuad(notch); !ok || !has(q, [2]float64{0, 30}) || !has(q, [2]float64{30, 30}) {
+	if q, ok := cutToQuad(notch); !ok || !has(q, [2]float64{0, 30}) || !has(q, [2]float64{30, 30}) {
 		t.Errorf("notched square: %v, %v", q, ok)
 	}
 	var pent [][2]float64
@@ -174,7 +175,7 @@ func TestCardCutToQuad(t *testing.T) {
 		a := 2 * math.Pi * float64(k) / 5
 		pent = append(pent, [2]float64{20 * math.Cos(a), 20 * math.Sin(a)})
 	}
-	if q, ok := cardCutToQuad(pent); ok {
+	if q, ok := cutToQuad(pent); ok {
 		t.Errorf("regular pentagon gave %v", q)
 	}
 }

@@ -1,4 +1,4 @@
-package vision
+package marker
 
 // A sticker is black ink on white paper: whatever the light's colour, every
 // cell of a marker and of its quiet zone has the colour of the white paper
@@ -11,27 +11,28 @@ package vision
 
 import (
 	"math"
+
 	"tablecam/vision/geom"
 )
 
-// cardMaxTint is the largest tint of a marker read: the RMS colour of its
+// maxTint is the largest tint of a marker read: the RMS colour of its
 // cells off the quiet zone's hue, as a share of its contrast. Training
 // scenes (28,000 stickers, every condition): stickers up to 0.17 (camera
 // noise 8), card art that decoded 0.49 to 1.4.
-const cardMaxTint = 0.3
+const maxTint = 0.3
 
 // tint returns, for the marker with outer black square q, the RMS over its
 // cells (border and data) of their colour's component orthogonal to the
 // mean colour of the quiet-zone ring, in units of the ring's brightness
 // minus the border's (the contrast); ok is false when there is no colour
 // picture or no contrast.
-func (cb *cardCodebook) tint(cv geom.View, q [4]geom.Point) (tint float64, ok bool) {
+func (cb *codebook) tint(cv geom.View, q [4]geom.Point) (tint float64, ok bool) {
 	if cv.Channels != 3 {
 		return 0, false
 	}
 	M := cb.bits + 2
 	mf := float64(M)
-	h, ok := cardModuleH(q, mf)
+	h, ok := moduleH(q, mf)
 	if !ok {
 		return 0, false
 	}
@@ -89,9 +90,9 @@ func (cb *cardCodebook) tint(cv geom.View, q [4]geom.Point) (tint float64, ok bo
 }
 
 // inked reports whether read m passes the ink check: its tint on the
-// picture's colour view (forget) is at most cardMaxTint, or there is no
+// picture's colour view (forget) is at most maxTint, or there is no
 // colour view.
-func (s *cardMarkerScanner) inked(m cardMarkerRead) bool {
-	t, ok := s.cb.tint(s.colour, m.marker.Corners)
-	return !ok || t <= cardMaxTint
+func (s *Scanner) inked(m Sticker) bool {
+	t, ok := s.cb.tint(s.colour, m.Marker.Corners)
+	return !ok || t <= maxTint
 }
