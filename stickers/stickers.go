@@ -1,15 +1,28 @@
+// Package stickers makes the printable sheets of ID stickers that tablecam
+// reads on cards and tokens: a PNG preview of the first page and a PDF of
+// all pages. On a page the markers and cut marks are one grey raster at the
+// sheet's DPI, placed at exactly 72/DPI points per pixel, so printing at
+// 100% gives markers of exactly Spec.SideMM; the labels, the caption and the
+// page note are PDF text in Helvetica, so they print sharp and can be
+// searched and copied.
+//
+// A sheet of the default marker map's stickers, labelled with what each
+// goes on:
+//
+//	m := marker.DefaultMap()
+//	ids := make([]int, 65)
+//	for i := range ids {
+//		ids[i] = i
+//	}
+//	png, pdf, err := stickers.Render(stickers.Spec{Dict: m.Dict(), IDs: ids, SideMM: 15, Labels: m.Labels()})
+//	if err != nil {
+//		return err
+//	}
+//	// write png and pdf to files
 package stickers
-
-// Printable sheets of ArUco stickers, as a PNG preview and a PDF written
-// here (no PDF library): the markers and cut marks of a page are one grey
-// raster at the sheet's DPI, placed at exactly 72/DPI points per pixel, so
-// printing at 100% gives markers of exactly SheetSpec.SideMM; the labels,
-// the caption and the page note are PDF text in Helvetica, so they print
-// sharp and can be searched and copied.
 
 import (
 	"bytes"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"image"
@@ -18,12 +31,13 @@ import (
 	"strconv"
 	"strings"
 
+	"codeberg.org/go-pdf/fpdf"
 	"gocv.io/x/gocv"
 
 	"tablecam/vision/marker"
 )
 
-// SheetSpec describes a sheet of marker stickers.
+// Spec describes a sheet of marker stickers.
 type Spec struct {
 	// Dict is the markers' dictionary (zero value: DICT_4X4_50).
 	Dict marker.Dict
@@ -60,15 +74,14 @@ const (
 )
 
 type sheetPaper struct {
-	name       string
-	wMM, hMM   float64
-	wPt, hPt   float64
-	wPtS, hPtS string // as written in the MediaBox
+	name     string
+	wMM, hMM float64
+	wPt, hPt float64
 }
 
 var sheetPapers = []sheetPaper{
-	{"A4", 210, 297, 595.28, 841.89, "595.28", "841.89"},
-	{"Letter", 215.9, 279.4, 612, 792, "612", "792"},
+	{"A4", 210, 297, 595.28, 841.89},
+	{"Letter", 215.9, 279.4, 612, 792},
 }
 
 // sheetLayout is a SheetSpec worked out in raster pixels.
@@ -91,18 +104,18 @@ func (l *sheetLayout) px(mm float64) int { return int(math.Round(mm / 25.4 * l.d
 
 func (s Spec) layout() (*sheetLayout, error) {
 	if !s.Dict.Valid() {
-		return nil, fmt.Errorf("vision: sticker sheet: invalid dictionary %v", s.Dict)
+		return nil, fmt.Errorf("stickers: invalid dictionary %v", s.Dict)
 	}
 	if len(s.IDs) == 0 {
-		return nil, errors.New("vision: sticker sheet: no ids")
+		return nil, errors.New("stickers: no ids")
 	}
 	for _, id := range s.IDs {
 		if err := s.Dict.CheckID(id); err != nil {
-			return nil, fmt.Errorf("vision: sticker sheet: %w", err)
+			return nil, fmt.Errorf("stickers: %w", err)
 		}
 	}
 	if !(s.SideMM >= 8 && s.SideMM <= 100) {
-		return nil, fmt.Errorf("vision: sticker sheet: marker side %v mm not in 8..100 mm", s.SideMM)
+		return nil, fmt.Errorf("stickers: marker side %v mm not in 8..100 mm", s.SideMM)
 	}
 	l := &sheetLayout{spec: s}
 	switch p := strings.ToLower(strings.TrimSpace(s.Paper)); p {
@@ -111,14 +124,14 @@ func (s Spec) layout() (*sheetLayout, error) {
 	case "letter":
 		l.paper = sheetPapers[1]
 	default:
-		return nil, fmt.Errorf("vision: sticker sheet: paper %q, want A4 or Letter", s.Paper)
+		return nil, fmt.Errorf("stickers: paper %q, want A4 or Letter", s.Paper)
 	}
 	dpi := s.DPI
 	if dpi == 0 {
 		dpi = 300
 	}
 	if dpi < 150 || dpi > 600 {
-		return nil, fmt.Errorf("vision: sticker sheet: %d DPI not in 150..600", s.DPI)
+		return nil, fmt.Errorf("stickers: %d DPI not in 150..600", s.DPI)
 	}
 	l.spec.DPI = dpi
 	l.spec.Paper = l.paper.name
@@ -141,7 +154,7 @@ func (s Spec) layout() (*sheetLayout, error) {
 	l.cols = (right - left + gutter) / l.pitchX
 	l.rows = (bottom - top + gutter) / l.pitchY
 	if l.cols < 1 || l.rows < 1 {
-		return nil, fmt.Errorf("vision: sticker sheet: a %.4g mm sticker (%.1f×%.1f mm with quiet zone and label) does not fit on %s inside %g mm margins",
+		return nil, fmt.Errorf("stickers: a %.4g mm sticker (%.1f×%.1f mm with quiet zone and label) does not fit on %s inside %g mm margins",
 			s.SideMM, float64(l.stickerW)/l.dpi*25.4, float64(l.stickerH)/l.dpi*25.4, l.paper.name, MarginMM)
 	}
 	// Centre the grid across the page.
@@ -164,7 +177,7 @@ func (s Spec) Pages() (perPage, pages int, err error) {
 	return l.perPage(), l.pages(), nil
 }
 
-// StickerSheet renders the stickers of spec: a grid of stickers, each a
+// Render renders the stickers of spec: a grid of stickers, each a
 // marker exactly SideMM wide, its white quiet zone (one module, at least
 // 2 mm), its label under it and thin cut marks at its corners, inside 10 mm
 // page margins, on as many pages as needed. Under the top margin each page
@@ -173,7 +186,7 @@ func (s Spec) Pages() (perPage, pages int, err error) {
 //
 // png is the first page as an 8-bit grey PNG at spec.DPI (a marker is
 // SideMM/25.4×DPI pixels wide, rounded to whole pixels); pdf holds all pages,
-// each the page raster (FlateDecode) drawn at 72/DPI points per pixel from
+// each the page raster (a grey image) drawn at 72/DPI points per pixel from
 // the top-left corner of an A4 or Letter page, with the caption and ruler
 // as PDF text and lines and each sticker's label as PDF text.
 func Render(spec Spec) (png []byte, pdf []byte, err error) {
@@ -183,7 +196,7 @@ func Render(spec Spec) (png []byte, pdf []byte, err error) {
 	}
 	page := gocv.NewMatWithSize(l.h, l.w, gocv.MatTypeCV8UC1)
 	defer page.Close()
-	var doc pdfDoc
+	doc := newSheetPDF(l)
 	n := l.pages()
 	for p := range n {
 		page.SetTo(gocv.NewScalar(255, 0, 0, 0))
@@ -197,11 +210,11 @@ func Render(spec Spec) (png []byte, pdf []byte, err error) {
 			}
 			placed = append(placed, sheetPlaced{x: x, y: y, id: id})
 		}
-		pix, err := page.DataPtrUint8()
+		raster, err := encodePNG(page)
 		if err != nil {
-			return nil, nil, fmt.Errorf("vision: sticker sheet: %w", err)
+			return nil, nil, err
 		}
-		if err := doc.addPage(l, pix, placed, p, n); err != nil {
+		if err := doc.addPage(raster, placed, p, n); err != nil {
 			return nil, nil, err
 		}
 		if p == 0 {
@@ -211,18 +224,29 @@ func Render(spec Spec) (png []byte, pdf []byte, err error) {
 				l.drawLabel(&page, s.x, s.y, s.id)
 			}
 			l.drawHeader(&page, p, n)
-			buf, err := gocv.IMEncode(gocv.PNGFileExt, page)
-			if err != nil {
-				return nil, nil, fmt.Errorf("vision: sticker sheet: encode PNG: %w", err)
-			}
-			png = bytes.Clone(buf.GetBytes())
-			buf.Close()
-			if len(png) == 0 {
-				return nil, nil, errors.New("vision: sticker sheet: encode PNG failed")
+			if png, err = encodePNG(page); err != nil {
+				return nil, nil, err
 			}
 		}
 	}
-	return png, doc.finish(), nil
+	if pdf, err = doc.finish(); err != nil {
+		return nil, nil, err
+	}
+	return png, pdf, nil
+}
+
+// encodePNG returns the grey page as a PNG.
+func encodePNG(page gocv.Mat) ([]byte, error) {
+	buf, err := gocv.IMEncode(gocv.PNGFileExt, page)
+	if err != nil {
+		return nil, fmt.Errorf("stickers: encode PNG: %w", err)
+	}
+	defer buf.Close()
+	png := bytes.Clone(buf.GetBytes())
+	if len(png) == 0 {
+		return nil, errors.New("stickers: encode PNG failed")
+	}
+	return png, nil
 }
 
 var stickerInk = color.RGBA{0, 0, 0, 255}
@@ -232,10 +256,10 @@ type sheetPlaced struct{ x, y, id int }
 
 // drawSticker draws the marker and cut marks of the sticker whose top-left
 // corner (the outer corner of its quiet zone) is at (x, y); its label is
-// drawLabel's (the PNG) or PDF text (pdfDoc.addPage).
+// drawLabel's (the PNG) or PDF text (sheetPDF.addPage).
 func (l *sheetLayout) drawSticker(page *gocv.Mat, x, y, id int) error {
 	if err := marker.DrawAt(page, l.spec.Dict, id, l.side, x+l.quiet, y+l.quiet); err != nil {
-		return fmt.Errorf("vision: sticker sheet: %w", err)
+		return fmt.Errorf("stickers: %w", err)
 	}
 	// Cut marks: at each corner, two short ticks on the extensions of the
 	// sticker's edges, clear of the sticker itself.
@@ -359,7 +383,7 @@ const (
 )
 
 // drawHeader draws the caption, the ruler and the page note into the raster
-// (the PNG); pdfDoc.addPage writes the same as PDF text and lines.
+// (the PNG); sheetPDF.addPage writes the same as PDF text and lines.
 func (l *sheetLayout) drawHeader(page *gocv.Mat, p, n int) {
 	capPx := float64(l.px(sheetCaptionCapMM))
 	base := gocv.GetTextSize("H", gocv.FontHersheySimplex, 1, 1)
@@ -386,185 +410,109 @@ func (l *sheetLayout) drawHeader(page *gocv.Mat, p, n int) {
 	gocv.PutTextWithParams(page, note, image.Pt(l.w-l.px(MarginMM)-size.X, y), gocv.FontHersheySimplex, scale, stickerInk, thick, gocv.LineAA, false)
 }
 
-// pdfDoc writes a PDF 1.4 file: catalog (1), page tree (2), Helvetica (3),
-// then per page its page object, content stream and image.
-type pdfDoc struct {
-	buf     bytes.Buffer
-	offsets []int // byte offset of object i+1
-	pages   []int // object numbers of the pages
+// sheetPDF writes the PDF of a sheet: each page its raster (markers and cut
+// marks) placed at exactly 72/DPI points per pixel from the page's top-left
+// corner, the caption, ruler and page note, and each sticker's label as text
+// in Helvetica.
+type sheetPDF struct {
+	l   *sheetLayout
+	pdf *fpdf.Fpdf
 }
 
-func (d *pdfDoc) begin(n int) {
-	if d.buf.Len() == 0 {
-		d.buf.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-	}
-	for len(d.offsets) < n {
-		d.offsets = append(d.offsets, 0)
-	}
-	d.offsets[n-1] = d.buf.Len()
-	fmt.Fprintf(&d.buf, "%d 0 obj\n", n)
+func newSheetPDF(l *sheetLayout) *sheetPDF {
+	pdf := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: l.paper.wPt, Ht: l.paper.hPt}})
+	pdf.SetMargins(0, 0, 0)
+	pdf.SetAutoPageBreak(false, 0)
+	pdf.SetCreator("tablecam", true)
+	pdf.SetTitle(fmt.Sprintf("ID stickers, %v, %s mm", l.spec.Dict, strconv.FormatFloat(l.spec.SideMM, 'f', -1, 64)), true)
+	pdf.SetFont("Helvetica", "", 10)
+	return &sheetPDF{l: l, pdf: pdf}
 }
 
-func (d *pdfDoc) end() { d.buf.WriteString("\nendobj\n") }
+// addPage adds page p of n: its raster as a PNG (grey, w×h pixels) and the
+// text and lines over it.
+func (d *sheetPDF) addPage(raster []byte, placed []sheetPlaced, p, n int) error {
+	l, pdf := d.l, d.pdf
+	pdf.AddPage()
+	name := fmt.Sprintf("page%d", p+1)
+	pdf.RegisterImageOptionsReader(name, fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(raster))
+	pdf.ImageOptions(name, 0, 0, float64(l.w)*72/l.dpi, float64(l.h)*72/l.dpi, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
 
-func (d *pdfDoc) stream(n int, dict string, data []byte) {
-	d.begin(n)
-	fmt.Fprintf(&d.buf, "<< %s/Length %d >>\nstream\n", dict, len(data))
-	d.buf.Write(data)
-	d.buf.WriteString("\nendstream")
-	d.end()
-}
-
-// pdfNum formats a length in points.
-func pdfNum(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 3, 64)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	if s == "-0" {
-		return "0"
-	}
-	return s
-}
-
-// pdfString writes s as a PDF string in WinAnsiEncoding: ASCII and the
-// Latin-1 letters (which WinAnsi puts at the same codes) as they are,
-// anything else as '?'.
-func pdfString(s string) string {
-	var b strings.Builder
-	b.WriteByte('(')
-	for _, r := range s {
-		switch {
-		case r == '\\' || r == '(' || r == ')':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\t' || r == '\n':
-			b.WriteByte(' ')
-		case r >= 32 && r <= 126:
-			b.WriteRune(r)
-		case r >= 160 && r <= 255:
-			fmt.Fprintf(&b, "\\%03o", r)
-		default:
-			b.WriteByte('?')
-		}
-	}
-	b.WriteByte(')')
-	return b.String()
-}
-
-func (d *pdfDoc) addPage(l *sheetLayout, pix []byte, placed []sheetPlaced, p, n int) error {
-	if len(pix) < l.w*l.h {
-		return errors.New("vision: sticker sheet: short page raster")
-	}
-	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
-	if _, err := zw.Write(pix[:l.w*l.h]); err != nil {
-		return fmt.Errorf("vision: sticker sheet: compress page: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return fmt.Errorf("vision: sticker sheet: compress page: %w", err)
-	}
-
-	// 1 px = 72/DPI pt, image anchored at the top-left corner of the page.
 	mm := 72 / 25.4
-	imgW, imgH := float64(l.w)*72/l.dpi, float64(l.h)*72/l.dpi
-	top := l.paper.hPt
-	var c strings.Builder
-	fmt.Fprintf(&c, "q %s 0 0 %s 0 %s cm /Im1 Do Q\n", pdfNum(imgW), pdfNum(imgH), pdfNum(top-imgH))
+	fontSize := sheetCaptionCapMM * mm / helveticaCap
+	pdf.SetFontSize(fontSize)
 	x := MarginMM * mm
-	fontSize := sheetCaptionCapMM * mm / 0.718 // Helvetica's cap height is 0.718 em
-	fmt.Fprintf(&c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fontSize), pdfNum(x), pdfNum(top-sheetCaptionBaselineMM*mm), pdfString(l.caption()))
-	y := top - sheetRulerYMM*mm
-	fmt.Fprintf(&c, "0 G %s w 0 J\n%s %s m %s %s l S\n", pdfNum(0.25*mm), pdfNum(x), pdfNum(y), pdfNum(x+sheetRulerMM*mm), pdfNum(y))
+	pdf.Text(x, sheetCaptionBaselineMM*mm, latin1(l.caption()))
+	y := sheetRulerYMM * mm
+	pdf.SetDrawColor(0, 0, 0)
+	pdf.SetLineWidth(0.25 * mm)
+	pdf.SetLineCapStyle("butt")
+	pdf.Line(x, y, x+sheetRulerMM*mm, y)
 	for t := 0; t <= sheetRulerMM; t += 10 {
 		tick := sheetRulerTickMM * mm
 		if t%50 == 0 {
 			tick *= 1.6
 		}
 		tx := x + float64(t)*mm
-		fmt.Fprintf(&c, "%s %s m %s %s l S\n", pdfNum(tx), pdfNum(y), pdfNum(tx), pdfNum(y+tick))
+		pdf.Line(tx, y, tx, y-tick)
 	}
-	note := l.pageNote(p, n)
-	noteW := helveticaWidth(note) * fontSize
-	fmt.Fprintf(&c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fontSize), pdfNum(l.paper.wPt-MarginMM*mm-noteW), pdfNum(y), pdfString(note))
-	l.pdfLabels(&c, placed)
-
-	first := 4 + 3*len(d.pages)
-	d.pages = append(d.pages, first)
-	d.begin(first)
-	fmt.Fprintf(&d.buf, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Resources << /Font << /F1 3 0 R >> /XObject << /Im1 %d 0 R >> >> /Contents %d 0 R >>",
-		l.paper.wPtS, l.paper.hPtS, first+2, first+1)
-	d.end()
-	d.stream(first+1, "", []byte(c.String()))
-	d.stream(first+2, fmt.Sprintf("/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode ", l.w, l.h), z.Bytes())
+	note := latin1(l.pageNote(p, n))
+	pdf.Text(l.paper.wPt-MarginMM*mm-pdf.GetStringWidth(note), y, note)
+	d.labels(placed)
+	if err := pdf.Error(); err != nil {
+		return fmt.Errorf("stickers: PDF page %d: %w", p+1, err)
+	}
 	return nil
 }
 
-// pdfLabels writes the labels of the placed stickers as text, each centred
+// labels writes the labels of the placed stickers as text, each centred
 // under its marker and fitted to the sticker's width as fitLabel fits the
 // raster's.
-func (l *sheetLayout) pdfLabels(c *strings.Builder, placed []sheetPlaced) {
+func (d *sheetPDF) labels(placed []sheetPlaced) {
+	l, pdf := d.l, d.pdf
 	pt := 72 / l.dpi // points a raster pixel
-	size := sheetLabelCapMM * 72 / 25.4 / 0.718
+	size := sheetLabelCapMM * 72 / 25.4 / helveticaCap
 	capPx := float64(l.px(sheetLabelCapMM))
 	width := float64(l.stickerW-l.px(1)) * pt
+	widthAt := func(t string, sz float64) float64 {
+		pdf.SetFontSize(sz)
+		return pdf.GetStringWidth(latin1(t))
+	}
 	for _, s := range placed {
-		text, fs := fitText(stickerLabel(s.id, l.spec.Labels[s.id]), size, width, func(t string, sz float64) float64 {
-			return helveticaWidth(t) * sz
-		})
+		text, fs := fitText(stickerLabel(s.id, l.spec.Labels[s.id]), size, width, widthAt)
+		w := widthAt(text, fs)
 		cx := (float64(s.x) + float64(l.stickerW)/2) * pt
-		x := cx - helveticaWidth(text)*fs/2
-		y := l.paper.hPt - l.labelBaseline(s.y, capPx)*pt
-		fmt.Fprintf(c, "BT /F1 %s Tf %s %s Td %s Tj ET\n", pdfNum(fs), pdfNum(x), pdfNum(y), pdfString(text))
+		pdf.Text(cx-w/2, l.labelBaseline(s.y, capPx)*pt, latin1(text))
 	}
 }
 
-func (d *pdfDoc) finish() []byte {
-	d.begin(1)
-	fmt.Fprintf(&d.buf, "<< /Type /Catalog /Pages 2 0 R >>")
-	d.end()
-	d.begin(2)
-	d.buf.WriteString("<< /Type /Pages /Kids [")
-	for i, p := range d.pages {
-		if i > 0 {
-			d.buf.WriteByte(' ')
-		}
-		fmt.Fprintf(&d.buf, "%d 0 R", p)
+// finish returns the PDF.
+func (d *sheetPDF) finish() ([]byte, error) {
+	var buf bytes.Buffer
+	if err := d.pdf.Output(&buf); err != nil {
+		return nil, fmt.Errorf("stickers: PDF: %w", err)
 	}
-	fmt.Fprintf(&d.buf, "] /Count %d >>", len(d.pages))
-	d.end()
-	d.begin(3)
-	d.buf.WriteString("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	d.end()
-
-	xref := d.buf.Len()
-	fmt.Fprintf(&d.buf, "xref\n0 %d\n0000000000 65535 f \n", len(d.offsets)+1)
-	for _, off := range d.offsets {
-		fmt.Fprintf(&d.buf, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&d.buf, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(d.offsets)+1, xref)
-	return d.buf.Bytes()
+	return buf.Bytes(), nil
 }
 
-// helveticaWidth returns the width of s in Helvetica, in em (ASCII; other
-// characters count as an average letter).
-func helveticaWidth(s string) float64 {
-	var w int
+// helveticaCap is Helvetica's cap height in em: text whose capitals are c
+// high is set at c/helveticaCap.
+const helveticaCap = 0.718
+
+// latin1 is s in the PDF's encoding of the standard fonts (WinAnsi): ASCII
+// and the Latin-1 letters (at the same codes) as they are, tabs and line
+// breaks as spaces, anything else as '?'.
+func latin1(s string) string {
+	b := make([]byte, 0, len(s))
 	for _, r := range s {
-		if r >= 32 && r < 127 {
-			w += helveticaWidths[r-32]
-		} else {
-			w += 556
+		switch {
+		case r == '\t' || r == '\n':
+			b = append(b, ' ')
+		case r >= 32 && r <= 126 || r >= 160 && r <= 255:
+			b = append(b, byte(r))
+		default:
+			b = append(b, '?')
 		}
 	}
-	return float64(w) / 1000
-}
-
-// helveticaWidths are Helvetica's advance widths (1/1000 em) for ASCII 32–126
-// from the standard Adobe font metrics.
-var helveticaWidths = [95]int{
-	278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // space ! " # $ % & ' ( ) * + , - . /
-	556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // 0-9 : ; < = > ?
-	1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // @ A-O
-	667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, // P-Z [ \ ] ^ _
-	333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, // ` a-o
-	556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, // p-z { | } ~
+	return string(b)
 }

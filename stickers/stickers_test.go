@@ -22,37 +22,47 @@ import (
 
 // pdfPage is what the test's PDF reader finds on a page.
 type pdfPage struct {
-	mediaBox []float64
-	content  string
-	w, h     int    // image size
-	pix      []byte // decoded grey image, w*h bytes
+	mediaBox  []float64
+	content   string // the content stream, decompressed
+	resources string // the page's resource dictionary
+	image     string // the name of the image drawn (content: "/name Do")
+	w, h      int    // image size
+	pix       []byte // decoded grey image, w*h bytes
 }
 
 var (
-	rePDFObjRef  = regexp.MustCompile(`/(\w+) (\d+) 0 R`)
-	rePDFKids    = regexp.MustCompile(`/Kids \[([0-9 R]*)\]`)
-	rePDFCount   = regexp.MustCompile(`/Count (\d+)`)
-	rePDFMedia   = regexp.MustCompile(`/MediaBox \[([-0-9. ]+)\]`)
-	rePDFXObject = regexp.MustCompile(`/XObject << /Im1 (\d+) 0 R >>`)
-	rePDFIntKey  = regexp.MustCompile(`/(Width|Height|Length|BitsPerComponent) (\d+)`)
+	rePDFRef      = regexp.MustCompile(`/(\w+) (\d+) 0 R`)
+	rePDFKids     = regexp.MustCompile(`/Kids \[([0-9 R]*)\]`)
+	rePDFCount    = regexp.MustCompile(`/Count (\d+)`)
+	rePDFMedia    = regexp.MustCompile(`/MediaBox \[([-0-9. ]+)\]`)
+	rePDFInt      = regexp.MustCompile(`/(Width|Height|Length|BitsPerComponent|Predictor|Colors|Columns) (\d+)`)
+	rePDFXObjects = regexp.MustCompile(`(?s)/XObject\s*<<(.*?)>>`)
+	rePDFDrawn    = regexp.MustCompile(`q ([-0-9.]+) 0 0 ([-0-9.]+) ([-0-9.]+) ([-0-9.]+) cm /(\w+) Do Q`)
 )
 
-// readPDF checks the structure of a PDF written by pdfDoc — header, the
-// cross-reference table against the objects' real offsets, trailer, page
-// tree — and returns its pages.
+// pdfObject is an object of a PDF file: its dictionary and, for a stream,
+// its data as stored.
+type pdfObject struct {
+	dict   string
+	stream []byte
+}
+
+// readPDF checks the structure of a PDF — header, the cross-reference table
+// against the objects' real offsets, stream lengths, trailer, page tree —
+// and returns its pages with their content streams and images decoded.
 func readPDF(t *testing.T, data []byte) []pdfPage {
 	t.Helper()
-	if !bytes.HasPrefix(data, []byte("%PDF-1.4\n")) {
+	if !bytes.HasPrefix(data, []byte("%PDF-1.")) {
 		t.Fatalf("PDF header %q", data[:min(len(data), 10)])
 	}
-	if !bytes.HasSuffix(data, []byte("%%EOF\n")) {
+	if !bytes.HasSuffix(bytes.TrimRight(data, "\n"), []byte("%%EOF")) {
 		t.Fatal("PDF does not end with the EOF marker")
 	}
 	i := bytes.LastIndex(data, []byte("startxref\n"))
 	if i < 0 {
 		t.Fatal("no startxref")
 	}
-	xref, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(string(data[i+len("startxref\n"):]), "%%EOF\n")))
+	xref, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(string(data[i+len("startxref\n"):])), "%%EOF")))
 	if err != nil || xref <= 0 || xref >= len(data) {
 		t.Fatalf("startxref %d, %v", xref, err)
 	}
@@ -61,18 +71,18 @@ func readPDF(t *testing.T, data []byte) []pdfPage {
 		t.Fatalf("xref table at %d: %v", xref, err)
 	}
 	entries := data[xref+len(fmt.Sprintf("xref\n0 %d\n", n)):]
-	objs := map[int][]byte{} // object number → body between "obj" and "endobj"
+	objs := map[int]pdfObject{}
 	for k := range n {
 		e := string(entries[20*k : 20*k+20])
 		if k == 0 {
-			if e != "0000000000 65535 f \n" {
+			if !strings.HasPrefix(e, "0000000000 65535 f") {
 				t.Fatalf("xref entry 0 %q", e)
 			}
 			continue
 		}
 		var off, gen int
 		var kind string
-		if _, err := fmt.Sscanf(e, "%010d %05d %1s", &off, &gen, &kind); err != nil || kind != "n" || !strings.HasSuffix(e, " \n") {
+		if _, err := fmt.Sscanf(e, "%010d %05d %1s", &off, &gen, &kind); err != nil || kind != "n" {
 			t.Fatalf("xref entry %d %q: %v", k, e, err)
 		}
 		head := fmt.Sprintf("%d 0 obj\n", k)
@@ -80,97 +90,183 @@ func readPDF(t *testing.T, data []byte) []pdfPage {
 			t.Fatalf("xref says object %d is at %d, found %q", k, off, data[off:min(len(data), off+12)])
 		}
 		body := data[off+len(head):]
-		if s := bytes.Index(body, []byte(">>\nstream\n")); s >= 0 && s < bytes.Index(body, []byte("endobj")) {
-			m := rePDFIntKey.FindAllSubmatch(body[:s], -1)
-			length := -1
-			for _, kv := range m {
-				if string(kv[1]) == "Length" {
-					length, _ = strconv.Atoi(string(kv[2]))
-				}
-			}
-			end := s + len(">>\nstream\n") + length
-			if length < 0 || end+len("\nendstream\nendobj\n") > len(body) || string(body[end:end+len("\nendstream\nendobj\n")]) != "\nendstream\nendobj\n" {
-				t.Fatalf("object %d: stream /Length %d does not end at endstream", k, length)
-			}
-			objs[k] = body[:end]
-			continue
-		}
-		e2 := bytes.Index(body, []byte("\nendobj\n"))
-		if e2 < 0 {
+		end := bytes.Index(body, []byte("endobj"))
+		if end < 0 {
 			t.Fatalf("object %d has no endobj", k)
 		}
-		objs[k] = body[:e2]
+		s := bytes.Index(body, []byte("stream\n"))
+		if s < 0 || s > end {
+			objs[k] = pdfObject{dict: string(body[:end])}
+			continue
+		}
+		length := -1
+		for _, kv := range rePDFInt.FindAllSubmatch(body[:s], -1) {
+			if string(kv[1]) == "Length" {
+				length, _ = strconv.Atoi(string(kv[2]))
+			}
+		}
+		data := body[s+len("stream\n"):]
+		if length < 0 || length > len(data) || !bytes.HasPrefix(bytes.TrimLeft(data[length:], "\r\n"), []byte("endstream")) {
+			t.Fatalf("object %d: stream /Length %d does not end at endstream", k, length)
+		}
+		objs[k] = pdfObject{dict: string(body[:s]), stream: data[:length]}
 	}
 	trailer := string(entries[20*n:])
-	if !strings.HasPrefix(trailer, "trailer\n") || !strings.Contains(trailer, fmt.Sprintf("/Size %d ", n)) || !strings.Contains(trailer, "/Root 1 0 R") {
+	root := rePDFRef.FindStringSubmatch(trailer[strings.Index(trailer, "/Root"):])
+	if !strings.HasPrefix(trailer, "trailer") || !strings.Contains(trailer, fmt.Sprintf("/Size %d", n)) || root == nil {
 		t.Fatalf("trailer %q", trailer)
 	}
-	if !bytes.Contains(objs[1], []byte("/Type /Catalog")) || !bytes.Contains(objs[1], []byte("/Pages 2 0 R")) {
-		t.Fatalf("catalog %q", objs[1])
+	ref := func(dict, key string) pdfObject {
+		t.Helper()
+		for _, m := range rePDFRef.FindAllStringSubmatch(dict, -1) {
+			if m[1] == key {
+				num, _ := strconv.Atoi(m[2])
+				if o, ok := objs[num]; ok {
+					return o
+				}
+			}
+		}
+		t.Fatalf("no /%s in %q", key, dict)
+		return pdfObject{}
 	}
-	kids := rePDFKids.FindSubmatch(objs[2])
-	count := rePDFCount.FindSubmatch(objs[2])
+	catalog := objs[atoi(root[2])].dict
+	if !strings.Contains(catalog, "/Type /Catalog") {
+		t.Fatalf("catalog %q", catalog)
+	}
+	tree := ref(catalog, "Pages").dict
+	kids := rePDFKids.FindStringSubmatch(tree)
+	count := rePDFCount.FindStringSubmatch(tree)
 	if kids == nil || count == nil {
-		t.Fatalf("page tree %q", objs[2])
+		t.Fatalf("page tree %q", tree)
 	}
-	refs := strings.Fields(strings.ReplaceAll(string(kids[1]), "0 R", ""))
-	if c, _ := strconv.Atoi(string(count[1])); c != len(refs) {
-		t.Fatalf("page tree: /Count %d, %d kids", c, len(refs))
+	refs := strings.Fields(strings.ReplaceAll(kids[1], "0 R", ""))
+	if atoi(count[1]) != len(refs) {
+		t.Fatalf("page tree: /Count %s, %d kids", count[1], len(refs))
 	}
 	var pages []pdfPage
 	for _, r := range refs {
-		num, _ := strconv.Atoi(r)
-		po := objs[num]
-		if !bytes.Contains(po, []byte("/Type /Page ")) || !bytes.Contains(po, []byte("/Parent 2 0 R")) {
-			t.Fatalf("page object %d: %q", num, po)
+		po := objs[atoi(r)].dict
+		if !strings.Contains(po, "/Type /Page") {
+			t.Fatalf("page object %s: %q", r, po)
 		}
 		var p pdfPage
-		for _, f := range strings.Fields(string(rePDFMedia.FindSubmatch(po)[1])) {
+		media := rePDFMedia.FindStringSubmatch(po)
+		if media == nil {
+			media = rePDFMedia.FindStringSubmatch(tree) // inherited
+		}
+		for _, f := range strings.Fields(media[1]) {
 			v, _ := strconv.ParseFloat(f, 64)
 			p.mediaBox = append(p.mediaBox, v)
 		}
-		for _, m := range rePDFObjRef.FindAllSubmatch(po, -1) {
-			if string(m[1]) == "Contents" {
-				c, _ := strconv.Atoi(string(m[2]))
-				p.content = pdfStreamData(t, objs[c])
+		p.resources = ref(po, "Resources").dict
+		p.content = string(pdfStream(t, ref(po, "Contents")))
+		drawn := rePDFDrawn.FindStringSubmatch(p.content)
+		if drawn == nil {
+			t.Fatalf("page %d draws no image:\n%s", len(pages)+1, p.content)
+		}
+		p.image = drawn[5]
+		xo := rePDFXObjects.FindStringSubmatch(p.resources)
+		if xo == nil {
+			t.Fatalf("page %d: no XObject resources in %q", len(pages)+1, p.resources)
+		}
+		im := ref(xo[1], p.image)
+		if !strings.Contains(im.dict, "/Subtype /Image") || !strings.Contains(im.dict, "/ColorSpace /DeviceGray") ||
+			!strings.Contains(im.dict, "/BitsPerComponent 8") {
+			t.Fatalf("image %s: %q", p.image, im.dict)
+		}
+		ints := map[string]int{}
+		for _, kv := range rePDFInt.FindAllStringSubmatch(im.dict, -1) {
+			ints[kv[1]] = atoi(kv[2])
+		}
+		p.w, p.h = ints["Width"], ints["Height"]
+		raw := pdfStream(t, im)
+		switch pred := ints["Predictor"]; {
+		case pred == 0 || pred == 1:
+			p.pix = raw
+		case pred >= 10:
+			if ints["Colors"] != 1 || ints["Columns"] != p.w {
+				t.Fatalf("image %s: predictor parameters %v", p.image, ints)
 			}
+			p.pix = pngUnfilter(t, raw, p.w, p.h)
+		default:
+			t.Fatalf("image %s: predictor %d", p.image, pred)
 		}
-		imNum, _ := strconv.Atoi(string(rePDFXObject.FindSubmatch(po)[1]))
-		im := objs[imNum]
-		if !bytes.Contains(im, []byte("/Subtype /Image")) || !bytes.Contains(im, []byte("/ColorSpace /DeviceGray")) ||
-			!bytes.Contains(im, []byte("/BitsPerComponent 8")) || !bytes.Contains(im, []byte("/Filter /FlateDecode")) {
-			t.Fatalf("image object %d: %q", imNum, im[:200])
-		}
-		for _, kv := range rePDFIntKey.FindAllSubmatch(im[:bytes.Index(im, []byte("stream\n"))], -1) {
-			v, _ := strconv.Atoi(string(kv[2]))
-			switch string(kv[1]) {
-			case "Width":
-				p.w = v
-			case "Height":
-				p.h = v
-			}
-		}
-		zr, err := zlib.NewReader(strings.NewReader(pdfStreamData(t, im)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.pix, err = io.ReadAll(zr)
-		if err != nil || len(p.pix) != p.w*p.h {
-			t.Fatalf("image of page %d: %d bytes for %dx%d, %v", len(pages)+1, len(p.pix), p.w, p.h, err)
+		if len(p.pix) != p.w*p.h {
+			t.Fatalf("image of page %d: %d bytes for %dx%d", len(pages)+1, len(p.pix), p.w, p.h)
 		}
 		pages = append(pages, p)
 	}
 	return pages
 }
 
-func pdfStreamData(t *testing.T, obj []byte) string {
-	t.Helper()
-	s := bytes.Index(obj, []byte(">>\nstream\n"))
-	if s < 0 {
-		t.Fatalf("not a stream: %q", obj[:min(len(obj), 80)])
-	}
-	return string(obj[s+len(">>\nstream\n"):])
+func atoi(s string) int {
+	v, _ := strconv.Atoi(s)
+	return v
 }
+
+// pdfStream returns the data of stream o, inflated when it is FlateDecode.
+func pdfStream(t *testing.T, o pdfObject) []byte {
+	t.Helper()
+	if !strings.Contains(o.dict, "/Filter /FlateDecode") {
+		return o.stream
+	}
+	zr, err := zlib.NewReader(bytes.NewReader(o.stream))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// pngUnfilter undoes the PNG row filters of a w×h 8-bit grey image (PDF
+// predictor 10–15: each row a filter byte, then its pixels).
+func pngUnfilter(t *testing.T, raw []byte, w, h int) []byte {
+	t.Helper()
+	if len(raw) != h*(w+1) {
+		t.Fatalf("predicted image: %d bytes for %dx%d", len(raw), w, h)
+	}
+	out := make([]byte, w*h)
+	prev := make([]byte, w)
+	for y := range h {
+		f, in, row := raw[y*(w+1)], raw[y*(w+1)+1:(y+1)*(w+1)], out[y*w:(y+1)*w]
+		for x := range w {
+			var a, c byte
+			if x > 0 {
+				a, c = row[x-1], prev[x-1]
+			}
+			b := prev[x]
+			switch f {
+			case 0:
+				row[x] = in[x]
+			case 1:
+				row[x] = in[x] + a
+			case 2:
+				row[x] = in[x] + b
+			case 3:
+				row[x] = in[x] + byte((int(a)+int(b))/2)
+			case 4:
+				pa, pb, pc := absInt(int(b)-int(c)), absInt(int(a)-int(c)), absInt(int(a)+int(b)-2*int(c))
+				switch {
+				case pa <= pb && pa <= pc:
+					row[x] = in[x] + a
+				case pb <= pc:
+					row[x] = in[x] + b
+				default:
+					row[x] = in[x] + c
+				}
+			default:
+				t.Fatalf("row %d: PNG filter %d", y, f)
+			}
+		}
+		prev = row
+	}
+	return out
+}
+
+func absInt(v int) int { return max(v, -v) }
 
 // pageInkMargin returns the distance in pixels from the page edge to the
 // nearest non-white pixel.
@@ -292,19 +388,29 @@ func TestStickerSheet(t *testing.T) {
 		}
 		// 0.24 pt a pixel: 2480 px = 595.2 pt, 3508 px = 841.92 pt, from
 		// the top edge.
-		if !strings.Contains(p.content, "q 595.2 0 0 841.92 0 -0.03 cm /Im1 Do Q\n") {
-			t.Errorf("page %d: image not drawn at 72/300 pdfNum a pixel:\n%s", i+1, p.content)
+		drawn := rePDFDrawn.FindStringSubmatch(p.content)
+		for k, want := range []float64{595.2, 841.92, 0, 841.89 - 841.92} {
+			if v, _ := strconv.ParseFloat(drawn[k+1], 64); math.Abs(v-want) > 1e-4 {
+				t.Errorf("page %d: image drawn by %q, want 72/300 pt a pixel from the top-left corner", i+1, drawn[0])
+				break
+			}
 		}
 		if !strings.Contains(p.content, "(Print at 100% \\(no fit-to-page\\). Marker side: 15 mm. Check: this line is 100 mm long) Tj") {
 			t.Errorf("page %d: caption missing:\n%s", i+1, p.content)
 		}
-		var x0, y0, x1, y1 float64
-		if _, err := fmt.Sscanf(p.content[strings.Index(p.content, " J\n")+3:], "%g %g m %g %g l S", &x0, &y0, &x1, &y1); err != nil ||
-			math.Abs(x1-x0-100/25.4*72) > 0.01 || y0 != y1 {
-			t.Errorf("page %d: ruler %v %v – %v %v (%v), want 100 mm = 283.46 pdfNum", i+1, x0, y0, x1, y1, err)
+		line := regexp.MustCompile(`([-0-9.]+) ([-0-9.]+) m ([-0-9.]+) ([-0-9.]+) l S`).FindStringSubmatch(p.content)
+		if line == nil {
+			t.Fatalf("page %d: no ruler:\n%s", i+1, p.content)
+		}
+		x0, y0, x1, y1 := atof(line[1]), atof(line[2]), atof(line[3]), atof(line[4])
+		if math.Abs(x1-x0-100/25.4*72) > 0.011 || y0 != y1 {
+			t.Errorf("page %d: ruler %v %v – %v %v, want 100 mm = 283.46 pt", i+1, x0, y0, x1, y1)
 		}
 		if !strings.Contains(p.content, fmt.Sprintf("(DICT_4X4_250, page %d of 2) Tj", i+1)) {
 			t.Errorf("page %d: page note missing", i+1)
+		}
+		if i == 0 && !strings.Contains(p.content, "(2 W\xfcrfel) Tj") {
+			t.Errorf("page 1: label 2 not in Latin-1:\n%s", p.content)
 		}
 		if m := pageInkMargin(p.pix, p.w, p.h); m < margin {
 			t.Errorf("page %d: ink %d px from the edge, want ≥ %d", i+1, m, margin)
@@ -324,8 +430,8 @@ func TestStickerSheet(t *testing.T) {
 // label bands: the labels are not pictures of text.
 func checkLabelsAreText(t *testing.T, spec Spec, p pdfPage, ids []int) {
 	t.Helper()
-	if !strings.Contains(p.content, "/F1 ") {
-		t.Errorf("no text in the font /F1 on the page")
+	if !strings.Contains(p.content, " Tf") || !strings.Contains(p.resources, "/Font") {
+		t.Errorf("no text in a font on the page")
 	}
 	var shown []string
 	for _, m := range regexp.MustCompile(`\((.*?[^\\])\) Tj`).FindAllStringSubmatch(p.content, -1) {
@@ -430,11 +536,8 @@ func TestStickerTextHelpers(t *testing.T) {
 	if got := hersheyText("Würfel\tx"); got != "W?rfel x" {
 		t.Errorf("hersheyText: %q", got)
 	}
-	if got := pdfString(`a(b)\c`); got != `(a\(b\)\\c)` {
-		t.Errorf("pdfString: %q", got)
-	}
-	if got := pdfString("Würfel ☢"); got != `(W\374rfel ?)` {
-		t.Errorf("pdfString: %q", got)
+	if got := latin1("Würfel ☢\tx"); got != "W\xfcrfel ? x" {
+		t.Errorf("latin1: %q", got)
 	}
 	text, _ := fitLabel("Orc chieftain with a very long name", 1, 2, 200)
 	if !strings.Contains(text, "..") || !strings.HasPrefix(text, "Orc") || !strings.HasSuffix(text, "name") || gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.7, 2).X > 200 {
@@ -456,7 +559,9 @@ func TestStickerTextHelpers(t *testing.T) {
 	if got := stickerLabel(7, " "); got != "#7" {
 		t.Errorf("unlabelled sticker: %q", got)
 	}
-	if w := helveticaWidth("Hello"); math.Abs(w-2.278) > 1e-9 {
-		t.Errorf("helveticaWidth(Hello) = %v", w)
-	}
+}
+
+func atof(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
 }
