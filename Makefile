@@ -27,7 +27,7 @@ MATPROFILE_PKGS ?= ./vision/... ./perf/
 # What `make demo` runs after building.
 DEMO_CMD ?= ./bin/tablecam play --demo
 
-# Real photos for vision/cards_real_test.go beyond gocv's (which are always in
+# Real photos for vision/card/cards_real_test.go beyond gocv's (which are always in
 # the module cache): OpenCV's ArUco tutorial photos and its stereo calibration
 # photos (a chessboard held up in an office) from Debian's opencv-doc. That
 # package is a 96 MB download, so `make test` does without it (those tests
@@ -105,7 +105,7 @@ eval-real: deps
 	  dpkg-deb --fsys-tarfile "$$tmp"/opencv-doc_*.deb | tar -x -C "$$tmp" $(addprefix ./usr/share/doc/opencv-doc/,$(OPENCV_DOC_PHOTOS)); \
 	  mkdir -p "$(OPENCV_DOC_DIR)"; cp $(addprefix "$$tmp"/usr/share/doc/opencv-doc/,$(OPENCV_DOC_PHOTOS)) "$(OPENCV_DOC_DIR)/"; \
 	fi
-	$(GO) test -count=1 -run 'TestCardsReal' -v ./vision/ -args -eval-real -opencv-doc "$(abspath $(OPENCV_DOC_DIR))"
+	$(GO) test -count=1 -run 'TestCardsReal' -v ./vision/card/ -args -eval-real -opencv-doc "$(abspath $(OPENCV_DOC_DIR))"
 
 # Train the dice reader's models from scratch on this machine's CPU and
 # write them to vision/dice/models (see vision/dice/models/MODELS.md).

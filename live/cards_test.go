@@ -15,6 +15,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/card"
 	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
@@ -71,22 +72,22 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer empty.Close()
-	card, _, err := synth.RenderCardScene(synth.CardScene{Seed: seed, Width: 960, Height: 540, Dict: mm.Dict(),
+	shown, _, err := synth.RenderCardScene(synth.CardScene{Seed: seed, Width: 960, Height: 540, Dict: mm.Dict(),
 		Cards: []synth.CardSpec{{Art: 4242, Sticker: true, Marker: id, Width: 200, Center: image.Pt(480, 270), Tilt: 10, Finger: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer card.Close()
+	defer shown.Close()
 	// Empty table, the card for 25 frames, empty for 20, the card again.
 	var list []gocv.Mat
 	for i := range 90 {
 		m := empty
 		if (i >= 5 && i < 30) || i >= 50 && i < 75 {
-			m = card
+			m = shown
 		}
 		list = append(list, m)
 	}
-	cr, err := vision.NewCardReader(vision.CardReaderOptions{Markers: mm})
+	cr, err := card.NewCardReader(card.CardReaderOptions{Markers: mm})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 	stats, err := live.Run(context.Background(), live.Options{
 		Source: &frames{mats: list}, Session: sess, Announce: rec, FramesDir: proof,
 		Dice:  func(gocv.Mat) (vision.Reading, error) { return vision.Reading{}, nil },
-		Cards: vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: 8, GoneFrames: 10}),
+		Cards: card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: 8, GoneFrames: 10}),
 		Preview: func(p live.PreviewFrame) {
 			previews++
 			for _, l := range p.Labels {

@@ -23,6 +23,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/card"
 )
 
 // Options configure a live run.
@@ -71,7 +72,7 @@ type CardReader interface {
 // CardsInView is optionally implemented by a CardReader (vision.CardWatcher
 // does): the cards read in the frame last observed, drawn on the preview.
 type CardsInView interface {
-	InView() []vision.CardReading
+	InView() []card.CardReading
 }
 
 // PreviewFrame is one frame for the dashboard's live view.
@@ -224,7 +225,7 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 				}
 			}
 		}
-		var inView []vision.CardReading
+		var inView []card.CardReading
 		if o.Cards != nil {
 			ids, err := o.Cards.Shown(s.Frame.Index, s.Frame.Mat)
 			if err != nil {
@@ -328,7 +329,7 @@ func (o *Options) saveProof(f vision.Frame) string {
 }
 
 // preview encodes the plain frame as JPEG and labels what was read in it.
-func preview(img gocv.Mat, r vision.Reading, cards []vision.CardReading) (PreviewFrame, error) {
+func preview(img gocv.Mat, r vision.Reading, cards []card.CardReading) (PreviewFrame, error) {
 	if img.Empty() {
 		return PreviewFrame{}, errors.New("empty frame")
 	}
@@ -347,7 +348,7 @@ func preview(img gocv.Mat, r vision.Reading, cards []vision.CardReading) (Previe
 // labels lists the dice and cards read in a frame of the given bounds
 // (boxes clipped to it; one wholly outside is left out) and notes a hand
 // in view.
-func labels(bounds image.Rectangle, r vision.Reading, cards []vision.CardReading) []Label {
+func labels(bounds image.Rectangle, r vision.Reading, cards []card.CardReading) []Label {
 	var out []Label
 	for _, d := range r.Dice {
 		box := d.Box.Intersect(bounds)

@@ -12,6 +12,7 @@ import (
 	"tablecam/perf"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/card"
 	"tablecam/vision/defaults"
 	"tablecam/vision/marker"
 )
@@ -22,7 +23,7 @@ type rig struct {
 	video string
 	sess  *tracker.Session
 	det   *vision.DiceDetector
-	cards *vision.CardReader
+	cards *card.CardReader
 }
 
 func newRig(t *testing.T) *rig {
@@ -63,7 +64,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.det.Close() })
-	if r.cards, err = vision.NewCardReader(vision.CardReaderOptions{Markers: mm}); err != nil {
+	if r.cards, err = card.NewCardReader(card.CardReaderOptions{Markers: mm}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.cards.Close() })
@@ -78,7 +79,7 @@ func (r *rig) options(loops int) perf.Options {
 			return bg.Reader(), func() { bg.Close() }, nil
 		},
 		NewCards: func() live.CardReader {
-			return vision.NewCardWatcher(r.cards, vision.CardTrackerConfig{})
+			return card.NewCardWatcher(r.cards, card.CardTrackerConfig{})
 		},
 		Session: r.sess, Announce: discard{},
 	}

@@ -74,7 +74,7 @@ type ImageDir struct {
 // ignored). A folder without any is an error. fps spaces the frame times;
 // fps <= 0 means 30.
 func OpenImageDir(dir string, fps float64) (*ImageDir, error) {
-	files, links, err := pictureFiles(dir, imageExts)
+	files, links, err := PictureFiles(dir, imageExts)
 	if err != nil {
 		return nil, fmt.Errorf("vision: image folder: %w", err)
 	}
@@ -92,12 +92,12 @@ func OpenImageDir(dir string, fps float64) (*ImageDir, error) {
 	return d, nil
 }
 
-// pictureFiles lists the files of dir whose extension (any case) is in
+// PictureFiles lists the files of dir whose extension (any case) is in
 // exts, in name order, following symbolic links: a link to a file is
 // listed under its own name. Links that lead nowhere (to nothing, in a
 // cycle, to a folder) are not listed; the first two are returned in bad,
 // each naming the link.
-func pictureFiles(dir string, exts map[string]bool) (files []string, bad []error, err error) {
+func PictureFiles(dir string, exts map[string]bool) (files []string, bad []error, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err
@@ -123,13 +123,13 @@ func pictureFiles(dir string, exts map[string]bool) (files []string, bad []error
 	return files, bad, nil
 }
 
-// subfolders lists the folders of dir, not hidden ones, in name order,
+// Subfolders lists the folders of dir, not hidden ones, in name order,
 // following symbolic links: a link to a folder is listed under its own
 // name. Only the folders themselves are listed, never their contents, so
 // that a link cycle (a folder linking to itself or to its parent) cannot
 // make the listing endless. Links that lead nowhere (to nothing, in a
 // cycle) are returned in bad, each naming the link.
-func subfolders(dir string) (names []string, bad []error, err error) {
+func Subfolders(dir string) (names []string, bad []error, err error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, err

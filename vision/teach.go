@@ -695,7 +695,7 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 			progress(fmt.Sprintf(format, args...))
 		}
 	}
-	faceDirs, badLinks, err := subfolders(dir)
+	faceDirs, badLinks, err := Subfolders(dir)
 	if err != nil {
 		return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %w", err)
 	}
@@ -703,7 +703,7 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 		say("skipped %v", err)
 	}
 	var bgFile string
-	if files, _, err := pictureFiles(dir, imageExts); err == nil {
+	if files, _, err := PictureFiles(dir, imageExts); err == nil {
 		for _, f := range files {
 			name := filepath.Base(f)
 			if strings.EqualFold(strings.TrimSuffix(name, filepath.Ext(name)), "background") {
@@ -755,7 +755,7 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 		}
 	}()
 	for _, fd := range faceDirs {
-		files, badLinks, err := pictureFiles(filepath.Join(dir, fd), imageExts)
+		files, badLinks, err := PictureFiles(filepath.Join(dir, fd), imageExts)
 		if err != nil {
 			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %w", err)
 		}

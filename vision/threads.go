@@ -3,7 +3,7 @@ package vision
 /*
 #cgo pkg-config: opencv4
 #cgo CXXFLAGS: -std=c++11
-#include "cards_native.h"
+#include "threads.h"
 */
 import "C"
 

@@ -17,6 +17,7 @@ import (
 	"tablecam/perf"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/card"
 )
 
 func (a *app) benchCmd() *cobra.Command {
@@ -106,7 +107,7 @@ assist taught to it with tablecam learn dice --reader learned).`,
 					return r.Read, func() { r.Close() }, nil
 				},
 				NewCards: func() live.CardReader {
-					return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+					return card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 				},
 				Session: s, Announce: out, VoiceStarts: starts,
 				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},

@@ -15,6 +15,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/card"
 )
 
 // cameraOpts are the play flags of the camera mode.
@@ -122,7 +123,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	defer cr.Close()
-	cards := vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+	cards := card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 
 	st, s, err := a.openSession(ctx, c, o.session, o.fresh)
 	if err != nil {
@@ -212,7 +213,7 @@ func feedPreview(feed *dashboard.FrameBuffer) func(live.PreviewFrame) {
 // gets the same empty table. With the learned reader lr (nil: none), lr
 // names the dice of each settled scene and det keeps the table and sees
 // hands.
-func newBackgroundReader(det *vision.DiceDetector, cr *vision.CardReader, lr *learnedReader) *vision.BackgroundReader {
+func newBackgroundReader(det *vision.DiceDetector, cr *card.CardReader, lr *learnedReader) *vision.BackgroundReader {
 	cfg := vision.BackgroundConfig{}
 	if cr != nil {
 		cfg.Share = cr.SetBackground

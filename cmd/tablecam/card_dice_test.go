@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"tablecam/models"
-	"tablecam/vision"
+	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -42,9 +42,9 @@ func TestCardCommandDiceAreNotCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	card := filepath.Join(dir, "card.png")
-	writePNG(t, card, m)
-	out, errs, err := runIn(t, data, append([]string{"card", "--json", "--vision-dice-sets", "vats,assist,d6", card}, paths...)...)
+	cardPNG := filepath.Join(dir, "card.png")
+	writePNG(t, cardPNG, m)
+	out, errs, err := runIn(t, data, append([]string{"card", "--json", "--vision-dice-sets", "vats,assist,d6", cardPNG}, paths...)...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errs)
 	}
@@ -53,12 +53,12 @@ func TestCardCommandDiceAreNotCards(t *testing.T) {
 		t.Fatalf("want %d lines, got:\n%s", len(paths), out)
 	}
 	var r struct {
-		Cards []vision.CardReading `json:"cards"`
+		Cards []card.CardReading `json:"cards"`
 	}
 	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Cards) != 1 || r.Cards[0].ID != vision.CardUnknown {
+	if len(r.Cards) != 1 || r.Cards[0].ID != card.CardUnknown {
 		t.Errorf("an untaught card alone: want one unknown card: %s", lines[0])
 	}
 	for i, line := range lines[1:] {
@@ -68,7 +68,7 @@ func TestCardCommandDiceAreNotCards(t *testing.T) {
 		}
 		for _, rd := range r.Cards {
 			t.Errorf("%s: dice only, but a card was reported: %s", paths[i], line)
-			if rd.ID == vision.CardUnknown && rd.Confidence >= 1 {
+			if rd.ID == card.CardUnknown && rd.Confidence >= 1 {
 				t.Errorf("%s: an unknown reading with confidence 1 says nothing", paths[i])
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/card"
 )
 
 // runDemo plays the bundled demo game (rendered deterministically by the
@@ -80,7 +81,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, game string, w, er
 			return r.Read, func() { r.Close() }, nil
 		},
 		Cards: func() (live.CardReader, func(), error) {
-			return vision.NewCardWatcher(cr, vision.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
+			return card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
 		},
 	})
 	flush(ctx, ann)

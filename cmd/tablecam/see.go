@@ -18,6 +18,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/card"
 	"tablecam/vision/defaults"
 )
 
@@ -42,16 +43,16 @@ func (a *app) diceDetector(c *models.Content, sets []string, errw io.Writer) (*v
 // the taught cards when there are any. wholeFrame also searches the whole
 // picture for taught cards whose outline was missed (single pictures: it
 // costs several times a plain reading).
-func (a *app) cardReader(wholeFrame bool) (*vision.CardReader, error) {
+func (a *app) cardReader(wholeFrame bool) (*card.CardReader, error) {
 	m, err := a.markerMap(a.cfg.Vision.Markers)
 	if err != nil {
 		return nil, err
 	}
-	opts := vision.CardReaderOptions{Markers: m, SearchWholeFrame: wholeFrame}
+	opts := card.CardReaderOptions{Markers: m, SearchWholeFrame: wholeFrame}
 	dir := cardsDir(a.cfg.DataDir)
 	if _, err := os.Stat(dir); err == nil {
-		ix, err := vision.LoadCardIndex(dir)
-		var damaged *vision.CardIndexDamagedError
+		ix, err := card.LoadCardIndex(dir)
+		var damaged *card.CardIndexDamagedError
 		switch {
 		case errors.As(err, &damaged) && ix != nil:
 			// The cards that lost entries are named; the others read.
@@ -61,7 +62,7 @@ func (a *app) cardReader(wholeFrame bool) (*vision.CardReader, error) {
 		}
 		opts.Index = ix
 	}
-	return vision.NewCardReader(opts)
+	return card.NewCardReader(opts)
 }
 
 // sayLines says the lines of a progress report in the catalog's language,
@@ -91,9 +92,9 @@ type diceResult struct {
 }
 
 type cardResult struct {
-	Image string               `json:"image"`
-	Cards []vision.CardReading `json:"cards"`
-	Error string               `json:"error,omitempty"`
+	Image string             `json:"image"`
+	Cards []card.CardReading `json:"cards"`
+	Error string             `json:"error,omitempty"`
 }
 
 // diceReaders are the readers `tablecam dice --reader` offers.
@@ -267,10 +268,10 @@ times longer than a live frame.`,
 			enc := json.NewEncoder(out)
 			failed := 0
 			for _, path := range args {
-				res := cardResult{Image: path, Cards: []vision.CardReading{}}
+				res := cardResult{Image: path, Cards: []card.CardReading{}}
 				img, err := vision.ReadImage(path)
 				if err == nil {
-					var cs []vision.CardReading
+					var cs []card.CardReading
 					cs, err = r.ReadCards(img)
 					if err == nil {
 						var dice vision.Reading
@@ -308,9 +309,9 @@ times longer than a live frame.`,
 // withoutDice drops the "unknown" cards that are dice: an outline mostly
 // covered by a die's box. A die's square outline passes for a card's, and
 // with no cards taught nothing else tells the two apart.
-func withoutDice(cards []vision.CardReading, dice []vision.Die) []vision.CardReading {
-	return slices.DeleteFunc(cards, func(rd vision.CardReading) bool {
-		if rd.ID != vision.CardUnknown || rd.Method != vision.CardMethodLearned {
+func withoutDice(cards []card.CardReading, dice []vision.Die) []card.CardReading {
+	return slices.DeleteFunc(cards, func(rd card.CardReading) bool {
+		if rd.ID != card.CardUnknown || rd.Method != card.CardMethodLearned {
 			return false
 		}
 		area := rd.Box.Dx() * rd.Box.Dy()
@@ -339,7 +340,7 @@ func printCards(w io.Writer, cat *tracker.Catalog, res cardResult) {
 	fmt.Fprintln(w)
 	for _, c := range res.Cards {
 		how := c.Method
-		if c.Method == vision.CardMethodLearned {
+		if c.Method == card.CardMethodLearned {
 			how = cat.T("cardLearned")
 		}
 		if c.Marker != nil {
@@ -423,7 +424,7 @@ data directory. Cards with an ID sticker need no teaching.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w, cat := cmd.OutOrStdout(), a.catalog()
-			ix, err := vision.TeachCards(args[0], func(s string) { fmt.Fprintln(w, sayLines(cat, s)) })
+			ix, err := card.TeachCards(args[0], func(s string) { fmt.Fprintln(w, sayLines(cat, s)) })
 			if err != nil {
 				return err
 			}

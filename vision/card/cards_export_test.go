@@ -1,0 +1,239 @@
+package card
+
+import (
+	"errors"
+	"image"
+	"math/bits"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+)
+
+// Test hooks for package vision_test (the evaluation needs synth, which
+// imports vision).
+
+// TraceMatchesForTest makes r report every card outline's best match: the
+// taught card, its distance and the nearest other card's distance.
+func (r *CardReader) TraceMatchesForTest(f func(box image.Rectangle, id string, dist, second float64)) {
+	if f == nil {
+		r.trace = nil
+		return
+	}
+	r.trace = func(box image.Rectangle, m cardMatch) { f(box, m.id, m.dist, m.second) }
+}
+
+// CanonicalCardForTest rectifies the card with outline q (corners clockwise,
+// image coordinates) from img into a new size×size BGR Mat the caller
+// closes (size 64 or 128).
+func CanonicalCardForTest(img gocv.Mat, q [4]geom.Point, size int) (gocv.Mat, error) {
+	d := newCardDescriber()
+	defer d.close()
+	if err := d.rectify(img, q, 0); err != nil {
+		return gocv.NewMat(), err
+	}
+	if size == cardCanon {
+		return d.canon.Clone(), nil
+	}
+	out := gocv.NewMat()
+	src := [4][2]float64{}
+	for k, p := range q {
+		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	n := float64(size)
+	h, ok := geom.HomographyOf(src, [4][2]float64{{-0.5, -0.5}, {n - 0.5, -0.5}, {n - 0.5, n - 0.5}, {-0.5, n - 0.5}})
+	if !ok {
+		return out, errors.New("degenerate outline")
+	}
+	for i := range 9 {
+		d.hm.SetDoubleAt(i/3, i%3, h[i])
+	}
+	gocv.WarpPerspective(img, &out, d.hm, image.Pt(size, size))
+	return out, nil
+}
+
+// CardMatchCanonicalForTest matches a canonical card image (CanonicalCardForTest,
+// 64×64) against ix and returns the best card, its distance and the next
+// card's.
+func CardMatchCanonicalForTest(ix *CardIndex, canon gocv.Mat) (string, float64, float64, error) {
+	d := newCardDescriber()
+	defer d.close()
+	canon.CopyTo(&d.canon)
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		return "", 0, 0, err
+	}
+	m := ix.match(&ds)
+	return m.id, m.dist, m.second, nil
+}
+
+// AddCanonicalForTest teaches card id from a canonical card image.
+func (ix *CardIndex) AddCanonicalForTest(id string, canon gocv.Mat) error {
+	d := newCardDescriber()
+	defer d.close()
+	canon.CopyTo(&d.canon)
+	var ds [4]cardDesc
+	if err := d.describe(&ds); err != nil {
+		return err
+	}
+	ix.entries = append(ix.entries, cardEntry{id: id, desc: ds[0]})
+	ix.entries[len(ix.entries)-1].setBlockEnergy()
+	return nil
+}
+
+// CardMatchOccludedForTest matches a canonical card image (cardCanon² BGR)
+// without its occluders (glare, a thumb): the nearest card, its distance,
+// the next card's, and how many blocks were masked (none compared when
+// outside cardMaskMin..cardMaskMax).
+func CardMatchOccludedForTest(ix *CardIndex, canon gocv.Mat) (string, float64, float64, int, error) {
+	d := newCardDescriber()
+	defer d.close()
+	canon.CopyTo(&d.canon)
+	m, n, ok, err := d.matchOccluded(ix)
+	if !ok || err != nil {
+		return "", 0, 0, n, err
+	}
+	return m.id, m.dist, m.second, n, nil
+}
+
+// FitOutlineForTest matches the outline q of img with r's taught cards and
+// fits it to the nearest one (fitToCard): the fitted outline, the card
+// nearest then, and that card's distance before and after.
+func (r *CardReader) FitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Point, id string, before, after float64, err error) {
+	if err := r.desc.rectify(img, q, 0); err != nil {
+		return q, "", 0, 0, err
+	}
+	var d [4]cardDesc
+	if err := r.desc.describe(&d); err != nil {
+		return q, "", 0, 0, err
+	}
+	m := r.opts.Index.match(&d)
+	fq, fm, _, err := r.fitToCard(img, q, m)
+	return fq, fm.id, m.dist, fm.dist, err
+}
+
+// CardMaskRatioForTest is the ratio test of a masked comparison.
+const CardMaskRatioForTest = cardMaskRatio
+
+// ReadOutlineForTest reads the card inside outline q of img as the reader
+// reads an outline it found (its tries, fit and masked comparison).
+func ReadOutlineForTest(r *CardReader, img gocv.Mat, q [4]geom.Point) (CardReading, error) {
+	rd, _, _, err := r.readLearned(img, cardQuadCandidate{q: q})
+	return rd, err
+}
+
+// ConfirmKeyFoundForTest confirms outline q of img found by the keypoints
+// of card want (with inliers agreeing), as the keypoint searches do, the
+// frame read without a reference.
+func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]geom.Point, want string, inliers int) (CardReading, bool, error) {
+	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
+	g, err := geom.GreyView(r.grey)
+	if err != nil {
+		return CardReading{}, false, err
+	}
+	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
+	r.fits = 0
+	return r.confirmKeyFound(img, g, cardKeyFound{q: q, inliers: inliers}, want, minW, maxW)
+}
+
+// ConfirmKeysForTest is one verification of a match at its pose: whether
+// the match decision accepted it, the best taught example's keypoints
+// found there and taught, of them those no other taught card shares, and
+// whether the match stands.
+type ConfirmKeysForTest struct {
+	Accepted                      bool
+	Found, Taught                 int
+	DistinctFound, DistinctTaught int
+	Stands                        bool
+	// Dist and Second are the match's distance and the next card's.
+	Dist, Second float64
+	// Cells, DistinctCells and TaughtCells count the cells of a 4×4 grid
+	// over the card holding keypoints found, distinct ones found, taught.
+	Cells, DistinctCells, TaughtCells int
+	// RivalFound and RivalTaught are the keypoints of the next nearest
+	// card found at the same pose, and taught.
+	RivalFound, RivalTaught int
+}
+
+// TraceConfirmKeysForTest makes r report every verification of a match
+// at its outline's pose (with the reference): the outline's box, the
+// matched card and what was found.
+func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, c ConfirmKeysForTest)) {
+	if f == nil {
+		r.ref.confirmTrace = nil
+		return
+	}
+	r.ref.confirmTrace = func(q [4]geom.Point, m cardMatch, v cardVerified) {
+		accepted := r.opts.Index.accepts(m)
+		var rv cardVerified
+		if rival := m.cands[1]; rival != "" && rival != m.id {
+			var corners [4]geom.Point
+			for k := range 4 {
+				corners[k] = q[(k+4-m.rot)%4]
+			}
+			keys := r.opts.Index.keysAll(rival, nil)
+			rv, _ = r.keyer.verifyAt(r.grey, corners, keys, m.mask, nil)
+		}
+		f(geom.QuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted,
+			Found: v.found, Taught: v.taught, DistinctFound: v.distinctFound, DistinctTaught: v.distinctTaught,
+			Stands: cardRefVerified(accepted, v), Dist: m.dist, Second: m.second,
+			Cells: bits.OnesCount64(v.cells), DistinctCells: bits.OnesCount64(v.distinctCells), TaughtCells: bits.OnesCount64(v.taughtCells),
+			RivalFound: rv.found, RivalTaught: rv.taught})
+	}
+}
+
+// SearchPlaceKeysForTest searches place of img (8-bit BGR) for the
+// keypoints of every taught card as a changed blob is searched with the
+// reference, and returns the cards read there.
+//
+// short is the card's short side (px) when known, else 0.
+func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle, short float64) ([]CardReading, error) {
+	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
+	grey := r.grey
+	gr, err := geom.ColourView(img)
+	if err != nil {
+		return nil, err
+	}
+	f := r.frameKeys()
+	f.maskRead(grey, nil)
+	if r.ref.keyer == nil {
+		r.ref.keyer = newCardKeyerWith(cardRefKeyFeatures, cardFrameLevels)
+	}
+	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
+	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, short, minW, maxW)
+}
+
+// TimeCardsForTest makes r add up where its time goes (on) or stop (off).
+func (r *CardReader) TimeCardsForTest(on bool) {
+	r.times = nil
+	if on {
+		r.times = newCardTimes()
+	}
+}
+
+// CardTimesForTest returns what r added up since TimeCardsForTest: the
+// time and count of each part, and clears it.
+func (r *CardReader) CardTimesForTest() (map[string]time.Duration, map[string]int) {
+	if r.times == nil {
+		return nil, nil
+	}
+	d, n := r.times.d, r.times.n
+	r.times.d, r.times.n = map[string]time.Duration{}, map[string]int{}
+	return d, n
+}
+
+// PointInQuadForTest is geom.InQuad: whether p lies in quadrilateral q.
+func PointInQuadForTest(p geom.Point, q [4]geom.Point) bool { return geom.InQuad(p, q) }
+
+// FollowedForTest reports whether the last frame read was the cards of the
+// frame before it followed (cards_follow.go), not read in full, not even
+// partly.
+func (r *CardReader) FollowedForTest() bool { return r.followRun > 0 && !r.partly }
+
+// PartlyFollowedForTest reports whether the last frame read was partly
+// followed: the cards found again kept, the places they do not make read.
+func (r *CardReader) PartlyFollowedForTest() bool { return r.partly }
+
+// CardFollowFramesForTest is cardFollowFrames.
+const CardFollowFramesForTest = cardFollowFrames

@@ -1,0 +1,235 @@
+package card
+
+import (
+	"image"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision"
+	"tablecam/vision/geom"
+)
+
+// TestCardFirstLevelKeyer: the first-level keyer (confirmAt's first look)
+// takes exactly the keypoints, in the same order and with the same
+// descriptors, that the full keyer takes in its first pyramid level, on
+// pictures the size of a card rectified for a confirmation; the full
+// keyer takes more in its other levels.
+func TestCardFirstLevelKeyer(t *testing.T) {
+	if got := cardOrbShares(700, 1.3, 4); !slices.Equal(got, []int{249, 191, 147, 113}) {
+		t.Fatalf("shares of 700 keypoints in 4 levels 1.3 apart: %v, OpenCV allots [249 191 147 113]", got)
+	}
+	// Blocks of 12 px (a card's shapes) and of 3 px (busy art: more
+	// corners in the first level than its share, which then decides).
+	grey, busy := cardKeyPicturesForTest(t)
+	full, first := newCardKeyer(), newCardFirstLevelKeyer()
+	defer full.close()
+	defer first.close()
+	sz := image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
+	compared, above, full0 := 0, 0, 0
+	for i := range 24 {
+		src := grey
+		if i >= 12 {
+			src = busy
+		}
+		at := image.Pt(40+97*(i%12), 30+41*(i%12))
+		reg := src.Region(image.Rectangle{Min: at, Max: at.Add(sz)})
+		pic := reg.Clone()
+		reg.Close()
+		fk, fd, err := full.orb.detectAndCompute(pic, full.noMask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, od, err := first.orb.detectAndCompute(pic, first.noMask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var level0 []gocv.KeyPoint
+		for _, kp := range fk {
+			if kp.Octave == 0 {
+				level0 = append(level0, kp)
+			}
+		}
+		if len(ok) == 0 || len(ok) != len(level0) {
+			t.Fatalf("picture %d: first-level keyer took %d keypoints, the full keyer %d in its first level", i, len(ok), len(level0))
+		}
+		for j := range ok {
+			if ok[j] != fk[j] {
+				t.Fatalf("picture %d keypoint %d: %+v, full keyer's %+v", i, j, ok[j], fk[j])
+			}
+			for c := range 32 {
+				if od[32*j+c] != fd[32*j+c] {
+					t.Fatalf("picture %d keypoint %d: descriptor byte %d differs", i, j, c)
+				}
+			}
+		}
+		if len(ok) == cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0] {
+			full0++
+		}
+		compared += len(ok)
+		above += len(fk) - len(ok)
+		pic.Close()
+	}
+	if above == 0 || full0 == 0 {
+		t.Fatalf("the full keyer took %d keypoints beyond its first level, its full share there in %d pictures: the test shows nothing", above, full0)
+	}
+	t.Logf("%d first-level keypoints the same (the level's full share in %d pictures); the full keyer took %d more in its other levels", compared, full0, above)
+}
+
+// cardKeyPicturesForTest are two 720p grey pictures to take keypoints in
+// (closed at the test's end): blocks of 12 px (a card's shapes) and of 3
+// px, blurred a little (busy art: more corners in a level than its share,
+// which then decides).
+func cardKeyPicturesForTest(t testing.TB) (blocks, busy gocv.Mat) {
+	img := cardBlocksForTest(t, 11) // closed at the test's end
+	blocks = gocv.NewMat()
+	t.Cleanup(func() { blocks.Close() })
+	gocv.CvtColor(img, &blocks, gocv.ColorBGRToGray)
+	busy = gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8U)
+	t.Cleanup(func() { busy.Close() })
+	px, err := busy.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(12))
+	for y := 0; y < 720; y += 3 {
+		for x := 0; x < 1280; x += 3 {
+			v := uint8(rng.Intn(256))
+			for dy := range 3 {
+				for dx := range min(3, 1280-x) {
+					px[(y+dy)*1280+x+dx] = v
+				}
+			}
+		}
+	}
+	gocv.GaussianBlur(busy, &busy, image.Pt(0, 0), 0.8, 0.8, gocv.BorderReplicate)
+	return blocks, busy
+}
+
+// TestCardUpperKeyer: the first-level keyer's keypoints followed by the
+// upper keyer's are exactly the full keyer's, in the same order, at the
+// same float positions and with the same descriptors, on 200 pictures of
+// about the size of a card rectified for a confirmation (upright, lying,
+// and up to 6 px off in each side); the full keyer then verifies the same
+// after the first look as on its own (verifyAfter).
+func TestCardUpperKeyer(t *testing.T) {
+	blocks, busy := cardKeyPicturesForTest(t)
+	full, first, upper := newCardKeyer(), newCardFirstLevelKeyer(), newCardKeyer()
+	defer full.close()
+	defer first.close()
+	defer upper.close()
+	upper.upper = newCardUpperKeyer()
+	compared, above := 0, 0
+	for i := range 200 {
+		src := blocks
+		if i%2 == 1 {
+			src = busy
+		}
+		w, h := cardKeyW+2*cardVerifyMargin+i%7-3, cardKeyH+2*cardVerifyMargin+(i/7)%7-3
+		if i%5 == 4 {
+			w, h = h, w // a card taught lying
+		}
+		at := image.Pt(40+(97*i)%1000, 30+(41*i)%500)
+		reg := src.Region(image.Rectangle{Min: at, Max: at.Add(image.Pt(w, h))})
+		pic := reg.Clone()
+		reg.Close()
+		if err := full.detect(pic, cardKeyPlace); err != nil {
+			t.Fatal(err)
+		}
+		if err := first.detect(pic, cardKeyPlace); err != nil {
+			t.Fatal(err)
+		}
+		n0 := len(first.qpts)
+		upper.qpts, upper.qdesc = append(upper.qpts[:0], first.qpts...), append(upper.qdesc[:0], first.qdesc...)
+		if err := upper.upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
+			t.Fatal(err)
+		}
+		pic.Close()
+		if len(upper.qpts) != len(full.qpts) || n0 == 0 || len(upper.qpts) == n0 {
+			t.Fatalf("picture %d (%d×%d): %d keypoints in the first level, %d in all; the full keyer took %d", i, w, h, n0, len(upper.qpts), len(full.qpts))
+		}
+		for j := range full.qpts {
+			if upper.qpts[j] != full.qpts[j] || upper.qdesc[j] != full.qdesc[j] {
+				t.Fatalf("picture %d (%d×%d) keypoint %d: %v %x, full keyer's %v %x", i, w, h, j, upper.qpts[j], upper.qdesc[j], full.qpts[j], full.qdesc[j])
+			}
+		}
+		compared += len(full.qpts)
+		above += len(full.qpts) - n0
+	}
+	t.Logf("%d keypoints the same, %d of them above the first level", compared, above)
+
+	// verifyAfter: the card the first keyer rectified is not rectified
+	// again, and the verification is the same as without it.
+	q := [4]geom.Point{{X: 300, Y: 200}, {X: 420, Y: 210}, {X: 410, Y: 380}, {X: 290, Y: 370}}
+	keys := []*cardKeys{{w: cardKeyW, h: cardKeyH}}
+	m := float64(cardVerifyMargin)
+	out := image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
+	if !cardWarpQuad(busy, &full.warp, full.hm, q, cardPixelRect(m, m, m+cardKeyW, m+cardKeyH), out) {
+		t.Fatal("setup: warp")
+	}
+	if err := full.detect(full.warp, cardKeyPlace); err != nil {
+		t.Fatal(err)
+	}
+	for j := 0; j < len(full.qpts); j += 3 { // a third of them taught, off the margin
+		p := full.qpts[j]
+		keys[0].pts = append(keys[0].pts, geom.Point{X: p.X - cardVerifyMargin, Y: p.Y - cardVerifyMargin})
+		keys[0].desc = append(keys[0].desc, full.qdesc[j])
+	}
+	if _, err := first.verifyUntil(busy, q, keys, nil, nil, cardEnough{}); err != nil {
+		t.Fatal(err)
+	}
+	if !first.warped || first.warpedAt != q || first.warpedSize != out {
+		t.Fatalf("first look: warped %v at %v size %v, want %v size %v", first.warped, first.warpedAt, first.warpedSize, q, out)
+	}
+	alone, err := full.verifyUntil(busy, q, keys, nil, nil, cardEnough{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := upper.verifyAfter(first, busy, q, keys, nil, nil, cardEnough{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if upper.warped {
+		t.Error("the full look after the first rectified the card again")
+	}
+	if after != alone || alone.found < len(keys[0].pts)/2 {
+		t.Errorf("verified after the first look: %+v; alone: %+v (of %d taught)", after, alone, len(keys[0].pts))
+	}
+}
+
+// BenchmarkCardFullLook times a confirmation's full look at a card's
+// keypoints on busy art (a card rectified for it, one thread): "orb" takes
+// them all with the full keyer's ORB, "after-first" takes those above the
+// first level with the upper keyer, the first level's being the first
+// look's (verifyAfter).
+func BenchmarkCardFullLook(b *testing.B) {
+	before := vision.OpenCVThreads()
+	vision.SetOpenCVThreads(1)
+	defer vision.SetOpenCVThreads(before)
+	_, busy := cardKeyPicturesForTest(b)
+	reg := busy.Region(image.Rect(100, 100, 100+cardKeyW+2*cardVerifyMargin, 100+cardKeyH+2*cardVerifyMargin))
+	pic := reg.Clone()
+	reg.Close()
+	defer pic.Close()
+	full, upper := newCardKeyer(), newCardKeyer()
+	defer full.close()
+	defer upper.close()
+	upper.upper = newCardUpperKeyer()
+	b.Run("orb", func(b *testing.B) {
+		for b.Loop() {
+			if err := full.detect(pic, cardKeyPlace); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("after-first", func(b *testing.B) {
+		for b.Loop() {
+			upper.qpts, upper.qdesc = upper.qpts[:0], upper.qdesc[:0]
+			if err := upper.upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

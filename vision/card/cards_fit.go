@@ -1,0 +1,194 @@
+package card
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+)
+
+// Fitting an outline to its nearest taught card: an outline found a few
+// pixels off on a side or two (a thumb over an edge, an inner frame, a
+// faint border) matches its card too poorly to be taken for it. When the
+// nearest taught card is near (the band the keypoint search uses too), the
+// outline's sides are moved in and out, one at a time, while that card
+// comes nearer, and the outline is then matched again with every taught
+// card: the usual threshold and ratio decide (and, with the reference, its
+// confirmation), so an untaught card stays unknown.
+const (
+	cardFitStep   = 0.04 // the first move, of the card's width
+	cardFitHalves = 3    // the move is halved this often when nothing helps
+	cardFitEvals  = 16   // outlines compared at most per fit (training: as many read as with 24 or 40, within noise)
+	cardFitFrame  = 4    // fits a frame
+	cardFitMargin = 16   // canvas pixels around the outline (cardCanon wide)
+)
+
+// cardFitTried is an outline whose fit to card id did not make it taken
+// for that card.
+type cardFitTried struct {
+	q  [4]geom.Point
+	id string
+}
+
+// cardFitSame is how far (pixels, any corner) an outline may lie from one
+// fitted in vain in the last frame to be that one again: a card lying
+// still is not fitted again every frame.
+const cardFitSame = 1.5
+
+// fitOutline fits the outline q grown by grow (its match m, not taken) to
+// its nearest card when that is near and the frame's fits are not spent,
+// and returns the outline, its growth and its match then.
+func (r *CardReader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m cardMatch) ([4]geom.Point, float64, cardMatch, error) {
+	if m.id == "" || m.dist >= cardKeyMissDist || m.dist >= cardKeyMissRatio*m.second || r.fits >= cardFitFrame {
+		return q, grow, m, nil
+	}
+	gq, id := geom.GrowQuad(q, grow), m.id
+	for _, f := range r.fitLast {
+		if f.id == m.id && cardQuadAltDistance(gq, cardQuadCandidate{q: f.q}) <= cardFitSame {
+			r.fitFailed = append(r.fitFailed, f)
+			return q, grow, m, nil
+		}
+	}
+	r.fits++
+	fq, fm, ok, err := r.fitToCard(img, gq, m)
+	if err != nil {
+		return q, grow, m, err
+	}
+	if ok && fm.dist < m.dist {
+		q, grow, m = fq, 0, fm
+	}
+	if !r.opts.Index.accepts(m) {
+		r.fitFailed = append(r.fitFailed, cardFitTried{q: gq, id: id})
+	}
+	return q, grow, m, nil
+}
+
+// fitToCard moves the sides of outline q (its match m) towards m's card
+// and returns the outline and its match with all taught cards; false when
+// the card came no nearer.
+func (r *CardReader) fitToCard(img gocv.Mat, q [4]geom.Point, m cardMatch) ([4]geom.Point, cardMatch, bool, error) {
+	ix := r.opts.Index
+	// The card upright: its top-left corner first.
+	up := q
+	for k := range 4 {
+		up[k] = q[(k+4-m.rot)%4]
+	}
+	q = up
+	// The place around the outline is warped once, to a canvas on which
+	// the outline is cardCanon pixels wide; each outline tried is warped
+	// from there.
+	const c, lo = cardCanon + 2*cardFitMargin, cardFitMargin
+	var src [4][2]float64
+	for k, p := range q {
+		src[k] = [2]float64{float64(p.X), float64(p.Y)}
+	}
+	toCanvas, ok := geom.HomographyOf(src, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon))
+	if !ok || !cardWarpQuad(img, &r.fitCanvas, r.desc.hm, q, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon), image.Pt(c, c)) {
+		return q, m, false, nil
+	}
+	var d cardDesc
+	dist := func(q [4]geom.Point) (float64, error) {
+		var cq [4]geom.Point
+		for k, p := range q {
+			x, y := toCanvas.Apply(float64(p.X), float64(p.Y))
+			cq[k] = geom.Point{X: float32(x), Y: float32(y)}
+		}
+		if !cardWarpQuad(r.fitCanvas, &r.desc.canon, r.desc.hm, cq, cardPixelRect(0, 0, cardCanon, cardCanon), image.Pt(cardCanon, cardCanon)) {
+			return math.Inf(1), nil
+		}
+		if err := r.desc.describeUpright(&d); err != nil {
+			return 0, err
+		}
+		best := math.Inf(1)
+		for i := range ix.entries {
+			if e := &ix.entries[i]; e.id == m.id {
+				best = min(best, cardDistance(&d, &e.desc))
+			}
+		}
+		return best, nil
+	}
+	best, err := dist(q)
+	if err != nil {
+		return q, m, false, err
+	}
+	start := best
+	step := cardFitStep * cardQuadWidth(q)
+	evals := 1
+	for halves := 0; halves <= cardFitHalves && evals < cardFitEvals; {
+		moved := false
+		for k := range 4 {
+			for _, sgn := range [2]float64{1, -1} {
+				if evals >= cardFitEvals {
+					break
+				}
+				q2, ok := cardShiftSide(q, k, sgn*step)
+				if !ok {
+					continue
+				}
+				evals++
+				d, err := dist(q2)
+				if err != nil {
+					return q, m, false, err
+				}
+				if d < best {
+					q, best, moved = q2, d, true
+					break
+				}
+			}
+		}
+		if !moved {
+			step /= 2
+			halves++
+		}
+	}
+	// Back in the order given.
+	for k := range 4 {
+		up[(k+4-m.rot)%4] = q[k]
+	}
+	q = up
+	if best >= start {
+		return q, m, false, nil
+	}
+	if err := r.desc.rectify(img, q, 0); err != nil {
+		return q, m, false, nil
+	}
+	ds := &r.desc.turns
+	if err := r.desc.describe(ds); err != nil {
+		return q, m, false, err
+	}
+	return q, ix.match(ds), true, nil
+}
+
+// cardShiftSide moves side k of q (from q[k] to q[k+1]) outwards by t
+// pixels (inwards when negative), its ends sliding along the neighbouring
+// sides; false when the result is no convex quadrilateral.
+func cardShiftSide(q [4]geom.Point, k int, t float64) ([4]geom.Point, bool) {
+	pt := func(p geom.Point) [2]float64 { return [2]float64{float64(p.X), float64(p.Y)} }
+	a, b := pt(q[k]), pt(q[(k+1)%4])
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	l := math.Hypot(dx, dy)
+	if l == 0 {
+		return q, false
+	}
+	nx, ny := dy/l, -dx/l
+	c := geom.QuadCentre(q)
+	if (a[0]-float64(c.X))*nx+(a[1]-float64(c.Y))*ny < 0 {
+		nx, ny = -nx, -ny
+	}
+	a2 := [2]float64{a[0] + t*nx, a[1] + t*ny}
+	b2 := [2]float64{b[0] + t*nx, b[1] + t*ny}
+	pa, ok1 := geom.LineMeet(pt(q[(k+3)%4]), a, a2, b2)
+	pb, ok2 := geom.LineMeet(pt(q[(k+2)%4]), b, a2, b2)
+	if !ok1 || !ok2 {
+		return q, false
+	}
+	out := q
+	out[k] = geom.Point{X: float32(pa[0]), Y: float32(pa[1])}
+	out[(k+1)%4] = geom.Point{X: float32(pb[0]), Y: float32(pb[1])}
+	if !geom.Clockwise(out) || geom.QuadArea(out) < 1 {
+		return q, false
+	}
+	return out, true
+}

@@ -1,0 +1,434 @@
+package card
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"tablecam/vision/geom"
+)
+
+// Saved index files: index.json, a readable manifest, and descriptors.bin,
+// the entries. descriptors.bin is the magic, a header of four uint32
+// (format version, entries, cardFineD, cardChromD) and the entries, little
+// endian. From version 5 each entry is a record of its own: its length
+// (uint32), the CRC-32 (IEEE) of its bytes, then a flags byte (bit 0:
+// grown) and the entry, so that a damaged entry costs that entry only: the
+// next record starts where the length says. Version 4 wrote the entries
+// one after the other, unframed, grown being every second one; it is still
+// read.
+const (
+	cardIndexManifest = "index.json"
+	cardIndexData     = "descriptors.bin"
+	cardIndexMagic    = "TCCARDS1"
+	// cardIndexUnframed is the last version without records.
+	cardIndexUnframed = 4
+	// cardIndexMaxRecord bounds a record's length: an entry is its
+	// descriptor (under 5 KB) and at most 2 × 4 × cardKeyTeach keypoints
+	// of 40 bytes.
+	cardIndexMaxRecord = 1 << 20
+	// cardIndexMaxEntries bounds the entries of an index.
+	cardIndexMaxEntries = 1 << 20
+)
+
+// cardIndexFile is the manifest of a saved index.
+type cardIndexFile struct {
+	Format     string    `json:"format"`
+	Version    int       `json:"version"`
+	Descriptor string    `json:"descriptor"`
+	Threshold  float64   `json:"threshold"`
+	Ratio      float64   `json:"ratio"`
+	Saved      time.Time `json:"saved"`
+	Examples   int       `json:"examples"`
+	Cards      []struct {
+		ID       string `json:"id"`
+		Examples int    `json:"examples"`
+	} `json:"cards"`
+}
+
+// CardIndexDamagedError is what LoadCardIndex returns, with the index of
+// the entries it could read, when descriptors.bin is damaged in places:
+// the cards that lost examples are named so that they can be taught
+// again; the other cards read as taught.
+type CardIndexDamagedError struct {
+	Dir string
+	// Reasons are what was wrong, one per damaged place (a record's
+	// number and why).
+	Reasons []string
+	// Lost is how many of Total entries could not be read.
+	Lost, Total int
+	// Cards are the cards that lost entries (from the manifest), sorted,
+	// with how many each lost.
+	Cards []CardLoss
+}
+
+// CardLoss is a card that lost entries of a damaged index.
+type CardLoss struct {
+	ID         string
+	Lost, Kept int
+}
+
+func (e *CardIndexDamagedError) Error() string {
+	var cards []string
+	for _, c := range e.Cards {
+		cards = append(cards, fmt.Sprintf("%s (%d of %d entries lost)", c.ID, c.Lost, c.Lost+c.Kept))
+	}
+	msg := fmt.Sprintf("vision: load card index %s: %s is damaged (%s): %d of %d entries could not be read",
+		e.Dir, cardIndexData, strings.Join(e.Reasons, "; "), e.Lost, e.Total)
+	if len(cards) > 0 {
+		msg += "; teach these cards again: " + strings.Join(cards, ", ")
+	}
+	return msg
+}
+
+// Save writes the index into dir (created if needed): index.json, a
+// readable manifest, and descriptors.bin. The data directory's place for it
+// is profiles/cards/.
+func (ix *CardIndex) Save(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("vision: save card index: %w", err)
+	}
+	man := cardIndexFile{Format: "tablecam-card-index", Version: CardIndexVersion, Descriptor: cardDescriptorName,
+		Threshold: ix.Threshold, Ratio: ix.Ratio, Saved: time.Now().UTC().Truncate(time.Second), Examples: len(ix.entries)}
+	count := map[string]int{}
+	for _, e := range ix.entries {
+		count[e.id]++
+	}
+	for _, id := range ix.Cards() {
+		man.Cards = append(man.Cards, struct {
+			ID       string `json:"id"`
+			Examples int    `json:"examples"`
+		}{id, count[id]})
+	}
+	js, err := json.MarshalIndent(man, "", "  ")
+	if err != nil {
+		return fmt.Errorf("vision: save card index: %w", err)
+	}
+	var buf, rec bytes.Buffer
+	buf.WriteString(cardIndexMagic)
+	le := binary.LittleEndian
+	binary.Write(&buf, le, [4]uint32{CardIndexVersion, uint32(len(ix.entries)), cardFineD, cardChromD})
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		if err := cardCheckID(e.id); err != nil {
+			return fmt.Errorf("vision: save card index: entry %d: %w", i, err)
+		}
+		rec.Reset()
+		var flags byte
+		if e.grown {
+			flags |= 1
+		}
+		rec.WriteByte(flags)
+		cardWriteEntry(&rec, e)
+		binary.Write(&buf, le, [2]uint32{uint32(rec.Len()), crc32.ChecksumIEEE(rec.Bytes())})
+		buf.Write(rec.Bytes())
+	}
+	// Data first, manifest last: a manifest always describes its data.
+	if err := cardWriteFile(filepath.Join(dir, cardIndexData), buf.Bytes()); err != nil {
+		return err
+	}
+	return cardWriteFile(filepath.Join(dir, cardIndexManifest), append(js, '\n'))
+}
+
+// cardWriteEntry writes an entry without its flags: its id (uint16 length,
+// bytes), hash, fine norm, fine grey, chroma, keypoints and views.
+func cardWriteEntry(buf *bytes.Buffer, e *cardEntry) {
+	le := binary.LittleEndian
+	binary.Write(buf, le, uint16(len(e.id)))
+	buf.WriteString(e.id)
+	binary.Write(buf, le, e.desc.hash)
+	binary.Write(buf, le, e.desc.fineNorm)
+	binary.Write(buf, le, e.desc.fine[:])
+	binary.Write(buf, le, e.desc.chroma[:])
+	cardWriteKeys(buf, e.keys)
+	cardWriteKeys(buf, e.views)
+}
+
+// cardWriteKeys writes an example's keypoints: their count (0: none, and
+// nothing more), the upright card's size, then per keypoint x, y (float32)
+// and the descriptor (4 uint64).
+func cardWriteKeys(buf *bytes.Buffer, ks *cardKeys) {
+	le := binary.LittleEndian
+	if ks == nil || len(ks.desc) == 0 {
+		binary.Write(buf, le, uint16(0))
+		return
+	}
+	binary.Write(buf, le, uint16(len(ks.desc)))
+	binary.Write(buf, le, [2]uint16{uint16(ks.w), uint16(ks.h)})
+	for i, d := range ks.desc {
+		binary.Write(buf, le, [2]float32{ks.pts[i].X, ks.pts[i].Y})
+		binary.Write(buf, le, d)
+	}
+}
+
+// cardWriteFile writes data to path through a temporary file and a rename.
+func cardWriteFile(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("vision: save card index: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("vision: save card index: %w", err)
+	}
+	return nil
+}
+
+// LoadCardIndex reads an index saved with Save from dir. An index of another
+// version is refused with an error that says to teach the cards again.
+//
+// When descriptors.bin is damaged in places, LoadCardIndex returns the
+// index of the entries it could read together with a
+// *CardIndexDamagedError naming the cards that lost entries: the caller
+// reports it and goes on with the rest. Only when no entry could be read
+// is the index nil.
+func LoadCardIndex(dir string) (*CardIndex, error) {
+	js, err := os.ReadFile(filepath.Join(dir, cardIndexManifest))
+	if err != nil {
+		return nil, fmt.Errorf("vision: load card index: %w", err)
+	}
+	var man cardIndexFile
+	if err := json.Unmarshal(js, &man); err != nil {
+		return nil, fmt.Errorf("vision: load card index %s: %w", filepath.Join(dir, cardIndexManifest), err)
+	}
+	if man.Format != "tablecam-card-index" {
+		return nil, fmt.Errorf("vision: load card index %s: not a card index (format %q)", dir, man.Format)
+	}
+	if (man.Version != CardIndexVersion && man.Version != cardIndexUnframed) || man.Descriptor != cardDescriptorName {
+		return nil, fmt.Errorf("vision: load card index %s: version %d (%s), this tablecam reads version %d (%s): teach the cards again",
+			dir, man.Version, man.Descriptor, CardIndexVersion, cardDescriptorName)
+	}
+	if man.Threshold < 0 || man.Ratio < 0 || math.IsNaN(man.Threshold) || math.IsNaN(man.Ratio) {
+		return nil, fmt.Errorf("vision: load card index %s: bad threshold or ratio", dir)
+	}
+	f, err := os.Open(filepath.Join(dir, cardIndexData))
+	if err != nil {
+		return nil, fmt.Errorf("vision: load card index: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	bad := func(what string) error {
+		return fmt.Errorf("vision: load card index %s: %s is damaged (%s)", dir, cardIndexData, what)
+	}
+	magic := make([]byte, len(cardIndexMagic))
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != cardIndexMagic {
+		return nil, bad("no header")
+	}
+	le := binary.LittleEndian
+	var hdr [4]uint32
+	if err := binary.Read(r, le, &hdr); err != nil {
+		return nil, bad("short header")
+	}
+	if int(hdr[0]) != man.Version || hdr[2] != cardFineD || hdr[3] != cardChromD {
+		return nil, bad("wrong version or sizes")
+	}
+	if int(hdr[1]) != man.Examples || hdr[1] > cardIndexMaxEntries {
+		return nil, bad(fmt.Sprintf("%d entries, manifest says %d", hdr[1], man.Examples))
+	}
+	n := int(hdr[1])
+	ix := &CardIndex{Threshold: man.Threshold, Ratio: man.Ratio, entries: make([]cardEntry, 0, n)}
+	var reasons []string
+	if man.Version == cardIndexUnframed {
+		if err := cardReadUnframed(r, ix, n); err != nil {
+			reasons = append(reasons, err.Error())
+		}
+	} else {
+		reasons = cardReadRecords(r, ix, n)
+	}
+	if len(reasons) == 0 {
+		if _, err := r.ReadByte(); err != io.EOF {
+			reasons = append(reasons, "trailing data")
+		}
+	}
+	for i := range ix.entries {
+		ix.hashes = append(ix.hashes, ix.entries[i].desc.hash)
+	}
+	if len(reasons) == 0 {
+		return ix, nil
+	}
+	damage := &CardIndexDamagedError{Dir: dir, Reasons: reasons, Lost: n - len(ix.entries), Total: n}
+	kept := map[string]int{}
+	for _, e := range ix.entries {
+		kept[e.id]++
+	}
+	for _, c := range man.Cards {
+		if c.Examples > kept[c.ID] {
+			damage.Cards = append(damage.Cards, CardLoss{ID: c.ID, Lost: c.Examples - kept[c.ID], Kept: kept[c.ID]})
+		}
+	}
+	sort.Slice(damage.Cards, func(i, j int) bool { return damage.Cards[i].ID < damage.Cards[j].ID })
+	if len(ix.entries) == 0 {
+		return nil, damage
+	}
+	return ix, damage
+}
+
+// cardReadRecords reads n records (version 5 on) into ix: a record whose
+// checksum or contents are wrong is left out and its reason returned; a
+// record whose length cannot be read ends the reading (the records after it
+// cannot be found).
+func cardReadRecords(r *bufio.Reader, ix *CardIndex, n int) []string {
+	var reasons []string
+	le := binary.LittleEndian
+	var payload []byte
+	pr := bufio.NewReader(nil)
+	for i := range n {
+		var frame [2]uint32
+		if err := binary.Read(r, le, &frame); err != nil {
+			return append(reasons, fmt.Sprintf("entries %d to %d missing", i+1, n))
+		}
+		if frame[0] < 1 || frame[0] > cardIndexMaxRecord {
+			return append(reasons, fmt.Sprintf("entry %d: length %d, entries %d to %d unreadable", i+1, frame[0], i+1, n))
+		}
+		payload = slices.Grow(payload[:0], int(frame[0]))[:frame[0]]
+		if _, err := io.ReadFull(r, payload); err != nil {
+			return append(reasons, fmt.Sprintf("entries %d to %d missing", i+1, n))
+		}
+		if crc32.ChecksumIEEE(payload) != frame[1] {
+			reasons = append(reasons, fmt.Sprintf("entry %d: checksum", i+1))
+			continue
+		}
+		br := bytes.NewReader(payload[1:])
+		pr.Reset(br)
+		e, err := cardReadEntry(pr, false)
+		if err == nil {
+			if _, end := pr.ReadByte(); end != io.EOF {
+				err = errors.New("longer than its contents")
+			}
+		}
+		if err != nil {
+			reasons = append(reasons, fmt.Sprintf("entry %d: %v", i+1, err))
+			continue
+		}
+		e.grown = payload[0]&1 != 0
+		ix.entries = append(ix.entries, e)
+	}
+	return reasons
+}
+
+// cardReadUnframed reads the n entries of a version 4 index into ix. An
+// entry that cannot be read ends the reading: nothing says where the next
+// one starts.
+func cardReadUnframed(r *bufio.Reader, ix *CardIndex, n int) error {
+	for i := range n {
+		e, err := cardReadEntry(r, true)
+		if err != nil {
+			return fmt.Errorf("entry %d: %v, entries %d to %d unreadable", i+1, err, i+1, n)
+		}
+		e.grown = i%2 == 1 // saved in add's pairs: as found, grown
+		ix.entries = append(ix.entries, e)
+	}
+	return nil
+}
+
+// cardReadEntry reads what cardWriteEntry writes. unframed: an index of
+// version 4, whose writer gave an example with no keypoints found the
+// card's size after the count 0 (cardReadKeys).
+func cardReadEntry(r *bufio.Reader, unframed bool) (cardEntry, error) {
+	le := binary.LittleEndian
+	var e cardEntry
+	var n uint16
+	if err := binary.Read(r, le, &n); err != nil || n == 0 || n > 64 {
+		return e, errors.New("bad card id")
+	}
+	id := make([]byte, n)
+	if _, err := io.ReadFull(r, id); err != nil {
+		return e, errors.New("short card id")
+	}
+	e.id = string(id)
+	if err := cardCheckID(e.id); err != nil {
+		return e, fmt.Errorf("card id: %w", err)
+	}
+	if err := binary.Read(r, le, &e.desc.hash); err != nil {
+		return e, errors.New("short data")
+	}
+	if err := binary.Read(r, le, &e.desc.fineNorm); err != nil {
+		return e, errors.New("short data")
+	}
+	if err := binary.Read(r, le, e.desc.fine[:]); err != nil {
+		return e, errors.New("short data")
+	}
+	if err := binary.Read(r, le, e.desc.chroma[:]); err != nil {
+		return e, errors.New("short data")
+	}
+	if !(e.desc.fineNorm > 0) || math.IsInf(float64(e.desc.fineNorm), 0) {
+		return e, errors.New("bad norm")
+	}
+	for _, v := range e.desc.chroma {
+		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+			return e, errors.New("not a number in the data")
+		}
+	}
+	var err error
+	if e.keys, err = cardReadKeys(r, unframed); err != nil {
+		return e, err
+	}
+	if e.views, err = cardReadKeys(r, unframed); err != nil {
+		return e, err
+	}
+	e.setBlockEnergy()
+	return e, nil
+}
+
+// cardIsKeySize reports whether b (4 bytes) is a card size of keypoints,
+// upright or lying.
+func cardIsKeySize(b []byte) bool {
+	w, h := binary.LittleEndian.Uint16(b), binary.LittleEndian.Uint16(b[2:])
+	return w == cardKeyW && h == cardKeyH || w == cardKeyH && h == cardKeyW
+}
+
+// cardReadKeys reads what cardWriteKeys writes (nil for none). unframed:
+// version 4's writer followed the count 0 of an example with no keypoints
+// found by the card's size; it is skipped. Nothing else can follow a
+// count 0 with those four bytes: an entry without keypoints has no views
+// either (teach takes the views only where it took keypoints), so its
+// keypoints' count 0 is followed by its views' count 0; the views are
+// followed by the next entry's id length, at most 64, and a card side is
+// 96 or 134.
+func cardReadKeys(r *bufio.Reader, unframed bool) (*cardKeys, error) {
+	le := binary.LittleEndian
+	var n uint16
+	if err := binary.Read(r, le, &n); err != nil {
+		return nil, fmt.Errorf("short keypoints: %w", err)
+	}
+	if n == 0 {
+		if b, err := r.Peek(4); unframed && err == nil && cardIsKeySize(b) {
+			r.Discard(4)
+		}
+		return nil, nil
+	}
+	var size [2]uint16
+	if err := binary.Read(r, le, &size); err != nil {
+		return nil, fmt.Errorf("short keypoints: %w", err)
+	}
+	if n > 4*cardKeyTeach || size != [2]uint16{cardKeyW, cardKeyH} && size != [2]uint16{cardKeyH, cardKeyW} {
+		return nil, fmt.Errorf("bad keypoints (%d of a %dx%d card)", n, size[0], size[1])
+	}
+	ks := &cardKeys{w: int(size[0]), h: int(size[1]), pts: make([]geom.Point, n), desc: make([][4]uint64, n)}
+	for i := range ks.desc {
+		var p [2]float32
+		if err := binary.Read(r, le, &p); err != nil {
+			return nil, fmt.Errorf("short keypoints: %w", err)
+		}
+		if !(p[0] >= -1 && p[0] <= float32(ks.w) && p[1] >= -1 && p[1] <= float32(ks.h)) {
+			return nil, errors.New("keypoint outside the card")
+		}
+		ks.pts[i] = geom.Point{X: p[0], Y: p[1]}
+		if err := binary.Read(r, le, &ks.desc[i]); err != nil {
+			return nil, fmt.Errorf("short keypoints: %w", err)
+		}
+	}
+	return ks, nil
+}

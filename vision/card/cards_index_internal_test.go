@@ -1,0 +1,177 @@
+package card
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"gocv.io/x/gocv"
+)
+
+// TestCardBoxBlur checks cardBoxBlur against the mean of each pixel's
+// (2k+1)² neighbours, the border replicated, summed directly: equal to
+// rounding, on random images of several scales and radii.
+func TestCardBoxBlur(t *testing.T) {
+	const n = cardFineN
+	rng := rand.New(rand.NewPCG(1, 2))
+	clamp := func(v int) int { return max(0, min(n-1, v)) }
+	var g, out, tmp [cardFineD]float64
+	for trial := range 20 {
+		scale := math.Pow(10, float64(trial%5-2))
+		for i := range g {
+			g[i] = (rng.Float64() - 0.5) * 255 * scale
+		}
+		for _, k := range []int{cardSmoothRadius, cardLowCutRadius, 1, 40} {
+			cardBoxBlur(&g, &out, &tmp, k)
+			for y := 0; y < n; y += 7 {
+				for x := 0; x < n; x += 5 {
+					s := 0.0
+					for dy := -k; dy <= k; dy++ {
+						for dx := -k; dx <= k; dx++ {
+							s += g[clamp(y+dy)*n+clamp(x+dx)]
+						}
+					}
+					want := s / float64((2*k+1)*(2*k+1))
+					if math.Abs(out[y*n+x]-want) > 1e-9*255*scale {
+						t.Fatalf("trial %d, radius %d, pixel (%d, %d): %v, want %v", trial, k, x, y, out[y*n+x], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// An example's entries are kept as found and grown (add), and a saved
+// index loads them so: the grown ones known again.
+func TestCardIndexGrownEntries(t *testing.T) {
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 140, 90, 0), 480, 640, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	gocv.Rectangle(&img, image.Rect(220, 120, 420, 400), color.RGBA{230, 225, 215, 0}, -1)
+	gocv.Rectangle(&img, image.Rect(250, 160, 390, 260), color.RGBA{40, 50, 160, 0}, -1)
+	gocv.Circle(&img, image.Pt(320, 330), 30, color.RGBA{200, 60, 40, 0}, -1)
+	ix := NewCardIndex()
+	for _, id := range []string{"a", "b"} {
+		if err := ix.AddExample(id, img); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loaded := cardIndexReloaded(t, ix)
+	for name, x := range map[string]*CardIndex{"taught": ix, "loaded": loaded} {
+		if len(x.entries) != 4 {
+			t.Fatalf("%s: %d entries, want 4", name, len(x.entries))
+		}
+		for i, e := range x.entries {
+			if e.grown != (i%2 == 1) {
+				t.Errorf("%s: entry %d grown %v", name, i, e.grown)
+			}
+		}
+	}
+}
+
+// TestCardShortlistHashes: the shortlist, which reads the entries' hashes
+// kept side by side (ix.hashes), keeps them in step with the entries as
+// cards are taught (add) and loaded (LoadCardIndex), and lists what the
+// entries' own hashes list; with entries set directly (ix.hashes shorter)
+// it reads the entries.
+func TestCardShortlistHashes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 3))
+	ix := NewCardIndex()
+	for c := range 12 {
+		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 140, 90, 0), 360, 480, gocv.MatTypeCV8UC3)
+		gocv.Rectangle(&img, image.Rect(160, 80, 320, 300), color.RGBA{230, 225, 215, 0}, -1)
+		for range 4 {
+			x, y := 170+rng.IntN(120), 90+rng.IntN(180)
+			gocv.Rectangle(&img, image.Rect(x, y, x+10+rng.IntN(30), y+10+rng.IntN(30)), color.RGBA{uint8(rng.IntN(256)), uint8(rng.IntN(256)), uint8(rng.IntN(256)), 0}, -1)
+		}
+		err := ix.AddExample(string(rune('a'+c)), img)
+		img.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	loaded := cardIndexReloaded(t, ix)
+	// The shortlist as the entries give it: every entry's nearest turn,
+	// nearest first, ties in the entries' order.
+	want := func(x *CardIndex, q *[4]cardDesc, n int) []cardCand {
+		var all []cardCand
+		for i := range x.entries {
+			h := 64
+			for r := range 4 {
+				h = min(h, bits.OnesCount64(q[r].hash^x.entries[i].desc.hash))
+			}
+			all = append(all, cardCand{i, h})
+		}
+		slices.SortStableFunc(all, func(a, b cardCand) int { return a.ham - b.ham })
+		return all[:min(n, len(all))]
+	}
+	direct := &CardIndex{entries: slices.Clone(ix.entries[:len(ix.entries)-2])}
+	for name, x := range map[string]*CardIndex{"taught": ix, "loaded": loaded, "entries set directly": direct} {
+		if name != "entries set directly" && (len(x.hashes) != len(x.entries) || len(x.entries) != 24) {
+			t.Fatalf("%s: %d hashes for %d entries, want 24", name, len(x.hashes), len(x.entries))
+		}
+		for i := range x.hashes {
+			if x.hashes[i] != x.entries[i].desc.hash {
+				t.Fatalf("%s: hash %d is %x, its entry's %x", name, i, x.hashes[i], x.entries[i].desc.hash)
+			}
+		}
+		for k := range 40 {
+			var q [4]cardDesc
+			for r := range 4 {
+				q[r].hash = rng.Uint64()
+				if k%2 == 1 { // near a taught entry
+					q[r].hash = x.entries[rng.IntN(len(x.entries))].desc.hash ^ 1<<rng.IntN(64)
+				}
+			}
+			var buf [cardShortlist]cardCand
+			if got, w := x.shortlist(&q, buf[:]), want(x, &q, cardShortlist); !slices.Equal(got, w) {
+				t.Fatalf("%s: query %d: shortlist %v, want %v", name, k, got, w)
+			}
+		}
+	}
+}
+
+// cardIndexReloaded saves ix to a temporary directory and loads it back.
+func cardIndexReloaded(t *testing.T, ix *CardIndex) *CardIndex {
+	t.Helper()
+	dir := t.TempDir()
+	if err := ix.Save(dir); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadCardIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loaded
+}
+
+// TestCardTurnFine: cardTurnFine puts each pixel of the fine grey image
+// where cardRotStrides says a turn r×90° clockwise takes it, for the four
+// turns, on a patterned image and on random ones.
+func TestCardTurnFine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	var in, out [cardFineD]int8
+	for trial := range 20 {
+		for i := range in {
+			in[i] = int8(i*7 + i/cardFineN)
+			if trial > 0 {
+				in[i] = int8(rng.IntN(256) - 128)
+			}
+		}
+		for r := range 4 {
+			clear(out[:])
+			cardTurnFine(&out, &in, r)
+			base, sy, sx := cardRotStrides(r, cardFineN)
+			for y := range cardFineN {
+				for x := range cardFineN {
+					if got, want := out[y*cardFineN+x], in[base+y*sy+x*sx]; got != want {
+						t.Fatalf("trial %d, turn %d, pixel (%d, %d): %d, want %d", trial, r, x, y, got, want)
+					}
+				}
+			}
+		}
+	}
+}

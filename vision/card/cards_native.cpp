@@ -1,0 +1,518 @@
+// The card reader's own native code (cards_native.h): Canny edges whose
+// thresholds follow how busy the picture is, contour polygons in one call,
+// the taught-card dot product, the keypoint hash search and the mask of
+// what changed against the empty table.
+//
+// Every entry point that can fail catches every exception (an OpenCV
+// exception crossing into Go aborts the process); images are only borrowed
+// for the duration of a call.
+
+#include "cards_native.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+// TC_X86 turns on the SSE and AVX paths (x86-64 only; other CPUs take the
+// portable loops, which give the same results). CGO_CXXFLAGS=-DTC_PORTABLE
+// builds the portable loops on x86-64 too, to test them:
+//
+//	CGO_CXXFLAGS=-DTC_PORTABLE go test ./vision/card -run 'Dot|KeyHashNearestAll|RefChanged'
+#if defined(__x86_64__) && !defined(TC_PORTABLE)
+#define TC_X86 1
+#include <immintrin.h>
+#endif
+#include <new>
+#include <vector>
+
+namespace {
+
+void set_error(char **err, const char *msg) {
+    if (err == NULL) {
+        return;
+    }
+    size_t n = std::strlen(msg);
+    char *p = static_cast<char *>(std::malloc(n + 1));
+    if (p == NULL) {
+        *err = NULL;
+        return;
+    }
+    std::memcpy(p, msg, n + 1);
+    *err = p;
+}
+
+// Translates the exception being handled into an error message.
+void set_current_error(char **err) {
+    try {
+        throw;
+    } catch (const cv::Exception &e) {
+        set_error(err, e.what());
+    } catch (const std::bad_alloc &) {
+        set_error(err, "out of memory");
+    } catch (const std::exception &e) {
+        set_error(err, e.what());
+    } catch (...) {
+        set_error(err, "unknown C++ exception");
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+void tc_free_error(char *err) { std::free(err); }
+
+// select_gradient writes to gx1, gy1 (CV_16SC1) the x and y gradient of
+// the channel of gx, gy (CV_16SC3) with the largest
+// |dx| + |dy| at each pixel, the first of equal ones, as cv::Canny does
+// with a multi-channel image. gx1 and gy1 may share gx's and gy's buffers
+// (row r of the output never lies after row r of the input).
+static void select_gradient(const cv::Mat &gx, const cv::Mat &gy, cv::Mat &gx1, cv::Mat &gy1) {
+    CV_Assert(gx.channels() == 3 && gy.channels() == 3);
+    for (int r = 0; r < gx.rows; r++) {
+        const int16_t *ax = gx.ptr<int16_t>(r), *ay = gy.ptr<int16_t>(r);
+        int16_t *ox = gx1.ptr<int16_t>(r), *oy = gy1.ptr<int16_t>(r);
+        for (int j = 0; j < gx.cols; j++) {
+            // Read the pixel's three channels before writing (in place).
+            const int16_t x0 = ax[3 * j], x1 = ax[3 * j + 1], x2 = ax[3 * j + 2];
+            const int16_t y0 = ay[3 * j], y1 = ay[3 * j + 1], y2 = ay[3 * j + 2];
+            const int m0 = std::abs((int)x0) + std::abs((int)y0);
+            const int m1 = std::abs((int)x1) + std::abs((int)y1);
+            const int m2 = std::abs((int)x2) + std::abs((int)y2);
+            const bool c1 = m1 > m0;
+            const int m = c1 ? m1 : m0;
+            const int16_t vx = c1 ? x1 : x0, vy = c1 ? y1 : y0;
+            const bool c2 = m2 > m;
+            ox[j] = c2 ? x2 : vx;
+            oy[j] = c2 ? y2 : vy;
+        }
+    }
+}
+
+int tc_canny_busy(const uint8_t *src, int rows, int cols, int channels, size_t step, int16_t *dx, int16_t *dy,
+                  size_t dstep, uint8_t *edges, size_t estep, double lo, double hi, double max_share, int busy_first,
+                  int *busy, char **err) {
+    try {
+        *busy = 0;
+        cv::Mat img(rows, cols, CV_8UC(channels), const_cast<uint8_t *>(src), step);
+        cv::Mat gx(rows, cols, CV_16SC(channels), dx, dstep), gy(rows, cols, CV_16SC(channels), dy, dstep);
+        cv::Mat e(rows, cols, CV_8UC1, edges, estep);
+        // As cv::Canny(img, ...) computes them (canny.cpp: parallelCanny).
+        cv::Sobel(img, gx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
+        cv::Sobel(img, gy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
+        if (channels == 3) {
+            // cv::Canny keeps, per pixel, the gradient of the channel with
+            // the largest |dx| + |dy| (the first of equal ones) and then
+            // works on that alone; doing it here once lets both passes
+            // take Canny's single-channel path, the same edges.
+            cv::Mat gx1(rows, cols, CV_16SC1, dx, (size_t)cols * sizeof(int16_t));
+            cv::Mat gy1(rows, cols, CV_16SC1, dy, (size_t)cols * sizeof(int16_t));
+            select_gradient(gx, gy, gx1, gy1);
+            gx = gx1;
+            gy = gy1;
+        }
+        const double most = max_share * (double)rows * (double)cols;
+        if (!busy_first) {
+            cv::Canny(gx, gy, e, lo, hi, false);
+            if ((double)cv::countNonZero(e) > most) {
+                cv::Canny(gx, gy, e, 2 * lo, 2 * hi, false);
+                *busy = 1;
+            }
+            return 0;
+        }
+        // The edges at the doubled thresholds are a subset of those at
+        // lo, hi (the same maxima; fewer seeds and fewer pixels to follow
+        // them through): when they alone are too many, so are the others,
+        // and the pass at lo, hi is not needed. The same edges either way.
+        cv::Canny(gx, gy, e, 2 * lo, 2 * hi, false);
+        *busy = 1;
+        if ((double)cv::countNonZero(e) > most) {
+            return 0;
+        }
+        cv::Mat e1;
+        cv::Canny(gx, gy, e1, lo, hi, false);
+        if ((double)cv::countNonZero(e1) > most) {
+            return 0;
+        }
+        e1.copyTo(e);
+        *busy = 0;
+        return 0;
+    } catch (...) {
+        set_current_error(err);
+        return -1;
+    }
+}
+
+int tc_edge_polys(const uint8_t *data, int rows, int cols, size_t step, double min_extent, double eps, int *xy,
+                  int xy_cap, int *ns, int n_cap, int *n_polys, int *n_pts, char **err) {
+    try {
+        *n_polys = 0;
+        *n_pts = 0;
+        cv::Mat img(rows, cols, CV_8UC1, const_cast<uint8_t *>(data), step);
+        std::vector<std::vector<cv::Point> > cs;
+        cv::findContours(img, cs, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+        std::vector<cv::Point> ap;
+        int np = 0, npt = 0;
+        for (size_t i = 0; i < cs.size(); i++) {
+            if (cs[i].size() < 2) {
+                continue;
+            }
+            cv::Rect r = cv::boundingRect(cs[i]);
+            if (std::max(r.width, r.height) < min_extent) {
+                continue;
+            }
+            cv::approxPolyDP(cs[i], ap, eps, true);
+            if (np < n_cap) {
+                ns[np] = (int)ap.size();
+            }
+            np++;
+            for (size_t k = 0; k < ap.size(); k++, npt++) {
+                if (2 * npt + 1 < xy_cap) {
+                    xy[2 * npt] = ap[k].x;
+                    xy[2 * npt + 1] = ap[k].y;
+                }
+            }
+        }
+        *n_polys = np;
+        *n_pts = npt;
+        return 0;
+    } catch (...) {
+        set_current_error(err);
+        return -1;
+    }
+}
+
+// tc_dot_i8 is vectorised whatever the package's optimisation level: the
+// taught-card comparison's inner loop (integer sums: the same in any order).
+// With AVX2, pairs of products are summed by one multiply-add (vpmaddwd;
+// GCC's own vectorisation multiplies to 16 bits and widens each product,
+// two and a half times the instructions).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3")))
+#endif
+static int32_t tc_dot_i8_plain(const int8_t *a, const int8_t *b, int n) {
+    int32_t s = 0;
+    for (int i = 0; i < n; i++) {
+        s += (int32_t)a[i] * (int32_t)b[i];
+    }
+    return s;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+__attribute__((target("avx2"))) static int32_t tc_dot_i8_avx2(const int8_t *a, const int8_t *b, int n) {
+    __m256i s0 = _mm256_setzero_si256(), s1 = _mm256_setzero_si256();
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i a0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i)));
+        __m256i b0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i)));
+        __m256i a1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(a + i + 16)));
+        __m256i b1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(b + i + 16)));
+        s0 = _mm256_add_epi32(s0, _mm256_madd_epi16(a0, b0));
+        s1 = _mm256_add_epi32(s1, _mm256_madd_epi16(a1, b1));
+    }
+    __m256i v = _mm256_add_epi32(s0, s1);
+    __m128i h = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    h = _mm_add_epi32(h, _mm_srli_si128(h, 8));
+    h = _mm_add_epi32(h, _mm_srli_si128(h, 4));
+    int32_t s = _mm_cvtsi128_si32(h);
+    for (; i < n; i++) {
+        s += (int32_t)a[i] * (int32_t)b[i];
+    }
+    return s;
+}
+#endif
+
+int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    if (avx2) {
+        return tc_dot_i8_avx2(a, b, n);
+    }
+#endif
+    return tc_dot_i8_plain(a, b, n);
+}
+
+}  // extern "C"
+
+// tc_key_nearest: the candidates of all tables are gathered first, their
+// descriptors fetched ahead (each a cache miss: the taught keypoints lie
+// far apart) and their distances taken, then the nearest and the nearest
+// of another card chosen in the candidates' order, as cardKeyHash.nearest
+// does (integer arithmetic and one comparison of doubles: the same
+// results). The body is a macro to be compiled twice: with the popcnt
+// instruction and without.
+#define TC_KEY_NEAREST_BODY                                                                                            \
+    const int ahead = 8;                                                                                               \
+    for (int j = 0; j < nq; j++) {                                                                                     \
+        const uint64_t *d = q + 4 * (size_t)j;                                                                         \
+        int nc = 0;                                                                                                    \
+        for (int t = 0; t < tables; t++) {                                                                          \
+            const uint8_t *tb = bits + (size_t)t * nbits;                                                              \
+            uint32_t k = 0;                                                                                            \
+            for (int b = 0; b < nbits; b++) {                                                                          \
+                uint8_t p = tb[b];                                                                                     \
+                k |= (uint32_t)((d[p >> 6] >> (p & 63)) & 1) << b;                                                     \
+            }                                                                                                          \
+            const int32_t *st = start + (size_t)t * (((size_t)1 << nbits) + 1);                                        \
+            int32_t lo = st[k], hi = st[k + 1];                                                                        \
+            if (hi - lo > crowded) {                                                                                   \
+                continue;                                                                                              \
+            }                                                                                                          \
+            const int32_t *it = items + (size_t)t * n;                                                                 \
+            for (int32_t i = lo; i < hi; i++) {                                                                        \
+                cand[nc++] = it[i];                                                                                    \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (int c = 0; c < nc && c < ahead; c++) {                                                                    \
+            __builtin_prefetch(desc + 4 * (size_t)cand[c]);                                                         \
+        }                                                                                                              \
+        for (int c = 0; c < nc; c++) {                                                                                 \
+            if (c + ahead < nc) {                                                                                      \
+                __builtin_prefetch(desc + 4 * (size_t)cand[c + ahead]);                                             \
+            }                                                                                                          \
+            const uint64_t *e = desc + 4 * (size_t)cand[c];                                                         \
+            dist[c] = (uint16_t)(__builtin_popcountll(d[0] ^ e[0]) + __builtin_popcountll(d[1] ^ e[1]) +              \
+                                 __builtin_popcountll(d[2] ^ e[2]) + __builtin_popcountll(d[3] ^ e[3]));               \
+        }                                                                                                              \
+        int best = max_dist + 1, second = 257;                                                                      \
+        int32_t bi = -1;                                                                                               \
+        for (int c = 0; c < nc; c++) {                                                                                 \
+            int dd = dist[c];                                                                                          \
+            int32_t i = cand[c];                                                                                       \
+            if (dd >= second) {                                                                                        \
+                continue;                                                                                              \
+            }                                                                                                          \
+            if (dd < best) {                                                                                           \
+                if (bi < 0 || card[i] != card[bi]) {                                                             \
+                    second = best;                                                                                     \
+                }                                                                                                      \
+                best = dd;                                                                                             \
+                bi = i;                                                                                                \
+            } else if (bi < 0 || card[i] != card[bi]) {                                                          \
+                second = dd;                                                                                           \
+            }                                                                                                          \
+        }                                                                                                              \
+        if (bi < 0 || (ratio < 1 && (double)best > ratio * (double)second)) {                                          \
+            bi = -1;                                                                                                   \
+        }                                                                                                              \
+        out[j] = bi;                                                                                                   \
+    }
+
+static void key_nearest_plain(const uint64_t *desc, const int32_t *card, int32_t n, const uint8_t *bits, const int32_t *start,
+                    const int32_t *items, int32_t tables, int32_t nbits, int32_t crowded, int32_t max_dist,
+                    const uint64_t *q, int32_t nq, double ratio, int32_t *out, int32_t *cand, uint16_t *dist) {
+    TC_KEY_NEAREST_BODY
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+__attribute__((target("popcnt"))) static void key_nearest_hw(const uint64_t *desc, const int32_t *card, int32_t n, const uint8_t *bits, const int32_t *start,
+                    const int32_t *items, int32_t tables, int32_t nbits, int32_t crowded, int32_t max_dist,
+                    const uint64_t *q, int32_t nq, double ratio, int32_t *out, int32_t *cand, uint16_t *dist) {
+    TC_KEY_NEAREST_BODY
+}
+#endif
+
+void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const uint8_t *bits, const int32_t *start,
+                    const int32_t *items, int32_t tables, int32_t nbits, int32_t crowded, int32_t max_dist,
+                    const uint64_t *q, int32_t nq, double ratio, int32_t *out, int32_t *cand, uint16_t *dist) {
+#if defined(__GNUC__) && !defined(__clang__) && defined(TC_X86)
+    static const bool popcnt = __builtin_cpu_supports("popcnt");
+    if (popcnt) {
+        key_nearest_hw(desc, card, n, bits, start, items, tables, nbits, crowded, max_dist, q, nq, ratio, out, cand, dist);
+        return;
+    }
+#endif
+    key_nearest_plain(desc, card, n, bits, start, items, tables, nbits, crowded, max_dist, q, nq, ratio, out, cand, dist);
+}
+
+// tc_ref_shadow_near is cardRefShadowNear (cards_ref_changed_test.go's
+// reference; cards_ref.go): whether the 3×3 pixels around pixel (x, y) of cur
+// (w×h BGR, ref the reference, off each channel's median difference) are
+// the table in a soft shadow: each darker than ref's by more than near_dark
+// over its three channels, their factors ((sum + 12) / (ref's sum + 12))
+// less than near_range apart, and their means darkened by about one factor
+// (cardRefShadow's test). The same integers and doubles as the reference.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+static bool tc_ref_shadow_near(const uint8_t *cur, const uint8_t *ref, const int *off, int32_t x, int32_t y,
+                               int32_t w, int32_t h, double shadow_min, double shadow_spread, double near_range,
+                               int32_t near_dark) {
+    // The three tests in order of cost (all must pass: the same answer in
+    // any order): each pixel darker (integers), the means' one factor
+    // (three divisions), the pixels' factors near each other (nine).
+    int32_t sc[3] = {0, 0, 0}, sr[3] = {0, 0, 0}, cnt = 0, css[9], rss[9];
+    int32_t offs = off[0] + off[1] + off[2];
+    for (int32_t yy = y - 1; yy <= y + 1; yy++) {
+        if (yy < 0 || yy >= h) {
+            continue;
+        }
+        for (int32_t xx = x - 1; xx <= x + 1; xx++) {
+            if (xx < 0 || xx >= w) {
+                continue;
+            }
+            const uint8_t *c = cur + 3 * (yy * w + xx), *r = ref + 3 * (yy * w + xx);
+            int32_t cs = 0, rs = 0;
+            for (int k = 0; k < 3; k++) {
+                sc[k] += c[k];
+                sr[k] += r[k];
+                cs += c[k];
+                rs += r[k];
+            }
+            cs -= offs;
+            if (cs >= rs - near_dark) {
+                return false;
+            }
+            css[cnt] = cs;
+            rss[cnt] = rs;
+            cnt++;
+        }
+    }
+    double lo = 2.0, hi = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double cv = (double)sc[k] / (double)cnt - (double)off[k], rv = (double)sr[k] / (double)cnt;
+        if (cv >= rv - 4 || rv < 12) {
+            return false;
+        }
+        double f = (cv + 4) / (rv + 4);
+        lo = f < lo ? f : lo;
+        hi = f > hi ? f : hi;
+    }
+    if (!(lo > shadow_min && hi - lo < shadow_spread)) {
+        return false;
+    }
+    double flo = 0.0, fhi = 0.0;
+    for (int32_t i = 0; i < cnt; i++) {
+        double f = (double)(css[i] + 12) / (double)(rss[i] + 12);
+        if (i == 0 || f < flo) {
+            flo = f;
+        }
+        if (i == 0 || f > fhi) {
+            fhi = f;
+        }
+    }
+    return fhi - flo < near_range;
+}
+
+// tc_ref_quiet16 reports whether none of the 16 BGR pixels at c differs
+// from r's by level or more in a channel, after off16 (each channel's
+// median difference, repeated).
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+static inline bool tc_ref_quiet16(const uint8_t *c, const uint8_t *r, const int16_t *off16, int level) {
+    int16_t m = 0;
+    for (int j = 0; j < 48; j++) {
+        int16_t v = (int16_t)((int16_t)c[j] - (int16_t)r[j] - off16[j]);
+        v = v < 0 ? (int16_t)-v : v;
+        m = v > m ? v : m;
+    }
+    return m < level;
+}
+
+// tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
+// ref are w×h BGR pixels; out[i] becomes 255 where a channel of cur differs
+// from ref's by at least level after taking out that channel's median
+// difference, but for a shadow (cardRefShadow, or one around the pixel:
+// cardRefShadowNear; the same doubles, the same operations in the same
+// order), 0 elsewhere. Returns how many are 255.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("O3", "fp-contract=off")))
+#endif
+int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t w, int32_t h, int32_t level,
+                       double shadow_min, double shadow_spread, double near_range, int32_t near_dark) {
+    int32_t n = w * h;
+    int32_t hist[3][511];
+    memset(hist, 0, sizeof(hist));
+    for (int32_t i = 0; i < n; i++) {
+        const uint8_t *c = cur + 3 * i, *r = ref + 3 * i;
+        hist[0][(int)c[0] - (int)r[0] + 255]++;
+        hist[1][(int)c[1] - (int)r[1] + 255]++;
+        hist[2][(int)c[2] - (int)r[2] + 255]++;
+    }
+    int off[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        int32_t sum = 0;
+        for (int v = 0; v < 511; v++) {
+            sum += hist[k][v];
+            if (sum > n / 2) {
+                off[k] = v - 255;
+                break;
+            }
+        }
+    }
+    // off repeated over 16 pixels: a run of 16 pixels none of whose
+    // channels differs by level is table (most of a frame), passed over in
+    // one vectorised test.
+    int16_t off16[48];
+    for (int j = 0; j < 48; j++) {
+        off16[j] = (int16_t)off[j % 3];
+    }
+    const int32_t offs = off[0] + off[1] + off[2];
+    int32_t changed = 0;
+    for (int32_t y = 0; y < h; y++) {
+        for (int32_t x = 0; x < w; x++) {
+            const int32_t i = y * w + x;
+            const uint8_t *c = cur + 3 * i, *r = ref + 3 * i;
+            if (x % 16 == 0 && x + 16 <= w && tc_ref_quiet16(c, r, off16, level)) {
+                memset(out + i, 0, 16);
+                x += 15;
+                continue;
+            }
+            int d = 0;
+            for (int k = 0; k < 3; k++) {
+                int v = (int)c[k] - (int)r[k] - off[k];
+                if (v < 0) {
+                    v = -v;
+                }
+                if (v > d) {
+                    d = v;
+                }
+            }
+            out[i] = 0;
+            if (d < level) {
+                continue;
+            }
+            // Most changed pixels are no shadow by the first test of each
+            // kind, in integers: a channel not darker than the
+            // reference's (the pixel's own test below), and the pixel
+            // itself not darker over its three channels (one of
+            // tc_ref_shadow_near's tests, all of which must pass). With
+            // near_dark below 15 the second implies the first.
+            if (c[0] - off[0] >= r[0] - 4 || c[1] - off[1] >= r[1] - 4 || c[2] - off[2] >= r[2] - 4 || r[0] < 12 ||
+                r[1] < 12 || r[2] < 12) {
+                if ((int32_t)c[0] + c[1] + c[2] - offs >= (int32_t)r[0] + r[1] + r[2] - near_dark) {
+                    out[i] = 255;
+                    changed++;
+                    continue;
+                }
+            }
+            // cardRefShadow.
+            double lo = 2.0, hi = 0.0;
+            bool shadow = true;
+            for (int k = 0; k < 3; k++) {
+                double cv = (double)((int)c[k] - off[k]), rv = (double)r[k];
+                if (cv >= rv - 4 || rv < 12) {
+                    shadow = false;
+                    break;
+                }
+                double f = (cv + 4) / (rv + 4);
+                lo = f < lo ? f : lo;
+                hi = f > hi ? f : hi;
+            }
+            if (shadow && lo > shadow_min && hi - lo < shadow_spread) {
+                continue;
+            }
+            if (tc_ref_shadow_near(cur, ref, off, x, y, w, h, shadow_min, shadow_spread, near_range, near_dark)) {
+                continue;
+            }
+            out[i] = 255;
+            changed++;
+        }
+    }
+    return changed;
+}

@@ -1,0 +1,291 @@
+package card
+
+// An outline read in vain is not read again while it lies still: an
+// untaught card, a piece of the table that looks like a card, a taught
+// card its outline misses, are compared with the taught cards in every
+// frame (each outline several times: its alternatives, grown, fitted),
+// and a card lying still that matched nothing in one frame matches
+// nothing in the next (the same pixels but for the camera's noise). An
+// outline is the same when it and each of its alternatives lie within
+// cardFitSame pixels of the last frame's, and the picture sampled on a
+// grid inside the last frame's outline differs from then by at most cardStillRead
+// on average (a card put in its place, a hand over it, the light
+// changing: it is read again). Like the fits of cards_fit.go, on a live
+// feed as on a repeated frame. Outlines taken for a taught card are read
+// again in every frame; only the confirmation of their match by keypoints
+// (refConfirms) is kept, for the same card in the same turn at the same
+// outline over the same picture.
+
+import (
+	"image"
+
+	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
+)
+
+// cardStillRead is the mean difference (grey levels, of the three
+// channels) of the picture inside an outline below which it lies still;
+// cardStillGrid the grid's points on a side.
+const (
+	cardStillRead = 4.0
+	cardStillGrid = 8
+)
+
+// cardReadStill is an outline read in vain: the outline and its
+// alternatives, its reading and the picture sampled inside it.
+type cardReadStill struct {
+	q    [4]geom.Point
+	alts [][4]geom.Point
+	rd   CardReading
+	ok   bool
+	m    cardMatch
+	ref  bool            // read with the reference (refConfirms)
+	box  image.Rectangle // the outline whose match r.trace saw
+	px   [3 * cardStillGrid * cardStillGrid]float32
+}
+
+// readStill returns the reading of outline o of img kept from the last
+// frame when o was read in vain there and lies still (it is then kept for
+// the next frame).
+func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill, bool) {
+	if len(r.readLast) == 0 {
+		return cardReadStill{}, false
+	}
+	g, err := geom.ColourView(img)
+	if err != nil {
+		return cardReadStill{}, false
+	}
+	var px [3 * cardStillGrid * cardStillGrid]float32
+	for _, s := range r.readLast {
+		if s.ref != r.refUsed || !cardStillQuad(s.q, o.q) || len(s.alts) != len(o.alts) {
+			continue
+		}
+		same := true
+		for k := range s.alts {
+			same = same && cardStillQuad(s.alts[k], o.alts[k])
+		}
+		if !same {
+			continue
+		}
+		cardStillSample(g, s.q, &px) // the same points as then
+		if cardStillNear(&px, &s.px) {
+			r.readNow = append(r.readNow, s)
+			return s, true
+		}
+	}
+	return cardReadStill{}, false
+}
+
+// keepRead notes that outline o of img was read in vain (rd, ok, m: its
+// reading; box: the outline whose match r.trace saw) in this frame.
+func (r *CardReader) keepRead(img gocv.Mat, o cardQuadCandidate, rd CardReading, ok bool, m cardMatch, box image.Rectangle) {
+	g, err := geom.ColourView(img)
+	if err != nil {
+		return
+	}
+	s := cardReadStill{q: o.q, alts: append([][4]geom.Point(nil), o.alts...), rd: rd, ok: ok, m: m, ref: r.refUsed, box: box}
+	cardStillSample(g, o.q, &s.px)
+	r.readNow = append(r.readNow, s)
+}
+
+// cardStillSample samples g (BGR) at a grid of points inside the outline q
+// (each the mean of 3×3 samples) into px.
+func cardStillSample(g geom.View, q [4]geom.Point, px *[3 * cardStillGrid * cardStillGrid]float32) {
+	cardQuadGrid(q, cardStillGrid, func(i int, x, y float64) {
+		// The mean of 3×3 samples a pixel apart: an outline a pixel
+		// off samples about the same.
+		var c [3]float64
+		for dy := -1.0; dy <= 1; dy++ {
+			for dx := -1.0; dx <= 1; dx++ {
+				v := g.At3(x+dx, y+dy)
+				c[0], c[1], c[2] = c[0]+v[0], c[1]+v[1], c[2]+v[2]
+			}
+		}
+		px[3*i], px[3*i+1], px[3*i+2] = float32(c[0]/9), float32(c[1]/9), float32(c[2]/9)
+	})
+}
+
+// cardQuadGrid calls f with the n×n points of a grid inside outline q,
+// from a tenth of it in, row by row (i their index).
+func cardQuadGrid(q [4]geom.Point, n int, f func(i int, x, y float64)) {
+	lerp := func(a, b geom.Point, t float64) (float64, float64) {
+		return float64(a.X) + t*float64(b.X-a.X), float64(a.Y) + t*float64(b.Y-a.Y)
+	}
+	for v := range n {
+		tv := 0.1 + 0.8*(float64(v)+0.5)/float64(n)
+		lx, ly := lerp(q[0], q[3], tv)
+		rx, ry := lerp(q[1], q[2], tv)
+		for u := range n {
+			tu := 0.1 + 0.8*(float64(u)+0.5)/float64(n)
+			f(v*n+u, lx+tu*(rx-lx), ly+tu*(ry-ly))
+		}
+	}
+}
+
+// cardStillQuad reports whether every corner of b lies within cardFitSame
+// pixels of a's.
+func cardStillQuad(a, b [4]geom.Point) bool { return geom.QuadWithin(a, b, cardFitSame) }
+
+// cardConfirmStill is a confirmation of a match by keypoints
+// (refConfirms): the outline, the card and its turn, whether the match
+// decision took it, whether it stood, and the picture inside it.
+type cardConfirmStill struct {
+	q            [4]geom.Point
+	id           string
+	rot          int
+	took, stands bool
+	px           [3 * cardStillGrid * cardStillGrid]float32
+}
+
+// A match that stood in the last frame stands again, its keypoints not
+// searched, for the same card in the same turn at an outline within
+// cardConfirmMove pixels (every corner) of then, the picture sampled inside
+// it differing from then by at most cardConfirmMoveDiff on average: a card
+// held in a hand trembles by a few pixels a frame (the outline and the
+// picture inside it follow it), and what the keypoints refuse, a card of
+// the same family, is not put in its place from one frame to the next. A
+// match that did not stand is confirmed again unless it lies still.
+// BenchmarkReadCards720pHeld's trembling held cards: 279 matches that stood
+// in the last frame came again within cardConfirmMove, their pictures
+// 0.8 to 11.2 apart (median 4.2; the outline fitted to the card moves by a
+// pixel or two against it).
+const (
+	cardConfirmMove     = 8
+	cardConfirmMoveDiff = 12.0
+)
+
+// confirmStill is refConfirms(q, m) for outline q of img, the last frame's
+// when it confirmed the same card and turn there, with the match decision
+// the same, and q and the picture inside it lie still; or when the match
+// stood there and q lies within cardConfirmMove of it (it follows the card).
+func (r *CardReader) confirmStill(img gocv.Mat, q [4]geom.Point, m cardMatch) (bool, error) {
+	g, err := geom.ColourView(img)
+	if err != nil || cardRefClear(r.opts.Index, m) {
+		return r.refConfirms(q, m) // clear: no keypoints searched
+	}
+	s := cardConfirmStill{q: q, id: m.id, rot: m.rot, took: r.opts.Index.accepts(m)}
+	cardStillSample(g, q, &s.px) // where the card is now
+	var then [3 * cardStillGrid * cardStillGrid]float32
+	for _, l := range r.confirmLast {
+		if l.id != s.id || l.rot != s.rot || l.took != s.took {
+			continue
+		}
+		if l.stands && geom.QuadWithin(l.q, q, cardConfirmMove) && cardMeanDiff(l.px[:], s.px[:]) <= cardConfirmMoveDiff {
+			s.stands = true
+			r.confirmNow = append(r.confirmNow, s)
+			return true, nil
+		}
+		if !cardStillQuad(l.q, q) {
+			continue
+		}
+		cardStillSample(g, l.q, &then) // the same points as then
+		if cardStillNear(&l.px, &then) {
+			r.confirmNow = append(r.confirmNow, l)
+			return l.stands, nil
+		}
+	}
+	if s.stands, err = r.refConfirms(q, m); err != nil {
+		return false, err
+	}
+	r.confirmNow = append(r.confirmNow, s)
+	return s.stands, nil
+}
+
+// startStill starts a frame: what was kept in the last one may be used in
+// this one.
+func (r *CardReader) startStill() {
+	r.readLast, r.readNow = r.readNow, r.readLast[:0]
+	r.confirmLast, r.confirmNow = r.confirmNow, r.confirmLast[:0]
+	r.stickerLast, r.stickerNow = r.stickerNow, r.stickerLast[:0]
+}
+
+// forgetStill forgets what was kept (a new reference).
+func (r *CardReader) forgetStill() {
+	r.readNow, r.confirmNow, r.stickerNow = r.readNow[:0], r.confirmNow[:0], r.stickerNow[:0]
+	r.ref.stillNow = r.ref.stillNow[:0]
+	r.stopFollowing()
+}
+
+// cardStillNear reports whether the pictures a and b sampled inside an
+// outline differ by at most cardStillRead on average.
+func cardStillNear(a, b *[3 * cardStillGrid * cardStillGrid]float32) bool {
+	return cardMeanDiff(a[:], b[:]) <= cardStillRead
+}
+
+// cardMeanDiff is the mean absolute difference of the samples a and b
+// (as many).
+func cardMeanDiff(a, b []float32) float64 {
+	sum := 0.0
+	for i := range a {
+		d := float64(a[i] - b[i])
+		sum += max(d, -d)
+	}
+	return sum / float64(max(1, len(a)))
+}
+
+// A place searched in vain for stickers at full resolution is not
+// searched again while it lies still (scanStickerPlaces): on a table with
+// a printed pattern (a playmat) the dark blobs of a marker's size are many
+// and read nothing, frame after frame. A place is the same when it lies
+// within cardStillPlace pixels of the last frame's and the grey picture
+// sampled on a grid over it (2×2 means) differs by at most
+// cardStillPlaceDiff on average; a place searched in vain gives the same
+// places to retry as in the last frame.
+const (
+	cardStillPlace     = 2
+	cardStillPlaceDiff = 3.0
+	cardStillPlaceGrid = 16
+)
+
+// cardStickerStill is a place searched in vain for stickers: the place,
+// whether it was one retried, the places it gave to retry and the grey
+// picture sampled over it.
+type cardStickerStill struct {
+	roi   image.Rectangle
+	retry bool
+	gave  []image.Rectangle
+	px    [cardStillPlaceGrid * cardStillPlaceGrid]float32
+}
+
+// stickerStill returns the places to retry that roi (of the grey view g; a
+// retry place when retry) gave in the last frame when it was searched in
+// vain there and lies still (it is then kept for the next frame).
+func (r *CardReader) stickerStill(g geom.View, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
+	var px [cardStillPlaceGrid * cardStillPlaceGrid]float32
+	for _, s := range r.stickerLast {
+		if s.retry != retry || !cardStillBox(s.roi, roi, cardStillPlace) {
+			continue
+		}
+		// The same points as then: a place a pixel off samples the
+		// same picture.
+		cardStillPlaceSample(g, s.roi, &px)
+		if cardMeanDiff(px[:], s.px[:]) <= cardStillPlaceDiff {
+			r.stickerNow = append(r.stickerNow, s)
+			return s.gave, true
+		}
+	}
+	return nil, false
+}
+
+// keepSticker notes that roi (of the grey view g; a retry place when
+// retry) was searched in vain in this frame and gave the places to retry
+// gave.
+func (r *CardReader) keepSticker(g geom.View, roi image.Rectangle, retry bool, gave []image.Rectangle) {
+	s := cardStickerStill{roi: roi, retry: retry, gave: append([]image.Rectangle(nil), gave...)}
+	cardStillPlaceSample(g, roi, &s.px)
+	r.stickerNow = append(r.stickerNow, s)
+}
+
+// cardStillPlaceSample samples the grey view g on a grid over roi, each
+// point the mean of 2×2 pixels, into px.
+func cardStillPlaceSample(g geom.View, roi image.Rectangle, px *[cardStillPlaceGrid * cardStillPlaceGrid]float32) {
+	const n = cardStillPlaceGrid
+	for v := range n {
+		y := float64(roi.Min.Y) + (float64(v)+0.5)*float64(roi.Dy())/n - 0.5
+		for u := range n {
+			x := float64(roi.Min.X) + (float64(u)+0.5)*float64(roi.Dx())/n - 0.5
+			px[v*n+u] = float32(g.At(x, y)) // between four pixels: their mean
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package card
+
+import (
+	"image"
+	"reflect"
+	"strconv"
+	"testing"
+)
+
+// cardScript is a scripted observation: from frame From to frame To
+// (inclusive), the cards listed are in view.
+type cardScript struct {
+	from, to int
+	cards    []CardReading
+}
+
+func cardAt(id string, x, y int) CardReading {
+	return CardReading{ID: id, Method: CardMethodLearned, Box: image.Rect(x-40, y-56, x+40, y+56), Confidence: 0.9}
+}
+
+// runCardScript feeds frames 0..last and returns the events as
+// "frame:id#showing" strings.
+func runCardScript(t *testing.T, tr *CardTracker, last int, script []cardScript) []string {
+	t.Helper()
+	var out []string
+	for f := 0; f <= last; f++ {
+		var cards []CardReading
+		for _, s := range script {
+			if f >= s.from && f <= s.to {
+				cards = append(cards, s.cards...)
+			}
+		}
+		evs, err := tr.Observe(f, cards)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if e.Frame != f {
+				t.Errorf("event of frame %d carries frame %d", f, e.Frame)
+			}
+			out = append(out, cardEventString(e))
+		}
+	}
+	return out
+}
+
+func cardEventString(e CardShown) string {
+	return strconv.Itoa(e.Frame) + ":" + e.Card.ID + "#" + strconv.Itoa(e.Showing)
+}
+
+func TestCardTrackerScripts(t *testing.T) {
+	cfg := CardTrackerConfig{StableFrames: 5, GoneFrames: 6, MaxGap: 2}
+	a := cardAt("activation-3", 400, 300)
+	b := cardAt("goal-2", 900, 300)
+	moved := cardAt("activation-3", 480, 300) // 80 px: more than 0.25 of 112
+	nudged := cardAt("activation-3", 410, 302)
+	for _, tc := range []struct {
+		name   string
+		last   int
+		script []cardScript
+		want   []string
+	}{
+		{"held steadily: once, on the 5th frame", 30, []cardScript{{0, 30, []CardReading{a}}}, []string{"4:activation-3#1"}},
+		{"too short", 20, []cardScript{{0, 3, []CardReading{a}}}, nil},
+		{"starts later", 20, []cardScript{{7, 20, []CardReading{a}}}, []string{"11:activation-3#1"}},
+		{"gap within MaxGap keeps the run (gap frames do not count)", 20,
+			[]cardScript{{0, 2, []CardReading{a}}, {5, 20, []CardReading{a}}}, []string{"6:activation-3#1"}},
+		{"gap longer than MaxGap restarts the run", 20,
+			[]cardScript{{0, 2, []CardReading{a}}, {6, 20, []CardReading{a}}}, []string{"10:activation-3#1"}},
+		{"not again while in view, even with short gaps", 60,
+			[]cardScript{{0, 20, []CardReading{a}}, {24, 40, []CardReading{a}}, {43, 60, []CardReading{a}}}, []string{"4:activation-3#1"}},
+		{"again after leaving the view for GoneFrames", 40,
+			[]cardScript{{0, 10, []CardReading{a}}, {17, 40, []CardReading{a}}}, []string{"4:activation-3#1", "21:activation-3#2"}},
+		{"not again after a gap shorter than GoneFrames", 40,
+			[]cardScript{{0, 10, []CardReading{a}}, {16, 40, []CardReading{a}}}, []string{"4:activation-3#1"}},
+		{"moving restarts the steady run", 30,
+			[]cardScript{{0, 2, []CardReading{a}}, {3, 30, []CardReading{moved}}}, []string{"7:activation-3#1"}},
+		{"nudges do not", 30,
+			[]cardScript{{0, 2, []CardReading{a}}, {3, 30, []CardReading{nudged}}}, []string{"4:activation-3#1"}},
+		{"two cards, each once", 30,
+			[]cardScript{{0, 30, []CardReading{a}}, {2, 30, []CardReading{b}}}, []string{"4:activation-3#1", "6:goal-2#1"}},
+		{"a one-frame misread is ignored", 30,
+			[]cardScript{{0, 2, []CardReading{a}}, {3, 3, []CardReading{cardAt("activation-5", 400, 300)}}, {4, 30, []CardReading{a}}},
+			[]string{"5:activation-3#1"}},
+		{"unknown cards are not reported", 30, []cardScript{{0, 30, []CardReading{cardAt(CardUnknown, 400, 300)}}}, nil},
+		{"same id in two places: two cards", 30,
+			[]cardScript{{0, 30, []CardReading{a, cardAt("activation-3", 1000, 500)}}}, []string{"4:activation-3#1", "4:activation-3#2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runCardScript(t, NewCardTracker(cfg), tc.last, tc.script)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("events %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCardTrackerDetails(t *testing.T) {
+	tr := NewCardTracker(CardTrackerConfig{Unknown: true})
+	c := tr.Config()
+	if c.StableFrames != DefaultCardStableFrames || c.GoneFrames != DefaultCardGoneFrames || c.MaxGap != DefaultCardMaxGap {
+		t.Errorf("defaults %+v", c)
+	}
+	u := cardAt(CardUnknown, 300, 300)
+	var got []CardShown
+	for f := 10; f < 30; f++ {
+		r := u
+		r.Confidence = float64(f%2) * 0.5
+		evs, err := tr.Observe(f, []CardReading{r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, evs...)
+	}
+	if len(got) != 1 || got[0].Frame != 17 || got[0].FirstFrame != 10 || got[0].Card.ID != CardUnknown || got[0].Card.Confidence != 0.25 {
+		t.Errorf("unknown with Unknown set: %+v", got)
+	}
+	if ids := tr.InView(); !reflect.DeepEqual(ids, []string{CardUnknown}) {
+		t.Errorf("in view %v", ids)
+	}
+	// Frames must increase; skipped frames count as empty.
+	if _, err := tr.Observe(29, nil); err == nil {
+		t.Error("frame going back accepted")
+	}
+	if _, err := tr.Observe(29+DefaultCardGoneFrames, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ids := tr.InView(); len(ids) != 0 {
+		t.Errorf("after a long pause in view %v", ids)
+	}
+	tr.Reset()
+	if _, err := tr.Observe(0, nil); err != nil {
+		t.Errorf("after Reset frames start over: %v", err)
+	}
+	// MaxGap is kept below GoneFrames.
+	if c := NewCardTracker(CardTrackerConfig{GoneFrames: 3, MaxGap: 9}).Config(); c.MaxGap != 2 {
+		t.Errorf("MaxGap %d with GoneFrames 3", c.MaxGap)
+	}
+}
