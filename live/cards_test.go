@@ -87,7 +87,7 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 		}
 		list = append(list, m)
 	}
-	cr, err := card.NewCardReader(card.CardReaderOptions{Markers: mm})
+	cr, err := card.NewReader(card.Options{Markers: mm})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestLiveCardShownOnceWithProof(t *testing.T) {
 	stats, err := live.Run(context.Background(), live.Options{
 		Source: &frames{mats: list}, Session: sess, Announce: rec, FramesDir: proof,
 		Dice:  func(gocv.Mat) (vision.Reading, error) { return vision.Reading{}, nil },
-		Cards: card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: 8, GoneFrames: 10}),
+		Cards: card.NewWatcher(cr, card.TrackerConfig{StableFrames: 8, GoneFrames: 10}),
 		Preview: func(p live.PreviewFrame) {
 			previews++
 			for _, l := range p.Labels {

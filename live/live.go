@@ -69,10 +69,10 @@ type CardReader interface {
 	Shown(frame int, img gocv.Mat) ([]string, error)
 }
 
-// CardsInView is optionally implemented by a CardReader (vision.CardWatcher
+// CardsInView is optionally implemented by a CardReader (card.Watcher
 // does): the cards read in the frame last observed, drawn on the preview.
 type CardsInView interface {
-	InView() []card.CardReading
+	InView() []card.Reading
 }
 
 // PreviewFrame is one frame for the dashboard's live view.
@@ -225,7 +225,7 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 				}
 			}
 		}
-		var inView []card.CardReading
+		var inView []card.Reading
 		if o.Cards != nil {
 			ids, err := o.Cards.Shown(s.Frame.Index, s.Frame.Mat)
 			if err != nil {
@@ -329,7 +329,7 @@ func (o *Options) saveProof(f vision.Frame) string {
 }
 
 // preview encodes the plain frame as JPEG and labels what was read in it.
-func preview(img gocv.Mat, r vision.Reading, cards []card.CardReading) (PreviewFrame, error) {
+func preview(img gocv.Mat, r vision.Reading, cards []card.Reading) (PreviewFrame, error) {
 	if img.Empty() {
 		return PreviewFrame{}, errors.New("empty frame")
 	}
@@ -348,7 +348,7 @@ func preview(img gocv.Mat, r vision.Reading, cards []card.CardReading) (PreviewF
 // labels lists the dice and cards read in a frame of the given bounds
 // (boxes clipped to it; one wholly outside is left out) and notes a hand
 // in view.
-func labels(bounds image.Rectangle, r vision.Reading, cards []card.CardReading) []Label {
+func labels(bounds image.Rectangle, r vision.Reading, cards []card.Reading) []Label {
 	var out []Label
 	for _, d := range r.Dice {
 		box := d.Box.Intersect(bounds)

@@ -23,7 +23,7 @@ type rig struct {
 	video string
 	sess  *tracker.Session
 	det   *vision.DiceDetector
-	cards *card.CardReader
+	cards *card.Reader
 }
 
 func newRig(t *testing.T) *rig {
@@ -64,7 +64,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.det.Close() })
-	if r.cards, err = card.NewCardReader(card.CardReaderOptions{Markers: mm}); err != nil {
+	if r.cards, err = card.NewReader(card.Options{Markers: mm}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.cards.Close() })
@@ -79,7 +79,7 @@ func (r *rig) options(loops int) perf.Options {
 			return bg.Reader(), func() { bg.Close() }, nil
 		},
 		NewCards: func() live.CardReader {
-			return card.NewCardWatcher(r.cards, card.CardTrackerConfig{})
+			return card.NewWatcher(r.cards, card.TrackerConfig{})
 		},
 		Session: r.sess, Announce: discard{},
 	}

@@ -21,7 +21,7 @@ func TestBackgroundReaderSharesTheReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer det.Close()
-	cr, err := card.NewCardReader(card.CardReaderOptions{})
+	cr, err := card.NewReader(card.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

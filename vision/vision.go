@@ -5,7 +5,7 @@
 // ([OpenVideoFile]) or a folder of pictures ([OpenImageDir]). Stages such as
 // [Downscale] take a Source and return one, so they compose and each can be
 // tested with a fake source. A [DiceDetector] reads the dice of one frame,
-// a [CardReader] its cards (by their ID stickers, or against the cards
+// a [tablecam/vision/card.Reader] its cards (by their ID stickers, or against the cards
 // taught into a [CardIndex]). A [Pipeline] joins a Source, [Motion] and a
 // [RollTracker] into roll events: it reads the dice once they stop and says
 // when a roll settles or a die is rerolled.

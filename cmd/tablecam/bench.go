@@ -107,7 +107,7 @@ assist taught to it with tablecam learn dice --reader learned).`,
 					return r.Read, func() { r.Close() }, nil
 				},
 				NewCards: func() live.CardReader {
-					return card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+					return card.NewWatcher(cr, card.TrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 				},
 				Session: s, Announce: out, VoiceStarts: starts,
 				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},

@@ -123,7 +123,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 		return err
 	}
 	defer cr.Close()
-	cards := card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
+	cards := card.NewWatcher(cr, card.TrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 
 	st, s, err := a.openSession(ctx, c, o.session, o.fresh)
 	if err != nil {
@@ -213,7 +213,7 @@ func feedPreview(feed *dashboard.FrameBuffer) func(live.PreviewFrame) {
 // gets the same empty table. With the learned reader lr (nil: none), lr
 // names the dice of each settled scene and det keeps the table and sees
 // hands.
-func newBackgroundReader(det *vision.DiceDetector, cr *card.CardReader, lr *learnedReader) *vision.BackgroundReader {
+func newBackgroundReader(det *vision.DiceDetector, cr *card.Reader, lr *learnedReader) *vision.BackgroundReader {
 	cfg := vision.BackgroundConfig{}
 	if cr != nil {
 		cfg.Share = cr.SetBackground

@@ -53,12 +53,12 @@ func TestCardCommandDiceAreNotCards(t *testing.T) {
 		t.Fatalf("want %d lines, got:\n%s", len(paths), out)
 	}
 	var r struct {
-		Cards []card.CardReading `json:"cards"`
+		Cards []card.Reading `json:"cards"`
 	}
 	if err := json.Unmarshal([]byte(lines[0]), &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Cards) != 1 || r.Cards[0].ID != card.CardUnknown {
+	if len(r.Cards) != 1 || r.Cards[0].ID != card.Unknown {
 		t.Errorf("an untaught card alone: want one unknown card: %s", lines[0])
 	}
 	for i, line := range lines[1:] {
@@ -68,7 +68,7 @@ func TestCardCommandDiceAreNotCards(t *testing.T) {
 		}
 		for _, rd := range r.Cards {
 			t.Errorf("%s: dice only, but a card was reported: %s", paths[i], line)
-			if rd.ID == card.CardUnknown && rd.Confidence >= 1 {
+			if rd.ID == card.Unknown && rd.Confidence >= 1 {
 				t.Errorf("%s: an unknown reading with confidence 1 says nothing", paths[i])
 			}
 		}

@@ -81,7 +81,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, game string, w, er
 			return r.Read, func() { r.Close() }, nil
 		},
 		Cards: func() (live.CardReader, func(), error) {
-			return card.NewCardWatcher(cr, card.CardTrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
+			return card.NewWatcher(cr, card.TrackerConfig{StableFrames: a.cfg.Vision.CardFrames}), func() {}, nil
 		},
 	})
 	flush(ctx, ann)

@@ -94,7 +94,7 @@ func TestCardCommandDamagedIndexKeepsOthers(t *testing.T) {
 		t.Fatalf("%v\n%s%s", err, errs, logged)
 	}
 	var r struct {
-		Cards []card.CardReading `json:"cards"`
+		Cards []card.Reading `json:"cards"`
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Cards) != 1 || r.Cards[0].ID != "goal-2" {
 		t.Errorf("want goal-2 read: %s (%v)", out, err)

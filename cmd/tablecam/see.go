@@ -43,12 +43,12 @@ func (a *app) diceDetector(c *models.Content, sets []string, errw io.Writer) (*v
 // the taught cards when there are any. wholeFrame also searches the whole
 // picture for taught cards whose outline was missed (single pictures: it
 // costs several times a plain reading).
-func (a *app) cardReader(wholeFrame bool) (*card.CardReader, error) {
+func (a *app) cardReader(wholeFrame bool) (*card.Reader, error) {
 	m, err := a.markerMap(a.cfg.Vision.Markers)
 	if err != nil {
 		return nil, err
 	}
-	opts := card.CardReaderOptions{Markers: m, SearchWholeFrame: wholeFrame}
+	opts := card.Options{Markers: m, SearchWholeFrame: wholeFrame}
 	dir := cardsDir(a.cfg.DataDir)
 	if _, err := os.Stat(dir); err == nil {
 		ix, err := card.LoadCardIndex(dir)
@@ -62,7 +62,7 @@ func (a *app) cardReader(wholeFrame bool) (*card.CardReader, error) {
 		}
 		opts.Index = ix
 	}
-	return card.NewCardReader(opts)
+	return card.NewReader(opts)
 }
 
 // sayLines says the lines of a progress report in the catalog's language,
@@ -92,9 +92,9 @@ type diceResult struct {
 }
 
 type cardResult struct {
-	Image string             `json:"image"`
-	Cards []card.CardReading `json:"cards"`
-	Error string             `json:"error,omitempty"`
+	Image string         `json:"image"`
+	Cards []card.Reading `json:"cards"`
+	Error string         `json:"error,omitempty"`
 }
 
 // diceReaders are the readers `tablecam dice --reader` offers.
@@ -268,10 +268,10 @@ times longer than a live frame.`,
 			enc := json.NewEncoder(out)
 			failed := 0
 			for _, path := range args {
-				res := cardResult{Image: path, Cards: []card.CardReading{}}
+				res := cardResult{Image: path, Cards: []card.Reading{}}
 				img, err := vision.ReadImage(path)
 				if err == nil {
-					var cs []card.CardReading
+					var cs []card.Reading
 					cs, err = r.ReadCards(img)
 					if err == nil {
 						var dice vision.Reading
@@ -309,9 +309,9 @@ times longer than a live frame.`,
 // withoutDice drops the "unknown" cards that are dice: an outline mostly
 // covered by a die's box. A die's square outline passes for a card's, and
 // with no cards taught nothing else tells the two apart.
-func withoutDice(cards []card.CardReading, dice []vision.Die) []card.CardReading {
-	return slices.DeleteFunc(cards, func(rd card.CardReading) bool {
-		if rd.ID != card.CardUnknown || rd.Method != card.CardMethodLearned {
+func withoutDice(cards []card.Reading, dice []vision.Die) []card.Reading {
+	return slices.DeleteFunc(cards, func(rd card.Reading) bool {
+		if rd.ID != card.Unknown || rd.Method != card.MethodLearned {
 			return false
 		}
 		area := rd.Box.Dx() * rd.Box.Dy()
@@ -340,7 +340,7 @@ func printCards(w io.Writer, cat *tracker.Catalog, res cardResult) {
 	fmt.Fprintln(w)
 	for _, c := range res.Cards {
 		how := c.Method
-		if c.Method == card.CardMethodLearned {
+		if c.Method == card.MethodLearned {
 			how = cat.T("cardLearned")
 		}
 		if c.Marker != nil {

@@ -316,12 +316,12 @@ func TestCardCommandMarkerAndTaught(t *testing.T) {
 	}
 	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		var r struct {
-			Cards []card.CardReading `json:"cards"`
+			Cards []card.Reading `json:"cards"`
 		}
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		if len(r.Cards) != 1 || r.Cards[0].ID != wantIDs[i] || r.Cards[0].Method != card.CardMethodLearned {
+		if len(r.Cards) != 1 || r.Cards[0].ID != wantIDs[i] || r.Cards[0].Method != card.MethodLearned {
 			t.Errorf("%s: want %s (learned): %s", paths[i], wantIDs[i], line)
 		}
 	}

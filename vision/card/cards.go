@@ -3,8 +3,8 @@ package card
 // Reading the cards shown to the camera: cards with an ArUco sticker are
 // read by their marker (any rotation, strong tilt, small stickers), cards
 // without one by comparing their rectified face with the taught cards of a
-// [CardIndex]. See [CardReader]; [CardTracker] turns the readings of a
-// stream of frames into "card shown" events and [CardWatcher] joins the
+// [CardIndex]. See [Reader]; [Tracker] turns the readings of a
+// stream of frames into "card shown" events and [Watcher] joins the
 // two for a live loop.
 //
 // One frame, in order:
@@ -40,7 +40,7 @@ package card
 //     taught cards (cards_learn_keys.go, cards_learn.go); keypoints agreeing
 //     on one homography give the card's outline, which must then match
 //     that card like any other outline (untaught cards stay unknown).
-//  5. With a picture of the empty table ([CardReader.SetBackground], which
+//  5. With a picture of the empty table ([Reader.SetBackground], which
 //     the live pipeline's [BackgroundReader] hands on), steps 1–4 look only
 //     where the frame differs from it and the places no card was read in
 //     are searched for keypoints (cards_ref.go). A changed blob in a
@@ -84,30 +84,31 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 )
 
-// CardUnknown is the id of a card that was seen but not recognised: an
+// Unknown is the id of a card that was seen but not recognised: an
 // untaught card, a sticker whose marker the marker map does not list.
-const CardUnknown = "unknown"
+const Unknown = "unknown"
 
 // How a card was read.
 const (
-	CardMethodMarker  = "marker"  // by its ArUco sticker
-	CardMethodLearned = "learned" // by its look, against the taught cards
+	MethodMarker  = "marker"  // by its ArUco sticker
+	MethodLearned = "learned" // by its look, against the taught cards
 )
 
-// CardReading is one card read from a picture.
-type CardReading struct {
+// Reading is one card read from a picture.
+type Reading struct {
 	// ID is the content id (activation-3, ghoul-2, goal-4, card-017) or
-	// CardUnknown.
+	// Unknown.
 	ID string `json:"id"`
 	// Marker is the sticker's marker id and Dictionary its dictionary's
 	// name (DICT_4X4_250) when the card was read by its marker.
 	Marker     *int   `json:"marker,omitempty"`
 	Dictionary string `json:"dictionary,omitempty"`
-	// Method is CardMethodMarker or CardMethodLearned.
+	// Method is MethodMarker or MethodLearned.
 	Method string `json:"method"`
 	// Box bounds the card in the picture (the marker's outline when the
 	// card's own outline was not found). JSON: [x0, y0, x1, y1].
@@ -137,7 +138,7 @@ type cardReadingJSON struct {
 
 // MarshalJSON writes the reading as the CLI prints it: {"id", "marker",
 // "dictionary", "method", "box": [x0, y0, x1, y1], "confidence"}.
-func (r CardReading) MarshalJSON() ([]byte, error) {
+func (r Reading) MarshalJSON() ([]byte, error) {
 	return json.Marshal(cardReadingJSON{
 		ID: r.ID, Marker: r.Marker, Dictionary: r.Dictionary, Method: r.Method,
 		Box: [4]int{r.Box.Min.X, r.Box.Min.Y, r.Box.Max.X, r.Box.Max.Y}, Confidence: math.Round(r.Confidence*1000) / 1000,
@@ -145,19 +146,19 @@ func (r CardReading) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
-func (r *CardReading) UnmarshalJSON(data []byte) error {
+func (r *Reading) UnmarshalJSON(data []byte) error {
 	var j cardReadingJSON
 	if err := json.Unmarshal(data, &j); err != nil {
 		return err
 	}
-	*r = CardReading{ID: j.ID, Marker: j.Marker, Dictionary: j.Dictionary, Method: j.Method,
+	*r = Reading{ID: j.ID, Marker: j.Marker, Dictionary: j.Dictionary, Method: j.Method,
 		Box: image.Rect(j.Box[0], j.Box[1], j.Box[2], j.Box[3]), Confidence: j.Confidence}
 	return nil
 }
 
-// CardReaderOptions configures a [CardReader]. Zero fields take the
+// Options configures a [Reader]. Zero fields take the
 // defaults.
-type CardReaderOptions struct {
+type Options struct {
 	// Markers maps marker ids to content and gives the dictionary (nil:
 	// marker.DefaultMap, DICT_4X4_250).
 	Markers *marker.Map
@@ -180,14 +181,14 @@ type CardReaderOptions struct {
 	SearchWholeFrame bool
 }
 
-// CardReader reads the cards in pictures. It keeps its buffers between
+// Reader reads the cards in pictures. It keeps its buffers between
 // pictures and is not safe for concurrent use; use one per goroutine.
 // Close releases it.
-type CardReader struct {
-	opts    CardReaderOptions
+type Reader struct {
+	opts    Options
 	markers *marker.Map
 	scanner *marker.Scanner
-	finder  *cardOutlineFinder
+	finder  *outline.Finder
 	desc    *cardDescriber
 	keyer   *cardKeyer
 	frame   *cardFrameKeys // the frame-wide keypoint search, made when first needed
@@ -239,8 +240,8 @@ type CardReader struct {
 	times *cardTimes
 }
 
-// NewCardReader returns a reader with opts.
-func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
+// NewReader returns a reader with opts.
+func NewReader(opts Options) (*Reader, error) {
 	if opts.Markers == nil {
 		opts.Markers = marker.DefaultMap()
 	}
@@ -259,7 +260,7 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &CardReader{opts: opts, markers: opts.Markers, scanner: sc, finder: newCardOutlineFinder(), desc: newCardDescriber(),
+	r := &Reader{opts: opts, markers: opts.Markers, scanner: sc, finder: outline.NewFinder(), desc: newCardDescriber(),
 		keyer: newCardKeyer(), firstKeyer: newCardFirstLevelKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
 	r.ref.keepNear = r.ref.keepNearChanged
 	r.keyer.upper = newCardUpperKeyer() // a full look after a first one (confirmAt)
@@ -267,13 +268,13 @@ func NewCardReader(opts CardReaderOptions) (*CardReader, error) {
 }
 
 // Close releases the reader. Closing twice is harmless.
-func (r *CardReader) Close() error {
+func (r *Reader) Close() error {
 	if r.closed {
 		return nil
 	}
 	r.closed = true
 	r.scanner.Close()
-	r.finder.close()
+	r.finder.Close()
 	r.desc.close()
 	r.keyer.close()
 	r.firstKeyer.close()
@@ -290,18 +291,18 @@ func (r *CardReader) Close() error {
 
 // Options returns the reader's options, defaults filled in (the card widths
 // stay 0 when they depend on the picture).
-func (r *CardReader) Options() CardReaderOptions { return r.opts }
+func (r *Reader) Options() Options { return r.opts }
 
 // ReadCards returns the cards in img (8-bit BGR, BGRA or grey), sorted top
 // to bottom, then left to right. A card with a sticker is read by its
 // marker; a card without one is compared with the taught cards; a card
-// seen but not recognised is CardUnknown (unless HideUnknown). With a
+// seen but not recognised is Unknown (unless HideUnknown). With a
 // reference of the empty table (SetBackground) only the places that differ
 // from it are searched; a frame of another size than the reference is read
 // without it, and the reference is dropped. The image is only read.
 // ReadCards returns an error, never panics, for an empty or unsupported
 // image.
-func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
+func (r *Reader) ReadCards(img gocv.Mat) ([]Reading, error) {
 	if r.closed {
 		return nil, errors.New("vision: card reader is closed")
 	}
@@ -381,13 +382,13 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 	}
 	r.times.lap("stickers, half resolution")
 	// Card outlines at half resolution.
-	var outlines []cardQuadCandidate
+	var outlines []outline.Candidate
 	if r.refUsed {
 		outlines, err = r.findOutlinesIn(colour, cv, minW, maxW)
 	} else {
 		hw, hh := (w+1)/2, (h+1)/2
 		gocv.Resize(colour, &r.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
-		outlines, err = r.finder.find(r.half, float64(hw)/float64(w), cv, minW, maxW)
+		outlines, err = r.finder.Find(r.half, float64(hw)/float64(w), cv, minW, maxW)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("vision: read cards: %w", err)
@@ -432,8 +433,8 @@ func (r *CardReader) ReadCards(img gocv.Mat) ([]CardReading, error) {
 
 // cardSortReadings sorts readings in rows, top to bottom, each left to
 // right.
-func cardSortReadings(out []CardReading) {
-	slices.SortStableFunc(out, func(a, b CardReading) int {
+func cardSortReadings(out []Reading) {
+	slices.SortStableFunc(out, func(a, b Reading) int {
 		ay, by := (a.Box.Min.Y+a.Box.Max.Y)/2, (b.Box.Min.Y+b.Box.Max.Y)/2
 		// Rows of cards: centres less than half a card apart are one row.
 		if d := ay - by; d < -a.Box.Dy()/2 || d > a.Box.Dy()/2 {
@@ -447,7 +448,7 @@ func cardSortReadings(out []CardReading) {
 // its blobs lie in r.rois) for stickers at full resolution, then the small
 // places that read nothing and the failed candidates with the retry
 // thresholds; reads are added to r.reads.
-func (r *CardReader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float64, w, h int) error {
+func (r *Reader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float64, w, h int) error {
 	r.retry = r.retry[:0]
 	var was []marker.Sticker // the reads before a place's search
 	for _, roi := range cardMergeRects(r.rois, image.Rect(0, 0, w, h)) {
@@ -513,14 +514,14 @@ func (r *CardReader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float6
 // stickerReadings turns r.reads into readings, each boxed by its card's
 // outline where one fits (r.onCard[i]: out[i] has it); used marks the
 // outlines taken by a sticker, its card or its quiet zone.
-func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]CardReading, []bool) {
-	var out []CardReading
+func (r *Reader) stickerReadings(outlines []outline.Candidate, w, h int) ([]Reading, []bool) {
+	var out []Reading
 	r.onCard = r.onCard[:0]
 	used := make([]bool, len(outlines))
 	dict := r.markers.Dict().String()
 	for k, m := range r.reads {
 		id := m.Marker.ID
-		rd := CardReading{ID: CardUnknown, Marker: &id, Dictionary: dict, Method: CardMethodMarker,
+		rd := Reading{ID: Unknown, Marker: &id, Dictionary: dict, Method: MethodMarker,
 			Confidence: m.Conf, Corners: m.Marker.Corners, Box: geom.QuadBox(m.Marker.Corners)}
 		if e, ok := r.markers.Lookup(id); ok {
 			rd.ID, rd.Kind = e.Content, e.Kind
@@ -531,22 +532,22 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 		// else the box is the marker's.
 		best := -1
 		for i, o := range outlines {
-			if !o.refined || !cardStickerFits(m.Marker, o.q) || r.holdsOtherSticker(k, o.q) {
+			if !o.Refined || !cardStickerFits(m.Marker, o.Q) || r.holdsOtherSticker(k, o.Q) {
 				continue
 			}
-			if best < 0 || o.area < outlines[best].area {
+			if best < 0 || o.Area < outlines[best].Area {
 				best = i
 			}
 		}
 		if best >= 0 {
 			used[best] = true
-			rd.Box = geom.QuadBox(outlines[best].q)
-			rd.Corners = cardOrderFrom(outlines[best].q, m.Marker.Corners)
+			rd.Box = geom.QuadBox(outlines[best].Q)
+			rd.Corners = cardOrderFrom(outlines[best].Q, m.Marker.Corners)
 		}
 		// Outlines that are just the sticker or its quiet zone, or hold
 		// the sticker without being its card, go too.
 		for i, o := range outlines {
-			if !used[i] && (geom.InQuad(geom.QuadCentre(o.q), m.Marker.Corners) || geom.InQuad(m.Marker.Center, o.q)) {
+			if !used[i] && (geom.InQuad(geom.QuadCentre(o.Q), m.Marker.Corners) || geom.InQuad(m.Marker.Center, o.Q)) {
 				used[i] = true
 			}
 		}
@@ -560,7 +561,7 @@ func (r *CardReader) stickerReadings(outlines []cardQuadCandidate, w, h int) ([]
 // holdsOtherSticker reports whether q holds the centre of a marker read
 // other than r.reads[k] and of about its size (within
 // cardStickerSizeRatio).
-func (r *CardReader) holdsOtherSticker(k int, q [4]geom.Point) bool {
+func (r *Reader) holdsOtherSticker(k int, q [4]geom.Point) bool {
 	mk := r.reads[k].Marker
 	for j, o := range r.reads {
 		ratio := o.Marker.Side / max(1, mk.Side)
@@ -576,7 +577,7 @@ func (r *CardReader) holdsOtherSticker(k int, q [4]geom.Point) bool {
 // ones), dark blobs of a small marker's size and, without the reference,
 // the outlines with no sticker read, none on a card taken for a taught
 // one. It returns where the blobs lie in r.rois.
-func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLearnedReads, w, h int) [2]int {
+func (r *Reader) stickerPlaces(outlines []outline.Candidate, learned cardLearnedReads, w, h int) [2]int {
 	r.rois = r.rois[:0]
 	for _, c := range r.scanner.Failed {
 		side := math.Sqrt(c.Area)
@@ -623,8 +624,8 @@ func (r *CardReader) stickerPlaces(outlines []cardQuadCandidate, learned cardLea
 		if learned[i].taught() {
 			continue // a card read (preReadOutlines)
 		}
-		box := geom.QuadBox(o.q).Inset(-2)
-		if !r.stickerIn(o.q) && area+box.Dx()*box.Dy() <= w*h/3 {
+		box := geom.QuadBox(o.Q).Inset(-2)
+		if !r.stickerIn(o.Q) && area+box.Dx()*box.Dy() <= w*h/3 {
 			r.rois = append(r.rois, box)
 			area += box.Dx() * box.Dy()
 		}
@@ -683,7 +684,7 @@ var cardGrowTries = [...]float64{-0.035, 0.035}
 
 // cardWidths returns the least and most card widths read in a w×h frame:
 // the options', or by default 5.5% and 45% of the frame's shorter side.
-func (r *CardReader) cardWidths(w, h int) (minW, maxW float64) {
+func (r *Reader) cardWidths(w, h int) (minW, maxW float64) {
 	short := float64(min(w, h))
 	minW, maxW = r.opts.MinCardWidth, r.opts.MaxCardWidth
 	if minW == 0 {
@@ -696,7 +697,7 @@ func (r *CardReader) cardWidths(w, h int) (minW, maxW float64) {
 }
 
 // readLearned compares the card inside outline o with the taught cards.
-func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading, bool, cardMatch, error) {
+func (r *Reader) readLearned(img gocv.Mat, o outline.Candidate) (Reading, bool, cardMatch, error) {
 	return r.readLearnedAs(img, o, false)
 }
 
@@ -705,7 +706,7 @@ func (r *CardReader) readLearned(img gocv.Mat, o cardQuadCandidate) (CardReading
 // compared without occluders, and a card not taken is kept for no later
 // frame (the caller reads o in full later when no other outline is read
 // as its card: findOutlinesIn's blobs).
-func (r *CardReader) readLearnedAs(img gocv.Mat, o cardQuadCandidate, quick bool) (CardReading, bool, cardMatch, error) {
+func (r *Reader) readLearnedAs(img gocv.Mat, o outline.Candidate, quick bool) (Reading, bool, cardMatch, error) {
 	return r.readLearnedOn(img, o, quick, nil)
 }
 
@@ -728,8 +729,8 @@ type cardQuickRead struct {
 // it where it stopped, and a full reading with qr recorded goes on from
 // there: the same reading as from the start, as the quick tries are the
 // full ones' first and a match taken stops both.
-func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool, qr *cardQuickRead) (CardReading, bool, cardMatch, error) {
-	rd := CardReading{ID: CardUnknown, Method: CardMethodLearned, Box: geom.QuadBox(o.q), Corners: o.q}
+func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr *cardQuickRead) (Reading, bool, cardMatch, error) {
+	rd := Reading{ID: Unknown, Method: MethodLearned, Box: geom.QuadBox(o.Q), Corners: o.Q}
 	ix := r.opts.Index
 	if ix == nil || len(ix.entries) == 0 {
 		if r.opts.HideUnknown || !cardLikely(o) {
@@ -743,12 +744,12 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 			r.trace(s.box, s.m)
 		}
 		rd = s.rd
-		rd.Box, rd.Corners = geom.QuadBox(o.q), o.q
+		rd.Box, rd.Corners = geom.QuadBox(o.Q), o.Q
 		return rd, s.ok, s.m, nil
 	}
 	changed := 1.0
 	if r.refUsed {
-		if changed = r.ref.changedIn(o.q); changed < cardRefCompareChanged {
+		if changed = r.ref.changedIn(o.Q); changed < cardRefCompareChanged {
 			return rd, false, cardMatch{}, nil
 		}
 	}
@@ -757,10 +758,10 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 	thr := ix.threshold()
 	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
 	grow := 0.0
-	bestQ := o.q
+	bestQ := o.Q
 	tries := cardLearnTries(o)
 	if quick {
-		tries = tries[:min(len(tries), 2+len(o.alts))]
+		tries = tries[:min(len(tries), 2+len(o.Alts))]
 	}
 	first := -1.0 // the outline's own distance
 	from := 0
@@ -777,7 +778,7 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 		// The outline grown or shrunk a little is not tried where the
 		// outline itself is far from any card (on training scenes these
 		// tries never made a card read from there).
-		if ti > 0 && tr.q == o.q && first >= cardTryFar {
+		if ti > 0 && tr.q == o.Q && first >= cardTryFar {
 			continue
 		}
 		// With the reference, the half added must be a card's too: the
@@ -785,7 +786,7 @@ func (r *CardReader) readLearnedOn(img gocv.Mat, o cardQuadCandidate, quick bool
 		if tr.doubled && r.refUsed && r.ref.changedIn(tr.q) < cardTryDoubledChanged {
 			continue
 		}
-		if ti > 0 && !tr.doubled && r.refUsed && r.triedChanged(tr.q, o.q, changed) < cardRefTryChanged {
+		if ti > 0 && !tr.doubled && r.refUsed && r.triedChanged(tr.q, o.Q, changed) < cardRefTryChanged {
 			continue
 		}
 		t1 := r.times.now()
@@ -905,7 +906,7 @@ func cardMatchedOutline(q [4]geom.Point, grow float64, m cardMatch) [4]geom.Poin
 
 // triedChanged is the share of outline q tried for outline o (whose share
 // is changed) that differs from the reference.
-func (r *CardReader) triedChanged(q, o [4]geom.Point, changed float64) float64 {
+func (r *Reader) triedChanged(q, o [4]geom.Point, changed float64) float64 {
 	if q == o {
 		return changed
 	}
@@ -927,19 +928,19 @@ type cardTry struct {
 // across its width at either end (half a card cut across its length is in
 // a card's proportions too); last, o a little smaller and larger (an edge
 // found a few pixels off on a side or two).
-func cardLearnTries(o cardQuadCandidate) []cardTry {
-	tries := []cardTry{{q: o.q}, {q: o.q, grow: cardGrowInner}}
-	for _, a := range o.alts {
+func cardLearnTries(o outline.Candidate) []cardTry {
+	tries := []cardTry{{q: o.Q}, {q: o.Q, grow: cardGrowInner}}
+	for _, a := range o.Alts {
 		tries = append(tries, cardTry{q: a})
 	}
-	for _, e := range cardExtensions(o.q) {
+	for _, e := range cardExtensions(o.Q) {
 		tries = append(tries, cardTry{q: e})
 	}
-	for _, d := range cardDoubled(o.q) {
+	for _, d := range cardDoubled(o.Q) {
 		tries = append(tries, cardTry{q: d, doubled: true})
 	}
 	for _, g := range cardGrowTries {
-		tries = append(tries, cardTry{q: o.q, grow: g})
+		tries = append(tries, cardTry{q: o.Q, grow: g})
 	}
 	return tries
 }
@@ -1003,8 +1004,8 @@ func cardExtend(q [4]geom.Point, along bool, f, at float64) [4]geom.Point {
 // a very different size right next to another marker (within a card's
 // length of it) when that one's card outline was not found. The markers
 // kept whose card outline was not found are r.loose.
-func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardReading {
-	keep := make([]CardReading, 0, len(out))
+func (r *Reader) dropStrayStickers(out []Reading, onCard []bool) []Reading {
+	keep := make([]Reading, 0, len(out))
 	r.loose = r.loose[:0]
 	for i, rd := range out {
 		drop := false
@@ -1037,21 +1038,21 @@ func (r *CardReader) dropStrayStickers(out []CardReading, onCard []bool) []CardR
 // cardLearnedRead is the comparison of one outline with the taught cards
 // (readLearned), done ahead of the full-resolution sticker search.
 type cardLearnedRead struct {
-	rd       CardReading
+	rd       Reading
 	ok, done bool
 	m        cardMatch
 }
 
 // taught reports whether the outline was taken for a taught card.
-func (l cardLearnedRead) taught() bool { return l.done && l.rd.ID != CardUnknown }
+func (l cardLearnedRead) taught() bool { return l.done && l.rd.ID != Unknown }
 
 // cardLearnedReads are the reads of a frame's outlines, by index.
 type cardLearnedReads []cardLearnedRead
 
 // onTaught reports whether p lies on an outline taken for a taught card.
-func (ls cardLearnedReads) onTaught(p geom.Point, outlines []cardQuadCandidate) bool {
+func (ls cardLearnedReads) onTaught(p geom.Point, outlines []outline.Candidate) bool {
 	for i, l := range ls {
-		if l.taught() && geom.InQuad(p, outlines[i].q) {
+		if l.taught() && geom.InQuad(p, outlines[i].Q) {
 			return true
 		}
 	}
@@ -1070,7 +1071,7 @@ func (ls cardLearnedReads) readAt(p geom.Point) bool {
 }
 
 // stickerIn reports whether a sticker read so far (r.reads) lies in q.
-func (r *CardReader) stickerIn(q [4]geom.Point) bool {
+func (r *Reader) stickerIn(q [4]geom.Point) bool {
 	for _, m := range r.reads {
 		if geom.InQuad(m.Marker.Center, q) {
 			return true
@@ -1081,7 +1082,7 @@ func (r *CardReader) stickerIn(q [4]geom.Point) bool {
 
 // preReadOutlines compares the outlines that hold no sticker read so far
 // (r.reads) with the taught cards.
-func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandidate) (cardLearnedReads, error) {
+func (r *Reader) preReadOutlines(colour gocv.Mat, outlines []outline.Candidate) (cardLearnedReads, error) {
 	ls := slices.Grow(r.learned[:0], len(outlines))[:len(outlines)]
 	clear(ls)
 	r.learned = ls
@@ -1094,17 +1095,17 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 			ls[i] = r.ref.pre[i] // read with the reference already
 			continue
 		}
-		if r.stickerIn(o.q) {
+		if r.stickerIn(o.Q) {
 			continue
 		}
-		if r.refUsed && ls.readAt(geom.QuadCentre(o.q)) {
+		if r.refUsed && ls.readAt(geom.QuadCentre(o.Q)) {
 			// On a card read already: a reading of it would be that
 			// card again or dropped (dropStrayReadings).
-			ls[i] = cardLearnedRead{rd: CardReading{ID: CardUnknown}, done: true}
+			ls[i] = cardLearnedRead{rd: Reading{ID: Unknown}, done: true}
 			continue
 		}
 		var qr *cardQuickRead // a blob's outline read quickly (settlePending)
-		if p := &r.ref; r.refUsed && i >= p.pendingFrom && i-p.pendingFrom < len(p.pending) && p.pending[i-p.pendingFrom].q.q == o.q {
+		if p := &r.ref; r.refUsed && i >= p.pendingFrom && i-p.pendingFrom < len(p.pending) && p.pending[i-p.pendingFrom].q.Q == o.Q {
 			qr = &p.pending[i-p.pendingFrom].quick
 		}
 		rd, ok, m, err := r.readLearnedOn(colour, o, false, qr)
@@ -1120,7 +1121,7 @@ func (r *CardReader) preReadOutlines(colour gocv.Mat, outlines []cardQuadCandida
 // taught cards (learned: those compared already) and appends what they
 // show to out; missed are the outlines that came near a taught card but
 // matched none, for the keypoint search.
-func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate, used []bool, learned cardLearnedReads, out []CardReading) ([]CardReading, []cardKeyMiss, error) {
+func (r *Reader) readOutlines(colour gocv.Mat, outlines []outline.Candidate, used []bool, learned cardLearnedReads, out []Reading) ([]Reading, []cardKeyMiss, error) {
 	bounds := image.Rect(0, 0, colour.Cols(), colour.Rows())
 	var missed []cardKeyMiss
 	for i, o := range outlines {
@@ -1135,7 +1136,7 @@ func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate,
 			}
 		}
 		rd, ok, m := l.rd, l.ok, l.m
-		if rd.ID == CardUnknown && m.id != "" {
+		if rd.ID == Unknown && m.id != "" {
 			at := -1
 			if ok {
 				at = len(out)
@@ -1153,8 +1154,8 @@ func (r *CardReader) readOutlines(colour gocv.Mat, outlines []cardQuadCandidate,
 
 // cardLikely reports whether an outline that matched nothing is still
 // surely a card (to be reported as unknown): a strong, refined outline.
-func cardLikely(o cardQuadCandidate) bool {
-	return o.refined
+func cardLikely(o outline.Candidate) bool {
+	return o.Refined
 }
 
 // cardOrderFrom turns the card outline q so that its first corner is the
@@ -1222,24 +1223,24 @@ func cardOnlyBlobs(roi image.Rectangle, rs []image.Rectangle, blobs [2]int) bool
 	return true
 }
 
-// CardWatcher reads the cards in each frame and reports the ones shown: a
-// [CardReader] feeding a [CardTracker]. It is what a live loop calls once
+// Watcher reads the cards in each frame and reports the ones shown: a
+// [Reader] feeding a [Tracker]. It is what a live loop calls once
 // per frame; not safe for concurrent use.
-type CardWatcher struct {
-	Reader  *CardReader
-	Tracker *CardTracker
+type Watcher struct {
+	Reader  *Reader
+	Tracker *Tracker
 	// last holds the cards read in the frame last observed.
-	last []CardReading
+	last []Reading
 }
 
-// NewCardWatcher returns a watcher reading with r and tracking with cfg.
-func NewCardWatcher(r *CardReader, cfg CardTrackerConfig) *CardWatcher {
-	return &CardWatcher{Reader: r, Tracker: NewCardTracker(cfg)}
+// NewWatcher returns a watcher reading with r and tracking with cfg.
+func NewWatcher(r *Reader, cfg TrackerConfig) *Watcher {
+	return &Watcher{Reader: r, Tracker: NewTracker(cfg)}
 }
 
 // Observe reads frame (its index and image) and returns the cards shown as
 // of it.
-func (w *CardWatcher) Observe(frame int, img gocv.Mat) ([]CardShown, error) {
+func (w *Watcher) Observe(frame int, img gocv.Mat) ([]Shown, error) {
 	cards, err := w.Reader.ReadCards(img)
 	w.last = cards
 	if err != nil {
@@ -1250,10 +1251,10 @@ func (w *CardWatcher) Observe(frame int, img gocv.Mat) ([]CardShown, error) {
 
 // InView returns the cards read in the frame last observed (for drawing
 // them on a preview).
-func (w *CardWatcher) InView() []CardReading { return w.last }
+func (w *Watcher) InView() []Reading { return w.last }
 
 // Shown is Observe returning only the content ids of the cards shown.
-func (w *CardWatcher) Shown(frame int, img gocv.Mat) ([]string, error) {
+func (w *Watcher) Shown(frame int, img gocv.Mat) ([]string, error) {
 	evs, err := w.Observe(frame, img)
 	if err != nil || len(evs) == 0 {
 		return nil, err
@@ -1311,14 +1312,14 @@ type cardStickered struct{ card, marker [4]geom.Point }
 // carries one sticker; what else looks like a marker on it, away from the
 // sticker, is card art (a stray sticker, dropped, or a wrong one), so the
 // full-resolution and retry searches leave it alone (cardOffSticker).
-func (r *CardReader) stickerCards(outlines []cardQuadCandidate, out []cardStickered) []cardStickered {
+func (r *Reader) stickerCards(outlines []outline.Candidate, out []cardStickered) []cardStickered {
 	for _, o := range outlines {
-		if !o.refined {
+		if !o.Refined {
 			continue
 		}
 		for _, m := range r.reads {
-			if cardStickerFits(m.Marker, o.q) {
-				out = append(out, cardStickered{o.q, m.Marker.Corners})
+			if cardStickerFits(m.Marker, o.Q) {
+				out = append(out, cardStickered{o.Q, m.Marker.Corners})
 				break
 			}
 		}

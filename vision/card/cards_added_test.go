@@ -66,7 +66,7 @@ func TestCardsAddedEveryFrame(t *testing.T) {
 		t.Skip("renders and reads 26 frames")
 	}
 	seed := cardsTrembleSeed + 6 // not one of the benchmark's
-	cardsReadEveryFrame(t, seed, cardsAddedFrames, func(i int, r *card.CardReader, what string) {
+	cardsReadEveryFrame(t, seed, cardsAddedFrames, func(i int, r *card.Reader, what string) {
 		switch {
 		case i >= 1 && i <= cardsAddedMoves && !r.PartlyFollowedForTest():
 			t.Errorf("%s: the card sliding in, not partly followed", what)

@@ -49,7 +49,7 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 	slowest := make([]float64, len(tables))
 	nfs := 0.0 // frames counted a table
 	for ti, bg := range tables {
-		r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+		r, err := card.NewReader(card.Options{Index: ix})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,10 +252,10 @@ func TestCardsNewFrameCPU(t *testing.T) {
 	rounds := positiveOr(*cardRounds, 12)
 	ix, _ := cardsTeachAll(t, 100, 2)
 	tables := synth.Backgrounds()
-	readers := make([]*card.CardReader, len(tables))
+	readers := make([]*card.Reader, len(tables))
 	steps := make([][]cardsStep, len(tables))
 	for ti, bg := range tables {
-		r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+		r, err := card.NewReader(card.Options{Index: ix})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +269,7 @@ func TestCardsNewFrameCPU(t *testing.T) {
 		}()
 		steps[ti] = s
 	}
-	read := func(r *card.CardReader, s cardsStep) float64 {
+	read := func(r *card.Reader, s cardsStep) float64 {
 		t.Helper()
 		if err := r.SetBackground(*s.bg); err != nil {
 			t.Fatal(err)

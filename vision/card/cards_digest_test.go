@@ -49,7 +49,7 @@ func TestCardsReadingDigest(t *testing.T) {
 	vision.SetOpenCVThreads(1)
 	t.Cleanup(func() { vision.SetOpenCVThreads(before) })
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestCardsReadingDigest(t *testing.T) {
 	var seeds []int64
 	var cpu [2]time.Duration
 	frames := 0
-	read := func(s synth.CardScene, ref bool) ([]card.CardReading, []synth.CardTruth) {
+	read := func(s synth.CardScene, ref bool) ([]card.Reading, []synth.CardTruth) {
 		m, truth, err := synth.RenderCardScene(s)
 		defer m.Close()
 		if err != nil {
@@ -131,9 +131,9 @@ func TestCardsReadingDigest(t *testing.T) {
 			seeds = append(seeds, seed)
 			s := cardsLearnedScene(seed, n, false, cardsUntaughtCalib)
 			got, truth := read(s, ref)
-			untaught.add(cardsMatch(got, truth, func(synth.CardTruth) string { return card.CardUnknown }))
+			untaught.add(cardsMatch(got, truth, func(synth.CardTruth) string { return card.Unknown }))
 			for _, g := range got {
-				if g.ID != card.CardUnknown && g.Method == card.CardMethodLearned {
+				if g.ID != card.Unknown && g.Method == card.MethodLearned {
 					falseIDs++
 				}
 			}

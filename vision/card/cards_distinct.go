@@ -147,7 +147,7 @@ func (g *cardDistinctGrid) near(desc *[4]uint64, x, y float64, c int32) bool {
 
 // distinct returns the reader's distinct-keypoint finder for its index,
 // filed anew when the index changed.
-func (r *CardReader) distinct() *cardDistinct {
+func (r *Reader) distinct() *cardDistinct {
 	ix := r.opts.Index
 	if r.dist == nil || r.dist.ix != ix || r.dist.n != ix.Len() {
 		r.dist = newCardDistinct(ix)

@@ -71,7 +71,7 @@ func cardsRefName(ref bool) string {
 // same table) as its reference, as the live pipeline gives it. cpu is the
 // reading's own CPU time (a live reader gets the reference once, not every
 // frame).
-func cardsRead(r *card.CardReader, s synth.CardScene, m gocv.Mat, ref bool) (got []card.CardReading, cpu time.Duration, err error) {
+func cardsRead(r *card.Reader, s synth.CardScene, m gocv.Mat, ref bool) (got []card.Reading, cpu time.Duration, err error) {
 	bg := gocv.NewMat()
 	if ref {
 		bg.Close()
@@ -204,7 +204,7 @@ func (s cardsScore) rate() float64 { return float64(s.right) / float64(max(1, s.
 
 // cardsMatch pairs readings with true cards by box centre and scores them;
 // want returns the id a true card should be read as.
-func cardsMatch(got []card.CardReading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
+func cardsMatch(got []card.Reading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
 	var s cardsScore
 	used := make([]bool, len(got))
 	for _, tr := range truth {
@@ -228,7 +228,7 @@ func cardsMatch(got []card.CardReading, truth []synth.CardTruth, want func(synth
 		switch g := got[gi]; {
 		case g.ID == want(tr):
 			s.right++
-		case g.ID == card.CardUnknown:
+		case g.ID == card.Unknown:
 			s.unknown++
 		default:
 			s.wrong++
@@ -237,7 +237,7 @@ func cardsMatch(got []card.CardReading, truth []synth.CardTruth, want func(synth
 	for i, u := range used {
 		if !u {
 			s.extra++
-			if got[i].ID != card.CardUnknown {
+			if got[i].ID != card.Unknown {
 				s.extraTaught++
 			}
 		}
@@ -250,9 +250,9 @@ func cardsMatch(got []card.CardReading, truth []synth.CardTruth, want func(synth
 // whose outline's centre lies on a card whose sticker was read too (a
 // second reading of that card); off, those whose centre lies on no card
 // (a stretch of table, a shadow or a hand reported as a card).
-func cardsLearnedStrays(got []card.CardReading, truth []synth.CardTruth) (twice, off int) {
+func cardsLearnedStrays(got []card.Reading, truth []synth.CardTruth) (twice, off int) {
 	for _, g := range got {
-		if g.Method != card.CardMethodLearned {
+		if g.Method != card.MethodLearned {
 			continue
 		}
 		c := cardsCentre(g.Corners)
@@ -260,8 +260,8 @@ func cardsLearnedStrays(got []card.CardReading, truth []synth.CardTruth) (twice,
 		for _, tr := range truth {
 			if card.PointInQuadForTest(c, tr.Corners) {
 				on = true
-				stuck = stuck || slices.ContainsFunc(got, func(m card.CardReading) bool {
-					return m.Method == card.CardMethodMarker && card.PointInQuadForTest(cardsCentre(m.Corners), tr.Corners)
+				stuck = stuck || slices.ContainsFunc(got, func(m card.Reading) bool {
+					return m.Method == card.MethodMarker && card.PointInQuadForTest(cardsCentre(m.Corners), tr.Corners)
 				})
 			}
 		}
@@ -284,7 +284,7 @@ func cardsCentre(q [4]geom.Point) geom.Point {
 // reading of its marker id (and the content the map gives it) holds the
 // sticker's centre in its box; wrong when only readings of other ids do; a
 // reading holding no sticker's centre is a phantom (extra).
-func cardsMatchMarkers(got []card.CardReading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
+func cardsMatchMarkers(got []card.Reading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
 	var s cardsScore
 	used := make([]bool, len(got))
 	for _, tr := range truth {
@@ -406,7 +406,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 	if cardsEvalFull() {
 		scenes = 60
 	}
-	r, err := card.NewCardReader(card.CardReaderOptions{})
+	r, err := card.NewReader(card.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 		if e, ok := mm.Lookup(tr.Marker); ok {
 			return e.Content
 		}
-		return card.CardUnknown
+		return card.Unknown
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -458,9 +458,9 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var marked []card.CardReading
+			var marked []card.Reading
 			for _, g := range got {
-				if g.Method == card.CardMethodMarker {
+				if g.Method == card.MethodMarker {
 					marked = append(marked, g)
 				}
 			}
@@ -548,7 +548,7 @@ type cardsTrace struct {
 
 // cardsCollect reads scenes and returns every outline's best match,
 // labelled against the truth.
-func cardsCollect(t testing.TB, r *card.CardReader, seeds []int64, n int, taught bool, untaughtBase int64) []cardsTrace {
+func cardsCollect(t testing.TB, r *card.Reader, seeds []int64, n int, taught bool, untaughtBase int64) []cardsTrace {
 	t.Helper()
 	var out []cardsTrace
 	for _, seed := range seeds {
@@ -633,7 +633,7 @@ func TestCardsCalibrate(t *testing.T) {
 		n, scenes = 100, 1500
 	}
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -678,7 +678,7 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 	}
 	n = positiveOr(*confirmN, n) // another count of cards taught
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -820,7 +820,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 	// -eval-whole-frame measures the reading of single pictures (tablecam
 	// card): SearchWholeFrame.
 	whole := *evalWholeFrame
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
+	r, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: whole})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -875,7 +875,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 		if !ok {
 			continue
 		}
-		fs.add(cardsMatch(got, truth, func(synth.CardTruth) string { return card.CardUnknown }))
+		fs.add(cardsMatch(got, truth, func(synth.CardTruth) string { return card.Unknown }))
 		falseIDs += len(cardsFalseIDs(got))
 	}
 	cardsCheckSeeds(t, teachSeeds, evalSeeds)
@@ -902,7 +902,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 
 // cardsReadUntaught reads the scene of untaught cards of seed (art from
 // untaughtBase) with r; false when it could not be rendered.
-func cardsReadUntaught(t *testing.T, r *card.CardReader, seed int64, n int, untaughtBase int64, ref bool) ([]card.CardReading, []synth.CardTruth, bool) {
+func cardsReadUntaught(t *testing.T, r *card.Reader, seed int64, n int, untaughtBase int64, ref bool) ([]card.Reading, []synth.CardTruth, bool) {
 	t.Helper()
 	s := cardsLearnedScene(seed, n, false, untaughtBase)
 	m, truth, err := synth.RenderCardScene(s)
@@ -919,10 +919,10 @@ func cardsReadUntaught(t *testing.T, r *card.CardReader, seed int64, n int, unta
 
 // cardsFalseIDs are the readings of got that name a taught card (in a
 // scene of untaught cards: false identifications).
-func cardsFalseIDs(got []card.CardReading) []card.CardReading {
-	var out []card.CardReading
+func cardsFalseIDs(got []card.Reading) []card.Reading {
+	var out []card.Reading
 	for _, g := range got {
-		if g.ID != card.CardUnknown && g.Method == card.CardMethodLearned {
+		if g.ID != card.Unknown && g.Method == card.MethodLearned {
 			out = append(out, g)
 		}
 	}
@@ -978,7 +978,7 @@ func cardsBenchRead(b *testing.B, whole bool) {
 // cardsBenchTable reads the benchmark's frame on table bg, with the empty
 // table as the reader's reference when ref.
 func cardsBenchTable(b *testing.B, ix *card.CardIndex, bg synth.Background, whole, ref bool) {
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix, SearchWholeFrame: whole})
+	r, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: whole})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -1057,7 +1057,7 @@ func cardsBenchName(bg synth.Background, ref bool) string {
 // cardsBenchNew reads BenchmarkReadCards720pNew's cycle of frames on table bg.
 func cardsBenchNew(b *testing.B, ix *card.CardIndex, bg synth.Background, ref bool) {
 	const k = 12
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -1316,7 +1316,7 @@ func TestCardsMethodComparison(t *testing.T) {
 // PNG at its print DPI), "photographs" it as the webcam over the table
 // would — shrunk to webcam scale with area averaging, turned, tilted in
 // perspective, defocused, with sensor noise and JPEG — and reads every
-// marker back through the CardReader, with the id the marker map gives it.
+// marker back through the Reader, with the id the marker map gives it.
 func TestCardsStickerSheetPhotographed(t *testing.T) {
 	mm := marker.DefaultMap()
 	var ids []int
@@ -1338,7 +1338,7 @@ func TestCardsStickerSheetPhotographed(t *testing.T) {
 	}
 	defer page.Close()
 	onPage := ids[:min(len(ids), perPage)]
-	r, err := card.NewCardReader(card.CardReaderOptions{Markers: mm})
+	r, err := card.NewReader(card.Options{Markers: mm})
 	if err != nil {
 		t.Fatal(err)
 	}

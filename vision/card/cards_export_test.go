@@ -8,6 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
@@ -16,7 +17,7 @@ import (
 
 // TraceMatchesForTest makes r report every card outline's best match: the
 // taught card, its distance and the nearest other card's distance.
-func (r *CardReader) TraceMatchesForTest(f func(box image.Rectangle, id string, dist, second float64)) {
+func (r *Reader) TraceMatchesForTest(f func(box image.Rectangle, id string, dist, second float64)) {
 	if f == nil {
 		r.trace = nil
 		return
@@ -100,7 +101,7 @@ func CardMatchOccludedForTest(ix *CardIndex, canon gocv.Mat) (string, float64, f
 // FitOutlineForTest matches the outline q of img with r's taught cards and
 // fits it to the nearest one (fitToCard): the fitted outline, the card
 // nearest then, and that card's distance before and after.
-func (r *CardReader) FitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Point, id string, before, after float64, err error) {
+func (r *Reader) FitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Point, id string, before, after float64, err error) {
 	if err := r.desc.rectify(img, q, 0); err != nil {
 		return q, "", 0, 0, err
 	}
@@ -118,19 +119,19 @@ const CardMaskRatioForTest = cardMaskRatio
 
 // ReadOutlineForTest reads the card inside outline q of img as the reader
 // reads an outline it found (its tries, fit and masked comparison).
-func ReadOutlineForTest(r *CardReader, img gocv.Mat, q [4]geom.Point) (CardReading, error) {
-	rd, _, _, err := r.readLearned(img, cardQuadCandidate{q: q})
+func ReadOutlineForTest(r *Reader, img gocv.Mat, q [4]geom.Point) (Reading, error) {
+	rd, _, _, err := r.readLearned(img, outline.Candidate{Q: q})
 	return rd, err
 }
 
 // ConfirmKeyFoundForTest confirms outline q of img found by the keypoints
 // of card want (with inliers agreeing), as the keypoint searches do, the
 // frame read without a reference.
-func ConfirmKeyFoundForTest(r *CardReader, img gocv.Mat, q [4]geom.Point, want string, inliers int) (CardReading, bool, error) {
+func ConfirmKeyFoundForTest(r *Reader, img gocv.Mat, q [4]geom.Point, want string, inliers int) (Reading, bool, error) {
 	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
 	g, err := geom.GreyView(r.grey)
 	if err != nil {
-		return CardReading{}, false, err
+		return Reading{}, false, err
 	}
 	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
 	r.fits = 0
@@ -159,7 +160,7 @@ type ConfirmKeysForTest struct {
 // TraceConfirmKeysForTest makes r report every verification of a match
 // at its outline's pose (with the reference): the outline's box, the
 // matched card and what was found.
-func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, c ConfirmKeysForTest)) {
+func (r *Reader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, c ConfirmKeysForTest)) {
 	if f == nil {
 		r.ref.confirmTrace = nil
 		return
@@ -188,7 +189,7 @@ func (r *CardReader) TraceConfirmKeysForTest(f func(box image.Rectangle, id stri
 // reference, and returns the cards read there.
 //
 // short is the card's short side (px) when known, else 0.
-func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle, short float64) ([]CardReading, error) {
+func SearchPlaceKeysForTest(r *Reader, img gocv.Mat, place image.Rectangle, short float64) ([]Reading, error) {
 	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
 	grey := r.grey
 	gr, err := geom.ColourView(img)
@@ -205,7 +206,7 @@ func SearchPlaceKeysForTest(r *CardReader, img gocv.Mat, place image.Rectangle, 
 }
 
 // TimeCardsForTest makes r add up where its time goes (on) or stop (off).
-func (r *CardReader) TimeCardsForTest(on bool) {
+func (r *Reader) TimeCardsForTest(on bool) {
 	r.times = nil
 	if on {
 		r.times = newCardTimes()
@@ -214,7 +215,7 @@ func (r *CardReader) TimeCardsForTest(on bool) {
 
 // CardTimesForTest returns what r added up since TimeCardsForTest: the
 // time and count of each part, and clears it.
-func (r *CardReader) CardTimesForTest() (map[string]time.Duration, map[string]int) {
+func (r *Reader) CardTimesForTest() (map[string]time.Duration, map[string]int) {
 	if r.times == nil {
 		return nil, nil
 	}
@@ -229,11 +230,11 @@ func PointInQuadForTest(p geom.Point, q [4]geom.Point) bool { return geom.InQuad
 // FollowedForTest reports whether the last frame read was the cards of the
 // frame before it followed (cards_follow.go), not read in full, not even
 // partly.
-func (r *CardReader) FollowedForTest() bool { return r.followRun > 0 && !r.partly }
+func (r *Reader) FollowedForTest() bool { return r.followRun > 0 && !r.partly }
 
 // PartlyFollowedForTest reports whether the last frame read was partly
 // followed: the cards found again kept, the places they do not make read.
-func (r *CardReader) PartlyFollowedForTest() bool { return r.partly }
+func (r *Reader) PartlyFollowedForTest() bool { return r.partly }
 
 // CardFollowFramesForTest is cardFollowFrames.
 const CardFollowFramesForTest = cardFollowFrames

@@ -6,6 +6,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
@@ -40,13 +41,13 @@ const cardFitSame = 1.5
 // fitOutline fits the outline q grown by grow (its match m, not taken) to
 // its nearest card when that is near and the frame's fits are not spent,
 // and returns the outline, its growth and its match then.
-func (r *CardReader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m cardMatch) ([4]geom.Point, float64, cardMatch, error) {
+func (r *Reader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m cardMatch) ([4]geom.Point, float64, cardMatch, error) {
 	if m.id == "" || m.dist >= cardKeyMissDist || m.dist >= cardKeyMissRatio*m.second || r.fits >= cardFitFrame {
 		return q, grow, m, nil
 	}
 	gq, id := geom.GrowQuad(q, grow), m.id
 	for _, f := range r.fitLast {
-		if f.id == m.id && cardQuadAltDistance(gq, cardQuadCandidate{q: f.q}) <= cardFitSame {
+		if f.id == m.id && outline.AltDistance(gq, outline.Candidate{Q: f.q}) <= cardFitSame {
 			r.fitFailed = append(r.fitFailed, f)
 			return q, grow, m, nil
 		}
@@ -68,7 +69,7 @@ func (r *CardReader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m c
 // fitToCard moves the sides of outline q (its match m) towards m's card
 // and returns the outline and its match with all taught cards; false when
 // the card came no nearer.
-func (r *CardReader) fitToCard(img gocv.Mat, q [4]geom.Point, m cardMatch) ([4]geom.Point, cardMatch, bool, error) {
+func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m cardMatch) ([4]geom.Point, cardMatch, bool, error) {
 	ix := r.opts.Index
 	// The card upright: its top-left corner first.
 	up := q

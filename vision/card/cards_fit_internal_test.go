@@ -13,7 +13,7 @@ import (
 // cardFitSetup returns a reader with two taught cards (noise), a frame of
 // noise, an outline on it and a match with one of them that is near and
 // not taken.
-func cardFitSetup(t testing.TB) (*CardReader, gocv.Mat, [4]geom.Point, cardMatch) {
+func cardFitSetup(t testing.TB) (*Reader, gocv.Mat, [4]geom.Point, cardMatch) {
 	ix := NewCardIndex()
 	for i, id := range []string{"a", "b"} {
 		card := gocv.NewMatWithSize(280, 200, gocv.MatTypeCV8UC3)
@@ -25,7 +25,7 @@ func cardFitSetup(t testing.TB) (*CardReader, gocv.Mat, [4]geom.Point, cardMatch
 			t.Fatal(err)
 		}
 	}
-	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestCardFitNotRepeated(t *testing.T) {
 // An unknown outline around a card read and the hand holding it covers
 // most of that card's box; one beside the card does not.
 func TestCardMostlyOver(t *testing.T) {
-	read := []CardReading{{ID: "a", Box: image.Rect(100, 100, 200, 240)}}
+	read := []Reading{{ID: "a", Box: image.Rect(100, 100, 200, 240)}}
 	for _, c := range []struct {
 		box  image.Rectangle
 		want bool

@@ -16,7 +16,7 @@ import (
 // outline off by a little on both ends better than by more on one.
 func TestCardReaderFitsOutlineToCard(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 8, 2)
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}

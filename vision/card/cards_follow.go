@@ -72,7 +72,7 @@ var cardFollowTurns = [...]float64{0, -0.6, 0.6}
 // readings), where it lies (the outline's centre and its turn since it was
 // read) and the picture it was read with, sampled at offs from the centre.
 type cardFollowed struct {
-	rd     CardReading
+	rd     Reading
 	marker *marker.Sticker // when read
 	now    marker.Sticker  // where it was read again this frame
 	q0     [4]geom.Point   // the outline when read
@@ -88,7 +88,7 @@ type cardFollowed struct {
 // startFollowing starts following the readings out of a frame read in full
 // with the reference (g its grey view); without the reference nothing is
 // followed.
-func (r *CardReader) startFollowing(g geom.View, out []CardReading) {
+func (r *Reader) startFollowing(g geom.View, out []Reading) {
 	r.followed = r.followed[:0]
 	r.followRun = 0
 	if !r.refUsed {
@@ -102,7 +102,7 @@ func (r *CardReader) startFollowing(g geom.View, out []CardReading) {
 		t := cardFollowed{rd: rd, q0: rd.Corners}
 		t.c0 = geom.QuadCentre(rd.Corners)
 		t.c = t.c0
-		if rd.Method == CardMethodMarker && rd.Marker != nil {
+		if rd.Method == MethodMarker && rd.Marker != nil {
 			if m, ok := r.markerRead(*rd.Marker, rd.Box); ok {
 				t.marker = &m
 			}
@@ -122,7 +122,7 @@ func (r *CardReader) startFollowing(g geom.View, out []CardReading) {
 
 // markerRead is the sticker read this frame with marker id whose centre
 // lies in box.
-func (r *CardReader) markerRead(id int, box image.Rectangle) (marker.Sticker, bool) {
+func (r *Reader) markerRead(id int, box image.Rectangle) (marker.Sticker, bool) {
 	for _, m := range r.reads {
 		p := m.Marker.Center
 		if m.Marker.ID == id && float64(p.X) >= float64(box.Min.X)-1 && float64(p.X) <= float64(box.Max.X)+1 &&
@@ -143,7 +143,7 @@ func (r *CardReader) markerRead(id int, box image.Rectangle) (marker.Sticker, bo
 // returned lie outside the open blobs, which ReadCards reads (partly
 // followed, the frame still counts in r.followRun); a card followed in an
 // open blob is read there again with what else is in it.
-func (r *CardReader) follow(g geom.View, minW float64) (out []CardReading, open []int, ok bool) {
+func (r *Reader) follow(g geom.View, minW float64) (out []Reading, open []int, ok bool) {
 	if !r.refUsed || len(r.followed) == 0 || r.followRun >= cardFollowFrames {
 		return nil, nil, false
 	}
@@ -154,7 +154,7 @@ func (r *CardReader) follow(g geom.View, minW float64) (out []CardReading, open 
 			r.kept = append(r.kept, i)
 		}
 	}
-	out = make([]CardReading, 0, len(r.kept))
+	out = make([]Reading, 0, len(r.kept))
 	r.reads = r.reads[:0]
 	for _, i := range r.kept {
 		t := &r.followed[i]
@@ -200,7 +200,7 @@ func (r *CardReader) follow(g geom.View, minW float64) (out []CardReading, open 
 
 // refound reports whether the card followed t is found again in g (its
 // new place in t.c, t.turn and t.q; a sticker's new read in t.now).
-func (r *CardReader) refound(g geom.View, t *cardFollowed) bool {
+func (r *Reader) refound(g geom.View, t *cardFollowed) bool {
 	c, turn := t.find(g)
 	if t.marker == nil && t.diff(g, c, turn) > cardFollowDiff {
 		return false
@@ -243,13 +243,13 @@ func cardPointInRect(p geom.Point, r image.Rectangle) bool {
 // (one reading per card: an outline of it, or of it and the hand), and
 // puts the kept stickers' reads back in r.reads (startFollowing follows
 // them by it).
-func (r *CardReader) keepFollowed(out, kept []CardReading) []CardReading {
+func (r *Reader) keepFollowed(out, kept []Reading) []Reading {
 	n := len(out)
 	for k, rd := range kept {
 		ctr := geom.QuadCentre(rd.Corners)
 		near := rd.Box.Inset(-max(rd.Box.Dx(), rd.Box.Dy()) / 2)
-		if slices.ContainsFunc(out[:n], func(o CardReading) bool {
-			read := o.ID != CardUnknown || o.Method == CardMethodMarker // unknown ones on it go below
+		if slices.ContainsFunc(out[:n], func(o Reading) bool {
+			read := o.ID != Unknown || o.Method == MethodMarker // unknown ones on it go below
 			return read && geom.InQuad(ctr, o.Corners) ||
 				rd.Marker != nil && o.Marker != nil && *o.Marker == *rd.Marker && o.Box.Min.Add(o.Box.Max).Div(2).In(near)
 		}) {
@@ -261,12 +261,12 @@ func (r *CardReader) keepFollowed(out, kept []CardReading) []CardReading {
 		}
 	}
 	held := slices.Clone(out[n:])
-	return slices.DeleteFunc(out, func(o CardReading) bool {
-		if o.ID != CardUnknown || o.Method != CardMethodLearned {
+	return slices.DeleteFunc(out, func(o Reading) bool {
+		if o.ID != Unknown || o.Method != MethodLearned {
 			return false
 		}
 		ctr := geom.QuadCentre(o.Corners)
-		return slices.ContainsFunc(held, func(k CardReading) bool { return geom.InQuad(ctr, k.Corners) })
+		return slices.ContainsFunc(held, func(k Reading) bool { return geom.InQuad(ctr, k.Corners) })
 	})
 }
 
@@ -387,7 +387,7 @@ func cardBoxAt(g geom.View, x, y float64) float64 {
 }
 
 // stopFollowing stops following (a new reference).
-func (r *CardReader) stopFollowing() {
+func (r *Reader) stopFollowing() {
 	r.followed = slices.Delete(r.followed, 0, len(r.followed))
 	r.followRun = 0
 }

@@ -23,7 +23,7 @@ import (
 // card's picture is where it was, but it is not followed, nor looked for
 // again.
 func TestCardFollowOnChanged(t *testing.T) {
-	r, err := NewCardReader(CardReaderOptions{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestCardFollowOnChanged(t *testing.T) {
 	if err := r.SetBackground(frame(false)); err != nil {
 		t.Fatal(err)
 	}
-	read := func(img gocv.Mat) []CardReading {
+	read := func(img gocv.Mat) []Reading {
 		t.Helper()
 		out, err := r.ReadCards(img)
 		if err != nil {
@@ -113,9 +113,9 @@ func TestCardUnshaded(t *testing.T) {
 	at := image.Rect(800, 330, 880, 440)
 	gocv.Rectangle(&other, at, color.RGBA{60, 180, 200, 0}, -1)
 	gocv.Rectangle(&other, at.Inset(15), color.RGBA{200, 40, 40, 0}, -1)
-	minW, _ := (&CardReader{}).cardWidths(1280, 720)
+	minW, _ := (&Reader{}).cardWidths(1280, 720)
 	cardArea := minW * minW * cardRefAspect
-	read := []CardReading{{ID: "x", Method: CardMethodLearned, Corners: card, Box: geom.QuadBox(card)}}
+	read := []Reading{{ID: "x", Method: MethodLearned, Corners: card, Box: geom.QuadBox(card)}}
 	left := func(img gocv.Mat) cardBlobLeft {
 		t.Helper()
 		r := cardsRefReader(t, img, ref)
@@ -153,16 +153,16 @@ func TestCardKeepFollowed(t *testing.T) {
 	rect := func(x0, y0, x1, y1 float32) [4]geom.Point {
 		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
-	reading := func(id string, method string, marker int, q [4]geom.Point) CardReading {
-		rd := CardReading{ID: id, Method: method, Corners: q, Box: geom.QuadBox(q)}
+	reading := func(id string, method string, marker int, q [4]geom.Point) Reading {
+		rd := Reading{ID: id, Method: method, Corners: q, Box: geom.QuadBox(q)}
 		if marker >= 0 {
 			rd.Marker = &marker
 		}
 		return rd
 	}
-	r := &CardReader{}
-	var kept []CardReading
-	follow := func(rd CardReading) {
+	r := &Reader{}
+	var kept []Reading
+	follow := func(rd Reading) {
 		t := cardFollowed{rd: rd}
 		if rd.Marker != nil {
 			t.marker = &marker.Sticker{Marker: marker.Marker{ID: *rd.Marker}}
@@ -172,16 +172,16 @@ func TestCardKeepFollowed(t *testing.T) {
 		r.followed = append(r.followed, t)
 		kept = append(kept, rd)
 	}
-	follow(reading("taught-1", CardMethodLearned, -1, rect(100, 100, 200, 240)))   // covered by a reading
-	follow(reading("robot-1", CardMethodMarker, 17, rect(300, 100, 400, 240)))     // its marker read near it
-	follow(reading("taught-2", CardMethodLearned, -1, rect(500, 100, 600, 240)))   // an unknown reading on it
-	follow(reading("activation-3", CardMethodMarker, 2, rect(700, 100, 800, 240))) // kept
-	out := []CardReading{
-		reading("taught-1", CardMethodLearned, -1, rect(110, 105, 210, 245)),
-		reading("robot-1", CardMethodMarker, 17, rect(380, 200, 395, 215)),     // the marker alone
-		reading(CardUnknown, CardMethodLearned, -1, rect(520, 120, 580, 200)),  // on taught-2
-		reading(CardUnknown, CardMethodLearned, -1, rect(900, 400, 980, 500)),  // elsewhere
-		reading("activation-3", CardMethodMarker, 2, rect(100, 600, 115, 615)), // the same sticker far off
+	follow(reading("taught-1", MethodLearned, -1, rect(100, 100, 200, 240)))   // covered by a reading
+	follow(reading("robot-1", MethodMarker, 17, rect(300, 100, 400, 240)))     // its marker read near it
+	follow(reading("taught-2", MethodLearned, -1, rect(500, 100, 600, 240)))   // an unknown reading on it
+	follow(reading("activation-3", MethodMarker, 2, rect(700, 100, 800, 240))) // kept
+	out := []Reading{
+		reading("taught-1", MethodLearned, -1, rect(110, 105, 210, 245)),
+		reading("robot-1", MethodMarker, 17, rect(380, 200, 395, 215)),     // the marker alone
+		reading(Unknown, MethodLearned, -1, rect(520, 120, 580, 200)),      // on taught-2
+		reading(Unknown, MethodLearned, -1, rect(900, 400, 980, 500)),      // elsewhere
+		reading("activation-3", MethodMarker, 2, rect(100, 600, 115, 615)), // the same sticker far off
 	}
 	got := r.keepFollowed(out, kept)
 	var ids []string

@@ -15,7 +15,7 @@ import (
 // cardsReadKeys are the cards read in got ("marker N" for a sticker, the
 // id for a taught card; unknown ones not counted), each checked to lie on
 // its card of truth.
-func cardsReadKeys(t *testing.T, what string, got []card.CardReading, truth []synth.CardTruth) map[string]int {
+func cardsReadKeys(t *testing.T, what string, got []card.Reading, truth []synth.CardTruth) map[string]int {
 	t.Helper()
 	seen := map[string]int{}
 	for _, g := range got {
@@ -23,7 +23,7 @@ func cardsReadKeys(t *testing.T, what string, got []card.CardReading, truth []sy
 		switch {
 		case g.Marker != nil:
 			k = fmt.Sprint("marker ", *g.Marker)
-		case g.ID != card.CardUnknown:
+		case g.ID != card.Unknown:
 			k = g.ID
 		default:
 			continue
@@ -65,7 +65,7 @@ func TestCardsFollow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer empty.Close()
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 func TestCardReadHalfOutline(t *testing.T) {
 	const n = 16
 	ix, seeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,12 +45,12 @@ func TestCardReadHalfOutline(t *testing.T) {
 			tried++
 			if rd.ID == cardsID(k) {
 				read++
-			} else if rd.ID != card.CardUnknown {
+			} else if rd.ID != card.Unknown {
 				t.Errorf("scene %d: half of %s read as %s", seed, cardsID(k), rd.ID)
 			}
 		}
 		quarter := [4]geom.Point{c[0], mid(c[0], c[1]), mid(mid(c[0], c[1]), mid(c[3], c[2])), mid(c[0], c[3])}
-		if rd, err := card.ReadOutlineForTest(r, m, quarter); err != nil || rd.ID != card.CardUnknown {
+		if rd, err := card.ReadOutlineForTest(r, m, quarter); err != nil || rd.ID != card.Unknown {
 			t.Errorf("scene %d: a quarter of %s read as %q (%v)", seed, cardsID(k), rd.ID, err)
 		}
 		m.Close()

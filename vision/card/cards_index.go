@@ -45,6 +45,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
@@ -807,7 +808,7 @@ func TeachCards(dir string, progress func(string)) (*CardIndex, error) {
 // cardCheckID validates a card id used as a folder name.
 func cardCheckID(id string) error {
 	switch {
-	case id == "" || id == CardUnknown:
+	case id == "" || id == Unknown:
 		return fmt.Errorf("%q is not a usable card id", id)
 	case len(id) > 64:
 		return errors.New("id longer than 64 characters")
@@ -819,7 +820,7 @@ func cardCheckID(id string) error {
 
 // cardTeacher finds the card in a teaching photo and describes it.
 type cardTeacher struct {
-	finder *cardOutlineFinder
+	finder *outline.Finder
 	desc   *cardDescriber
 	keyer  *cardKeyer
 	grey   gocv.Mat
@@ -827,12 +828,12 @@ type cardTeacher struct {
 }
 
 func newCardTeacher() (*cardTeacher, error) {
-	return &cardTeacher{finder: newCardOutlineFinder(), desc: newCardDescriber(), keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat()}, nil
+	return &cardTeacher{finder: outline.NewFinder(), desc: newCardDescriber(), keyer: newCardKeyer(), grey: gocv.NewMat(), half: gocv.NewMat()}, nil
 }
 
 func (t *cardTeacher) close() {
 	t.keyer.close()
-	t.finder.close()
+	t.finder.Close()
 	t.desc.close()
 	t.grey.Close()
 	t.half.Close()
@@ -868,10 +869,10 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 		var cs []cand
 		for _, q := range cardTeachDoubled(qs, image.Pt(img.Cols(), img.Rows())) {
 			var c cand
-			c.score, c.q = q.score, q.q
+			c.score, c.q = q.Score, q.Q
 			ok := true
 			for g, grow := range []float64{0, cardGrowInner} {
-				if t.desc.rectify(img, q.q, grow) != nil || t.desc.describe(&c.d[g]) != nil {
+				if t.desc.rectify(img, q.Q, grow) != nil || t.desc.describe(&c.d[g]) != nil {
 					ok = false
 					break
 				}
@@ -983,11 +984,11 @@ func (t *cardTeacher) teach(ix *CardIndex, id string, imgs []gocv.Mat) (int, []e
 // sides: the card is shown whole, and a crop (the whole picture the card)
 // doubled would be half the picture's border fill, alike in every picture
 // of a card whose art repeats (a chessboard).
-func cardTeachDoubled(qs []cardQuadCandidate, size image.Point) []cardQuadCandidate {
+func cardTeachDoubled(qs []outline.Candidate, size image.Point) []outline.Candidate {
 	out := slices.Clone(qs)
 	mx, my := cardTeachDoubledOut*float32(size.X), cardTeachDoubledOut*float32(size.Y)
 	for _, c := range qs {
-		for _, q := range cardDoubled(c.q) {
+		for _, q := range cardDoubled(c.Q) {
 			in := true
 			for _, p := range q {
 				in = in && p.X >= -0.5-mx && p.Y >= -0.5-my && p.X <= float32(size.X)-0.5+mx && p.Y <= float32(size.Y)-0.5+my
@@ -996,8 +997,8 @@ func cardTeachDoubled(qs []cardQuadCandidate, size image.Point) []cardQuadCandid
 				continue
 			}
 			d := c
-			d.q = q
-			d.area = 2 * c.area
+			d.Q = q
+			d.Area = 2 * c.Area
 			out = append(out, d)
 		}
 	}
@@ -1022,7 +1023,7 @@ func cardDoubled(q [4]geom.Point) [2][4]geom.Point {
 // most 60% of the picture. A picture without one whose sides are in a
 // card's proportions (long/short 1.2–1.7) is a crop: the whole picture is
 // the card.
-func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]cardQuadCandidate, error) {
+func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]outline.Candidate, error) {
 	w, h := img.Cols(), img.Rows()
 	if w < 16 || h < 16 {
 		return nil, fmt.Errorf("picture of %d×%d pixels is too small", w, h)
@@ -1039,16 +1040,16 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]cardQuadCandidate, error) {
 	hw, hh := max(8, (w+1)/2), max(8, (h+1)/2)
 	gocv.Resize(img, &t.half, image.Pt(hw, hh), 0, 0, gocv.InterpolationArea)
 	minW := math.Max(24, 0.04*float64(min(w, h)))
-	var out []cardQuadCandidate
-	if c, ok := cardSegmentOutline(t.finder, t.half, float64(hw)/float64(w), g, minW, float64(max(w, h))); ok && c.area <= 0.6*float64(w*h) {
+	var out []outline.Candidate
+	if c, ok := outline.Segment(t.finder, t.half, float64(hw)/float64(w), g, minW, float64(max(w, h))); ok && c.Area <= 0.6*float64(w*h) {
 		out = append(out, c)
 	}
-	found, err := t.finder.find(t.half, float64(hw)/float64(w), g, minW, float64(max(w, h)))
+	found, err := t.finder.Find(t.half, float64(hw)/float64(w), g, minW, float64(max(w, h)))
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range found {
-		if c.area <= 0.6*float64(w*h) && len(out) < cardTeachCandidates {
+		if c.Area <= 0.6*float64(w*h) && len(out) < cardTeachCandidates {
 			out = append(out, c)
 		}
 	}
@@ -1057,7 +1058,7 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]cardQuadCandidate, error) {
 	}
 	aspect := float64(max(w, h)) / float64(min(w, h))
 	if aspect >= 1.2 && aspect <= 1.7 {
-		return []cardQuadCandidate{{q: whole, area: float64(w * h), score: 1}}, nil
+		return []outline.Candidate{{Q: whole, Area: float64(w * h), Score: 1}}, nil
 	}
 	return nil, errors.New("no card outline found (show the card whole, against the table)")
 }

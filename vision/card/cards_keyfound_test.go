@@ -16,7 +16,7 @@ import (
 func TestCardKeyFoundReadOff(t *testing.T) {
 	const n = 16
 	ix, seeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}

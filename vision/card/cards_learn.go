@@ -7,6 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 )
@@ -26,7 +27,7 @@ const (
 // nearest cards are searched for by keypoints) and the index of its
 // "unknown" reading in the frame's readings (-1: not reported).
 type cardKeyMiss struct {
-	o  cardQuadCandidate
+	o  outline.Candidate
 	m  cardMatch
 	at int
 }
@@ -39,7 +40,7 @@ type cardKeyMiss struct {
 //
 // Then, with SearchWholeFrame, the rest of the frame is searched for the
 // keypoints of all taught cards (cards_learn_frame.go).
-func (r *CardReader) readByKeys(img gocv.Mat, gr geom.View, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+func (r *Reader) readByKeys(img gocv.Mat, gr geom.View, out []Reading, missed []cardKeyMiss, minW, maxW float64) ([]Reading, error) {
 	t0 := r.times.now()
 	out, err := r.searchMissed(img, gr, out, missed, minW, maxW)
 	r.times.since("  outlines near a taught card searched for its keypoints", t0)
@@ -72,18 +73,18 @@ func (r *CardReader) readByKeys(img gocv.Mat, gr geom.View, out []CardReading, m
 // both matched), the less confident one goes too; of two unknown ones
 // (the card and the hand holding it, the card and its art panel: the
 // centre of either in the other), one (oneUnknown).
-func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
+func (r *Reader) dropStrayReadings(out []Reading) []Reading {
 	// The cards read: a sticker whose marker the map does not name is a
 	// card read too (cardReadTwice compares ids, so it never counts one).
-	read := slices.DeleteFunc(slices.Clone(out), func(rd CardReading) bool { return rd.ID == CardUnknown && rd.Method != CardMethodMarker })
+	read := slices.DeleteFunc(slices.Clone(out), func(rd Reading) bool { return rd.ID == Unknown && rd.Method != MethodMarker })
 	on := func(p geom.Point) bool {
-		return slices.ContainsFunc(read, func(rd CardReading) bool { return geom.InQuad(p, rd.Corners) })
+		return slices.ContainsFunc(read, func(rd Reading) bool { return geom.InQuad(p, rd.Corners) })
 	}
-	out = slices.DeleteFunc(out, func(rd CardReading) bool {
-		if rd.Method != CardMethodLearned {
+	out = slices.DeleteFunc(out, func(rd Reading) bool {
+		if rd.Method != MethodLearned {
 			return false
 		}
-		if rd.ID != CardUnknown {
+		if rd.ID != Unknown {
 			return cardReadTwice(read, rd)
 		}
 		if r.refUsed && (r.ref.changedIn(rd.Corners) < cardRefUnknownChanged || r.ref.shadowIn(rd.Corners)) {
@@ -107,8 +108,8 @@ func (r *CardReader) dropStrayReadings(out []CardReading) []CardReading {
 // scenes of untaught cards with the empty table this keeps the outline
 // nearer the card (by overlap) far more often than keeping the larger
 // always does.
-func (r *CardReader) oneUnknown(out []CardReading) []CardReading {
-	unknown := func(rd CardReading) bool { return rd.Method == CardMethodLearned && rd.ID == CardUnknown }
+func (r *Reader) oneUnknown(out []Reading) []Reading {
+	unknown := func(rd Reading) bool { return rd.Method == MethodLearned && rd.ID == Unknown }
 	n := 0
 	for _, rd := range out {
 		if unknown(rd) {
@@ -169,7 +170,7 @@ func cardOnLooseSticker(loose []marker.Marker, q [4]geom.Point) bool {
 // cardReadTwice reports whether the card read rd was read with more
 // confidence by another reading of known whose outline holds rd's centre
 // or whose centre rd's outline holds.
-func cardReadTwice(known []CardReading, rd CardReading) bool {
+func cardReadTwice(known []Reading, rd Reading) bool {
 	c := geom.QuadCentre(rd.Corners)
 	for _, k := range known {
 		if k.ID != rd.ID || k.Corners == rd.Corners {
@@ -187,7 +188,7 @@ func cardReadTwice(known []CardReading, rd CardReading) bool {
 
 // cardMostlyOver reports whether box covers most of the box of a card read
 // in out.
-func cardMostlyOver(out []CardReading, box image.Rectangle) bool {
+func cardMostlyOver(out []Reading, box image.Rectangle) bool {
 	for _, rd := range out {
 		in := box.Intersect(rd.Box)
 		if a := rd.Box.Dx() * rd.Box.Dy(); a > 0 && 2*in.Dx()*in.Dy() >= a {
@@ -198,7 +199,7 @@ func cardMostlyOver(out []CardReading, box image.Rectangle) bool {
 }
 
 // searchMissed is readByKeys' search around the missed outlines.
-func (r *CardReader) searchMissed(img gocv.Mat, gr geom.View, out []CardReading, missed []cardKeyMiss, minW, maxW float64) ([]CardReading, error) {
+func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed []cardKeyMiss, minW, maxW float64) ([]Reading, error) {
 	ix := r.opts.Index
 	if ix == nil || len(missed) == 0 {
 		return out, nil
@@ -217,7 +218,7 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr geom.View, out []CardReading,
 		if ms.m.dist >= cardKeyMissDist || ms.m.dist >= cardKeyMissRatio*ms.m.second {
 			continue
 		}
-		if cardReadAt(out, geom.QuadCentre(ms.o.q)) {
+		if cardReadAt(out, geom.QuadCentre(ms.o.Q)) {
 			continue // a card found meanwhile (by keypoints) covers it
 		}
 		keys, ids = keys[:0], ids[:0]
@@ -235,9 +236,9 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr geom.View, out []CardReading,
 			continue
 		}
 		places++
-		box := geom.QuadBox(ms.o.q)
+		box := geom.QuadBox(ms.o.Q)
 		reach := int(math.Ceil(cardKeyReach * float64(max(box.Dx(), box.Dy()))))
-		found, err := r.keyer.locate(r.grey, box.Inset(-reach), cardQuadWidth(ms.o.q), keys)
+		found, err := r.keyer.locate(r.grey, box.Inset(-reach), cardQuadWidth(ms.o.Q), keys)
 		if err != nil {
 			return nil, err
 		}
@@ -266,23 +267,23 @@ func (r *CardReader) searchMissed(img gocv.Mat, gr geom.View, out []CardReading,
 // top-left corner first), and then q re-fitted to the card's edges in gr,
 // and matches them with the taught cards; last, it reads q as a found
 // outline (readLearned), which must read card want.
-func (r *CardReader) confirmKeyFound(img gocv.Mat, gr geom.View, f cardKeyFound, want string, minW, maxW float64) (CardReading, bool, error) {
+func (r *Reader) confirmKeyFound(img gocv.Mat, gr geom.View, f cardKeyFound, want string, minW, maxW float64) (Reading, bool, error) {
 	q := f.q
 	relax := 0.0
 	if f.inliers >= cardKeySure {
 		relax = cardKeySureRatio
 	}
-	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
-	if !ok || c.q != q || !cardPlausible(q, minW, maxW) {
-		return CardReading{}, false, nil
+	c, ok := outline.NewCandidate(q, minW, maxW*outline.AspectMax)
+	if !ok || c.Q != q || !outline.Plausible(q, minW, maxW) {
+		return Reading{}, false, nil
 	}
 	rd, ok, err := r.matchOutline(img, q, want, relax)
 	if ok || err != nil {
 		return rd, ok, err
 	}
 	rq, _, ok := r.finder.Refine(gr, q)
-	if ok && cardQuadAltDistance(rq, cardQuadCandidate{q: q}) >= 1 {
-		if c, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); ok && c.q == rq {
+	if ok && outline.AltDistance(rq, outline.Candidate{Q: q}) >= 1 {
+		if c, ok := outline.NewCandidate(rq, minW, maxW*outline.AspectMax); ok && c.Q == rq {
 			if rd, ok, err := r.matchOutline(img, rq, want, relax); ok || err != nil {
 				return rd, ok, err
 			}
@@ -292,23 +293,23 @@ func (r *CardReader) confirmKeyFound(img gocv.Mat, gr geom.View, f cardKeyFound,
 	// the comparison without a thumb or a glare spot): a homography
 	// fitted to few or crowded keypoints is often a little off. The card
 	// read must be the one the keypoints chose.
-	rd, ok, _, err = r.readLearned(img, cardQuadCandidate{q: q})
+	rd, ok, _, err = r.readLearned(img, outline.Candidate{Q: q})
 	if err != nil || !ok || rd.ID != want {
-		return CardReading{}, false, err
+		return Reading{}, false, err
 	}
 	return rd, true, nil
 }
 
 // matchOutline rectifies outline q and reports the taught card it is taken
 // for, if any.
-func (r *CardReader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax float64) (CardReading, bool, error) {
+func (r *Reader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax float64) (Reading, bool, error) {
 	ix := r.opts.Index
 	if err := r.desc.rectify(img, q, 0); err != nil {
-		return CardReading{}, false, nil
+		return Reading{}, false, nil
 	}
 	var d [4]cardDesc
 	if err := r.desc.describe(&d); err != nil {
-		return CardReading{}, false, err
+		return Reading{}, false, err
 	}
 	m := ix.match(&d)
 	sure := m.id == want && m.dist <= ix.threshold() && m.dist <= relax*m.second
@@ -318,14 +319,14 @@ func (r *CardReader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, re
 		// near miss's must (whatever the next card's distance: the
 		// keypoints chose the card).
 		if !r.refUsed || m.id != want || m.dist > cardRefBandDist {
-			return CardReading{}, false, nil
+			return Reading{}, false, nil
 		}
 		if ok, err := r.confirmAt(q, m, false); !ok || err != nil {
-			return CardReading{}, false, err
+			return Reading{}, false, err
 		}
 	}
 	thr := ix.threshold()
-	rd := CardReading{ID: m.id, Method: CardMethodLearned, Confidence: 0.5 + 0.5*math.Max(0, math.Min(1, (thr-m.dist)/thr))}
+	rd := Reading{ID: m.id, Method: MethodLearned, Confidence: 0.5 + 0.5*math.Max(0, math.Min(1, (thr-m.dist)/thr))}
 	for k := range 4 {
 		rd.Corners[k] = q[(k+4-m.rot)%4]
 	}
@@ -340,9 +341,9 @@ func cardQuadWidth(q [4]geom.Point) float64 {
 }
 
 // cardReadAt reports whether p lies on a card already read (not unknown).
-func cardReadAt(out []CardReading, p geom.Point) bool {
+func cardReadAt(out []Reading, p geom.Point) bool {
 	for _, rd := range out {
-		if rd.ID != CardUnknown && geom.InQuad(p, rd.Corners) {
+		if rd.ID != Unknown && geom.InQuad(p, rd.Corners) {
 			return true
 		}
 	}

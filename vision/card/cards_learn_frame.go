@@ -1,6 +1,6 @@
 package card
 
-// The whole-frame keypoint search (CardReaderOptions.SearchWholeFrame):
+// The whole-frame keypoint search (Options.SearchWholeFrame):
 // taught cards found without any outline near them (a busy table whose
 // pattern hides the card's edges, a card whose outline came out far off).
 // The ORB keypoints of the whole frame, away from the cards already read,
@@ -322,7 +322,7 @@ func cardStretch(grey gocv.Mat, out *gocv.Mat) bool {
 
 // frameKeys returns the reader's frame search, its hash filled with the
 // keypoints of the reader's index (not nil).
-func (r *CardReader) frameKeys() *cardFrameKeys {
+func (r *Reader) frameKeys() *cardFrameKeys {
 	if r.frame == nil {
 		r.frame = newCardFrameKeys()
 	}
@@ -338,7 +338,7 @@ func (r *CardReader) frameKeys() *cardFrameKeys {
 // readFrameKeys searches the frame (img, grey its grey image) for taught
 // cards away from the cards in out, and appends those found whose face
 // then matches them.
-func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr geom.View, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+func (r *Reader) readFrameKeys(img, grey gocv.Mat, gr geom.View, out []Reading, minW, maxW float64) ([]Reading, error) {
 	ix := r.opts.Index
 	if ix == nil || ix.Len() == 0 {
 		return out, nil
@@ -362,7 +362,7 @@ func (r *CardReader) readFrameKeys(img, grey gocv.Mat, gr geom.View, out []CardR
 //
 // A blob's place is enlarged by cardKeyUp(short), short the short side of
 // its card (0: not known).
-func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr geom.View, out []CardReading, k *cardKeyer, place image.Rectangle, blob bool, short, minW, maxW float64) ([]CardReading, error) {
+func (r *Reader) searchFrameKeys(img, grey gocv.Mat, gr geom.View, out []Reading, k *cardKeyer, place image.Rectangle, blob bool, short, minW, maxW float64) ([]Reading, error) {
 	f := r.frame
 	pg, pm := grey.Region(place), f.mask.Region(place)
 	src, mask := pg, pm
@@ -438,7 +438,7 @@ func (r *CardReader) searchFrameKeys(img, grey gocv.Mat, gr geom.View, out []Car
 }
 
 // maskRead sets f.mask (grey's size) to 255 but on the cards read in out.
-func (f *cardFrameKeys) maskRead(grey gocv.Mat, out []CardReading) {
+func (f *cardFrameKeys) maskRead(grey gocv.Mat, out []Reading) {
 	if f.mask.Rows() != grey.Rows() || f.mask.Cols() != grey.Cols() {
 		f.mask.Close()
 		f.mask = gocv.NewMatWithSize(grey.Rows(), grey.Cols(), gocv.MatTypeCV8U)
@@ -446,7 +446,7 @@ func (f *cardFrameKeys) maskRead(grey gocv.Mat, out []CardReading) {
 	f.mask.SetTo(gocv.NewScalar(255, 0, 0, 0))
 	var polys [][]image.Point
 	for _, rd := range out {
-		if rd.ID == CardUnknown {
+		if rd.ID == Unknown {
 			continue
 		}
 		p := make([]image.Point, 4)

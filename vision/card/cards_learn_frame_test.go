@@ -14,12 +14,12 @@ import (
 func TestCardsWholeFrame(t *testing.T) {
 	const n = 16
 	ix, teach := cardsTeachAll(t, n, 3)
-	plain, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	plain, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	whole, err := card.NewCardReader(card.CardReaderOptions{Index: ix, SearchWholeFrame: true})
+	whole, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestCardsWholeFrame(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, g := range got {
-			if g.ID != card.CardUnknown {
+			if g.ID != card.Unknown {
 				t.Errorf("seed %d: an untaught card read as %s", seed, g.ID)
 			}
 		}

@@ -449,7 +449,7 @@ func TestCardRefConfirms(t *testing.T) {
 	// "shown" has two examples, its first one off (another face): its
 	// best example counts.
 	ix := &CardIndex{entries: []cardEntry{{id: "shown", keys: teach(5)}, {id: "other", keys: teach(4)}, {id: "shown", keys: teach(3)}}}
-	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,7 +561,7 @@ func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
 	at := [4]geom.Point{{X: 600, Y: 200}, {X: 704, Y: 260}, {X: 620, Y: 400}, {X: 505, Y: 335}}
 	cardPasteFace(t, face, &frame, at)
 	for _, ref := range []bool{true, false} {
-		r, err := NewCardReader(CardReaderOptions{Index: ix})
+		r, err := NewReader(Options{Index: ix})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -317,7 +317,7 @@ func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
 
 // matchOccluded matches outline q of img (grown by grow) without its
 // occluded blocks; ok is false when it has too few or too many of them.
-func (r *CardReader) matchOccluded(img gocv.Mat, q [4]geom.Point, grow float64) (cardMatch, bool, error) {
+func (r *Reader) matchOccluded(img gocv.Mat, q [4]geom.Point, grow float64) (cardMatch, bool, error) {
 	if err := r.desc.rectify(img, q, grow); err != nil {
 		return cardMatch{}, false, nil
 	}

@@ -203,7 +203,7 @@ func realBounds(q [4]image.Point) image.Rectangle {
 }
 
 // realReadings formats readings for the tables.
-func realReadings(got []card.CardReading) string {
+func realReadings(got []card.Reading) string {
 	var s []string
 	for _, g := range got {
 		id := g.ID
@@ -220,14 +220,14 @@ func realReadings(got []card.CardReading) string {
 
 // realLearned formats the readings by look: the taught cards read, and
 // how many outlines were unknown and how many stickers read.
-func realLearned(got []card.CardReading) string {
+func realLearned(got []card.Reading) string {
 	var s []string
 	unknown, stickers := 0, 0
 	for _, g := range got {
 		switch {
-		case g.Method != card.CardMethodLearned:
+		case g.Method != card.MethodLearned:
 			stickers++
-		case g.ID == card.CardUnknown:
+		case g.ID == card.Unknown:
 			unknown++
 		default:
 			s = append(s, fmt.Sprintf("%s %d,%d-%d,%d %.2f", g.ID, g.Box.Min.X, g.Box.Min.Y, g.Box.Max.X, g.Box.Max.Y, g.Confidence))
@@ -237,10 +237,10 @@ func realLearned(got []card.CardReading) string {
 }
 
 // realTaught returns the readings of taught cards (by their look).
-func realTaught(got []card.CardReading) []card.CardReading {
-	var out []card.CardReading
+func realTaught(got []card.Reading) []card.Reading {
+	var out []card.Reading
 	for _, g := range got {
-		if g.Method == card.CardMethodLearned && g.ID != card.CardUnknown {
+		if g.Method == card.MethodLearned && g.ID != card.Unknown {
 			out = append(out, g)
 		}
 	}
@@ -248,9 +248,9 @@ func realTaught(got []card.CardReading) []card.CardReading {
 }
 
 // realRead reads img with a fresh reader with opts.
-func realRead(t *testing.T, opts card.CardReaderOptions, img gocv.Mat) []card.CardReading {
+func realRead(t *testing.T, opts card.Options, img gocv.Mat) []card.Reading {
 	t.Helper()
-	r, err := card.NewCardReader(opts)
+	r, err := card.NewReader(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ type realTally struct{ shown, right, off, falseIDs int }
 // Asserted: no
 // false id among 100 or with the card untaught. It logs the table and
 // returns the tallies alone and among 100 (index 0 plain, 1 whole-frame).
-func realEvalCard(t *testing.T, id string, teach []gocv.Mat, views []realView, opts card.CardReaderOptions) (alone, among [2]realTally) {
+func realEvalCard(t *testing.T, id string, teach []gocv.Mat, views []realView, opts card.Options) (alone, among [2]realTally) {
 	t.Helper()
 	ixAlone := card.NewCardIndex()
 	if err := ixAlone.Teach(id, teach...); err != nil {
@@ -413,7 +413,7 @@ func TestCardsRealBox(t *testing.T) {
 			v.img.Close()
 		}
 	}()
-	alone, _ := realEvalCard(t, "box", []gocv.Mat{box}, views, card.CardReaderOptions{})
+	alone, _ := realEvalCard(t, "box", []gocv.Mat{box}, views, card.Options{})
 	for w, a := range alone {
 		if a.right != 1 {
 			t.Errorf("box alone, %s: the box is not read over its true place %v", realSearch(w == 1), realBounds(quad))
@@ -424,9 +424,9 @@ func TestCardsRealBox(t *testing.T) {
 // realMarkers reads img with a sticker-only reader over mm and with the
 // reference: our binding's detector (OpenCV's defaults) on the same
 // dictionary.
-func realMarkers(t *testing.T, mm *marker.Map, img gocv.Mat) (got []card.CardReading, ref []marker.Marker) {
+func realMarkers(t *testing.T, mm *marker.Map, img gocv.Mat) (got []card.Reading, ref []marker.Marker) {
 	t.Helper()
-	r, err := card.NewCardReader(card.CardReaderOptions{Markers: mm, HideUnknown: true})
+	r, err := card.NewReader(card.Options{Markers: mm, HideUnknown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func realAllIDs(t *testing.T, dict string) *marker.Map {
 
 // realScore scores marker readings against truth (marker id → true centre
 // in the photo): right when a reading of the id holds its centre.
-func realScore(got []card.CardReading, truth map[int]image.Point) (right, wrong int, missed []int) {
+func realScore(got []card.Reading, truth map[int]image.Point) (right, wrong int, missed []int) {
 	read := map[int]bool{}
 	for _, g := range got {
 		if g.Marker == nil {
@@ -598,7 +598,7 @@ func TestCardsRealStickers(t *testing.T) {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "photo\tmarkers\tright\twrong\tmissed\treference right\treadings")
-	row := func(name string, got []card.CardReading, ref []marker.Marker, truth map[int]image.Point) (right, refRight int) {
+	row := func(name string, got []card.Reading, ref []marker.Marker, truth map[int]image.Point) (right, refRight int) {
 		right, wrong, missed := realScore(got, truth)
 		for _, m := range ref {
 			if c, ok := truth[m.ID]; ok && math.Hypot(float64(c.X)-float64(m.Center.X), float64(c.Y)-float64(m.Center.Y)) < m.Side/2 {
@@ -735,7 +735,7 @@ func TestCardsRealChessboard(t *testing.T) {
 		h.Close()
 		img.Close()
 	}
-	realEvalCard(t, "chessboard", teach, views, card.CardReaderOptions{MaxCardWidth: 400})
+	realEvalCard(t, "chessboard", teach, views, card.Options{MaxCardWidth: 400})
 }
 
 // realCentre is the centre of box b.

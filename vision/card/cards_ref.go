@@ -1,6 +1,6 @@
 package card
 
-// Reading cards against the empty table ([CardReader.SetBackground]): the
+// Reading cards against the empty table ([Reader.SetBackground]): the
 // live pipeline learns a reference picture of the empty table (see
 // [BackgroundReader]); what differs from it is where cards (and hands)
 // are. With a reference, one frame:
@@ -72,6 +72,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 )
@@ -256,7 +257,7 @@ type cardRef struct {
 	places     []image.Rectangle // searched for stickers
 	edgePlaces []image.Rectangle // searched for outlines: blobs not clean
 	pre        []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
-	// keepNear is keepNearChanged bound once (NewCardReader): set as the
+	// keepNear is keepNearChanged bound once (NewReader): set as the
 	// sticker search's and the outline finder's filter it allocates
 	// nothing per frame.
 	keepNear func(bin []uint8, cols, rows int, origin image.Point, scale float64)
@@ -332,7 +333,7 @@ func (c *cardRef) close() {
 // reads as before. A reference of another size than the frames read so far
 // is an error; frames of another size than the reference are read without
 // it (and drop it).
-func (r *CardReader) SetBackground(img gocv.Mat) error {
+func (r *Reader) SetBackground(img gocv.Mat) error {
 	if r.closed {
 		return errors.New("vision: card reader: SetBackground after Close")
 	}
@@ -367,7 +368,7 @@ func (r *CardReader) SetBackground(img gocv.Mat) error {
 
 // HasBackground reports whether the reader has a reference of the empty
 // table.
-func (r *CardReader) HasBackground() bool { return r.ref.has }
+func (r *Reader) HasBackground() bool { return r.ref.has }
 
 // cardRefShrinkTo shrinks src by cardRefShrink into dst (linear
 // interpolation), rounding the sides up.
@@ -379,7 +380,7 @@ func cardRefShrinkTo(src gocv.Mat, dst *gocv.Mat) {
 // refPlaces compares colour (continuous BGR, the frame) with the reference
 // and fills r.ref.blobs and r.ref.places (the places searched, merged,
 // even-aligned). It reports false when there is no usable reference.
-func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
+func (r *Reader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 	c := &r.ref
 	w, h := colour.Cols(), colour.Rows()
 	if !c.has {
@@ -412,7 +413,7 @@ func (r *CardReader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 // openBlobs keeps of the reference's blobs only those of indices open (a
 // frame partly followed: the rest are cards followed), their parts and
 // their places.
-func (r *CardReader) openBlobs(open []int) {
+func (r *Reader) openBlobs(open []int) {
 	c := &r.ref
 	c.openAt = slices.Grow(c.openAt[:0], len(c.blobs))[:len(c.blobs)]
 	at := c.openAt // a blob's new index + 1, 0: dropped
@@ -921,7 +922,7 @@ func (c *cardRef) hasPart(q [4]geom.Point) bool {
 	}
 	tol := 0.1 * cardQuadWidth(q)
 	for _, b := range c.parts {
-		if cardQuadAltDistance(q, cardQuadCandidate{q: b.quad}) < tol {
+		if outline.AltDistance(q, outline.Candidate{Q: b.quad}) < tol {
 			return true
 		}
 	}
@@ -962,8 +963,8 @@ func cardMinRect(hull []image.Point, s float64) [4]geom.Point {
 			}
 		}
 	}
-	if q, ok := cardQuadOK(out, 0, math.Inf(1)); ok {
-		out = q.q // clockwise
+	if q, ok := outline.NewCandidate(out, 0, math.Inf(1)); ok {
+		out = q.Q // clockwise
 	}
 	return out
 }
@@ -1020,14 +1021,14 @@ func cardHullQuad(hull []image.Point, s float64) ([4]geom.Point, bool) {
 	for k, p := range pts {
 		out[k] = geom.Point{X: float32((p[0]+0.5)*s - 0.5), Y: float32((p[1]+0.5)*s - 0.5)}
 	}
-	q, ok := cardQuadOK(out, 0, math.Inf(1))
-	return q.q, ok
+	q, ok := outline.NewCandidate(out, 0, math.Inf(1))
+	return q.Q, ok
 }
 
 // scanHalfIn is the half-resolution sticker search in the reference's
 // places only; the scanner's failed candidates and blobs are those of all
 // places.
-func (r *CardReader) scanHalfIn(g geom.View, minSide, maxSide float64) error {
+func (r *Reader) scanHalfIn(g geom.View, minSide, maxSide float64) error {
 	c := &r.ref
 	r.reads = r.reads[:0]
 	c.failed, c.markerBlobs = c.failed[:0], c.markerBlobs[:0]
@@ -1056,9 +1057,9 @@ func (r *CardReader) scanHalfIn(g geom.View, minSide, maxSide float64) error {
 // rectangle is added where no outline covers it, and last come the blobs'
 // outlines that matched nothing quickly (r.ref.pending, from
 // r.ref.pendingFrom on: settlePending).
-func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float64) ([]cardQuadCandidate, error) {
+func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float64) ([]outline.Candidate, error) {
 	c := &r.ref
-	var sure []cardQuadCandidate
+	var sure []outline.Candidate
 	c.pre, c.pending = c.pre[:0], c.pending[:0]
 	t0 := r.times.now()
 	for i := range c.blobs {
@@ -1114,7 +1115,7 @@ func (r *CardReader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW fl
 		}
 		covered := false
 		for _, o := range out {
-			if geom.InQuad(geom.QuadCentre(q.q), o.q) && geom.InQuad(geom.QuadCentre(o.q), q.q) && o.area > 0.6*q.area {
+			if geom.InQuad(geom.QuadCentre(q.Q), o.Q) && geom.InQuad(geom.QuadCentre(o.Q), q.Q) && o.Area > 0.6*q.Area {
 				covered = true
 				break
 			}
@@ -1202,7 +1203,7 @@ func (c *cardRef) keepNearChanged(bin []uint8, cols, rows int, origin image.Poin
 // cardRefPending is a blob's outline q read quickly as no card
 // (blobCard); part, the blob is a part of one.
 type cardRefPending struct {
-	q     cardQuadCandidate
+	q     outline.Candidate
 	part  bool
 	quick cardQuickRead // where its quick reading stopped
 }
@@ -1217,7 +1218,7 @@ type cardRefPending struct {
 // (readByKeys) and not reported itself (the outline finder's outline of
 // the card and hand may be). learned are preReadOutlines' readings of
 // outlines, kept in step.
-func (r *CardReader) settlePending(outlines []cardQuadCandidate, learned cardLearnedReads) ([]cardQuadCandidate, cardLearnedReads) {
+func (r *Reader) settlePending(outlines []outline.Candidate, learned cardLearnedReads) ([]outline.Candidate, cardLearnedReads) {
 	c := &r.ref
 	if !r.refUsed || len(c.pending) == 0 || c.pendingFrom+len(c.pending) != len(outlines) {
 		return outlines, learned
@@ -1229,7 +1230,7 @@ func (r *CardReader) settlePending(outlines []cardQuadCandidate, learned cardLea
 		l := &learned[i]
 		if !l.taught() || !l.ok {
 			m := l.m
-			if c.pending[i-c.pendingFrom].part && l.rd.ID == CardUnknown && m.id != "" && m.dist < cardKeyMissDist && m.dist < cardKeyMissRatio*m.second {
+			if c.pending[i-c.pendingFrom].part && l.rd.ID == Unknown && m.id != "" && m.dist < cardKeyMissDist && m.dist < cardKeyMissRatio*m.second {
 				l.ok = false
 				continue
 			}
@@ -1237,7 +1238,7 @@ func (r *CardReader) settlePending(outlines []cardQuadCandidate, learned cardLea
 			continue
 		}
 		for j := len(c.pre); j < c.pendingFrom; j++ {
-			if !learned[j].taught() && geom.InQuad(geom.QuadCentre(outlines[j].q), l.rd.Corners) {
+			if !learned[j].taught() && geom.InQuad(geom.QuadCentre(outlines[j].Q), l.rd.Corners) {
 				drop[j] = true
 			}
 		}
@@ -1255,7 +1256,7 @@ func (r *CardReader) settlePending(outlines []cardQuadCandidate, learned cardLea
 // readParts reads the blobs' parts (blobCard) and adds the area of those
 // read as cards to their blob's (once where two of a blob's parts are one
 // card).
-func (r *CardReader) readParts(colour gocv.Mat, gr geom.View, sure *[]cardQuadCandidate, minW, maxW float64) error {
+func (r *Reader) readParts(colour gocv.Mat, gr geom.View, sure *[]outline.Candidate, minW, maxW float64) error {
 	c := &r.ref
 	for i := range c.parts {
 		p := &c.parts[i]
@@ -1272,7 +1273,7 @@ func (r *CardReader) readParts(colour gocv.Mat, gr geom.View, sure *[]cardQuadCa
 			continue
 		}
 		p.readAt = n + 1
-		q := (*sure)[n].q
+		q := (*sure)[n].Q
 		again := false
 		for j := range i {
 			if o := &c.parts[j]; o.parent == p.parent && o.read > 0 && geom.InQuad(geom.QuadCentre(q), o.quad) {
@@ -1306,13 +1307,13 @@ func (c *cardRef) partOnRead(i int) bool {
 // the edges of gr, when it holds a sticker or matches a taught card read
 // quickly (its reading added to r.ref.pre), and reports whether it did;
 // an outline that matched nothing quickly is pending (r.ref.pending).
-func (r *CardReader) blobCard(colour gocv.Mat, gr geom.View, b *cardRefBlob, part bool, sure []cardQuadCandidate, minW, maxW float64) ([]cardQuadCandidate, bool, error) {
+func (r *Reader) blobCard(colour gocv.Mat, gr geom.View, b *cardRefBlob, part bool, sure []outline.Candidate, minW, maxW float64) ([]outline.Candidate, bool, error) {
 	c := &r.ref
 	q, ok := r.blobOutline(gr, b.quad, b.rect, minW, maxW)
 	if !ok {
 		return sure, false, nil
 	}
-	if r.stickerIn(q.q) {
+	if r.stickerIn(q.Q) {
 		c.pre = append(c.pre, cardLearnedRead{})
 		return append(sure, q), true, nil
 	}
@@ -1325,7 +1326,7 @@ func (r *CardReader) blobCard(colour gocv.Mat, gr geom.View, b *cardRefBlob, par
 	if err != nil {
 		return sure, false, err
 	}
-	if rd.ID == CardUnknown {
+	if rd.ID == Unknown {
 		c.pending = append(c.pending, cardRefPending{q: q, part: part, quick: qr})
 		return sure, false, nil // the outline finder looks again
 	}
@@ -1342,7 +1343,7 @@ func (r *CardReader) blobCard(colour gocv.Mat, gr geom.View, b *cardRefBlob, par
 // (stickerCards). Such a quadrilateral is its card (with its shadow) when
 // the outline re-fitted to the card's edges is not: a small card on a busy
 // table, a sticker near its corner.
-func (r *CardReader) stickeredBlobs(out []cardStickered) []cardStickered {
+func (r *Reader) stickeredBlobs(out []cardStickered) []cardStickered {
 	if !r.refUsed {
 		return out
 	}
@@ -1372,9 +1373,9 @@ func (r *CardReader) stickeredBlobs(out []cardStickered) []cardStickered {
 
 // findOutlinesAt runs the outline finder in places of colour; an outline
 // found in two places is kept once.
-func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, minW, maxW float64) ([]cardQuadCandidate, error) {
+func (r *Reader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, minW, maxW float64) ([]outline.Candidate, error) {
 	c := &r.ref
-	var out []cardQuadCandidate
+	var out []outline.Candidate
 	for _, p := range places {
 		hw, hh := (p.Dx()+1)/2, (p.Dy()+1)/2
 		if hw < 16 || hh < 16 {
@@ -1388,31 +1389,31 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 		if err != nil {
 			return nil, err
 		}
-		r.finder.keep, r.finder.origin = c.keepNear, p.Min
-		found, err := r.finder.find(c.half, float64(hw)/float64(p.Dx()), pv, minW, maxW)
-		r.finder.keep = nil
+		r.finder.Keep, r.finder.Origin = c.keepNear, p.Min
+		found, err := r.finder.Find(c.half, float64(hw)/float64(p.Dx()), pv, minW, maxW)
+		r.finder.Keep = nil
 		if err != nil {
 			return nil, err
 		}
 		dx, dy := float32(p.Min.X), float32(p.Min.Y)
 		for _, o := range found {
-			o.q = geom.ShiftQuad(o.q, dx, dy)
-			o.alts = slices.Clone(o.alts)
-			for k := range o.alts {
-				o.alts[k] = geom.ShiftQuad(o.alts[k], dx, dy)
+			o.Q = geom.ShiftQuad(o.Q, dx, dy)
+			o.Alts = slices.Clone(o.Alts)
+			for k := range o.Alts {
+				o.Alts[k] = geom.ShiftQuad(o.Alts[k], dx, dy)
 			}
 			out = append(out, o)
 		}
 	}
-	cardSortByScore(out)
+	outline.SortByScore(out)
 	kept := out[:0]
 	for _, o := range out {
 		dup := false
 		for i := range kept {
-			if cardQuadsOverlap(o.q, kept[i].q) && geom.InQuad(geom.QuadCentre(o.q), kept[i].q) {
+			if outline.Overlap(o.Q, kept[i].Q) && geom.InQuad(geom.QuadCentre(o.Q), kept[i].Q) {
 				dup = true
-				if len(kept[i].alts) < cardMaxAlts && cardQuadAltDistance(o.q, kept[i]) > 1.5 {
-					kept[i].alts = append(kept[i].alts, o.q)
+				if len(kept[i].Alts) < outline.MaxAlts && outline.AltDistance(o.Q, kept[i]) > 1.5 {
+					kept[i].Alts = append(kept[i].Alts, o.Q)
 				}
 				break
 			}
@@ -1427,19 +1428,19 @@ func (r *CardReader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, m
 // blobOutline returns the outline q (a blob's quadrilateral) re-fitted to
 // the edges of gr near it when it can be (q and alt become its
 // alternatives), else q as it is; false when q is no card's shape.
-func (r *CardReader) blobOutline(gr geom.View, q, alt [4]geom.Point, minW, maxW float64) (cardQuadCandidate, bool) {
-	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
-	if !ok || !cardPlausible(c.q, minW, maxW) {
+func (r *Reader) blobOutline(gr geom.View, q, alt [4]geom.Point, minW, maxW float64) (outline.Candidate, bool) {
+	c, ok := outline.NewCandidate(q, minW, maxW*outline.AspectMax)
+	if !ok || !outline.Plausible(c.Q, minW, maxW) {
 		return c, false
 	}
-	rc, strength, ok := r.finder.refined(gr, c.q, minW, maxW)
+	rc, strength, ok := r.finder.Refined(gr, c.Q, minW, maxW)
 	if !ok {
 		return c, true
 	}
-	rc.refined, rc.score = true, min(1, strength/40)
-	rc.alts = [][4]geom.Point{c.q}
+	rc.Refined, rc.Score = true, min(1, strength/40)
+	rc.Alts = [][4]geom.Point{c.Q}
 	if alt != q {
-		rc.alts = append(rc.alts, alt)
+		rc.Alts = append(rc.Alts, alt)
 	}
 	return rc, true
 }
@@ -1456,7 +1457,7 @@ func (r *CardReader) blobOutline(gr geom.View, q, alt [4]geom.Point, minW, maxW 
 // without the reference); their keypoints do not agree, but for what a
 // card shares with its family (frame, title bar, icons): a card of the
 // same family finds up to 30% of them (training scenes, 500 taught).
-func (r *CardReader) refConfirms(q [4]geom.Point, m cardMatch) (bool, error) {
+func (r *Reader) refConfirms(q [4]geom.Point, m cardMatch) (bool, error) {
 	ix := r.opts.Index
 	accepted := ix.accepts(m)
 	if cardRefClear(ix, m) {
@@ -1478,7 +1479,7 @@ func cardRefClear(ix *CardIndex, m cardMatch) bool {
 // confirmAt verifies the match m of outline q at its pose: accepted, the
 // match decision took it; otherwise it is a near miss, which needs more of
 // its card's keypoints found there.
-func (r *CardReader) confirmAt(q [4]geom.Point, m cardMatch, accepted bool) (bool, error) {
+func (r *Reader) confirmAt(q [4]geom.Point, m cardMatch, accepted bool) (bool, error) {
 	keys := r.opts.Index.keysAll(m.id, nil)
 	if len(keys) == 0 {
 		return accepted, nil // taught without keypoints: the match decides
@@ -1558,7 +1559,7 @@ func cardRefBand(m cardMatch) bool {
 
 // refPlace is the place searched around a blob's box: a margin added,
 // corners even (a place's half-resolution copy is then the frame's).
-func (r *CardReader) refPlace(box image.Rectangle) image.Rectangle {
+func (r *Reader) refPlace(box image.Rectangle) image.Rectangle {
 	w, h := r.ref.size.X, r.ref.size.Y
 	p := cardRefAround(box, image.Rect(0, 0, w, h))
 	p.Min.X, p.Min.Y = p.Min.X&^1, p.Min.Y&^1
@@ -1575,7 +1576,7 @@ func cardRefAround(box, bounds image.Rectangle) image.Rectangle {
 // searchChangedKeys searches the blobs that no card read in out covers
 // for the keypoints of every taught card (at most cardRefKeyPlaces of
 // them, the largest first), when the frame was compared with a reference.
-func (r *CardReader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []CardReading, minW, maxW float64) ([]CardReading, error) {
+func (r *Reader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []Reading, minW, maxW float64) ([]Reading, error) {
 	r.ref.stillFrame()
 	if !r.refUsed || len(r.ref.blobs) == 0 {
 		return out, nil
@@ -1668,14 +1669,14 @@ type cardBlobLeft struct {
 // (and a sticker read's card, within cardRefStickerReach of its marker)
 // are taken out; skin-coloured is a shadow of a warm table too (red over
 // green over blue, clearly).
-func (r *CardReader) blobFree(b cardRefBlob, out []CardReading) cardBlobLeft {
+func (r *Reader) blobFree(b cardRefBlob, out []Reading) cardBlobLeft {
 	return r.blobFreeOf(b, out, false)
 }
 
 // blobFreeOf is blobFree, the unknown readings in out taken out too when
 // unknownToo (cards followed: an untaught card is a card seen); then
 // unshaded is found too.
-func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo bool) cardBlobLeft {
+func (r *Reader) blobFreeOf(b cardRefBlob, out []Reading, unknownToo bool) cardBlobLeft {
 	cur, ref, mask, ok := r.ref.shadowData()
 	if !ok {
 		return cardBlobLeft{}
@@ -1701,7 +1702,7 @@ func (r *CardReader) blobFreeOf(b cardRefBlob, out []CardReading, unknownToo boo
 	c := &r.ref
 	c.freeReads, c.freeFar = c.freeReads[:0], c.freeFar[:0]
 	for _, rd := range out {
-		if rd.ID == CardUnknown && !unknownToo {
+		if rd.ID == Unknown && !unknownToo {
 			continue
 		}
 		if geom.QuadFinite(rd.Corners) {
@@ -1805,7 +1806,7 @@ func cardUnshaded(tiles []cardShadowSums, gain [3]float64) int {
 // nearSticker reports whether p lies within cardRefStickerReach marker sides
 // of a sticker read in this frame: on its card, whose outline may not
 // have been found.
-func (r *CardReader) nearSticker(p geom.Point) bool {
+func (r *Reader) nearSticker(p geom.Point) bool {
 	for _, m := range r.reads {
 		reach := cardRefStickerReach * m.Marker.Side
 		// The distance is at least the larger of the offsets (a margin for

@@ -8,6 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
@@ -70,7 +71,7 @@ func TestCardRefNoisyShadowLeftOut(t *testing.T) {
 	if len(r.ref.blobs) != 1 || !r.ref.blobs[0].clean {
 		t.Fatalf("%d blobs (want one, clean): %+v", len(r.ref.blobs), r.ref.blobs)
 	}
-	if d := cardQuadAltDistance(r.ref.blobs[0].quad, cardQuadCandidate{q: quad(card)}); d > 12 {
+	if d := outline.AltDistance(r.ref.blobs[0].quad, outline.Candidate{Q: quad(card)}); d > 12 {
 		t.Errorf("the blob's outline %v is %.1f px from the card's", r.ref.blobs[0].quad, d)
 	}
 }
@@ -81,7 +82,7 @@ func TestCardRefNoisyShadowLeftOut(t *testing.T) {
 // out as a hand's and the card is a part of the blob, read as one, before
 // the outline finder would search the place.
 func TestCardRefThumbOnCleanBlob(t *testing.T) {
-	r, err := NewCardReader(CardReaderOptions{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestCardRefThumbOnCleanBlob(t *testing.T) {
 		}
 		best := math.Inf(1)
 		for _, p := range r.ref.parts {
-			best = min(best, cardQuadAltDistance(p.quad, cardQuadCandidate{q: q}))
+			best = min(best, outline.AltDistance(p.quad, outline.Candidate{Q: q}))
 		}
 		if best > 12 {
 			t.Errorf("angle %v: no part within 12 px of the card %v (nearest %.1f px; parts %v)", angle, q, best, r.ref.parts)

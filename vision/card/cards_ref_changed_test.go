@@ -225,8 +225,8 @@ func absInt(v int) int { return max(v, -v) }
 // cardReaderShrunk is a reader whose reference holds a shrunk frame,
 // reference and mask of w×h pixels (blobFree's inputs; the caller sets
 // their pixels and closes r.ref).
-func cardReaderShrunk(w, h int) *CardReader {
-	r := &CardReader{ref: newCardRef()}
+func cardReaderShrunk(w, h int) *Reader {
+	r := &Reader{ref: newCardRef()}
 	r.ref.mask.Close()
 	r.ref.cur.Close()
 	r.ref.small.Close()
@@ -260,7 +260,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 				cur[3*i], cur[3*i+1], cur[3*i+2] = byte(rng.IntN(256)), byte(rng.IntN(256)), byte(rng.IntN(256))
 			}
 		}
-		var out []CardReading
+		var out []Reading
 		for k := range 4 {
 			cx, cy := 100+rng.Float64()*1080, 100+rng.Float64()*520
 			a, hw, hh := rng.Float64()*math.Pi, 40+rng.Float64()*80, 60+rng.Float64()*100
@@ -274,9 +274,9 @@ func TestCardBlobFreeRows(t *testing.T) {
 			case 1:
 				q[2] = geom.Point{X: 3e7, Y: 3e7} // a corner far out: tested point by point
 			case 3:
-				id = CardUnknown
+				id = Unknown
 			}
-			out = append(out, CardReading{ID: id, Corners: q})
+			out = append(out, Reading{ID: id, Corners: q})
 		}
 		r.reads = r.reads[:0]
 		for range 2 {
@@ -312,7 +312,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 				}
 				onRim := false
 				for _, rd := range out {
-					if rd.ID != CardUnknown && geom.QuadFinite(rd.Corners) {
+					if rd.ID != Unknown && geom.QuadFinite(rd.Corners) {
 						a, c := cardSideMeans(rd.Corners)
 						onRim = onRim || geom.InQuad(p, geom.GrowQuad(rd.Corners, cardRefRim/max(1, min(a, c))))
 					}
@@ -377,11 +377,11 @@ func TestCardBlobFreeShadow(t *testing.T) {
 				}
 			}
 		}
-		var out []CardReading
+		var out []Reading
 		if c.read {
 			// The card read lies 8 px inside the blob: its rim (10 px) covers the rest.
 			q := [4]geom.Point{{X: 408, Y: 208}, {X: 792, Y: 208}, {X: 792, Y: 512}, {X: 408, Y: 512}}
-			out = append(out, CardReading{ID: "a-card", Corners: q})
+			out = append(out, Reading{ID: "a-card", Corners: q})
 		}
 		l := r.blobFree(cardRefBlob{box: blob}, out)
 		if l.shadow != c.shadow {

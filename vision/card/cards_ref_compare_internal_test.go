@@ -7,6 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
@@ -33,7 +34,7 @@ func TestCardRefCompareChanged(t *testing.T) {
 	// The shrunk frame's changed pixels: those inside the quadrilaterals
 	// given.
 	changed := func(qs ...[4]geom.Point) { t.Helper(); cardChangedForTest(t, r, qs...) }
-	read := func(ref bool, o cardQuadCandidate) (string, bool) {
+	read := func(ref bool, o outline.Candidate) (string, bool) {
 		t.Helper()
 		r.refUsed = ref
 		r.forgetStill() // a new frame, nothing kept from the last one
@@ -47,13 +48,13 @@ func TestCardRefCompareChanged(t *testing.T) {
 	}
 
 	// The card alone.
-	o := cardQuadCandidate{q: card, refined: true}
+	o := outline.Candidate{Q: card, Refined: true}
 	changed(card)
 	if id, _ := read(true, o); id != "a" {
 		t.Fatalf("the taught card on changed pixels read %q, want a (%+v)", id, traced)
 	}
 	changed()
-	if id, compared := read(true, o); id != CardUnknown || compared {
+	if id, compared := read(true, o); id != Unknown || compared {
 		t.Errorf("the taught card on unchanged pixels: read %q, compared %v; want not compared", id, compared)
 	}
 	if id, _ := read(false, o); id != "a" {
@@ -62,24 +63,24 @@ func TestCardRefCompareChanged(t *testing.T) {
 
 	// The card as the alternative of an outline of another picture: tried
 	// where it changed, not where it did not.
-	alt := cardQuadCandidate{q: other, refined: true, alts: [][4]geom.Point{card}}
+	alt := outline.Candidate{Q: other, Refined: true, Alts: [][4]geom.Point{card}}
 	changed(other, card)
 	if id, _ := read(true, alt); id != "a" {
 		t.Fatalf("the alternative on changed pixels read %q, want a", id)
 	}
 	changed(other)
-	if id, compared := read(true, alt); id != CardUnknown || !compared {
+	if id, compared := read(true, alt); id != Unknown || !compared {
 		t.Errorf("the alternative on unchanged pixels: read %q, compared %v; want the outline compared, the alternative not tried", id, compared)
 	}
 
 	// A far match is compared without its occluders only without the
 	// reference.
-	far := cardQuadCandidate{q: other, refined: true}
+	far := outline.Candidate{Q: other, Refined: true}
 	changed(other)
 	occluded := func(ref bool) int {
 		t.Helper()
 		clear(r.times.n)
-		if id, _ := read(ref, far); id != CardUnknown {
+		if id, _ := read(ref, far); id != Unknown {
 			t.Fatalf("another picture read %q", id)
 		}
 		if len(traced) != 1 || traced[0].dist < cardRefOccludedFar {
@@ -97,7 +98,7 @@ func TestCardRefCompareChanged(t *testing.T) {
 
 // cardReaderOfCanon returns a reader whose index holds one card, "a": the
 // picture in d.canon as it is; the test closes it.
-func cardReaderOfCanon(t *testing.T, d *cardDescriber) *CardReader {
+func cardReaderOfCanon(t *testing.T, d *cardDescriber) *Reader {
 	t.Helper()
 	var ds [4]cardDesc
 	if err := d.describe(&ds); err != nil {
@@ -105,7 +106,7 @@ func cardReaderOfCanon(t *testing.T, d *cardDescriber) *CardReader {
 	}
 	ix := NewCardIndex()
 	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0]})
-	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func cardReaderOfCanon(t *testing.T, d *cardDescriber) *CardReader {
 
 // cardChangedForTest sets r's shrunk changed mask (of a 1280×720 frame) to
 // the pixels inside the quadrilaterals qs.
-func cardChangedForTest(t *testing.T, r *CardReader, qs ...[4]geom.Point) {
+func cardChangedForTest(t *testing.T, r *Reader, qs ...[4]geom.Point) {
 	t.Helper()
 	if r.ref.mask.Rows() != 720/cardRefShrink || r.ref.mask.Cols() != 1280/cardRefShrink {
 		r.ref.mask.Close()
@@ -193,9 +194,9 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 	cardChangedForTest(t, r, card)
 	// Most of the card, cut across by a thumb: read only extended to a
 	// card's proportions (a try after the quick ones).
-	half := cardQuadCandidate{q: [4]geom.Point{card[0], card[1], {X: 853, Y: 360}, {X: 693, Y: 350}}, refined: true}
+	half := outline.Candidate{Q: [4]geom.Point{card[0], card[1], {X: 853, Y: 360}, {X: 693, Y: 350}}, Refined: true}
 	type reading struct {
-		rd    CardReading
+		rd    Reading
 		m     cardMatch
 		tries int
 	}
@@ -216,7 +217,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 	}
 	var qr cardQuickRead
 	quick := read(true, &qr)
-	if quick.rd.ID != CardUnknown || !qr.set || qr.next <= 0 {
+	if quick.rd.ID != Unknown || !qr.set || qr.next <= 0 {
 		t.Fatalf("setup: the quick reading read %q (%+v), want nothing and where it stopped", quick.rd.ID, qr)
 	}
 	on := read(false, &qr)
@@ -248,13 +249,13 @@ func TestCardGrownExampleOutline(t *testing.T) {
 	}
 	ix := NewCardIndex()
 	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0], grown: true})
-	r, err := NewCardReader(CardReaderOptions{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
 	r.times = newCardTimes()
-	rd, _, m, err := r.readLearned(img, cardQuadCandidate{q: card, refined: true})
+	rd, _, m, err := r.readLearned(img, outline.Candidate{Q: card, Refined: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 )
@@ -57,7 +58,7 @@ func cardsHandScene(frame, ref *gocv.Mat, angle float64, hand bool) [4]geom.Poin
 // the card), what is left is the card: a part whose quadrilateral is the
 // card's outline. A card alone makes a clean blob and no part.
 func TestCardRefHandTakenOut(t *testing.T) {
-	r, err := NewCardReader(CardReaderOptions{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestCardRefHandTakenOut(t *testing.T) {
 			}
 			best := math.Inf(1)
 			for _, p := range r.ref.parts {
-				best = min(best, cardQuadAltDistance(p.quad, cardQuadCandidate{q: q}))
+				best = min(best, outline.AltDistance(p.quad, outline.Candidate{Q: q}))
 			}
 			if best > 12 {
 				t.Errorf("angle %v: no part within 12 px of the card %v (nearest %.1f px; parts %v)", angle, q, best, r.ref.parts)
@@ -117,7 +118,7 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 		fill(c, color.RGBA{235, 230, 220, 0})
 		fill(image.Rect(c.Min.X+12, c.Min.Y+30, c.Max.X-12, c.Min.Y+140), color.RGBA{40, 50, 90, 0})
 	}
-	r, err := NewCardReader(CardReaderOptions{Index: NewCardIndex()})
+	r, err := NewReader(Options{Index: NewCardIndex()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,19 +136,19 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 		x0, y0, x1, y1 := float32(b.Min.X), float32(b.Min.Y), float32(b.Max.X), float32(b.Max.Y)
 		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
-	reading := func(id string, b image.Rectangle) CardReading {
-		return CardReading{ID: id, Method: CardMethodLearned, Box: b, Corners: quad(b)}
+	reading := func(id string, b image.Rectangle) Reading {
+		return Reading{ID: id, Method: MethodLearned, Box: b, Corners: quad(b)}
 	}
 	shadow := image.Rect(600, 250, 755, 475)
 	onRead := image.Rect(950, 260, 1100, 420) // its centre on the card read
 	sure, twice := reading("goal-1", read), reading("goal-1", image.Rect(880, 190, 1090, 470))
 	sure.Confidence, twice.Confidence = 0.9, 0.6
-	out := []CardReading{
-		reading(CardUnknown, card),
-		reading(CardUnknown, shadow),
+	out := []Reading{
+		reading(Unknown, card),
+		reading(Unknown, shadow),
 		twice,
 		sure,
-		reading(CardUnknown, onRead),
+		reading(Unknown, onRead),
 	}
 	if c := r.ref.changedIn(quad(shadow)); c > 0.1 {
 		t.Errorf("shadow: %.2f of it changed, want about 0", c)
@@ -205,7 +206,7 @@ func TestCardRefSearchable(t *testing.T) {
 func TestCardLearnedReadAt(t *testing.T) {
 	card := [4]geom.Point{{X: 100, Y: 100}, {X: 200, Y: 100}, {X: 200, Y: 240}, {X: 100, Y: 240}}
 	read := func(id string, ok bool) cardLearnedRead {
-		return cardLearnedRead{rd: CardReading{ID: id, Corners: card}, ok: ok, done: true}
+		return cardLearnedRead{rd: Reading{ID: id, Corners: card}, ok: ok, done: true}
 	}
 	for _, c := range []struct {
 		name string
@@ -215,9 +216,9 @@ func TestCardLearnedReadAt(t *testing.T) {
 	}{
 		{"on a card read", cardLearnedReads{read("taught-1", true)}, geom.Point{X: 150, Y: 170}, true},
 		{"beside it", cardLearnedReads{read("taught-1", true)}, geom.Point{X: 250, Y: 170}, false},
-		{"on an unknown outline", cardLearnedReads{read(CardUnknown, true)}, geom.Point{X: 150, Y: 170}, false},
+		{"on an unknown outline", cardLearnedReads{read(Unknown, true)}, geom.Point{X: 150, Y: 170}, false},
 		{"on a card not reported", cardLearnedReads{read("taught-1", false)}, geom.Point{X: 150, Y: 170}, false},
-		{"on an outline not compared", cardLearnedReads{{rd: CardReading{ID: "taught-1", Corners: card}, ok: true}}, geom.Point{X: 150, Y: 170}, false},
+		{"on an outline not compared", cardLearnedReads{{rd: Reading{ID: "taught-1", Corners: card}, ok: true}}, geom.Point{X: 150, Y: 170}, false},
 		{"none", nil, geom.Point{X: 150, Y: 170}, false},
 	} {
 		if got := c.ls.readAt(c.p); got != c.want {
@@ -228,9 +229,9 @@ func TestCardLearnedReadAt(t *testing.T) {
 
 // cardsRefReader returns a reader (no cards taught) that has compared
 // frame with the empty table ref (refPlaces); the caller closes it.
-func cardsRefReader(t *testing.T, frame, ref gocv.Mat) *CardReader {
+func cardsRefReader(t *testing.T, frame, ref gocv.Mat) *Reader {
 	t.Helper()
-	r, err := NewCardReader(CardReaderOptions{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,13 +334,13 @@ func TestCardOneUnknown(t *testing.T) {
 	quad := func(x0, y0, x1, y1 float32) [4]geom.Point {
 		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
-	unknown := func(q [4]geom.Point) CardReading {
-		return CardReading{ID: CardUnknown, Method: CardMethodLearned, Corners: q, Box: geom.QuadBox(q), Confidence: 0.8}
+	unknown := func(q [4]geom.Point) Reading {
+		return Reading{ID: Unknown, Method: MethodLearned, Corners: q, Box: geom.QuadBox(q), Confidence: 0.8}
 	}
-	r := &CardReader{}
+	r := &Reader{}
 	card, panel, apart := quad(100, 100, 280, 352), quad(112, 130, 268, 240), quad(500, 100, 680, 352)
-	taught := CardReading{ID: "goal-1", Method: CardMethodLearned, Corners: quad(120, 120, 300, 372), Confidence: 0.9}
-	got := r.oneUnknown([]CardReading{unknown(panel), taught, unknown(card), unknown(apart)})
+	taught := Reading{ID: "goal-1", Method: MethodLearned, Corners: quad(120, 120, 300, 372), Confidence: 0.9}
+	got := r.oneUnknown([]Reading{unknown(panel), taught, unknown(card), unknown(apart)})
 	if len(got) != 3 || got[0].ID != "goal-1" || got[1].Corners != card || got[2].Corners != apart {
 		t.Errorf("without the reference: kept %+v, want the taught card, the card (not its panel) and the card apart", got)
 	}
@@ -356,7 +357,7 @@ func TestCardOneUnknown(t *testing.T) {
 	around := quad(float32(box.Min.X)-90, float32(box.Min.Y)-60, float32(box.Max.X)+90, float32(box.Max.Y)+60)
 	inner := quad(float32(box.Min.X)+12, float32(box.Min.Y)+30, float32(box.Max.X)-12, float32(box.Min.Y)+140)
 	for _, pair := range [][2][4]geom.Point{{q, around}, {around, q}, {inner, q}} {
-		got := rr.oneUnknown([]CardReading{unknown(pair[0]), unknown(pair[1])})
+		got := rr.oneUnknown([]Reading{unknown(pair[0]), unknown(pair[1])})
 		if len(got) != 1 || got[0].Corners != q {
 			t.Errorf("with the reference: kept %+v, want the card %v alone (around it %.2f changed; panel %.2f)", got, q,
 				rr.ref.changedAdded(around, q), rr.ref.changedAdded(q, inner))
@@ -371,15 +372,15 @@ func TestCardOneUnknown(t *testing.T) {
 // as nothing goes, as before, but a part's near a taught card, which stays
 // for the keypoint search without being reported.
 func TestCardSettlePending(t *testing.T) {
-	r := &CardReader{refUsed: true}
-	rect := func(x0, y0, x1, y1 float32) cardQuadCandidate {
-		return cardQuadCandidate{q: [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}}
+	r := &Reader{refUsed: true}
+	rect := func(x0, y0, x1, y1 float32) outline.Candidate {
+		return outline.Candidate{Q: [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}}
 	}
-	taught := func(o cardQuadCandidate, id string) cardLearnedRead {
-		return cardLearnedRead{rd: CardReading{ID: id, Corners: o.q}, ok: true, done: true, m: cardMatch{id: id}}
+	taught := func(o outline.Candidate, id string) cardLearnedRead {
+		return cardLearnedRead{rd: Reading{ID: id, Corners: o.Q}, ok: true, done: true, m: cardMatch{id: id}}
 	}
-	unknown := func(o cardQuadCandidate, m cardMatch) cardLearnedRead {
-		return cardLearnedRead{rd: CardReading{ID: CardUnknown, Corners: o.q}, ok: true, done: true, m: m}
+	unknown := func(o outline.Candidate, m cardMatch) cardLearnedRead {
+		return cardLearnedRead{rd: Reading{ID: Unknown, Corners: o.Q}, ok: true, done: true, m: m}
 	}
 	sure := rect(0, 0, 100, 140)
 	onCard := rect(305, 5, 395, 135)    // the finder's outline of the pending card
@@ -394,19 +395,19 @@ func TestCardSettlePending(t *testing.T) {
 	r.ref.pre = []cardLearnedRead{taught(sure, "taught-1")}
 	r.ref.pending = []cardRefPending{{q: card}, {q: nothing}, {q: near, part: true}, {q: far, part: true}}
 	r.ref.pendingFrom = 4
-	frame := func() ([]cardQuadCandidate, cardLearnedReads) {
-		return []cardQuadCandidate{sure, onCard, elsewhere, rectOn, card, nothing, near, far},
+	frame := func() ([]outline.Candidate, cardLearnedReads) {
+		return []outline.Candidate{sure, onCard, elsewhere, rectOn, card, nothing, near, far},
 			cardLearnedReads{taught(sure, "taught-1"), unknown(onCard, cardMatch{}), taught(elsewhere, "taught-2"), unknown(rectOn, cardMatch{}),
 				taught(card, "taught-3"), unknown(nothing, cardMatch{}), unknown(near, nearM), unknown(far, farM)}
 	}
 	outlines, learned := r.settlePending(frame())
-	want := []cardQuadCandidate{sure, elsewhere, card, near}
+	want := []outline.Candidate{sure, elsewhere, card, near}
 	if len(outlines) != len(want) || len(learned) != len(want) {
 		t.Fatalf("%d outlines, %d readings; want %d: %v", len(outlines), len(learned), len(want), outlines)
 	}
 	for i := range want {
-		if outlines[i].q != want[i].q || learned[i].rd.Corners != want[i].q {
-			t.Errorf("outline %d: %v (read %v), want %v", i, outlines[i].q, learned[i].rd.Corners, want[i].q)
+		if outlines[i].Q != want[i].Q || learned[i].rd.Corners != want[i].Q {
+			t.Errorf("outline %d: %v (read %v), want %v", i, outlines[i].Q, learned[i].rd.Corners, want[i].Q)
 		}
 	}
 	if !learned[2].ok || learned[2].rd.ID != "taught-3" {
@@ -499,7 +500,7 @@ func TestCardStickeredBlobs(t *testing.T) {
 	mark := func(id int, q [4]geom.Point) marker.Sticker {
 		return marker.Sticker{Marker: marker.Marker{ID: id, Corners: q, Center: geom.QuadCentre(q)}}
 	}
-	r := &CardReader{refUsed: true}
+	r := &Reader{refUsed: true}
 	r.ref.blobs = []cardRefBlob{
 		{quad: rect(100, 100, 210, 260), hasQuad: true, clean: true},  // one sticker
 		{quad: rect(400, 100, 510, 260), hasQuad: true, clean: true},  // two

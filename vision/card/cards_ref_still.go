@@ -33,7 +33,7 @@ type cardRefStill struct {
 	box   image.Rectangle
 	free  float64
 	pix   []byte
-	found []CardReading
+	found []Reading
 }
 
 // stillFrame starts a frame's keypoint search: the blobs searched in the
@@ -45,7 +45,7 @@ func (c *cardRef) stillFrame() {
 // stillSearched reports whether the blob with box and area left to search
 // free was searched in the last frame and lies still, and the cards found
 // there then (it is kept for the next frame).
-func (c *cardRef) stillSearched(box image.Rectangle, free float64) ([]CardReading, bool) {
+func (c *cardRef) stillSearched(box image.Rectangle, free float64) ([]Reading, bool) {
 	for _, s := range c.stillLast {
 		if !cardStillBox(s.box, box, cardStillMove) || math.Abs(s.free-free) > cardStillFree*max(s.free, free) {
 			continue
@@ -60,7 +60,7 @@ func (c *cardRef) stillSearched(box image.Rectangle, free float64) ([]CardReadin
 
 // stillKeep notes that the blob with box and area left to search free was
 // searched in this frame and found the cards found.
-func (c *cardRef) stillKeep(box image.Rectangle, free float64, found []CardReading) {
+func (c *cardRef) stillKeep(box image.Rectangle, free float64, found []Reading) {
 	s := cardRefStill{box: box, free: free, found: slices.Clone(found)}
 	sb, ok := c.stillPlace(box)
 	if !ok {

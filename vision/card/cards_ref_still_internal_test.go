@@ -35,7 +35,7 @@ func TestCardRefStill(t *testing.T) {
 		copy(px, orig)
 	}
 	frame()
-	shown := []CardReading{{ID: "goal-1", Method: CardMethodLearned, Box: image.Rect(420, 220, 600, 480)}}
+	shown := []Reading{{ID: "goal-1", Method: MethodLearned, Box: image.Rect(420, 220, 600, 480)}}
 	c.stillKeep(box, free, shown)
 	shown[0].ID = "changed after" // kept as found, not shared
 
@@ -79,7 +79,7 @@ func TestCardRefStill(t *testing.T) {
 		t.Error("a blob not searched in vain in the last frame is skipped")
 	}
 
-	r, err := NewCardReader(CardReaderOptions{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
@@ -37,7 +38,7 @@ const (
 type cardReadStill struct {
 	q    [4]geom.Point
 	alts [][4]geom.Point
-	rd   CardReading
+	rd   Reading
 	ok   bool
 	m    cardMatch
 	ref  bool            // read with the reference (refConfirms)
@@ -48,7 +49,7 @@ type cardReadStill struct {
 // readStill returns the reading of outline o of img kept from the last
 // frame when o was read in vain there and lies still (it is then kept for
 // the next frame).
-func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill, bool) {
+func (r *Reader) readStill(img gocv.Mat, o outline.Candidate) (cardReadStill, bool) {
 	if len(r.readLast) == 0 {
 		return cardReadStill{}, false
 	}
@@ -58,12 +59,12 @@ func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill
 	}
 	var px [3 * cardStillGrid * cardStillGrid]float32
 	for _, s := range r.readLast {
-		if s.ref != r.refUsed || !cardStillQuad(s.q, o.q) || len(s.alts) != len(o.alts) {
+		if s.ref != r.refUsed || !cardStillQuad(s.q, o.Q) || len(s.alts) != len(o.Alts) {
 			continue
 		}
 		same := true
 		for k := range s.alts {
-			same = same && cardStillQuad(s.alts[k], o.alts[k])
+			same = same && cardStillQuad(s.alts[k], o.Alts[k])
 		}
 		if !same {
 			continue
@@ -79,13 +80,13 @@ func (r *CardReader) readStill(img gocv.Mat, o cardQuadCandidate) (cardReadStill
 
 // keepRead notes that outline o of img was read in vain (rd, ok, m: its
 // reading; box: the outline whose match r.trace saw) in this frame.
-func (r *CardReader) keepRead(img gocv.Mat, o cardQuadCandidate, rd CardReading, ok bool, m cardMatch, box image.Rectangle) {
+func (r *Reader) keepRead(img gocv.Mat, o outline.Candidate, rd Reading, ok bool, m cardMatch, box image.Rectangle) {
 	g, err := geom.ColourView(img)
 	if err != nil {
 		return
 	}
-	s := cardReadStill{q: o.q, alts: append([][4]geom.Point(nil), o.alts...), rd: rd, ok: ok, m: m, ref: r.refUsed, box: box}
-	cardStillSample(g, o.q, &s.px)
+	s := cardReadStill{q: o.Q, alts: append([][4]geom.Point(nil), o.Alts...), rd: rd, ok: ok, m: m, ref: r.refUsed, box: box}
+	cardStillSample(g, o.Q, &s.px)
 	r.readNow = append(r.readNow, s)
 }
 
@@ -159,7 +160,7 @@ const (
 // when it confirmed the same card and turn there, with the match decision
 // the same, and q and the picture inside it lie still; or when the match
 // stood there and q lies within cardConfirmMove of it (it follows the card).
-func (r *CardReader) confirmStill(img gocv.Mat, q [4]geom.Point, m cardMatch) (bool, error) {
+func (r *Reader) confirmStill(img gocv.Mat, q [4]geom.Point, m cardMatch) (bool, error) {
 	g, err := geom.ColourView(img)
 	if err != nil || cardRefClear(r.opts.Index, m) {
 		return r.refConfirms(q, m) // clear: no keypoints searched
@@ -194,14 +195,14 @@ func (r *CardReader) confirmStill(img gocv.Mat, q [4]geom.Point, m cardMatch) (b
 
 // startStill starts a frame: what was kept in the last one may be used in
 // this one.
-func (r *CardReader) startStill() {
+func (r *Reader) startStill() {
 	r.readLast, r.readNow = r.readNow, r.readLast[:0]
 	r.confirmLast, r.confirmNow = r.confirmNow, r.confirmLast[:0]
 	r.stickerLast, r.stickerNow = r.stickerNow, r.stickerLast[:0]
 }
 
 // forgetStill forgets what was kept (a new reference).
-func (r *CardReader) forgetStill() {
+func (r *Reader) forgetStill() {
 	r.readNow, r.confirmNow, r.stickerNow = r.readNow[:0], r.confirmNow[:0], r.stickerNow[:0]
 	r.ref.stillNow = r.ref.stillNow[:0]
 	r.stopFollowing()
@@ -251,7 +252,7 @@ type cardStickerStill struct {
 // stickerStill returns the places to retry that roi (of the grey view g; a
 // retry place when retry) gave in the last frame when it was searched in
 // vain there and lies still (it is then kept for the next frame).
-func (r *CardReader) stickerStill(g geom.View, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
+func (r *Reader) stickerStill(g geom.View, roi image.Rectangle, retry bool) ([]image.Rectangle, bool) {
 	var px [cardStillPlaceGrid * cardStillPlaceGrid]float32
 	for _, s := range r.stickerLast {
 		if s.retry != retry || !cardStillBox(s.roi, roi, cardStillPlace) {
@@ -271,7 +272,7 @@ func (r *CardReader) stickerStill(g geom.View, roi image.Rectangle, retry bool) 
 // keepSticker notes that roi (of the grey view g; a retry place when
 // retry) was searched in vain in this frame and gave the places to retry
 // gave.
-func (r *CardReader) keepSticker(g geom.View, roi image.Rectangle, retry bool, gave []image.Rectangle) {
+func (r *Reader) keepSticker(g geom.View, roi image.Rectangle, retry bool, gave []image.Rectangle) {
 	s := cardStickerStill{roi: roi, retry: retry, gave: append([]image.Rectangle(nil), gave...)}
 	cardStillPlaceSample(g, roi, &s.px)
 	r.stickerNow = append(r.stickerNow, s)

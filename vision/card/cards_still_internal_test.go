@@ -8,6 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
@@ -41,11 +42,11 @@ func TestCardReadStill(t *testing.T) {
 		t.Fatal(err)
 	}
 	orig := append([]byte(nil), px...)
-	o := cardQuadCandidate{q: [4]geom.Point{{X: 400, Y: 200}, {X: 560, Y: 210}, {X: 550, Y: 430}, {X: 390, Y: 420}}, refined: true}
+	o := outline.Candidate{Q: [4]geom.Point{{X: 400, Y: 200}, {X: 560, Y: 210}, {X: 550, Y: 430}, {X: 390, Y: 420}}, Refined: true}
 	// read reads o in a new frame; the reading kept from the last frame
 	// is marked, so that a reading taken from it shows.
 	const mark = 0.123
-	read := func(o cardQuadCandidate) float64 {
+	read := func(o outline.Candidate) float64 {
 		t.Helper()
 		r.readLast, r.readNow = r.readNow, r.readLast[:0]
 		for i := range r.readLast {
@@ -55,7 +56,7 @@ func TestCardReadStill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rd.ID != CardUnknown {
+		if rd.ID != Unknown {
 			t.Fatalf("read as %q", rd.ID)
 		}
 		return rd.Confidence
@@ -70,11 +71,11 @@ func TestCardReadStill(t *testing.T) {
 		px[i] = uint8(int(orig[i]) + rng.Intn(5) - 2)
 	}
 	moved := o
-	moved.q[2].X++
+	moved.Q[2].X++
 	if read(moved) != mark {
 		t.Error("an outline read in vain on a noisy frame, a pixel off, is read again")
 	}
-	moved.q[2].X += 3
+	moved.Q[2].X += 3
 	if read(moved) == mark {
 		t.Error("an outline that moved is not read again")
 	}
@@ -112,7 +113,7 @@ func TestCardReadStill(t *testing.T) {
 // another card or turn, an outline moved further, a changed picture, and a
 // match that did not stand is when its outline moved at all.
 func TestCardConfirmStill(t *testing.T) {
-	r, err := NewCardReader(CardReaderOptions{Index: NewCardIndex()})
+	r, err := NewReader(Options{Index: NewCardIndex()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestCardConfirmStill(t *testing.T) {
 // is when it moved, when the picture changed, and a retry place is not
 // taken for a first one.
 func TestCardStickerStill(t *testing.T) {
-	r, err := NewCardReader(CardReaderOptions{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

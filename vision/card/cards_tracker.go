@@ -6,7 +6,7 @@ import (
 	"math"
 )
 
-// Defaults of [CardTrackerConfig].
+// Defaults of [TrackerConfig].
 const (
 	// DefaultCardStableFrames is how many frames a card must be held
 	// steadily in view before it counts as shown (about a third of a
@@ -26,11 +26,11 @@ const (
 	DefaultCardMatchDistance = 0.75
 )
 
-// CardTrackerConfig configures a [CardTracker]. Zero fields take the
+// TrackerConfig configures a [Tracker]. Zero fields take the
 // defaults.
-type CardTrackerConfig struct {
+type TrackerConfig struct {
 	// StableFrames is how many frames a card must be seen, steadily, before
-	// a CardShown is emitted. Default 8.
+	// a Shown is emitted. Default 8.
 	StableFrames int
 	// GoneFrames is how many frames in a row a card must be unseen before
 	// it has left the view; shown again after that, it emits again.
@@ -48,12 +48,12 @@ type CardTrackerConfig struct {
 	// card's size, at which a reading continues a followed card of the
 	// same id. Default 0.75.
 	MatchDistance float64
-	// Unknown makes unrecognised cards (id CardUnknown) emit CardShown
+	// Unknown makes unrecognised cards (id Unknown) emit Shown
 	// too; otherwise they are followed but never reported.
 	Unknown bool
 }
 
-func (c CardTrackerConfig) withDefaults() CardTrackerConfig {
+func (c TrackerConfig) withDefaults() TrackerConfig {
 	if c.StableFrames <= 0 {
 		c.StableFrames = DefaultCardStableFrames
 	}
@@ -73,8 +73,8 @@ func (c CardTrackerConfig) withDefaults() CardTrackerConfig {
 	return c
 }
 
-// CardShown reports that a card was held steadily in view.
-type CardShown struct {
+// Shown reports that a card was held steadily in view.
+type Shown struct {
 	// Frame is the index of the frame the card was read from when it was
 	// decided: the last frame of its steady run. Keep that frame's image
 	// as the proof of the reading.
@@ -83,20 +83,20 @@ type CardShown struct {
 	FirstFrame int
 	// Card is the reading from Frame; its Confidence is the mean over the
 	// run.
-	Card CardReading
+	Card Reading
 	// Showing counts the showings of this card id, from 1.
 	Showing int
 }
 
-// CardTracker turns per-frame card readings into CardShown events: a card
+// Tracker turns per-frame card readings into Shown events: a card
 // held steadily in view for StableFrames frames is reported once; it is not
 // reported again while it stays in view (moving it around, losing it for a
 // few frames); once it has been out of view for GoneFrames frames, showing
 // it again reports it again. Cards are followed by id and place, so two
 // cards in view are two cards. The tracker is pure logic (no images),
 // deterministic, and not safe for concurrent use.
-type CardTracker struct {
-	cfg      CardTrackerConfig
+type Tracker struct {
+	cfg      TrackerConfig
 	tracks   []*cardTrack
 	showings map[string]int
 	last     int
@@ -118,24 +118,24 @@ type cardTrack struct {
 	reported bool // shown once while in view
 }
 
-// NewCardTracker returns a tracker with cfg (zero fields take the
+// NewTracker returns a tracker with cfg (zero fields take the
 // defaults).
-func NewCardTracker(cfg CardTrackerConfig) *CardTracker {
-	return &CardTracker{cfg: cfg.withDefaults(), showings: map[string]int{}}
+func NewTracker(cfg TrackerConfig) *Tracker {
+	return &Tracker{cfg: cfg.withDefaults(), showings: map[string]int{}}
 }
 
 // Config returns the configuration in use, defaults filled in.
-func (t *CardTracker) Config() CardTrackerConfig { return t.cfg }
+func (t *Tracker) Config() TrackerConfig { return t.cfg }
 
 // Reset forgets every card in view; showing counts go on.
-func (t *CardTracker) Reset() {
+func (t *Tracker) Reset() {
 	t.tracks = nil
 	t.started = false
 }
 
 // InView returns the ids of the cards currently followed (seen within the
 // last GoneFrames frames), each once, in the order they were first seen.
-func (t *CardTracker) InView() []string {
+func (t *Tracker) InView() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, tr := range t.tracks {
@@ -150,7 +150,7 @@ func (t *CardTracker) InView() []string {
 // Observe takes the readings of frame (a frame index, increasing from call
 // to call; frames not passed count as frames without any card) and returns
 // the cards shown as of this frame (usually none).
-func (t *CardTracker) Observe(frame int, cards []CardReading) ([]CardShown, error) {
+func (t *Tracker) Observe(frame int, cards []Reading) ([]Shown, error) {
 	if t.started && frame <= t.last {
 		return nil, fmt.Errorf("vision: card tracker: frame %d after frame %d", frame, t.last)
 	}
@@ -182,8 +182,8 @@ func (t *CardTracker) Observe(frame int, cards []CardReading) ([]CardShown, erro
 	}
 	usedR := make([]bool, len(cards))
 	usedK := make([]bool, len(t.tracks))
-	var events []CardShown
-	see := func(tr *cardTrack, c CardReading) {
+	var events []Shown
+	see := func(tr *cardTrack, c Reading) {
 		ctr := cardBoxCentre(c.Box)
 		gap := frame - tr.lastFrame - 1
 		moved := cardPtDist(ctr, tr.anchor) > t.cfg.MoveTolerance*math.Max(tr.size, cardBoxSize(c.Box))
@@ -198,13 +198,13 @@ func (t *CardTracker) Observe(frame int, cards []CardReading) ([]CardShown, erro
 			return
 		}
 		tr.reported = true
-		if tr.id == CardUnknown && !t.cfg.Unknown {
+		if tr.id == Unknown && !t.cfg.Unknown {
 			return
 		}
 		t.showings[tr.id]++
 		shown := c
 		shown.Confidence = tr.confSum / float64(tr.runLen)
-		events = append(events, CardShown{Frame: frame, FirstFrame: tr.runStart, Card: shown, Showing: t.showings[tr.id]})
+		events = append(events, Shown{Frame: frame, FirstFrame: tr.runStart, Card: shown, Showing: t.showings[tr.id]})
 	}
 	for _, p := range pairs {
 		if usedR[p.r] || usedK[p.k] {

@@ -36,7 +36,7 @@ func TestCardsTrainLearned(t *testing.T) {
 	untaught := positiveOr(*evalTrainUntaught, 300)
 	ref := *evalRef != "no"
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewCardReader(card.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package card
+package outline
 
 // Finding card outlines. Contours of an edge map do not work here: a card's
 // outline merges with the thumb and hand holding it, with its shadow and
@@ -22,34 +22,36 @@ import (
 	"tablecam/vision/geom"
 )
 
-// cardQuadCandidate is a card outline: a quadrilateral found in an edge
+// Candidate is a card outline: a quadrilateral found in an edge
 // map, in full-resolution image coordinates (pixel centres at integers),
 // clockwise on screen.
-type cardQuadCandidate struct {
-	q       [4]geom.Point
-	area    float64
-	score   float64 // how well edges support it
-	refined bool    // sides re-fitted at full resolution
-	// alts are other outlines found for the same card: its inner frame,
+type Candidate struct {
+	Q       [4]geom.Point
+	Area    float64
+	Score   float64 // how well edges support it
+	Refined bool    // sides re-fitted at full resolution
+	// Alts are other outlines found for the same card: its inner frame,
 	// the card with its shadow. Recognition tries them too.
-	alts [][4]geom.Point
+	Alts [][4]geom.Point
 }
 
-// cardQuadOK is geom.QuadOK's quad as a candidate.
-func cardQuadOK(q [4]geom.Point, minSide, maxSide float64) (cardQuadCandidate, bool) {
+// NewCandidate orders q clockwise and checks it as geom.QuadOK does; ok
+// is false when it fails.
+func NewCandidate(q [4]geom.Point, minSide, maxSide float64) (Candidate, bool) {
 	q, area, ok := geom.QuadOK(q, minSide, maxSide)
 	if !ok {
-		return cardQuadCandidate{}, false
+		return Candidate{}, false
 	}
-	return cardQuadCandidate{q: q, area: area}, true
+	return Candidate{Q: q, Area: area}, true
 }
 
-// cardOutlineFinder finds card outlines; it keeps its buffers.
-type cardOutlineFinder struct {
+// Finder finds card outlines in pictures. It keeps its buffers between
+// pictures and is not safe for concurrent use; Close releases it.
+type Finder struct {
 	blur, edges gocv.Mat
 	dx, dy      gocv.Mat // scratch: gradients (edgesOf)
-	polys       cardEdgePolys
-	cands       []cardQuadCandidate
+	polys       edgePolys
+	cands       []Candidate
 	// Canny thresholds on the blurred half-resolution image.
 	lo, hi float32
 	busy   bool // the last edge map took the doubled thresholds (edgesOf)
@@ -58,19 +60,21 @@ type cardOutlineFinder struct {
 	segs [][5]float64
 	// line indices by direction (lines).
 	byDir [90][]int
-	// keep, when set, clears the edge map (cols × rows at find's scale of
-	// the place from origin, 255 on an edge) where no card's edge can be
-	// (findOutlinesAt: far from what changed against the empty table).
-	keep func(edges []uint8, cols, rows int, origin image.Point, scale float64)
-	// origin is the place's top-left corner for keep.
-	origin image.Point
+	// Keep, when set, clears the edge map (cols × rows at Find's scale of
+	// the place from Origin, 255 on an edge) where no card's edge can be
+	// (the card reader: far from what changed against the empty table).
+	Keep func(edges []uint8, cols, rows int, origin image.Point, scale float64)
+	// Origin is the place's top-left corner for Keep.
+	Origin image.Point
 }
 
-func newCardOutlineFinder() *cardOutlineFinder {
-	return &cardOutlineFinder{blur: gocv.NewMat(), edges: gocv.NewMat(), dx: gocv.NewMat(), dy: gocv.NewMat(), lo: 30, hi: 90}
+// NewFinder returns a finder.
+func NewFinder() *Finder {
+	return &Finder{blur: gocv.NewMat(), edges: gocv.NewMat(), dx: gocv.NewMat(), dy: gocv.NewMat(), lo: 30, hi: 90}
 }
 
-func (f *cardOutlineFinder) close() {
+// Close releases the finder's buffers.
+func (f *Finder) Close() {
 	f.blur.Close()
 	f.edges.Close()
 	f.dx.Close()
@@ -84,35 +88,35 @@ func (f *cardOutlineFinder) close() {
 // to maxW full-resolution pixels, best first. Of overlapping outlines the
 // best stays (a card's outline wins over its inner frame when nearly as
 // good); the others become its alternatives.
-func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr geom.View, minW, maxW float64) ([]cardQuadCandidate, error) {
+func (f *Finder) Find(half gocv.Mat, scale float64, gr geom.View, minW, maxW float64) ([]Candidate, error) {
 	gocv.GaussianBlur(half, &f.blur, image.Pt(5, 5), 1.2, 1.2, gocv.BorderReplicate)
 	if err := f.edgesOf(f.blur); err != nil {
 		return nil, fmt.Errorf("card outlines: %w", err)
 	}
-	if f.keep != nil {
+	if f.Keep != nil {
 		e, err := f.edges.DataPtrUint8()
 		if err != nil {
 			return nil, fmt.Errorf("card outlines: edge map: %w", err)
 		}
-		f.keep(e, f.edges.Cols(), f.edges.Rows(), f.origin, scale)
+		f.Keep(e, f.edges.Cols(), f.edges.Rows(), f.Origin, scale)
 	}
 	lines, err := f.lines(f.edges, minW*scale)
 	if err != nil {
 		return nil, fmt.Errorf("card outlines: %w", err)
 	}
-	quads := cardQuadsFromLines(lines, minW*scale, maxW*scale)
+	quads := quadsFromLines(lines, minW*scale, maxW*scale)
 	// Keep the half-resolution quads along whose sides a step in
 	// brightness runs nearly all round (lines of clutter that happen to
 	// form a quad do not have one), then take the outermost of overlapping
 	// ones: a card's outline rather than its inner frame or picture.
-	hg, err := cardViewOf(f.blur)
+	hg, err := viewOf(f.blur)
 	if err != nil {
 		return nil, fmt.Errorf("card outlines: %w", err)
 	}
 	f.cands = f.cands[:0]
-	// Best-covered first; only the first cardMaxChecked plausible quads are
+	// Best-covered first; only the first maxChecked plausible quads are
 	// checked for a step all round (heavy clutter makes thousands).
-	slices.SortFunc(quads, func(a, b cardHalfQuad) int {
+	slices.SortFunc(quads, func(a, b halfQuad) int {
 		switch {
 		case a.score > b.score:
 			return -1
@@ -127,30 +131,30 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr geom.View, min
 		for k := range q {
 			q[k] = geom.Point{X: float32((float64(hq.q[k].X)+0.5)/scale - 0.5), Y: float32((float64(hq.q[k].Y)+0.5)/scale - 0.5)}
 		}
-		cand, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
-		if !ok || !cardPlausible(cand.q, minW, maxW) {
+		cand, ok := NewCandidate(q, minW, maxW*AspectMax)
+		if !ok || !Plausible(cand.Q, minW, maxW) {
 			continue
 		}
-		if checked++; checked > cardMaxChecked {
+		if checked++; checked > maxChecked {
 			break
 		}
-		cont := cardStepContinuity(hg, hq.q, cardMinContinuity)
-		if cont < cardMinContinuity {
+		cont := stepContinuity(hg, hq.q, minContinuity)
+		if cont < minContinuity {
 			continue
 		}
-		cand.score = hq.score * cont
+		cand.Score = hq.score * cont
 		f.cands = append(f.cands, cand)
 	}
 	// Best first. A candidate is re-fitted at full resolution unless a
 	// re-fitted outline already covers it; one that cannot be re-fitted is
 	// kept aside and used only if no re-fitted outline covers its place.
-	cardSortByScore(f.cands)
-	var out, rough []cardQuadCandidate
+	SortByScore(f.cands)
+	var out, rough []Candidate
 	refits := 0
 	for _, c := range f.cands {
 		taken := -1
 		for i, o := range out {
-			if cardQuadsOverlap(c.q, o.q) {
+			if Overlap(c.Q, o.Q) {
 				taken = i
 				break
 			}
@@ -161,19 +165,19 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr geom.View, min
 			// replaces it when nearly as good; other overlapping
 			// candidates become its alternatives.
 			o := out[taken]
-			replace = geom.InQuad(geom.QuadCentre(o.q), c.q) && c.area > o.area && o.area > 0.55*c.area && c.score > 0.6*o.score
-			if !replace && (len(o.alts) >= cardMaxAlts || !geom.InQuad(geom.QuadCentre(c.q), o.q)) {
+			replace = geom.InQuad(geom.QuadCentre(o.Q), c.Q) && c.Area > o.Area && o.Area > 0.55*c.Area && c.Score > 0.6*o.Score
+			if !replace && (len(o.Alts) >= MaxAlts || !geom.InQuad(geom.QuadCentre(c.Q), o.Q)) {
 				continue
 			}
 		}
-		if refits >= cardMaxRefits {
+		if refits >= maxRefits {
 			break
 		}
 		refits++
-		rc, strength, ok := f.refined(gr, c.q, minW, maxW)
+		rc, strength, ok := f.Refined(gr, c.Q, minW, maxW)
 		if ok {
-			rc.score = c.score * min(1, strength/40)
-			rc.refined = true
+			rc.Score = c.Score * min(1, strength/40)
+			rc.Refined = true
 			c = rc
 		}
 		switch {
@@ -181,13 +185,13 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr geom.View, min
 			rough = append(rough, c)
 		case !ok:
 		case taken >= 0 && replace:
-			c.alts = append(out[taken].alts, out[taken].q)
+			c.Alts = append(out[taken].Alts, out[taken].Q)
 			out[taken] = c
 		case taken >= 0:
-			if d := cardQuadAltDistance(c.q, out[taken]); d > 1.5 {
-				out[taken].alts = append(out[taken].alts, c.q)
+			if d := AltDistance(c.Q, out[taken]); d > 1.5 {
+				out[taken].Alts = append(out[taken].Alts, c.Q)
 			}
-		case len(out) < cardMaxOutlines:
+		case len(out) < maxOutlines:
 			out = append(out, c)
 		}
 	}
@@ -196,30 +200,30 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr geom.View, min
 	// an alternative, tried first.
 	for i := range out {
 		c := &out[i]
-		if !c.refined {
+		if !c.Refined {
 			continue
 		}
-		rq, _, ok := f.Refine(gr, geom.GrowQuad(c.q, cardOuterTry))
+		rq, _, ok := f.Refine(gr, geom.GrowQuad(c.Q, outerTry))
 		if !ok {
 			continue
 		}
-		if _, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); !ok || !cardPlausible(rq, minW, maxW) || geom.QuadArea(rq) <= geom.QuadArea(c.q) {
+		if _, ok := NewCandidate(rq, minW, maxW*AspectMax); !ok || !Plausible(rq, minW, maxW) || geom.QuadArea(rq) <= geom.QuadArea(c.Q) {
 			continue
 		}
-		if cardQuadAltDistance(rq, *c) > 1.5 {
-			c.alts = append([][4]geom.Point{rq}, c.alts...)
+		if AltDistance(rq, *c) > 1.5 {
+			c.Alts = append([][4]geom.Point{rq}, c.Alts...)
 		}
 	}
 	for _, c := range rough {
 		covered := false
 		for _, o := range out {
-			if cardQuadsOverlap(c.q, o.q) {
+			if Overlap(c.Q, o.Q) {
 				covered = true
 				break
 			}
 		}
-		if !covered && len(out) < cardMaxOutlines {
-			c.score *= 0.3
+		if !covered && len(out) < maxOutlines {
+			c.Score *= 0.3
 			out = append(out, c)
 		}
 	}
@@ -229,46 +233,48 @@ func (f *cardOutlineFinder) find(half gocv.Mat, scale float64, gr geom.View, min
 // Outline search limits: the least step continuity along a quad's sides,
 // and the most outlines returned.
 const (
-	cardMinContinuity = 0.6
-	cardMaxOutlines   = 10
-	cardMaxChecked    = 150
-	cardMaxRefits     = 20
-	cardMaxAlts       = 2
-	// cardOuterTry is how far (of the card's size, each side) an outline
+	minContinuity = 0.6
+	maxOutlines   = 10
+	maxChecked    = 150
+	maxRefits     = 20
+	// MaxAlts is the most alternatives a candidate keeps.
+	MaxAlts = 2
+	// outerTry is how far (of the card's size, each side) an outline
 	// is grown to look for an outer edge.
-	cardOuterTry = 0.06
-	// cardMaxEdgeShare is the share of edge pixels above which the edge
+	outerTry = 0.06
+	// maxEdgeShare is the share of edge pixels above which the edge
 	// thresholds double.
-	cardMaxEdgeShare = 0.07
+	maxEdgeShare = 0.07
 )
 
-// cardViewOf is geom.ColourView for a BGR image, geom.GreyView for a grey one.
-func cardViewOf(m gocv.Mat) (geom.View, error) {
+// viewOf is geom.ColourView for a BGR image, geom.GreyView for a grey one.
+func viewOf(m gocv.Mat) (geom.View, error) {
 	if m.Type() == gocv.MatTypeCV8UC3 {
 		return geom.ColourView(m)
 	}
 	return geom.GreyView(m)
 }
 
-func cardSortByScore(c []cardQuadCandidate) {
-	slices.SortStableFunc(c, func(a, b cardQuadCandidate) int {
+// SortByScore sorts candidates best first, stable among equal scores.
+func SortByScore(c []Candidate) {
+	slices.SortStableFunc(c, func(a, b Candidate) int {
 		switch {
-		case a.score > b.score:
+		case a.Score > b.Score:
 			return -1
-		case a.score < b.score:
+		case a.Score < b.Score:
 			return 1
 		}
 		return 0
 	})
 }
 
-// cardStepContinuity returns the fraction of points along the quad's sides
+// stepContinuity returns the fraction of points along the quad's sides
 // (corners left out) where the brightness steps across the side by a
 // clear amount, in g. Each side counts equally; the weakest side counts
 // twice (a card's edge runs all round). As soon as the quad cannot reach
 // floor any more, it returns what it could reach at most (below floor):
 // the caller only needs to know that it falls short.
-func cardStepContinuity(g geom.View, q [4]geom.Point, floor float64) float64 {
+func stepContinuity(g geom.View, q [4]geom.Point, floor float64) float64 {
 	const n = 12
 	// The bound is at least the value (a margin for rounding): a quad is
 	// given up only when it falls short by more than that.
@@ -288,12 +294,12 @@ func cardStepContinuity(g geom.View, q [4]geom.Point, floor float64) float64 {
 		}
 		sides[k] = [6]float64{float64(a.X), float64(a.Y), dx, dy, nx, ny}
 	}
-	return cardStepSides(g, &sides, floor)
+	return stepSides(g, &sides, floor)
 }
 
-// cardStepSides is cardStepContinuity's sampling of the four sides (first
+// stepSides is stepContinuity's sampling of the four sides (first
 // corner, direction, outward normal each), floor lowered already.
-func cardStepSides(g geom.View, sides *[4][6]float64, floor float64) float64 {
+func stepSides(g geom.View, sides *[4][6]float64, floor float64) float64 {
 	const n = 12
 	sum, worst := 0.0, 1.0
 	for k, s := range sides {
@@ -321,10 +327,10 @@ func cardStepSides(g geom.View, sides *[4][6]float64, floor float64) float64 {
 	return (sum + worst) / 5
 }
 
-// cardSegLine is a straight edge in the half-resolution image: points
+// segLine is a straight edge in the half-resolution image: points
 // p0 + t·d (d a unit vector), covered by its segments over ivals, which
 // span [t0, t1] and cover a total length cover.
-type cardSegLine struct {
+type segLine struct {
 	p0x, p0y, dx, dy float64
 	t0, t1           float64
 	ivals            [][2]float64 // disjoint, sorted (after finish)
@@ -336,10 +342,10 @@ type cardSegLine struct {
 	lo, hi                   float64      // extent of segs along the fit
 }
 
-func (l *cardSegLine) at(t float64) (float64, float64) { return l.p0x + l.dx*t, l.p0y + l.dy*t }
+func (l *segLine) at(t float64) (float64, float64) { return l.p0x + l.dx*t, l.p0y + l.dy*t }
 
 // add puts the segment (a, b) of length n on the line and refits it.
-func (l *cardSegLine) add(ax, ay, bx, by, n float64) {
+func (l *segLine) add(ax, ay, bx, by, n float64) {
 	// A segment's points: its ends and middle, each a third of its weight.
 	for _, t := range [3]float64{0, 0.5, 1} {
 		x, y := ax+(bx-ax)*t, ay+(by-ay)*t
@@ -369,23 +375,23 @@ func (l *cardSegLine) add(ax, ay, bx, by, n float64) {
 }
 
 // dist is how far (x, y) lies from the line.
-func (l *cardSegLine) dist(x, y float64) float64 {
+func (l *segLine) dist(x, y float64) float64 {
 	return math.Abs((x-l.p0x)*(-l.dy) + (y-l.p0y)*l.dx)
 }
 
 // joins reports whether the segment (ax, ay)–(bx, by) joins the line: both
-// its ends lie on it (within cardLineNear, allowing for the line's
+// its ends lie on it (within lineNear, allowing for the line's
 // direction being a little off far from its centre) and the segment
 // reaches to within a gap of the line's segments. A piece of a side longer
 // than the gap joins too: when both its ends had to fall within the gap,
 // a side shown in pieces of 20–30 px between breaks of a few pixels made
 // short lines of their own and no quad.
-func (l *cardSegLine) joins(ax, ay, bx, by float64) bool {
+func (l *segLine) joins(ax, ay, bx, by float64) bool {
 	ta := (ax-l.p0x)*l.dx + (ay-l.p0y)*l.dy
 	tb := (bx-l.p0x)*l.dx + (by-l.p0y)*l.dy
-	// Within cardLineNear of the line, allowing for its direction being
+	// Within lineNear of the line, allowing for its direction being
 	// a little off far from its centre.
-	if l.dist(ax, ay) > cardLineNear+0.035*math.Abs(ta) || l.dist(bx, by) > cardLineNear+0.035*math.Abs(tb) {
+	if l.dist(ax, ay) > lineNear+0.035*math.Abs(ta) || l.dist(bx, by) > lineNear+0.035*math.Abs(tb) {
 		return false
 	}
 	// Not far beyond the line's segments (a side broken by a thumb still
@@ -396,7 +402,7 @@ func (l *cardSegLine) joins(ax, ay, bx, by float64) bool {
 
 // lines extracts straight edges at least minLen/3 long from the edge map and
 // merges collinear pieces.
-func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) ([]cardSegLine, error) {
+func (f *Finder) lines(edges gocv.Mat, minLen float64) ([]segLine, error) {
 	segMin := max(6, minLen/3)
 	if err := f.polys.find(edges, segMin, 1.2); err != nil {
 		return nil, fmt.Errorf("edge polygons: %w", err)
@@ -441,7 +447,7 @@ func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) ([]cardSegLine
 	for b := range f.byDir {
 		f.byDir[b] = f.byDir[b][:0]
 	}
-	var lines []cardSegLine
+	var lines []segLine
 	cosTol := math.Cos(4 * math.Pi / 180)
 	for _, sg := range f.segs {
 		ax, ay, bx, by, n := sg[0], sg[1], sg[2], sg[3], sg[4]
@@ -460,7 +466,7 @@ func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) ([]cardSegLine
 			}
 		}
 		if !merged {
-			var ln cardSegLine
+			var ln segLine
 			ln.add(ax, ay, bx, by, n)
 			lines = append(lines, ln)
 			f.byDir[b0] = append(f.byDir[b0], len(lines)-1)
@@ -519,7 +525,7 @@ func (f *cardOutlineFinder) lines(edges gocv.Mat, minLen float64) ([]cardSegLine
 
 // finish projects the line's segments onto it and merges them into
 // disjoint intervals, its extent and coverage.
-func (l *cardSegLine) finish() {
+func (l *segLine) finish() {
 	raw := make([][2]float64, 0, len(l.segs))
 	for _, sg := range l.segs {
 		ta := (sg[0]-l.p0x)*l.dx + (sg[1]-l.p0y)*l.dy
@@ -552,7 +558,7 @@ func (l *cardSegLine) finish() {
 }
 
 // covered returns the length of the line's intervals below t.
-func (l *cardSegLine) covered(t float64) float64 {
+func (l *segLine) covered(t float64) float64 {
 	// First interval ending at or after t: a line has few, a scan finds
 	// it sooner than a binary search.
 	k := 0
@@ -578,25 +584,25 @@ func (l *cardSegLine) covered(t float64) float64 {
 	return c
 }
 
-type cardHalfQuad struct {
+type halfQuad struct {
 	q     [4]geom.Point
 	score float64
 }
 
 // coverage returns how much of [lo, hi] the line's intervals cover.
-func (l *cardSegLine) coverage(lo, hi float64) float64 {
+func (l *segLine) coverage(lo, hi float64) float64 {
 	if hi <= lo {
 		return 0
 	}
 	return l.covered(hi) - l.covered(lo)
 }
 
-// cardMaxLines bounds the lines that take part in the quad search, and
-// cardMaxQuads the quads it returns (heavy clutter).
+// maxLines bounds the lines that take part in the quad search, and
+// maxQuads the quads it returns (heavy clutter).
 const (
-	cardMaxLines = 80
-	cardMaxQuads = 2000
-	// cardLineNear is how far (half-resolution pixels) a segment may lie
+	maxLines = 80
+	maxQuads = 2000
+	// lineNear is how far (half-resolution pixels) a segment may lie
 	// from a line to join it (joins). A card's side often shows as two
 	// edges 2–3 px apart, its rim against the table and the line of its
 	// printed frame just inside, each broken where the table's pattern
@@ -606,11 +612,11 @@ const (
 	// TestCardsWholeFrame's plaid scenes, TestCardsFollow's and
 	// TestCardsAddedEveryFrame's), while 3.6 joins no line of the card's
 	// art. The side is re-fitted to the edge at full resolution anyway.
-	cardLineNear = 3.6
+	lineNear = 3.6
 )
 
-// cardIntersect returns where lines a and b cross, as positions along each.
-func cardIntersect(a, b *cardSegLine) (ta, tb float64, ok bool) {
+// intersect returns where lines a and b cross, as positions along each.
+func intersect(a, b *segLine) (ta, tb float64, ok bool) {
 	det := a.dx*(-b.dy) - a.dy*(-b.dx)
 	if math.Abs(det) < 1e-9 {
 		return 0, 0, false
@@ -619,20 +625,20 @@ func cardIntersect(a, b *cardSegLine) (ta, tb float64, ok bool) {
 	return (rx*(-b.dy) - ry*(-b.dx)) / det, (a.dx*ry - a.dy*rx) / det, true
 }
 
-// cardCross is a line crossing the strip between two opposite sides.
-type cardCross struct {
+// crossing is a line crossing the strip between two opposite sides.
+type crossing struct {
 	line   int
 	ua, ub float64 // where it meets side a and side b, along them
 	uc, ud float64 // along itself, at side a and side b
 }
 
-// cardQuadsFromLines finds convex quadrilaterals whose sides lie on four of
+// quadsFromLines finds convex quadrilaterals whose sides lie on four of
 // the lines, each covering a good part of its side (a thumb or a faint
-// stretch may break a side), the sides from minW/2 to maxW·CardAspectMax
+// stretch may break a side), the sides from minW/2 to maxW·AspectMax
 // long. It pairs nearly parallel lines as opposite sides, then looks for
 // two lines crossing the strip between them. A quad whose lines run on
 // well past three of its corners (a grid of stripes, not a card) is dropped.
-func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad {
+func quadsFromLines(lines []segLine, minW, maxW float64) []halfQuad {
 	var idx []int
 	for i, l := range lines {
 		if l.cover >= 0.3*minW {
@@ -643,7 +649,7 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 	// Lines far longer than a card's long side (the stripes of a plaid, a
 	// table's planks) come after the others: they would crowd the card's
 	// own edges out.
-	longest := 1.2 * maxW * cardLongSide
+	longest := 1.2 * maxW * longSide
 	key := func(i int) float64 {
 		if l := &lines[i]; l.t1-l.t0 > longest {
 			return 0.1 * l.cover
@@ -660,8 +666,8 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 		}
 		return 0
 	})
-	idx = idx[:min(len(idx), cardMaxLines)]
-	minSide, maxSide := 0.5*minW, maxW*CardAspectMax*1.2
+	idx = idx[:min(len(idx), maxLines)]
+	minSide, maxSide := 0.5*minW, maxW*AspectMax*1.2
 	cosPar, cosPerp := math.Cos(22*math.Pi/180), math.Cos(40*math.Pi/180)
 	// Where every two lines cross, once: (position along the first,
 	// position along the second), NaN when they are nearly parallel.
@@ -673,7 +679,7 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 			a, c := &lines[idx[p]], &lines[idx[q]]
 			m := meet{math.NaN(), math.NaN()}
 			if math.Abs(a.dx*c.dx+a.dy*c.dy) <= cosPerp {
-				if u, v, ok := cardIntersect(a, c); ok {
+				if u, v, ok := intersect(a, c); ok {
 					m = meet{u, v}
 				}
 			}
@@ -681,8 +687,8 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 			meets[q*n+p] = meet{m.v, m.u}
 		}
 	}
-	var out []cardHalfQuad
-	var crosses []cardCross
+	var out []halfQuad
+	var crosses []crossing
 	for ii, i := range idx {
 		a := &lines[i]
 		for jj := ii + 1; jj < n; jj++ {
@@ -727,12 +733,12 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 				if c.coverage(min(uc, ud), max(uc, ud)) < 0.3*span {
 					continue
 				}
-				crosses = append(crosses, cardCross{line: k, ua: ua, ub: ub, uc: uc, ud: ud})
+				crosses = append(crosses, crossing{line: k, ua: ua, ub: ub, uc: uc, ud: ud})
 			}
 			if len(crosses) < 2 {
 				continue
 			}
-			slices.SortFunc(crosses, func(x, y cardCross) int {
+			slices.SortFunc(crosses, func(x, y crossing) int {
 				switch {
 				case x.ua < y.ua:
 					return -1
@@ -750,9 +756,9 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 					if d.ua-c.ua > maxSide {
 						break
 					}
-					if q, score, ok := cardStripQuad(lines, i, j, c, d); ok {
-						out = append(out, cardHalfQuad{q: q, score: score})
-						if len(out) >= cardMaxQuads {
+					if q, score, ok := stripQuad(lines, i, j, c, d); ok {
+						out = append(out, halfQuad{q: q, score: score})
+						if len(out) >= maxQuads {
 							return out
 						}
 					}
@@ -763,9 +769,9 @@ func cardQuadsFromLines(lines []cardSegLine, minW, maxW float64) []cardHalfQuad 
 	return out
 }
 
-// cardStripQuad scores the quad with sides a (line i) and b (line j)
+// stripQuad scores the quad with sides a (line i) and b (line j)
 // between the crossing lines c and d.
-func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]geom.Point, float64, bool) {
+func stripQuad(lines []segLine, i, j int, c, d crossing) ([4]geom.Point, float64, bool) {
 	a, b := &lines[i], &lines[j]
 	lc, ld := &lines[c.line], &lines[d.line]
 	if a.coverage(c.ua, d.ua) < 0.3*(d.ua-c.ua) || b.coverage(min(c.ub, d.ub), max(c.ub, d.ub)) < 0.3*math.Abs(d.ub-c.ub) {
@@ -776,11 +782,11 @@ func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]geom.Point
 	x2, y2 := b.at(d.ub)
 	x3, y3 := b.at(c.ub)
 	q := [4]geom.Point{{X: float32(x0), Y: float32(y0)}, {X: float32(x1), Y: float32(y1)}, {X: float32(x2), Y: float32(y2)}, {X: float32(x3), Y: float32(y3)}}
-	if _, ok := cardQuadOK(q, 0, math.Inf(1)); !ok {
+	if _, ok := NewCandidate(q, 0, math.Inf(1)); !ok {
 		return q, 0, false
 	}
 	type side struct {
-		l      *cardSegLine
+		l      *segLine
 		t1, t2 float64
 	}
 	sides := [4]side{{a, c.ua, d.ua}, {ld, d.ud, d.uc}, {b, d.ub, c.ub}, {lc, c.ud, c.uc}}
@@ -811,9 +817,9 @@ func cardStripQuad(lines []cardSegLine, i, j int, c, d cardCross) ([4]geom.Point
 	return q, r * r * r * (1 - 0.08*float64(over)) * math.Sqrt(math.Sqrt(geom.QuadArea(q))), true
 }
 
-// cardQuadsOverlap reports whether two convex quads overlap much: either
+// Overlap reports whether two convex quads overlap much: either
 // centre inside the other or a corner of one inside the other.
-func cardQuadsOverlap(a, b [4]geom.Point) bool {
+func Overlap(a, b [4]geom.Point) bool {
 	if geom.InQuad(geom.QuadCentre(a), b) || geom.InQuad(geom.QuadCentre(b), a) {
 		return true
 	}
@@ -831,25 +837,25 @@ func cardQuadsOverlap(a, b [4]geom.Point) bool {
 	return n >= 2
 }
 
-// CardAspectMax is the largest height/width ratio of a card outline
+// AspectMax is the largest height/width ratio of a card outline
 // accepted, in the image (a standard card is 88/63 ≈ 1.4).
-const CardAspectMax = 2.2
+const AspectMax = 2.2
 
-// cardLongSide is a card's long side over its short side, allowing for
+// longSide is a card's long side over its short side, allowing for
 // a little perspective (a standard card is 88/63 ≈ 1.4).
-const cardLongSide = 1.6
+const longSide = 1.6
 
-// cardPlausible checks that q could be a card seen at up to about 60° of
+// Plausible checks that q could be a card seen at up to about 60° of
 // tilt: short sides from minW to maxW, opposite sides of similar length,
 // no very sharp corner.
-func cardPlausible(q [4]geom.Point, minW, maxW float64) bool {
+func Plausible(q [4]geom.Point, minW, maxW float64) bool {
 	var l [4]float64
 	for k := range 4 {
 		l[k] = geom.Dist(q[k], q[(k+1)%4])
 	}
 	short := min(l[0]+l[2], l[1]+l[3]) / 2
 	long := max(l[0]+l[2], l[1]+l[3]) / 2
-	if short < minW || short > maxW || long > maxW*CardAspectMax {
+	if short < minW || short > maxW || long > maxW*AspectMax {
 		return false
 	}
 	for k := range 2 {
@@ -870,24 +876,24 @@ func cardPlausible(q [4]geom.Point, minW, maxW float64) bool {
 	return true
 }
 
-// refined is q re-fitted to the edges of g (refine) as a candidate, with
-// the mean edge strength; false when it cannot be or the re-fitted quad is
-// no card's shape (cardQuadOK, cardPlausible).
-func (f *cardOutlineFinder) refined(g geom.View, q [4]geom.Point, minW, maxW float64) (cardQuadCandidate, float64, bool) {
+// Refined is q re-fitted to the edges of g (geom.SideFitter.Refine) as a
+// candidate, with the mean edge strength; false when it cannot be or the
+// re-fitted quad is no card's shape (NewCandidate, Plausible).
+func (f *Finder) Refined(g geom.View, q [4]geom.Point, minW, maxW float64) (Candidate, float64, bool) {
 	rq, strength, ok := f.Refine(g, q)
 	if !ok {
-		return cardQuadCandidate{}, 0, false
+		return Candidate{}, 0, false
 	}
-	rc, ok := cardQuadOK(rq, minW, maxW*CardAspectMax)
-	return rc, strength, ok && cardPlausible(rc.q, minW, maxW)
+	rc, ok := NewCandidate(rq, minW, maxW*AspectMax)
+	return rc, strength, ok && Plausible(rc.Q, minW, maxW)
 }
 
-// cardQuadAltDistance is the largest corner distance between q and the
+// AltDistance is the largest corner distance between q and the
 // nearest of o's outline and alternatives, over the four cyclic corner
 // pairings: near-duplicates are not worth a second look.
-func cardQuadAltDistance(q [4]geom.Point, o cardQuadCandidate) float64 {
+func AltDistance(q [4]geom.Point, o Candidate) float64 {
 	best := math.Inf(1)
-	for _, a := range append([][4]geom.Point{o.q}, o.alts...) {
+	for _, a := range append([][4]geom.Point{o.Q}, o.Alts...) {
 		for r := range 4 {
 			d := 0.0
 			for k := range 4 {

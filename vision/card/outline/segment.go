@@ -1,4 +1,4 @@
-package card
+package outline
 
 // The card in a teaching photo by its difference from the table: a
 // teaching photo shows one card on a plain part of the table, so the
@@ -18,19 +18,19 @@ import (
 	"tablecam/vision/geom"
 )
 
-// cardSegmentOutline returns the outline of the largest region of half
+// Segment returns the outline of the largest region of half
 // (8-bit BGR, continuous; scale half-resolution pixels per full-resolution
 // pixel) that differs from the colour of its border, re-fitted with f on
 // the full-resolution view gr; ok is false when there is none that is a
 // plausible card of width minW to maxW.
-func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr geom.View, minW, maxW float64) (cardQuadCandidate, bool) {
+func Segment(f *Finder, half gocv.Mat, scale float64, gr geom.View, minW, maxW float64) (Candidate, bool) {
 	hv, err := geom.ColourView(half)
 	if err != nil {
-		return cardQuadCandidate{}, false
+		return Candidate{}, false
 	}
 	w, h := hv.W, hv.H
 	if w < 16 || h < 16 {
-		return cardQuadCandidate{}, false
+		return Candidate{}, false
 	}
 	// The table's colour: the median of the border band, per channel.
 	band := max(2, min(w, h)/40)
@@ -75,7 +75,7 @@ func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr g
 	thr := max(28, 2*dev[len(dev)*95/100])
 	mask, err := gocv.NewMatFromBytes(h, w, gocv.MatTypeCV8U, diff)
 	if err != nil {
-		return cardQuadCandidate{}, false
+		return Candidate{}, false
 	}
 	defer mask.Close()
 	gocv.Threshold(mask, &mask, float32(thr), 255, gocv.ThresholdBinary)
@@ -92,11 +92,11 @@ func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr g
 		}
 	}
 	if bi < 0 {
-		return cardQuadCandidate{}, false
+		return Candidate{}, false
 	}
 	hull := geom.ConvexHull(cs.At(bi).ToPoints())
 	if len(hull) < 4 {
-		return cardQuadCandidate{}, false
+		return Candidate{}, false
 	}
 	hv2 := gocv.NewPointVectorFromPoints(hull)
 	defer hv2.Close()
@@ -115,23 +115,23 @@ func cardSegmentOutline(f *cardOutlineFinder, half gocv.Mat, scale float64, gr g
 		}
 	}
 	if quad == nil {
-		return cardQuadCandidate{}, false
+		return Candidate{}, false
 	}
 	var q [4]geom.Point
 	for k, p := range quad {
 		q[k] = geom.Point{X: float32((float64(p.X)+0.5)/scale - 0.5), Y: float32((float64(p.Y)+0.5)/scale - 0.5)}
 	}
-	c, ok := cardQuadOK(q, minW, maxW*CardAspectMax)
-	if !ok || !cardPlausible(c.q, minW, maxW) {
-		return cardQuadCandidate{}, false
+	c, ok := NewCandidate(q, minW, maxW*AspectMax)
+	if !ok || !Plausible(c.Q, minW, maxW) {
+		return Candidate{}, false
 	}
-	if rq, _, ok := f.Refine(gr, c.q); ok {
-		if rc, ok := cardQuadOK(rq, minW, maxW*CardAspectMax); ok && cardPlausible(rc.q, minW, maxW) &&
-			math.Abs(rc.area-c.area) < 0.2*c.area {
-			rc.refined = true
+	if rq, _, ok := f.Refine(gr, c.Q); ok {
+		if rc, ok := NewCandidate(rq, minW, maxW*AspectMax); ok && Plausible(rc.Q, minW, maxW) &&
+			math.Abs(rc.Area-c.Area) < 0.2*c.Area {
+			rc.Refined = true
 			c = rc
 		}
 	}
-	c.score = math.Inf(1)
+	c.Score = math.Inf(1)
 	return c, true
 }

@@ -1,4 +1,4 @@
-package card
+package outline
 
 import (
 	"math"
@@ -8,8 +8,8 @@ import (
 	"tablecam/vision/geom"
 )
 
-func cardTestLine(ax, ay, bx, by float64) cardSegLine {
-	var l cardSegLine
+func testLine(ax, ay, bx, by float64) segLine {
+	var l segLine
 	n := geom.Dist(geom.Point{X: float32(ax), Y: float32(ay)}, geom.Point{X: float32(bx), Y: float32(by)})
 	l.add(ax, ay, bx, by, n)
 	l.finish()
@@ -19,18 +19,18 @@ func cardTestLine(ax, ay, bx, by float64) cardSegLine {
 func TestCardQuadsFromLines(t *testing.T) {
 	// A 60×84 rectangle with its sides drawn short of the corners, one side
 	// broken in two (a thumb), plus clutter.
-	lines := []cardSegLine{
-		cardTestLine(13, 10, 67, 10),
-		cardTestLine(70, 14, 70, 40), cardTestLine(70, 55, 70, 90),
-		cardTestLine(66, 94, 12, 94),
-		cardTestLine(10, 88, 10, 13),
-		cardTestLine(100, 0, 100, 200),
+	lines := []segLine{
+		testLine(13, 10, 67, 10),
+		testLine(70, 14, 70, 40), testLine(70, 55, 70, 90),
+		testLine(66, 94, 12, 94),
+		testLine(10, 88, 10, 13),
+		testLine(100, 0, 100, 200),
 	}
 	// Merge the broken side as lines() would.
 	lines[1].add(70, 55, 70, 90, 35)
 	lines[1].finish()
 	lines = append(lines[:2], lines[3:]...)
-	quads := cardQuadsFromLines(lines, 40, 100)
+	quads := quadsFromLines(lines, 40, 100)
 	if len(quads) == 0 {
 		t.Fatal("no quad")
 	}
@@ -58,14 +58,14 @@ func TestCardQuadsFromLines(t *testing.T) {
 }
 
 func TestCardQuadsFromLinesTilted(t *testing.T) {
-	lines := []cardSegLine{
-		cardTestLine(158, 268, 194, 201),
-		cardTestLine(203, 189, 311, 238),
-		cardTestLine(274, 327, 316, 243),
-		cardTestLine(159, 271, 269, 327),
+	lines := []segLine{
+		testLine(158, 268, 194, 201),
+		testLine(203, 189, 311, 238),
+		testLine(274, 327, 316, 243),
+		testLine(159, 271, 269, 327),
 	}
 	w := 20.0
-	quads := cardQuadsFromLines(lines, w, 165)
+	quads := quadsFromLines(lines, w, 165)
 	if len(quads) != 1 {
 		t.Fatalf("%d quads", len(quads))
 	}
@@ -115,17 +115,17 @@ func TestCardStepContinuityFloor(t *testing.T) {
 			}
 			q[k] = geom.Point{X: float32(cx + x*math.Cos(a) - y*math.Sin(a) + rng.Float64()), Y: float32(cy + x*math.Sin(a) + y*math.Cos(a) + rng.Float64())}
 		}
-		full := cardStepContinuity(g, q, 0)
-		got := cardStepContinuity(g, q, cardMinContinuity)
+		full := stepContinuity(g, q, 0)
+		got := stepContinuity(g, q, minContinuity)
 		switch {
-		case full >= cardMinContinuity:
+		case full >= minContinuity:
 			pass++
 			if got != full {
 				t.Fatalf("quad %v: %v with the floor, %v without", q, got, full)
 			}
 		default:
 			short++
-			if got >= cardMinContinuity || got < full {
+			if got >= minContinuity || got < full {
 				t.Fatalf("quad %v: %v with the floor, %v without: want below the floor, at least the value", q, got, full)
 			}
 		}
@@ -139,14 +139,14 @@ func TestCardStepContinuityFloor(t *testing.T) {
 // TestCardLineJoinsInnerEdge: a card's side seen in pieces, on its rim
 // against the table and, where the table's pattern hides the rim, on its
 // printed frame 2.6 half-resolution pixels inside. The frame's piece
-// between two pieces of the rim joins their line (cardLineNear: with 1.6
+// between two pieces of the rim joins their line (lineNear: with 1.6
 // px it did not); a piece twice as far in (the card's art) or far beyond
 // the line's pieces does not.
 func TestCardLineJoinsInnerEdge(t *testing.T) {
-	var l cardSegLine
+	var l segLine
 	l.add(0, 0, 30, 0, 30)
 	l.add(50, 0, 80, 0, 30)
-	cardCheckJoins(t, &l, []cardJoinCase{
+	checkJoins(t, &l, []joinCase{
 		{"frame 2.6 px in", 32, 2.6, 48, 2.6, true},
 		{"frame 2.6 px in, other side", 32, -2.6, 48, -2.6, true},
 		{"art 5.2 px in", 32, 5.2, 48, 5.2, false},
@@ -154,14 +154,14 @@ func TestCardLineJoinsInnerEdge(t *testing.T) {
 	})
 }
 
-// cardJoinCase is a segment and whether it joins a line.
-type cardJoinCase struct {
+// joinCase is a segment and whether it joins a line.
+type joinCase struct {
 	name           string
 	ax, ay, bx, by float64
 	want           bool
 }
 
-func cardCheckJoins(t *testing.T, l *cardSegLine, cases []cardJoinCase) {
+func checkJoins(t *testing.T, l *segLine, cases []joinCase) {
 	t.Helper()
 	for _, c := range cases {
 		if got := l.joins(c.ax, c.ay, c.bx, c.by); got != c.want {
@@ -177,9 +177,9 @@ func cardCheckJoins(t *testing.T, l *cardSegLine, cases []cardJoinCase) {
 // refused it); a piece starting beyond the gap does not, nor one that
 // leaves the line.
 func TestCardLineJoinsLongPiece(t *testing.T) {
-	var l cardSegLine
+	var l segLine
 	l.add(0, 0, 30, 0, 30)
-	cardCheckJoins(t, &l, []cardJoinCase{
+	checkJoins(t, &l, []joinCase{
 		{"next piece", 34, 1, 70, 1, true},
 		{"next piece, drawn the other way", 70, -1, 34, -1, true},
 		{"a piece beyond the gap", 52, 0, 90, 0, false},

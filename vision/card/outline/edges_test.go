@@ -1,4 +1,4 @@
-package card
+package outline
 
 import (
 	"image"
@@ -28,8 +28,8 @@ func TestCardEdgesMatchCanny(t *testing.T) {
 	defer grey.Close()
 	gocv.CvtColor(quiet, &grey, gocv.ColorBGRToGray)
 
-	f := newCardOutlineFinder()
-	defer f.close()
+	f := NewFinder()
+	defer f.Close()
 	for _, tc := range []struct {
 		name string
 		img  gocv.Mat
@@ -37,7 +37,7 @@ func TestCardEdgesMatchCanny(t *testing.T) {
 	}{{"quiet", quiet, false}, {"busy", busy, true}, {"grey", grey, false}} {
 		want := gocv.NewMat()
 		gocv.Canny(tc.img, &want, f.lo, f.hi)
-		busy := float64(gocv.CountNonZero(want)) > cardMaxEdgeShare*float64(want.Rows()*want.Cols())
+		busy := float64(gocv.CountNonZero(want)) > maxEdgeShare*float64(want.Rows()*want.Cols())
 		if busy {
 			gocv.Canny(tc.img, &want, 2*f.lo, 2*f.hi)
 		}
