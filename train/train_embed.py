@@ -91,12 +91,15 @@ class RenderBatches:
         self.rng, self.faces = rng, faces
 
     def next(self):
-        xs = []
+        """Two views of each of the batch's faces, and the faces' indices
+        in keys."""
+        xs, ks = [], []
         for k in self.rng.sample(self.keys, min(self.faces, len(self.keys))):
             for cut, cx, cy, w, h in self.rng.sample(self.cuts[k], 2):
                 a = T.crop(cut, cx, cy, w, h, self.rng)
                 xs.append(tf.to_tensor(T.photometric(a, self.rng)))
-        return torch.stack(xs), len(xs) // 2
+                ks.append(self.keys.index(k))
+        return torch.stack(xs), len(xs) // 2, torch.tensor(ks)
 
 
 def main():
@@ -112,6 +115,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="use only this many real dice (a smoke test)")
     ap.add_argument("--proto-only", action="store_true", help="train a separate embedding model (embed.onnx) on the prototype loss alone: no d6 classes, no real photos")
     ap.add_argument("--steps", type=int, default=400, help="with --proto-only: batches per epoch")
+    ap.add_argument("--proxy", type=float, default=0.0, help="with --proto-only: weight of a cosine classifier over the rendered faces (one learnt proxy per set and face) beside the prototype loss")
     args = ap.parse_args()
     if not args.renders:
         ap.error("--renders is required: the rendered faces teach the embedding")
@@ -166,7 +170,7 @@ def main():
                 xa = art.next()
                 la = T.proto_loss(model(xa)[1], art.sets * art.faces, art.views, scale)
             else:
-                xr, faces = rb.next()
+                xr, faces, _ = rb.next()
                 la = T.proto_loss(model(xr)[1], faces, 2, scale)
             loss = loss + la
             tot_proto += la.item()
@@ -211,18 +215,22 @@ def proto_only(args):
     if args.init:
         model.load_state_dict(torch.load(args.init)["model"])
     scale = nn.Parameter(torch.tensor(10.0))
-    opt = torch.optim.AdamW(list(model.parameters()) + [scale], lr=args.lr, weight_decay=1e-4)
+    rb = RenderBatches(args.renders, None)
+    proxies = nn.Parameter(torch.randn(len(rb.keys), model.emb.out_features) * 0.1)
+    opt = torch.optim.AdamW(list(model.parameters()) + [scale, proxies], lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps * args.epochs, pct_start=0.1)
     start = 0
     s = common.load(args.work)
     if s is not None:
         model.load_state_dict(s["model"])
         scale.data.fill_(s["scale"])
-        opt.load_state_dict(s["opt"])
-        sched.load_state_dict(s["sched"])
+        if "proxies" in s:
+            proxies.data.copy_(s["proxies"])
         start = s["epoch"]
+        if start < args.epochs:
+            opt.load_state_dict(s["opt"])
+            sched.load_state_dict(s["sched"])
     families = [f for f in faceart.FAMILIES if f != args.hold_out]
-    rb = RenderBatches(args.renders, None)
     for epoch in range(start, args.epochs):
         model.train()
         rb.rng = random.Random(args.seed * 17 + epoch)
@@ -237,10 +245,14 @@ def proto_only(args):
                 tot_a += loss.item()
                 na += 1
             else:
-                xr, faces = rb.next()
-                loss = T.proto_loss(model(xr)[1], faces, 2, scale)
+                xr, faces, ks = rb.next()
+                e = model(xr)[1]
+                loss = T.proto_loss(e, faces, 2, scale)
                 tot_r += loss.item()
                 nr += 1
+                if args.proxy:
+                    logits = scale * F.normalize(e, dim=1) @ F.normalize(proxies, dim=1).t()
+                    loss = loss + args.proxy * F.cross_entropy(logits, ks)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -248,13 +260,11 @@ def proto_only(args):
         fr, ft = T.few_shot(model, random.Random(args.seed * 31 + epoch), args.hold_out, sets=10)
         print(f"epoch {epoch + 1}/{args.epochs}: render prototype loss {tot_r / max(nr, 1):.4f}, art prototype loss {tot_a / max(na, 1):.4f}, "
               f"scale {float(scale):.2f}, 5-shot {args.hold_out} {100 * fr / max(ft, 1):.2f}% ({time.time() - t0:.0f} s)", flush=True)
-        common.save(args.work, model=model.state_dict(), scale=float(scale), opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
+        common.save(args.work, model=model.state_dict(), scale=float(scale), proxies=proxies.data, opt=opt.state_dict(), sched=sched.state_dict(), epoch=epoch + 1)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         path = os.path.join(args.out, "embed.onnx")
         T.onnxio.export(model, T.EXPORT_SHAPE, path, ["logits", "embedding"])
-        with open(os.path.join(args.out, "embed.json"), "w") as f:
-            json.dump({"prototype_scale": float(scale)}, f)
         print("wrote", path, "prototype scale", float(scale))
 
 
