@@ -19,6 +19,7 @@ import (
 	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/defaults"
 )
 
@@ -51,8 +52,8 @@ func (a *app) cardReader(wholeFrame bool) (*card.Reader, error) {
 	opts := card.Options{Markers: m, SearchWholeFrame: wholeFrame}
 	dir := cardsDir(a.cfg.DataDir)
 	if _, err := os.Stat(dir); err == nil {
-		ix, err := card.LoadCardIndex(dir)
-		var damaged *card.CardIndexDamagedError
+		ix, err := index.Load(dir)
+		var damaged *index.DamagedError
 		switch {
 		case errors.As(err, &damaged) && ix != nil:
 			// The cards that lost entries are named; the others read.
@@ -424,7 +425,7 @@ data directory. Cards with an ID sticker need no teaching.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w, cat := cmd.OutOrStdout(), a.catalog()
-			ix, err := card.TeachCards(args[0], func(s string) { fmt.Fprintln(w, sayLines(cat, s)) })
+			ix, err := index.TeachFolder(args[0], func(s string) { fmt.Fprintln(w, sayLines(cat, s)) })
 			if err != nil {
 				return err
 			}

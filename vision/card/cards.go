@@ -84,14 +84,16 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 )
 
 // Unknown is the id of a card that was seen but not recognised: an
-// untaught card, a sticker whose marker the marker map does not list.
-const Unknown = "unknown"
+// untaught card, a sticker whose marker the marker map does not list. No
+// card can be taught under it.
+const Unknown = index.Unknown
 
 // How a card was read.
 const (
@@ -164,7 +166,7 @@ type Options struct {
 	Markers *marker.Map
 	// Index holds the taught cards (nil: only stickers are read; cards
 	// without one are reported as unknown).
-	Index *CardIndex
+	Index *index.Index
 	// MinMarkerSide is the smallest marker side searched for, in pixels
 	// (default 14; markers of 20 px and more read reliably).
 	MinMarkerSide float64
@@ -189,10 +191,10 @@ type Reader struct {
 	markers *marker.Map
 	scanner *marker.Scanner
 	finder  *outline.Finder
-	desc    *cardDescriber
-	keyer   *cardKeyer
-	frame   *cardFrameKeys // the frame-wide keypoint search, made when first needed
-	dist    *cardDistinct  // the taught keypoints cards share, made when first needed
+	desc    *index.Describer
+	keyer   *index.Keyer
+	frame   *cardFrameKeys  // the frame-wide keypoint search, made when first needed
+	dist    *index.Distinct // the taught keypoints cards share, made when first needed
 	grey    gocv.Mat
 	half    gocv.Mat
 	bgr     gocv.Mat // colour copy of a grey or BGRA input
@@ -202,7 +204,7 @@ type Reader struct {
 	retry   []image.Rectangle
 	// firstKeyer takes keyer's first pyramid level alone (confirmAt's
 	// first look).
-	firstKeyer *cardKeyer
+	firstKeyer *index.Keyer
 	// stickered are the cards whose sticker was read (stickerCards).
 	stickered []cardStickered
 	onCard    []bool          // stickerReadings': out[i] has its card's outline
@@ -217,7 +219,7 @@ type Reader struct {
 	size               image.Point // of the frames read
 	closed             bool
 	// trace, when set, sees every outline's best match (tests).
-	trace func(box image.Rectangle, m cardMatch)
+	trace func(box image.Rectangle, m index.Match)
 	// readNow are the outlines read in vain this frame, readLast in the
 	// last one; confirmNow and confirmLast the matches confirmed by
 	// keypoints (cards_still.go).
@@ -260,10 +262,10 @@ func NewReader(opts Options) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{opts: opts, markers: opts.Markers, scanner: sc, finder: outline.NewFinder(), desc: newCardDescriber(),
-		keyer: newCardKeyer(), firstKeyer: newCardFirstLevelKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
+	r := &Reader{opts: opts, markers: opts.Markers, scanner: sc, finder: outline.NewFinder(), desc: index.NewDescriber(),
+		keyer: index.NewKeyer(), firstKeyer: index.NewFirstLevelKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
 	r.ref.keepNear = r.ref.keepNearChanged
-	r.keyer.upper = newCardUpperKeyer() // a full look after a first one (confirmAt)
+	r.keyer.Upper = index.NewUpperKeyer() // a full look after a first one (confirmAt)
 	return r, nil
 }
 
@@ -275,9 +277,9 @@ func (r *Reader) Close() error {
 	r.closed = true
 	r.scanner.Close()
 	r.finder.Close()
-	r.desc.close()
-	r.keyer.close()
-	r.firstKeyer.close()
+	r.desc.Close()
+	r.keyer.Close()
+	r.firstKeyer.Close()
 	r.fitCanvas.Close()
 	if r.frame != nil {
 		r.frame.close()
@@ -633,11 +635,6 @@ func (r *Reader) stickerPlaces(outlines []outline.Candidate, learned cardLearned
 	return blobs
 }
 
-// cardGrowInner is how much an outline is enlarged in its second reading:
-// an outline found at a card's inner frame (its border has no edge against
-// the table) then covers the whole card.
-const cardGrowInner = 0.075
-
 // A weaker marker read within cardStickerReach marker sides of a stronger
 // one and more than cardStickerSizeRatio times larger or smaller is card
 // art, not a second sticker (stickers are one size, cards about so).
@@ -697,7 +694,7 @@ func (r *Reader) cardWidths(w, h int) (minW, maxW float64) {
 }
 
 // readLearned compares the card inside outline o with the taught cards.
-func (r *Reader) readLearned(img gocv.Mat, o outline.Candidate) (Reading, bool, cardMatch, error) {
+func (r *Reader) readLearned(img gocv.Mat, o outline.Candidate) (Reading, bool, index.Match, error) {
 	return r.readLearnedAs(img, o, false)
 }
 
@@ -706,7 +703,7 @@ func (r *Reader) readLearned(img gocv.Mat, o outline.Candidate) (Reading, bool, 
 // compared without occluders, and a card not taken is kept for no later
 // frame (the caller reads o in full later when no other outline is read
 // as its card: findOutlinesIn's blobs).
-func (r *Reader) readLearnedAs(img gocv.Mat, o outline.Candidate, quick bool) (Reading, bool, cardMatch, error) {
+func (r *Reader) readLearnedAs(img gocv.Mat, o outline.Candidate, quick bool) (Reading, bool, index.Match, error) {
 	return r.readLearnedOn(img, o, quick, nil)
 }
 
@@ -717,7 +714,7 @@ func (r *Reader) readLearnedAs(img gocv.Mat, o outline.Candidate, quick bool) (R
 // taken, its confirmation.
 type cardQuickRead struct {
 	set            bool
-	best           cardMatch
+	best           index.Match
 	grow           float64
 	bestQ          [4]geom.Point
 	first          float64
@@ -729,15 +726,15 @@ type cardQuickRead struct {
 // it where it stopped, and a full reading with qr recorded goes on from
 // there: the same reading as from the start, as the quick tries are the
 // full ones' first and a match taken stops both.
-func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr *cardQuickRead) (Reading, bool, cardMatch, error) {
+func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr *cardQuickRead) (Reading, bool, index.Match, error) {
 	rd := Reading{ID: Unknown, Method: MethodLearned, Box: geom.QuadBox(o.Q), Corners: o.Q}
 	ix := r.opts.Index
-	if ix == nil || len(ix.entries) == 0 {
+	if ix == nil || ix.Len() == 0 {
 		if r.opts.HideUnknown || !cardLikely(o) {
-			return rd, false, cardMatch{}, nil
+			return rd, false, index.Match{}, nil
 		}
 		rd.Confidence = 1
-		return rd, true, cardMatch{}, nil
+		return rd, true, index.Match{}, nil
 	}
 	if s, ok := r.readStill(img, o); ok {
 		if r.trace != nil {
@@ -750,13 +747,13 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 	changed := 1.0
 	if r.refUsed {
 		if changed = r.ref.changedIn(o.Q); changed < cardRefCompareChanged {
-			return rd, false, cardMatch{}, nil
+			return rd, false, index.Match{}, nil
 		}
 	}
 	t0 := r.times.now()
 	defer r.times.since("  compared with the taught cards", t0)
-	thr := ix.threshold()
-	best := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
+	thr := ix.MatchThreshold()
+	best := index.Match{Dist: math.Inf(1), Second: math.Inf(1)}
 	grow := 0.0
 	bestQ := o.Q
 	tries := cardLearnTries(o)
@@ -790,22 +787,22 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 			continue
 		}
 		t1 := r.times.now()
-		if err := r.desc.rectify(img, tr.q, tr.grow); err != nil {
+		if err := r.desc.Rectify(img, tr.q, tr.grow); err != nil {
 			continue
 		}
-		d := &r.desc.turns
-		if err := r.desc.describe(d); err != nil {
+		d := &r.desc.Turns
+		if err := r.desc.Describe(d); err != nil {
 			return rd, false, best, err
 		}
-		m := ix.match(d)
+		m := ix.Match(d)
 		r.times.since("      one outline compared", t1)
 		if ti == 0 {
-			first = m.dist
+			first = m.Dist
 		}
-		if m.dist < best.dist {
+		if m.Dist < best.Dist {
 			best, grow, bestQ = m, tr.grow, tr.q
 		}
-		if ix.accepts(best) {
+		if ix.Accepts(best) {
 			next = -1 // a full reading stops here too
 			break     // no need to look further
 		}
@@ -817,7 +814,7 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 	// not kept as read in vain (it is fitted in a later frame).
 	r.times.since("    outlines tried", t0)
 	unfitted := false
-	if !ix.accepts(best) && !quick {
+	if !ix.Accepts(best) && !quick {
 		unfitted = r.fits >= cardFitFrame
 		var err error
 		t1 := r.times.now()
@@ -827,7 +824,7 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 			return rd, false, best, err
 		}
 	}
-	if !ix.accepts(best) && !quick && !(r.refUsed && best.dist >= cardRefOccludedFar) {
+	if !ix.Accepts(best) && !quick && !(r.refUsed && best.Dist >= cardRefOccludedFar) {
 		// A glare spot or a thumb over the card: compared without them.
 		t1 := r.times.now()
 		mm, ok, err := r.matchOccluded(img, bestQ, grow)
@@ -835,8 +832,8 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 		if err != nil {
 			return rd, false, best, err
 		}
-		if ok && ix.accepts(mm) {
-			mm.cands = best.cands
+		if ok && ix.Accepts(mm) {
+			mm.Cands = best.Cands
 			best = mm
 		}
 	}
@@ -844,10 +841,10 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 	if r.trace != nil {
 		r.trace(traced, best)
 	}
-	accepted := ix.accepts(best)
+	accepted := ix.Accepts(best)
 	// With the reference, matches are confirmed at the pose; without it,
 	// masked ones (fewer pixels compared) are.
-	if r.refUsed && (accepted || cardRefBand(best)) || accepted && best.mask != nil {
+	if r.refUsed && (accepted || cardRefBand(best)) || accepted && best.Mask != nil {
 		if resumed && qr.ran && accepted {
 			// Taken at the quick reading, which asked for this
 			// confirmation of the same match already.
@@ -866,14 +863,14 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 		}
 	}
 	if accepted {
-		rd.ID = best.id
-		rd.Confidence = 0.5 + 0.5*max(0, min(1, (thr-best.dist)/thr))
+		rd.ID = best.ID
+		rd.Confidence = 0.5 + 0.5*max(0, min(1, (thr-best.Dist)/thr))
 		// The card's top-left corner first.
 		for k := range 4 {
-			rd.Corners[k] = bestQ[(k+4-best.rot)%4]
+			rd.Corners[k] = bestQ[(k+4-best.Rot)%4]
 		}
 		rd.Box = geom.QuadBox(rd.Corners)
-		if grow > 0 && !best.grown { // the outline tried as the inner frame: the card is the outline grown
+		if grow > 0 && !best.Grown { // the outline tried as the inner frame: the card is the outline grown
 			rd.Corners = geom.GrowQuad(rd.Corners, grow)
 			rd.Box = geom.QuadBox(rd.Corners)
 		}
@@ -881,7 +878,7 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 	}
 	ok := !r.opts.HideUnknown && cardLikely(o)
 	if ok {
-		rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.dist-thr)/thr))
+		rd.Confidence = 0.5 + 0.5*max(0, min(1, (best.Dist-thr)/thr))
 	}
 	if !unfitted && !quick {
 		r.keepRead(img, o, rd, ok, best, traced)
@@ -897,8 +894,8 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 // reported there (not shrunk). Taking q grown whatever the example reports
 // many more cards larger than they are (TestCardsTrainLearned's training
 // scenes).
-func cardMatchedOutline(q [4]geom.Point, grow float64, m cardMatch) [4]geom.Point {
-	if m.grown {
+func cardMatchedOutline(q [4]geom.Point, grow float64, m index.Match) [4]geom.Point {
+	if m.Grown {
 		return q
 	}
 	return geom.GrowQuad(q, grow)
@@ -929,14 +926,14 @@ type cardTry struct {
 // a card's proportions too); last, o a little smaller and larger (an edge
 // found a few pixels off on a side or two).
 func cardLearnTries(o outline.Candidate) []cardTry {
-	tries := []cardTry{{q: o.Q}, {q: o.Q, grow: cardGrowInner}}
+	tries := []cardTry{{q: o.Q}, {q: o.Q, grow: index.GrowInner}}
 	for _, a := range o.Alts {
 		tries = append(tries, cardTry{q: a})
 	}
 	for _, e := range cardExtensions(o.Q) {
 		tries = append(tries, cardTry{q: e})
 	}
-	for _, d := range cardDoubled(o.Q) {
+	for _, d := range index.Doubled(o.Q) {
 		tries = append(tries, cardTry{q: d, doubled: true})
 	}
 	for _, g := range cardGrowTries {
@@ -955,7 +952,7 @@ const cardExtendAspect = 1.25
 // cardExtensions returns the outline q extended to a whole card
 // (cardExtendAspect), none if q is in a card's proportions.
 func cardExtensions(q [4]geom.Point) [][4]geom.Point {
-	a, b := cardSideMeans(q)
+	a, b := geom.SideMeans(q)
 	if a <= 0 || b <= 0 || max(a, b) >= cardExtendAspect*min(a, b) {
 		return nil
 	}
@@ -967,34 +964,10 @@ func cardExtensions(q [4]geom.Point) [][4]geom.Point {
 		f     float64
 	}{{true, cardRefAspect*a/b - 1}, {false, cardRefAspect*b/a - 1}} {
 		for _, at := range []float64{0, 0.5, 1} { // the share added before the outline's start
-			out = append(out, cardExtend(q, c.along, c.f, at))
+			out = append(out, geom.ExtendQuad(q, c.along, c.f, at))
 		}
 	}
 	return out
-}
-
-// cardSideMeans returns the mean lengths of q's sides 01 and 23 (a) and
-// of its sides 12 and 30 (b).
-func cardSideMeans(q [4]geom.Point) (a, b float64) {
-	return (geom.Dist(q[0], q[1]) + geom.Dist(q[2], q[3])) / 2, (geom.Dist(q[1], q[2]) + geom.Dist(q[3], q[0])) / 2
-}
-
-// cardExtend lengthens outline q by f of its sides 12 and 30 (along) or 01
-// and 23, the share at of it before their start, the rest after their end.
-func cardExtend(q [4]geom.Point, along bool, f, at float64) [4]geom.Point {
-	// Rotate the corners so that the sides grown are 0→3 and 1→2.
-	r := q
-	if !along {
-		r = [4]geom.Point{q[1], q[2], q[3], q[0]}
-	}
-	lerp := func(p, d geom.Point, t float64) geom.Point {
-		return geom.Point{X: p.X + float32(t)*(d.X-p.X), Y: p.Y + float32(t)*(d.Y-p.Y)}
-	}
-	e := [4]geom.Point{lerp(r[0], r[3], -f*at), lerp(r[1], r[2], -f*at), lerp(r[2], r[1], -f*(1-at)), lerp(r[3], r[0], -f*(1-at))}
-	if !along {
-		e = [4]geom.Point{e[3], e[0], e[1], e[2]}
-	}
-	return e
 }
 
 // dropStrayStickers keeps one sticker per card among the marker readings
@@ -1040,7 +1013,7 @@ func (r *Reader) dropStrayStickers(out []Reading, onCard []bool) []Reading {
 type cardLearnedRead struct {
 	rd       Reading
 	ok, done bool
-	m        cardMatch
+	m        index.Match
 }
 
 // taught reports whether the outline was taken for a taught card.
@@ -1087,7 +1060,7 @@ func (r *Reader) preReadOutlines(colour gocv.Mat, outlines []outline.Candidate) 
 	clear(ls)
 	r.learned = ls
 	ix := r.opts.Index
-	if ix == nil || len(ix.entries) == 0 {
+	if ix == nil || ix.Len() == 0 {
 		return ls, nil
 	}
 	for i, o := range outlines {
@@ -1136,7 +1109,7 @@ func (r *Reader) readOutlines(colour gocv.Mat, outlines []outline.Candidate, use
 			}
 		}
 		rd, ok, m := l.rd, l.ok, l.m
-		if rd.ID == Unknown && m.id != "" {
+		if rd.ID == Unknown && m.ID != "" {
 			at := -1
 			if ok {
 				at = len(out)
@@ -1295,7 +1268,7 @@ func cardStickerFits(m marker.Marker, q [4]geom.Point) bool {
 			return false
 		}
 	}
-	l0, l1 := cardSideMeans(q)
+	l0, l1 := geom.SideMeans(q)
 	short, long := min(l0, l1), max(l0, l1)
 	return short >= 2*m.Side && short <= 6.5*m.Side && long <= 8.5*m.Side && long <= 1.9*short
 }

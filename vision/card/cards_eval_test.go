@@ -35,6 +35,7 @@ import (
 
 	"tablecam/stickers"
 	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 	"tablecam/vision/synth"
@@ -154,9 +155,9 @@ func cardsTeachScene(art int64, ex int) synth.CardScene {
 
 // cardsTeach teaches n cards (art 0..n-1) from examples photos each and
 // returns the index and the seeds it used.
-func cardsTeach(t testing.TB, n, examples int) (*card.CardIndex, []int64) {
+func cardsTeach(t testing.TB, n, examples int) (*index.Index, []int64) {
 	t.Helper()
-	ix := card.NewCardIndex()
+	ix := index.New()
 	var seeds []int64
 	for a := range int64(n) {
 		taught := 0
@@ -496,9 +497,9 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 var cardsPlain = []synth.Background{synth.BackgroundWood, synth.BackgroundFelt, synth.BackgroundSlate, synth.BackgroundPaper}
 
 // cardsTeachAll teaches cards art 0..n-1 from `examples` photos each.
-func cardsTeachAll(t testing.TB, n, examples int) (*card.CardIndex, []int64) {
+func cardsTeachAll(t testing.TB, n, examples int) (*index.Index, []int64) {
 	t.Helper()
-	ix := card.NewCardIndex()
+	ix := index.New()
 	var seeds []int64
 	for a := range int64(n) {
 		var ms []gocv.Mat
@@ -654,12 +655,12 @@ func TestCardsCalibrate(t *testing.T) {
 	// calibration allowed.
 	df := 0
 	for _, tr := range traces {
-		if !tr.positive && tr.dist <= card.DefaultCardThreshold && tr.dist <= card.DefaultCardRatio*tr.second {
+		if !tr.positive && tr.dist <= index.DefaultThreshold && tr.dist <= index.DefaultRatio*tr.second {
 			df++
 		}
 	}
 	if df > max(1, neg/1000) {
-		t.Errorf("the default threshold %.2f and ratio %.2f accept %d of %d wrong outlines on training scenes", card.DefaultCardThreshold, card.DefaultCardRatio, df, neg)
+		t.Errorf("the default threshold %.2f and ratio %.2f accept %d of %d wrong outlines on training scenes", index.DefaultThreshold, index.DefaultRatio, df, neg)
 	}
 }
 
@@ -977,7 +978,7 @@ func cardsBenchRead(b *testing.B, whole bool) {
 
 // cardsBenchTable reads the benchmark's frame on table bg, with the empty
 // table as the reader's reference when ref.
-func cardsBenchTable(b *testing.B, ix *card.CardIndex, bg synth.Background, whole, ref bool) {
+func cardsBenchTable(b *testing.B, ix *index.Index, bg synth.Background, whole, ref bool) {
 	r, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: whole})
 	if err != nil {
 		b.Fatal(err)
@@ -1055,7 +1056,7 @@ func cardsBenchName(bg synth.Background, ref bool) string {
 }
 
 // cardsBenchNew reads BenchmarkReadCards720pNew's cycle of frames on table bg.
-func cardsBenchNew(b *testing.B, ix *card.CardIndex, bg synth.Background, ref bool) {
+func cardsBenchNew(b *testing.B, ix *index.Index, bg synth.Background, ref bool) {
 	const k = 12
 	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
@@ -1194,7 +1195,7 @@ func TestCardsMethodComparison(t *testing.T) {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "cards\tmethod\ttop-1\tms/query\t")
 	for _, n := range sizes {
-		ix := card.NewCardIndex()
+		ix := index.New()
 		hashes := make([][4]uint64, n)
 		var orbRows [][]byte
 		var orbCard []int
@@ -1209,7 +1210,7 @@ func TestCardsMethodComparison(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := ix.AddCanonicalForTest(cardsID(int64(a)), c64); err != nil {
+			if err := card.AddCanonicalForTest(ix, cardsID(int64(a)), c64); err != nil {
 				t.Fatal(err)
 			}
 			hashes[a] = cardsPHash(c64)

@@ -1,13 +1,13 @@
 package card
 
 import (
-	"errors"
 	"image"
 	"math/bits"
 	"time"
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
@@ -22,100 +22,24 @@ func (r *Reader) TraceMatchesForTest(f func(box image.Rectangle, id string, dist
 		r.trace = nil
 		return
 	}
-	r.trace = func(box image.Rectangle, m cardMatch) { f(box, m.id, m.dist, m.second) }
-}
-
-// CanonicalCardForTest rectifies the card with outline q (corners clockwise,
-// image coordinates) from img into a new size×size BGR Mat the caller
-// closes (size 64 or 128).
-func CanonicalCardForTest(img gocv.Mat, q [4]geom.Point, size int) (gocv.Mat, error) {
-	d := newCardDescriber()
-	defer d.close()
-	if err := d.rectify(img, q, 0); err != nil {
-		return gocv.NewMat(), err
-	}
-	if size == cardCanon {
-		return d.canon.Clone(), nil
-	}
-	out := gocv.NewMat()
-	src := [4][2]float64{}
-	for k, p := range q {
-		src[k] = [2]float64{float64(p.X), float64(p.Y)}
-	}
-	n := float64(size)
-	h, ok := geom.HomographyOf(src, [4][2]float64{{-0.5, -0.5}, {n - 0.5, -0.5}, {n - 0.5, n - 0.5}, {-0.5, n - 0.5}})
-	if !ok {
-		return out, errors.New("degenerate outline")
-	}
-	for i := range 9 {
-		d.hm.SetDoubleAt(i/3, i%3, h[i])
-	}
-	gocv.WarpPerspective(img, &out, d.hm, image.Pt(size, size))
-	return out, nil
-}
-
-// CardMatchCanonicalForTest matches a canonical card image (CanonicalCardForTest,
-// 64×64) against ix and returns the best card, its distance and the next
-// card's.
-func CardMatchCanonicalForTest(ix *CardIndex, canon gocv.Mat) (string, float64, float64, error) {
-	d := newCardDescriber()
-	defer d.close()
-	canon.CopyTo(&d.canon)
-	var ds [4]cardDesc
-	if err := d.describe(&ds); err != nil {
-		return "", 0, 0, err
-	}
-	m := ix.match(&ds)
-	return m.id, m.dist, m.second, nil
-}
-
-// AddCanonicalForTest teaches card id from a canonical card image.
-func (ix *CardIndex) AddCanonicalForTest(id string, canon gocv.Mat) error {
-	d := newCardDescriber()
-	defer d.close()
-	canon.CopyTo(&d.canon)
-	var ds [4]cardDesc
-	if err := d.describe(&ds); err != nil {
-		return err
-	}
-	ix.entries = append(ix.entries, cardEntry{id: id, desc: ds[0]})
-	ix.entries[len(ix.entries)-1].setBlockEnergy()
-	return nil
-}
-
-// CardMatchOccludedForTest matches a canonical card image (cardCanon² BGR)
-// without its occluders (glare, a thumb): the nearest card, its distance,
-// the next card's, and how many blocks were masked (none compared when
-// outside cardMaskMin..cardMaskMax).
-func CardMatchOccludedForTest(ix *CardIndex, canon gocv.Mat) (string, float64, float64, int, error) {
-	d := newCardDescriber()
-	defer d.close()
-	canon.CopyTo(&d.canon)
-	m, n, ok, err := d.matchOccluded(ix)
-	if !ok || err != nil {
-		return "", 0, 0, n, err
-	}
-	return m.id, m.dist, m.second, n, nil
+	r.trace = func(box image.Rectangle, m index.Match) { f(box, m.ID, m.Dist, m.Second) }
 }
 
 // FitOutlineForTest matches the outline q of img with r's taught cards and
 // fits it to the nearest one (fitToCard): the fitted outline, the card
 // nearest then, and that card's distance before and after.
 func (r *Reader) FitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Point, id string, before, after float64, err error) {
-	if err := r.desc.rectify(img, q, 0); err != nil {
+	if err := r.desc.Rectify(img, q, 0); err != nil {
 		return q, "", 0, 0, err
 	}
-	var d [4]cardDesc
-	if err := r.desc.describe(&d); err != nil {
+	var d [4]index.Desc
+	if err := r.desc.Describe(&d); err != nil {
 		return q, "", 0, 0, err
 	}
-	m := r.opts.Index.match(&d)
+	m := r.opts.Index.Match(&d)
 	fq, fm, _, err := r.fitToCard(img, q, m)
-	return fq, fm.id, m.dist, fm.dist, err
+	return fq, fm.ID, m.Dist, fm.Dist, err
 }
-
-// CardMaskRatioForTest is the ratio test of a masked comparison.
-const CardMaskRatioForTest = cardMaskRatio
 
 // ReadOutlineForTest reads the card inside outline q of img as the reader
 // reads an outline it found (its tries, fit and masked comparison).
@@ -135,7 +59,7 @@ func ConfirmKeyFoundForTest(r *Reader, img gocv.Mat, q [4]geom.Point, want strin
 	}
 	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
 	r.fits = 0
-	return r.confirmKeyFound(img, g, cardKeyFound{q: q, inliers: inliers}, want, minW, maxW)
+	return r.confirmKeyFound(img, g, index.KeyFound{Q: q, Inliers: inliers}, want, minW, maxW)
 }
 
 // ConfirmKeysForTest is one verification of a match at its pose: whether
@@ -165,22 +89,22 @@ func (r *Reader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, 
 		r.ref.confirmTrace = nil
 		return
 	}
-	r.ref.confirmTrace = func(q [4]geom.Point, m cardMatch, v cardVerified) {
-		accepted := r.opts.Index.accepts(m)
-		var rv cardVerified
-		if rival := m.cands[1]; rival != "" && rival != m.id {
+	r.ref.confirmTrace = func(q [4]geom.Point, m index.Match, v index.Verified) {
+		accepted := r.opts.Index.Accepts(m)
+		var rv index.Verified
+		if rival := m.Cands[1]; rival != "" && rival != m.ID {
 			var corners [4]geom.Point
 			for k := range 4 {
-				corners[k] = q[(k+4-m.rot)%4]
+				corners[k] = q[(k+4-m.Rot)%4]
 			}
-			keys := r.opts.Index.keysAll(rival, nil)
-			rv, _ = r.keyer.verifyAt(r.grey, corners, keys, m.mask, nil)
+			keys := r.opts.Index.KeysAll(rival, nil)
+			rv, _ = r.keyer.VerifyAt(r.grey, corners, keys, m.Mask, nil)
 		}
-		f(geom.QuadBox(q), m.id, ConfirmKeysForTest{Accepted: accepted,
-			Found: v.found, Taught: v.taught, DistinctFound: v.distinctFound, DistinctTaught: v.distinctTaught,
-			Stands: cardRefVerified(accepted, v), Dist: m.dist, Second: m.second,
-			Cells: bits.OnesCount64(v.cells), DistinctCells: bits.OnesCount64(v.distinctCells), TaughtCells: bits.OnesCount64(v.taughtCells),
-			RivalFound: rv.found, RivalTaught: rv.taught})
+		f(geom.QuadBox(q), m.ID, ConfirmKeysForTest{Accepted: accepted,
+			Found: v.Found, Taught: v.Taught, DistinctFound: v.DistinctFound, DistinctTaught: v.DistinctTaught,
+			Stands: cardRefVerified(accepted, v), Dist: m.Dist, Second: m.Second,
+			Cells: bits.OnesCount64(v.Cells), DistinctCells: bits.OnesCount64(v.DistinctCells), TaughtCells: bits.OnesCount64(v.TaughtCells),
+			RivalFound: rv.Found, RivalTaught: rv.Taught})
 	}
 }
 
@@ -199,7 +123,7 @@ func SearchPlaceKeysForTest(r *Reader, img gocv.Mat, place image.Rectangle, shor
 	f := r.frameKeys()
 	f.maskRead(grey, nil)
 	if r.ref.keyer == nil {
-		r.ref.keyer = newCardKeyerWith(cardRefKeyFeatures, cardFrameLevels)
+		r.ref.keyer = index.NewKeyerWith(cardRefKeyFeatures, index.FrameLevels)
 	}
 	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
 	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, short, minW, maxW)

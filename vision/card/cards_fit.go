@@ -6,6 +6,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
@@ -41,13 +42,13 @@ const cardFitSame = 1.5
 // fitOutline fits the outline q grown by grow (its match m, not taken) to
 // its nearest card when that is near and the frame's fits are not spent,
 // and returns the outline, its growth and its match then.
-func (r *Reader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m cardMatch) ([4]geom.Point, float64, cardMatch, error) {
-	if m.id == "" || m.dist >= cardKeyMissDist || m.dist >= cardKeyMissRatio*m.second || r.fits >= cardFitFrame {
+func (r *Reader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m index.Match) ([4]geom.Point, float64, index.Match, error) {
+	if m.ID == "" || m.Dist >= cardKeyMissDist || m.Dist >= cardKeyMissRatio*m.Second || r.fits >= cardFitFrame {
 		return q, grow, m, nil
 	}
-	gq, id := geom.GrowQuad(q, grow), m.id
+	gq, id := geom.GrowQuad(q, grow), m.ID
 	for _, f := range r.fitLast {
-		if f.id == m.id && outline.AltDistance(gq, outline.Candidate{Q: f.q}) <= cardFitSame {
+		if f.id == m.ID && outline.AltDistance(gq, outline.Candidate{Q: f.q}) <= cardFitSame {
 			r.fitFailed = append(r.fitFailed, f)
 			return q, grow, m, nil
 		}
@@ -57,10 +58,10 @@ func (r *Reader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m cardM
 	if err != nil {
 		return q, grow, m, err
 	}
-	if ok && fm.dist < m.dist {
+	if ok && fm.Dist < m.Dist {
 		q, grow, m = fq, 0, fm
 	}
-	if !r.opts.Index.accepts(m) {
+	if !r.opts.Index.Accepts(m) {
 		r.fitFailed = append(r.fitFailed, cardFitTried{q: gq, id: id})
 	}
 	return q, grow, m, nil
@@ -69,46 +70,40 @@ func (r *Reader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m cardM
 // fitToCard moves the sides of outline q (its match m) towards m's card
 // and returns the outline and its match with all taught cards; false when
 // the card came no nearer.
-func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m cardMatch) ([4]geom.Point, cardMatch, bool, error) {
+func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m index.Match) ([4]geom.Point, index.Match, bool, error) {
 	ix := r.opts.Index
 	// The card upright: its top-left corner first.
 	up := q
 	for k := range 4 {
-		up[k] = q[(k+4-m.rot)%4]
+		up[k] = q[(k+4-m.Rot)%4]
 	}
 	q = up
 	// The place around the outline is warped once, to a canvas on which
 	// the outline is cardCanon pixels wide; each outline tried is warped
 	// from there.
-	const c, lo = cardCanon + 2*cardFitMargin, cardFitMargin
+	const c, lo = index.CanonSize + 2*cardFitMargin, cardFitMargin
 	var src [4][2]float64
 	for k, p := range q {
 		src[k] = [2]float64{float64(p.X), float64(p.Y)}
 	}
-	toCanvas, ok := geom.HomographyOf(src, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon))
-	if !ok || !cardWarpQuad(img, &r.fitCanvas, r.desc.hm, q, cardPixelRect(lo, lo, lo+cardCanon, lo+cardCanon), image.Pt(c, c)) {
+	toCanvas, ok := geom.HomographyOf(src, index.PixelRect(lo, lo, lo+index.CanonSize, lo+index.CanonSize))
+	if !ok || !index.WarpQuad(img, &r.fitCanvas, r.desc.HM, q, index.PixelRect(lo, lo, lo+index.CanonSize, lo+index.CanonSize), image.Pt(c, c)) {
 		return q, m, false, nil
 	}
-	var d cardDesc
+	var d index.Desc
 	dist := func(q [4]geom.Point) (float64, error) {
 		var cq [4]geom.Point
 		for k, p := range q {
 			x, y := toCanvas.Apply(float64(p.X), float64(p.Y))
 			cq[k] = geom.Point{X: float32(x), Y: float32(y)}
 		}
-		if !cardWarpQuad(r.fitCanvas, &r.desc.canon, r.desc.hm, cq, cardPixelRect(0, 0, cardCanon, cardCanon), image.Pt(cardCanon, cardCanon)) {
+		if !index.WarpQuad(r.fitCanvas, &r.desc.Canon, r.desc.HM, cq, index.PixelRect(0, 0, index.CanonSize, index.CanonSize), image.Pt(index.CanonSize, index.CanonSize)) {
 			return math.Inf(1), nil
 		}
-		if err := r.desc.describeUpright(&d); err != nil {
+		if err := r.desc.DescribeUpright(&d); err != nil {
 			return 0, err
 		}
-		best := math.Inf(1)
-		for i := range ix.entries {
-			if e := &ix.entries[i]; e.id == m.id {
-				best = min(best, cardDistance(&d, &e.desc))
-			}
-		}
-		return best, nil
+		return ix.DistanceTo(m.ID, &d), nil
 	}
 	best, err := dist(q)
 	if err != nil {
@@ -146,20 +141,20 @@ func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m cardMatch) ([4]geom.
 	}
 	// Back in the order given.
 	for k := range 4 {
-		up[(k+4-m.rot)%4] = q[k]
+		up[(k+4-m.Rot)%4] = q[k]
 	}
 	q = up
 	if best >= start {
 		return q, m, false, nil
 	}
-	if err := r.desc.rectify(img, q, 0); err != nil {
+	if err := r.desc.Rectify(img, q, 0); err != nil {
 		return q, m, false, nil
 	}
-	ds := &r.desc.turns
-	if err := r.desc.describe(ds); err != nil {
+	ds := &r.desc.Turns
+	if err := r.desc.Describe(ds); err != nil {
 		return q, m, false, err
 	}
-	return q, ix.match(ds), true, nil
+	return q, ix.Match(ds), true, nil
 }
 
 // cardShiftSide moves side k of q (from q[k] to q[k+1]) outwards by t

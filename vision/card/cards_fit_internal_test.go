@@ -7,14 +7,15 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 )
 
 // cardFitSetup returns a reader with two taught cards (noise), a frame of
 // noise, an outline on it and a match with one of them that is near and
 // not taken.
-func cardFitSetup(t testing.TB) (*Reader, gocv.Mat, [4]geom.Point, cardMatch) {
-	ix := NewCardIndex()
+func cardFitSetup(t testing.TB) (*Reader, gocv.Mat, [4]geom.Point, index.Match) {
+	ix := index.New()
 	for i, id := range []string{"a", "b"} {
 		card := gocv.NewMatWithSize(280, 200, gocv.MatTypeCV8UC3)
 		gocv.RandU(&card, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
@@ -32,7 +33,7 @@ func cardFitSetup(t testing.TB) (*Reader, gocv.Mat, [4]geom.Point, cardMatch) {
 	frame := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
 	gocv.RandU(&frame, gocv.NewScalar(0, 0, 0, 0), gocv.NewScalar(255, 255, 255, 0))
 	q := [4]geom.Point{{X: 200, Y: 100}, {X: 340, Y: 110}, {X: 330, Y: 300}, {X: 190, Y: 290}}
-	return r, frame, q, cardMatch{id: "b", dist: 0.5, second: 1.2}
+	return r, frame, q, index.Match{ID: "b", Dist: 0.5, Second: 1.2}
 }
 
 // BenchmarkCardFitOutline is the cost of one fit (fitToCard) of an outline

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
@@ -51,12 +52,12 @@ func TestCardReaderFitsOutlineToCard(t *testing.T) {
 		if id != cardsID(k) || after >= before {
 			t.Errorf("seed %d: fitted to %s, distance %.3f → %.3f; want %s and nearer", s.Seed, id, before, after, cardsID(k))
 		}
-		if after <= card.DefaultCardThreshold {
+		if after <= index.DefaultThreshold {
 			taken++
 		}
 		t.Logf("seed %d: %.3f → %.3f, corners %.1f → %.1f px off", s.Seed, before, after, off(q[:], c[:]), off(fq[:], c[:]))
 	}
 	if taken < 3 {
-		t.Errorf("%d of 4 fitted outlines near enough to be taken for their card (≤ %.2f), want at least 3", taken, card.DefaultCardThreshold)
+		t.Errorf("%d of 4 fitted outlines near enough to be taken for their card (≤ %.2f), want at least 3", taken, index.DefaultThreshold)
 	}
 }

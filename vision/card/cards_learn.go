@@ -7,6 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
@@ -28,7 +29,7 @@ const (
 // "unknown" reading in the frame's readings (-1: not reported).
 type cardKeyMiss struct {
 	o  outline.Candidate
-	m  cardMatch
+	m  index.Match
 	at int
 }
 
@@ -205,29 +206,29 @@ func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed 
 		return out, nil
 	}
 	bounds := image.Rect(0, 0, img.Cols(), img.Rows())
-	var keys []*cardKeys
+	var keys []*index.Keys
 	var ids []string
 	places := 0
 	for _, ms := range missed {
-		if places >= cardKeyPlaces {
+		if places >= index.KeyPlaces {
 			break
 		}
 		// Only outlines that came near a taught card: far ones (a table
 		// pattern, a hand, an outline well off its card) seldom have the
 		// card among their nearest ones, and the search costs.
-		if ms.m.dist >= cardKeyMissDist || ms.m.dist >= cardKeyMissRatio*ms.m.second {
+		if ms.m.Dist >= cardKeyMissDist || ms.m.Dist >= cardKeyMissRatio*ms.m.Second {
 			continue
 		}
 		if cardReadAt(out, geom.QuadCentre(ms.o.Q)) {
 			continue // a card found meanwhile (by keypoints) covers it
 		}
 		keys, ids = keys[:0], ids[:0]
-		for _, id := range ms.m.cands {
+		for _, id := range ms.m.Cands {
 			if id == "" {
 				continue
 			}
 			n := len(keys)
-			keys = ix.keysOf(id, keys)
+			keys = ix.KeysOf(id, keys)
 			for range len(keys) - n {
 				ids = append(ids, id)
 			}
@@ -237,18 +238,18 @@ func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed 
 		}
 		places++
 		box := geom.QuadBox(ms.o.Q)
-		reach := int(math.Ceil(cardKeyReach * float64(max(box.Dx(), box.Dy()))))
-		found, err := r.keyer.locate(r.grey, box.Inset(-reach), cardQuadWidth(ms.o.Q), keys)
+		reach := int(math.Ceil(index.KeyReach * float64(max(box.Dx(), box.Dy()))))
+		found, err := r.keyer.Locate(r.grey, box.Inset(-reach), cardQuadWidth(ms.o.Q), keys)
 		if err != nil {
 			return nil, err
 		}
 		// The first found outline that matches one of the searched cards.
 		for _, f := range found {
-			rd, ok, err := r.confirmKeyFound(img, gr, f, ids[f.own], minW, maxW)
+			rd, ok, err := r.confirmKeyFound(img, gr, f, ids[f.Own], minW, maxW)
 			if err != nil {
 				return nil, err
 			}
-			if !ok || !slices.Contains(ids, rd.ID) || cardReadAt(out, geom.QuadCentre(f.q)) {
+			if !ok || !slices.Contains(ids, rd.ID) || cardReadAt(out, geom.QuadCentre(f.Q)) {
 				continue
 			}
 			rd.Box = rd.Box.Intersect(bounds)
@@ -267,10 +268,10 @@ func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed 
 // top-left corner first), and then q re-fitted to the card's edges in gr,
 // and matches them with the taught cards; last, it reads q as a found
 // outline (readLearned), which must read card want.
-func (r *Reader) confirmKeyFound(img gocv.Mat, gr geom.View, f cardKeyFound, want string, minW, maxW float64) (Reading, bool, error) {
-	q := f.q
+func (r *Reader) confirmKeyFound(img gocv.Mat, gr geom.View, f index.KeyFound, want string, minW, maxW float64) (Reading, bool, error) {
+	q := f.Q
 	relax := 0.0
-	if f.inliers >= cardKeySure {
+	if f.Inliers >= cardKeySure {
 		relax = cardKeySureRatio
 	}
 	c, ok := outline.NewCandidate(q, minW, maxW*outline.AspectMax)
@@ -304,31 +305,31 @@ func (r *Reader) confirmKeyFound(img gocv.Mat, gr geom.View, f cardKeyFound, wan
 // for, if any.
 func (r *Reader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax float64) (Reading, bool, error) {
 	ix := r.opts.Index
-	if err := r.desc.rectify(img, q, 0); err != nil {
+	if err := r.desc.Rectify(img, q, 0); err != nil {
 		return Reading{}, false, nil
 	}
-	var d [4]cardDesc
-	if err := r.desc.describe(&d); err != nil {
+	var d [4]index.Desc
+	if err := r.desc.Describe(&d); err != nil {
 		return Reading{}, false, err
 	}
-	m := ix.match(&d)
-	sure := m.id == want && m.dist <= ix.threshold() && m.dist <= relax*m.second
-	if !ix.accepts(m) && !sure {
+	m := ix.Match(&d)
+	sure := m.ID == want && m.Dist <= ix.MatchThreshold() && m.Dist <= relax*m.Second
+	if !ix.Accepts(m) && !sure {
 		// With the reference, a card its keypoints found whose face comes
 		// near it stands when its keypoints are found at the pose as a
 		// near miss's must (whatever the next card's distance: the
 		// keypoints chose the card).
-		if !r.refUsed || m.id != want || m.dist > cardRefBandDist {
+		if !r.refUsed || m.ID != want || m.Dist > cardRefBandDist {
 			return Reading{}, false, nil
 		}
 		if ok, err := r.confirmAt(q, m, false); !ok || err != nil {
 			return Reading{}, false, err
 		}
 	}
-	thr := ix.threshold()
-	rd := Reading{ID: m.id, Method: MethodLearned, Confidence: 0.5 + 0.5*math.Max(0, math.Min(1, (thr-m.dist)/thr))}
+	thr := ix.MatchThreshold()
+	rd := Reading{ID: m.ID, Method: MethodLearned, Confidence: 0.5 + 0.5*math.Max(0, math.Min(1, (thr-m.Dist)/thr))}
 	for k := range 4 {
-		rd.Corners[k] = q[(k+4-m.rot)%4]
+		rd.Corners[k] = q[(k+4-m.Rot)%4]
 	}
 	rd.Box = geom.QuadBox(rd.Corners)
 	return rd, true, nil
@@ -337,7 +338,7 @@ func (r *Reader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax 
 // cardQuadWidth is the mean length of the shorter pair of q's opposite
 // sides.
 func cardQuadWidth(q [4]geom.Point) float64 {
-	return min(cardSideMeans(q))
+	return min(geom.SideMeans(q))
 }
 
 // cardReadAt reports whether p lies on a card already read (not unknown).
@@ -348,4 +349,24 @@ func cardReadAt(out []Reading, p geom.Point) bool {
 		}
 	}
 	return false
+}
+
+// distinct returns the reader's distinct-keypoint finder for its index,
+// filed anew when the index changed.
+func (r *Reader) distinct() *index.Distinct {
+	ix := r.opts.Index
+	if r.dist == nil || r.dist.Index != ix || r.dist.N != ix.Len() {
+		r.dist = index.NewDistinct(ix)
+	}
+	return r.dist
+}
+
+// matchOccluded matches outline q of img (grown by grow) without its
+// occluded blocks; ok is false when it has too few or too many of them.
+func (r *Reader) matchOccluded(img gocv.Mat, q [4]geom.Point, grow float64) (index.Match, bool, error) {
+	if err := r.desc.Rectify(img, q, grow); err != nil {
+		return index.Match{}, false, nil
+	}
+	m, _, ok, err := r.desc.MatchOccluded(r.opts.Index)
+	return m, ok, err
 }

@@ -8,12 +8,13 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/synth"
 )
 
 // cardsMaskAccepts is the match decision of a masked comparison.
 func cardsMaskAccepts(d, second float64) bool {
-	return d <= card.DefaultCardThreshold && d <= card.CardMaskRatioForTest*second
+	return d <= index.DefaultThreshold && d <= card.CardMaskRatioForTest*second
 }
 
 // cardsCanonOf renders card art upright on a plain table (training seed)
@@ -63,7 +64,7 @@ func TestCardOccludedMatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if id == want && d <= card.DefaultCardThreshold && d <= card.DefaultCardRatio*d2 {
+		if id == want && d <= index.DefaultThreshold && d <= index.DefaultRatio*d2 {
 			t.Errorf("card %s with %s: taken unmasked (%.3f, next %.3f): the case proves nothing", want, tc.name, d, d2)
 		}
 		mid, md, md2, n, err := card.CardMatchOccludedForTest(ix, c)
@@ -149,7 +150,7 @@ func TestCardsMaskCalibrate(t *testing.T) {
 						continue
 					}
 					untaught++
-					if d <= card.DefaultCardThreshold {
+					if d <= index.DefaultThreshold {
 						lowest = min(lowest, d/d2)
 					}
 					if cardsMaskAccepts(d, d2) {

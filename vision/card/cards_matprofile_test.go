@@ -1,6 +1,6 @@
 //go:build matprofile
 
-package vision_test
+package card_test
 
 // Run with: go test -tags matprofile -run NoLeak ./vision/card/
 // Teaching, reading (stickers, taught, untaught cards, every input type),
@@ -16,7 +16,8 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision"
+	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/synth"
 )
 
@@ -31,7 +32,7 @@ func cardsCheckNoLeak(t *testing.T, start int) {
 
 func TestCardsNoLeak(t *testing.T) {
 	// Build the codebook and other once-only state before counting.
-	warm, _ := vision.NewCardReader(vision.CardReaderOptions{})
+	warm, _ := card.NewReader(card.Options{})
 	warm.Close()
 	start := gocv.MatProfile.Count()
 
@@ -50,26 +51,26 @@ func TestCardsNoLeak(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(dir, "goal-1", "broken.png"), []byte("x"), 0o644)
-	ix, err := vision.TeachCards(dir, nil)
+	ix, err := index.TeachFolder(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := ix.Save(filepath.Join(dir, "index")); err != nil {
 		t.Fatal(err)
 	}
-	if ix, err = vision.LoadCardIndex(filepath.Join(dir, "index")); err != nil {
+	if ix, err = index.Load(filepath.Join(dir, "index")); err != nil {
 		t.Fatal(err)
 	}
-	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The whole-frame search (tablecam card) keeps Mats of its own.
-	rw, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix, SearchWholeFrame: true})
+	rw, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := vision.NewCardWatcher(r, vision.CardTrackerConfig{})
+	w := card.NewWatcher(r, card.TrackerConfig{})
 	frame := 0
 	for seed := range int64(20) {
 		cards := []synth.CardSpec{{Art: seed % 3}, {Art: cardsUntaughtEval + seed, Sticker: true, Marker: int(seed)}, {Art: cardsUntaughtEval + 100 + seed}}
@@ -117,10 +118,10 @@ func TestCardsNoLeak(t *testing.T) {
 // alive.
 func TestCardsRefNoLeak(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 3, 2)
-	warm, _ := vision.NewCardReader(vision.CardReaderOptions{})
+	warm, _ := card.NewReader(card.Options{})
 	warm.Close()
 	start := gocv.MatProfile.Count()
-	r, err := vision.NewCardReader(vision.CardReaderOptions{Index: ix})
+	r, err := card.NewReader(card.Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,7 @@ import (
 
 	"tablecam/vision"
 	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/marker"
 )
 
@@ -294,7 +295,7 @@ type realTally struct{ shown, right, off, falseIDs int }
 // returns the tallies alone and among 100 (index 0 plain, 1 whole-frame).
 func realEvalCard(t *testing.T, id string, teach []gocv.Mat, views []realView, opts card.Options) (alone, among [2]realTally) {
 	t.Helper()
-	ixAlone := card.NewCardIndex()
+	ixAlone := index.New()
 	if err := ixAlone.Teach(id, teach...); err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +304,7 @@ func realEvalCard(t *testing.T, id string, teach []gocv.Mat, views []realView, o
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "photo	taught	search	card	false ids	readings (taught cards read; unknown outlines, stickers)")
-	run := func(name string, ix *card.CardIndex, taught, strict bool, out *[2]realTally) {
+	run := func(name string, ix *index.Index, taught, strict bool, out *[2]realTally) {
 		for _, v := range views {
 			if !taught && v.truth.Empty() {
 				continue

@@ -55,7 +55,7 @@ package card
 /*
 #cgo pkg-config: opencv4
 #cgo CXXFLAGS: -std=c++11
-#include "cards_native.h"
+#include "changed.h"
 */
 import "C"
 
@@ -72,6 +72,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
@@ -235,9 +236,9 @@ type cardRef struct {
 	cur, mask  gocv.Mat // the frame shrunk, its changed pixels
 	conv       gocv.Mat // a BGRA or grey reference converted
 	kernel     gocv.Mat
-	keyer      *cardKeyer // the keypoint search in blobs, made when first needed
-	up         gocv.Mat   // a place of mask at full resolution
-	col, half  gocv.Mat   // a place of the frame (continuous) and its half
+	keyer      *index.Keyer // the keypoint search in blobs, made when first needed
+	up         gocv.Mat     // a place of mask at full resolution
+	col, half  gocv.Mat     // a place of the frame (continuous) and its half
 	size       image.Point
 	has        bool
 	blobs      []cardRefBlob
@@ -279,7 +280,7 @@ type cardRef struct {
 	markerBlobs        []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
-	confirmTrace func(q [4]geom.Point, m cardMatch, v cardVerified)
+	confirmTrace func(q [4]geom.Point, m index.Match, v index.Verified)
 	// stillNow are the blobs searched in vain for keypoints this frame,
 	// stillLast in the last one (cards_ref_still.go).
 	stillNow, stillLast []cardRefStill
@@ -321,7 +322,7 @@ func (c *cardRef) close() {
 		m.Close()
 	}
 	if c.keyer != nil {
-		c.keyer.close()
+		c.keyer.Close()
 	}
 }
 
@@ -757,12 +758,6 @@ func cardRefBlobOf(hull []image.Point, box image.Rectangle, area float64) cardRe
 	return b
 }
 
-// cardSkin reports whether the BGR pixel px is skin-coloured (or a warm
-// table's shadow): red over green over blue, clearly.
-func cardSkin(px []byte) bool {
-	return int(px[2]) > int(px[1])+4 && int(px[1]) >= int(px[0]) && int(px[2]) > int(px[0])+20
-}
-
 // findParts fills c.parts with the clean parts of the blobs that are not
 // clean once their skin-coloured pixels are taken out and the rest opened:
 // a card and the thumb over its edge or the hand holding it make one blob
@@ -835,7 +830,7 @@ func (c *cardRef) takeHand(cur []byte, w int) (int, error) {
 		for x := range pw {
 			i := y*pw + x
 			sk[i] = 0
-			if p[i] != 0 && cardSkin(cur[3*(y*w+x):]) {
+			if p[i] != 0 && geom.Skin(cur[3*(y*w+x):]) {
 				sk[i] = 255
 				any = true
 			}
@@ -1230,7 +1225,7 @@ func (r *Reader) settlePending(outlines []outline.Candidate, learned cardLearned
 		l := &learned[i]
 		if !l.taught() || !l.ok {
 			m := l.m
-			if c.pending[i-c.pendingFrom].part && l.rd.ID == Unknown && m.id != "" && m.dist < cardKeyMissDist && m.dist < cardKeyMissRatio*m.second {
+			if c.pending[i-c.pendingFrom].part && l.rd.ID == Unknown && m.ID != "" && m.Dist < cardKeyMissDist && m.Dist < cardKeyMissRatio*m.Second {
 				l.ok = false
 				continue
 			}
@@ -1457,9 +1452,9 @@ func (r *Reader) blobOutline(gr geom.View, q, alt [4]geom.Point, minW, maxW floa
 // without the reference); their keypoints do not agree, but for what a
 // card shares with its family (frame, title bar, icons): a card of the
 // same family finds up to 30% of them (training scenes, 500 taught).
-func (r *Reader) refConfirms(q [4]geom.Point, m cardMatch) (bool, error) {
+func (r *Reader) refConfirms(q [4]geom.Point, m index.Match) (bool, error) {
 	ix := r.opts.Index
-	accepted := ix.accepts(m)
+	accepted := ix.Accepts(m)
 	if cardRefClear(ix, m) {
 		return true, nil
 	}
@@ -1472,36 +1467,36 @@ func (r *Reader) refConfirms(q [4]geom.Point, m cardMatch) (bool, error) {
 // cardRefClear reports whether the match m stands without its keypoints:
 // accepted, and nearer than cardRefSureRatio of the next card's distance;
 // a masked match (fewer pixels compared) never does.
-func cardRefClear(ix *CardIndex, m cardMatch) bool {
-	return ix.accepts(m) && m.mask == nil && m.dist <= cardRefSureRatio*m.second
+func cardRefClear(ix *index.Index, m index.Match) bool {
+	return ix.Accepts(m) && m.Mask == nil && m.Dist <= cardRefSureRatio*m.Second
 }
 
 // confirmAt verifies the match m of outline q at its pose: accepted, the
 // match decision took it; otherwise it is a near miss, which needs more of
 // its card's keypoints found there.
-func (r *Reader) confirmAt(q [4]geom.Point, m cardMatch, accepted bool) (bool, error) {
-	keys := r.opts.Index.keysAll(m.id, nil)
+func (r *Reader) confirmAt(q [4]geom.Point, m index.Match, accepted bool) (bool, error) {
+	keys := r.opts.Index.KeysAll(m.ID, nil)
 	if len(keys) == 0 {
 		return accepted, nil // taught without keypoints: the match decides
 	}
 	// The card's top-left corner first, as taught.
 	var corners [4]geom.Point
 	for k := range 4 {
-		corners[k] = q[(k+4-m.rot)%4]
+		corners[k] = q[(k+4-m.Rot)%4]
 	}
 	dist := r.distinct()
 	shared := make([][]bool, len(keys))
 	for i, ks := range keys {
-		shared[i] = dist.sharedOf(m.id, ks)
+		shared[i] = dist.SharedOf(m.ID, ks)
 	}
 	// A match the decision took stands by its found keypoints alone: the
 	// examples are verified until one makes it stand as the best would
 	// (all of them when traced).
-	var enough cardEnough
+	var enough index.Enough
 	if accepted && r.ref.confirmTrace == nil {
-		enough = cardEnough{found: cardRefMinFound, share: cardRefMinShare}
+		enough = index.Enough{Found: cardRefMinFound, Share: cardRefMinShare}
 	}
-	var first *cardKeyer // the first look's keyer, when it looked
+	var first *index.Keyer // the first look's keyer, when it looked
 	if r.ref.confirmTrace == nil {
 		// A first look with the keypoints of the first pyramid level
 		// alone (a subset of the full look's, for about half its ORB
@@ -1513,7 +1508,7 @@ func (r *Reader) confirmAt(q [4]geom.Point, m cardMatch, accepted bool) (bool, e
 		// would not (rarely: a card read right from a larger outline of
 		// it). A full look after a first look takes that look's level
 		// (verifyAfter).
-		v, err := r.firstKeyer.verifyUntil(r.grey, corners, keys, m.mask, shared, enough)
+		v, err := r.firstKeyer.VerifyUntil(r.grey, corners, keys, m.Mask, shared, enough)
 		if err != nil {
 			return false, err
 		}
@@ -1523,7 +1518,7 @@ func (r *Reader) confirmAt(q [4]geom.Point, m cardMatch, accepted bool) (bool, e
 		first = r.firstKeyer
 	}
 	// The full look takes the first look's keypoints as its first level's.
-	v, err := r.keyer.verifyAfter(first, r.grey, corners, keys, m.mask, shared, enough)
+	v, err := r.keyer.VerifyAfter(first, r.grey, corners, keys, m.Mask, shared, enough)
 	if err != nil {
 		return false, err
 	}
@@ -1536,25 +1531,25 @@ func (r *Reader) confirmAt(q [4]geom.Point, m cardMatch, accepted bool) (bool, e
 // cardRefVerified reports whether v, the verification at its pose of a
 // match accepted by the match decision or not (within cardRefBand), is
 // enough for the match to stand.
-func cardRefVerified(accepted bool, v cardVerified) bool {
-	n, share := v.found, float64(v.found)/float64(max(1, v.taught))
+func cardRefVerified(accepted bool, v index.Verified) bool {
+	n, share := v.Found, float64(v.Found)/float64(max(1, v.Taught))
 	if accepted {
 		return n >= cardRefMinFound && share >= cardRefMinShare
 	}
 	if n < cardRefBandFound {
 		return false
 	}
-	own := float64(v.distinctFound) / float64(max(1, v.distinctTaught))
+	own := float64(v.DistinctFound) / float64(max(1, v.DistinctTaught))
 	return share >= cardRefBandShare ||
-		share >= cardRefDistinctShare && v.distinctFound >= cardRefDistinctFound && own >= cardRefDistinctOwn ||
-		share >= cardRefSpreadShare && bits.OnesCount64(v.cells) >= cardRefSpreadCells &&
-			bits.OnesCount64(v.distinctCells) >= cardRefSpreadDistinct
+		share >= cardRefDistinctShare && v.DistinctFound >= cardRefDistinctFound && own >= cardRefDistinctOwn ||
+		share >= cardRefSpreadShare && bits.OnesCount64(v.Cells) >= cardRefSpreadCells &&
+			bits.OnesCount64(v.DistinctCells) >= cardRefSpreadDistinct
 }
 
 // cardRefBand reports whether m, not accepted by the match decision, is
 // near enough to be accepted when its card's keypoints are found.
-func cardRefBand(m cardMatch) bool {
-	return m.id != "" && m.dist <= cardRefBandDist && m.dist <= cardRefBandRatio*m.second
+func cardRefBand(m index.Match) bool {
+	return m.ID != "" && m.Dist <= cardRefBandDist && m.Dist <= cardRefBandRatio*m.Second
 }
 
 // refPlace is the place searched around a blob's box: a margin added,
@@ -1582,11 +1577,11 @@ func (r *Reader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []Readi
 		return out, nil
 	}
 	f := r.frameKeys()
-	if len(f.hash.desc) == 0 {
+	if len(f.hash.Desc) == 0 {
 		return out, nil
 	}
 	if r.ref.keyer == nil {
-		r.ref.keyer = newCardKeyerWith(cardRefKeyFeatures, cardFrameLevels)
+		r.ref.keyer = index.NewKeyerWith(cardRefKeyFeatures, index.FrameLevels)
 	}
 	cardArea := minW * minW * cardRefAspect
 	bounds := image.Rect(0, 0, img.Cols(), img.Rows())
@@ -1622,7 +1617,7 @@ func (r *Reader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []Readi
 		n := len(out)
 		var err error
 		t0 := r.times.now()
-		a, c := cardSideMeans(b.rect)
+		a, c := geom.SideMeans(b.rect)
 		out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, true, min(a, c), minW, maxW)
 		r.times.since("  blobs searched for every card's keypoints", t0)
 		if err != nil {
@@ -1707,7 +1702,7 @@ func (r *Reader) blobFreeOf(b cardRefBlob, out []Reading, unknownToo bool) cardB
 		}
 		if geom.QuadFinite(rd.Corners) {
 			// Each card read and, next, the card with its rim.
-			ma, mb := cardSideMeans(rd.Corners)
+			ma, mb := geom.SideMeans(rd.Corners)
 			c.freeReads = append(c.freeReads, rd.Corners, geom.GrowQuad(rd.Corners, cardRefRim/max(1, min(ma, mb))))
 		} else {
 			c.freeFar = append(c.freeFar, rd.Corners)
@@ -1749,7 +1744,7 @@ func (r *Reader) blobFreeOf(b cardRefBlob, out []Reading, unknownToo bool) cardB
 			nf++
 			i := y*w + x
 			switch {
-			case cardSkin(cur[3*i:]):
+			case geom.Skin(cur[3*i:]):
 				ns++
 			case !rim:
 				nr++

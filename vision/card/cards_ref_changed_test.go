@@ -306,14 +306,14 @@ func TestCardBlobFreeRows(t *testing.T) {
 					continue
 				}
 				nf++
-				if cardSkin(cur[3*(y*w+x):]) {
+				if geom.Skin(cur[3*(y*w+x):]) {
 					ns++
 					continue
 				}
 				onRim := false
 				for _, rd := range out {
 					if rd.ID != Unknown && geom.QuadFinite(rd.Corners) {
-						a, c := cardSideMeans(rd.Corners)
+						a, c := geom.SideMeans(rd.Corners)
 						onRim = onRim || geom.InQuad(p, geom.GrowQuad(rd.Corners, cardRefRim/max(1, min(a, c))))
 					}
 				}

@@ -7,6 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
@@ -22,14 +23,14 @@ func TestCardRefCompareChanged(t *testing.T) {
 	// another picture.
 	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 210}, {X: 850, Y: 430}, {X: 690, Y: 420}}
 	other := [4]geom.Point{{X: 300, Y: 200}, {X: 460, Y: 210}, {X: 450, Y: 430}, {X: 290, Y: 420}}
-	d := newCardDescriber()
-	defer d.close()
-	if err := d.rectify(img, card, 0); err != nil {
+	d := index.NewDescriber()
+	defer d.Close()
+	if err := d.Rectify(img, card, 0); err != nil {
 		t.Fatal(err)
 	}
 	r := cardReaderOfCanon(t, d)
-	var traced []cardMatch
-	r.trace = func(_ image.Rectangle, m cardMatch) { traced = append(traced, m) }
+	var traced []index.Match
+	r.trace = func(_ image.Rectangle, m index.Match) { traced = append(traced, m) }
 	r.times = newCardTimes()
 	// The shrunk frame's changed pixels: those inside the quadrilaterals
 	// given.
@@ -83,7 +84,7 @@ func TestCardRefCompareChanged(t *testing.T) {
 		if id, _ := read(ref, far); id != Unknown {
 			t.Fatalf("another picture read %q", id)
 		}
-		if len(traced) != 1 || traced[0].dist < cardRefOccludedFar {
+		if len(traced) != 1 || traced[0].Dist < cardRefOccludedFar {
 			t.Fatalf("setup: another picture's match %+v, want one at %v or more", traced, cardRefOccludedFar)
 		}
 		return r.times.n["    compared without occluders"]
@@ -98,14 +99,14 @@ func TestCardRefCompareChanged(t *testing.T) {
 
 // cardReaderOfCanon returns a reader whose index holds one card, "a": the
 // picture in d.canon as it is; the test closes it.
-func cardReaderOfCanon(t *testing.T, d *cardDescriber) *Reader {
+func cardReaderOfCanon(t *testing.T, d *index.Describer) *Reader {
 	t.Helper()
-	var ds [4]cardDesc
-	if err := d.describe(&ds); err != nil {
+	var ds [4]index.Desc
+	if err := d.Describe(&ds); err != nil {
 		t.Fatal(err)
 	}
-	ix := NewCardIndex()
-	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0]})
+	ix := index.New()
+	ix.AddEntry(index.Entry{ID: "a", Desc: ds[0]})
 	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
@@ -183,9 +184,9 @@ func cardFrameForTest(t testing.TB) (gocv.Mat, []byte) {
 func TestCardQuickReadGoesOn(t *testing.T) {
 	img := cardBlocksForTest(t, 9)
 	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 210}, {X: 850, Y: 430}, {X: 690, Y: 420}}
-	d := newCardDescriber()
-	defer d.close()
-	if err := d.rectify(img, card, 0); err != nil {
+	d := index.NewDescriber()
+	defer d.Close()
+	if err := d.Rectify(img, card, 0); err != nil {
 		t.Fatal(err)
 	}
 	r := cardReaderOfCanon(t, d)
@@ -197,7 +198,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 	half := outline.Candidate{Q: [4]geom.Point{card[0], card[1], {X: 853, Y: 360}, {X: 693, Y: 350}}, Refined: true}
 	type reading struct {
 		rd    Reading
-		m     cardMatch
+		m     index.Match
 		tries int
 	}
 	read := func(quick bool, qr *cardQuickRead) reading {
@@ -221,7 +222,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 		t.Fatalf("setup: the quick reading read %q (%+v), want nothing and where it stopped", quick.rd.ID, qr)
 	}
 	on := read(false, &qr)
-	if on.rd.ID != whole.rd.ID || on.rd.Corners != whole.rd.Corners || on.m.dist != whole.m.dist || on.m.rot != whole.m.rot {
+	if on.rd.ID != whole.rd.ID || on.rd.Corners != whole.rd.Corners || on.m.Dist != whole.m.Dist || on.m.Rot != whole.m.Rot {
 		t.Errorf("read on: %+v (match %+v), read from the start: %+v (match %+v)", on.rd, on.m, whole.rd, whole.m)
 	}
 	if quick.tries+on.tries != whole.tries {
@@ -238,17 +239,17 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 func TestCardGrownExampleOutline(t *testing.T) {
 	img := cardBlocksForTest(t, 10)
 	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 200}, {X: 860, Y: 424}, {X: 700, Y: 424}}
-	d := newCardDescriber()
-	defer d.close()
-	if err := d.rectify(img, card, cardGrowInner); err != nil {
+	d := index.NewDescriber()
+	defer d.Close()
+	if err := d.Rectify(img, card, index.GrowInner); err != nil {
 		t.Fatal(err)
 	}
-	var ds [4]cardDesc
-	if err := d.describe(&ds); err != nil {
+	var ds [4]index.Desc
+	if err := d.Describe(&ds); err != nil {
 		t.Fatal(err)
 	}
-	ix := NewCardIndex()
-	ix.entries = append(ix.entries, cardEntry{id: "a", desc: ds[0], grown: true})
+	ix := index.New()
+	ix.AddEntry(index.Entry{ID: "a", Desc: ds[0], Grown: true})
 	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +260,7 @@ func TestCardGrownExampleOutline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rd.ID != "a" || !m.grown || r.times.n["      one outline compared"] < 2 {
+	if rd.ID != "a" || !m.Grown || r.times.n["      one outline compared"] < 2 {
 		t.Fatalf("setup: read %q (match %+v) in %d tries, want a by the grown entry, tried grown", rd.ID, m, r.times.n["      one outline compared"])
 	}
 	for k := range 4 {
@@ -267,11 +268,11 @@ func TestCardGrownExampleOutline(t *testing.T) {
 			t.Fatalf("corners %v, want the card's %v", rd.Corners, card)
 		}
 	}
-	if q := cardMatchedOutline(card, cardGrowInner, m); q != card {
+	if q := cardMatchedOutline(card, index.GrowInner, m); q != card {
 		t.Errorf("keypoints looked for at %v, want the card's %v", q, card)
 	}
-	m.grown = false
-	if q := cardMatchedOutline(card, cardGrowInner, m); q != geom.GrowQuad(card, cardGrowInner) {
+	m.Grown = false
+	if q := cardMatchedOutline(card, index.GrowInner, m); q != geom.GrowQuad(card, index.GrowInner) {
 		t.Errorf("an example's own entry matched by the outline grown: %v, want it grown", q)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
@@ -118,7 +119,7 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 		fill(c, color.RGBA{235, 230, 220, 0})
 		fill(image.Rect(c.Min.X+12, c.Min.Y+30, c.Max.X-12, c.Min.Y+140), color.RGBA{40, 50, 90, 0})
 	}
-	r, err := NewReader(Options{Index: NewCardIndex()})
+	r, err := NewReader(Options{Index: index.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,9 +378,9 @@ func TestCardSettlePending(t *testing.T) {
 		return outline.Candidate{Q: [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}}
 	}
 	taught := func(o outline.Candidate, id string) cardLearnedRead {
-		return cardLearnedRead{rd: Reading{ID: id, Corners: o.Q}, ok: true, done: true, m: cardMatch{id: id}}
+		return cardLearnedRead{rd: Reading{ID: id, Corners: o.Q}, ok: true, done: true, m: index.Match{ID: id}}
 	}
-	unknown := func(o outline.Candidate, m cardMatch) cardLearnedRead {
+	unknown := func(o outline.Candidate, m index.Match) cardLearnedRead {
 		return cardLearnedRead{rd: Reading{ID: Unknown, Corners: o.Q}, ok: true, done: true, m: m}
 	}
 	sure := rect(0, 0, 100, 140)
@@ -390,15 +391,15 @@ func TestCardSettlePending(t *testing.T) {
 	nothing := rect(900, 0, 1000, 140)  // pending, read as nothing
 	near := rect(900, 300, 1000, 440)   // a pending part, near a taught card
 	far := rect(600, 300, 700, 440)     // a pending part, far from any
-	nearM := cardMatch{id: "taught-9", dist: 0.5, second: 1.5}
-	farM := cardMatch{id: "taught-8", dist: 1.2, second: 1.3}
+	nearM := index.Match{ID: "taught-9", Dist: 0.5, Second: 1.5}
+	farM := index.Match{ID: "taught-8", Dist: 1.2, Second: 1.3}
 	r.ref.pre = []cardLearnedRead{taught(sure, "taught-1")}
 	r.ref.pending = []cardRefPending{{q: card}, {q: nothing}, {q: near, part: true}, {q: far, part: true}}
 	r.ref.pendingFrom = 4
 	frame := func() ([]outline.Candidate, cardLearnedReads) {
 		return []outline.Candidate{sure, onCard, elsewhere, rectOn, card, nothing, near, far},
-			cardLearnedReads{taught(sure, "taught-1"), unknown(onCard, cardMatch{}), taught(elsewhere, "taught-2"), unknown(rectOn, cardMatch{}),
-				taught(card, "taught-3"), unknown(nothing, cardMatch{}), unknown(near, nearM), unknown(far, farM)}
+			cardLearnedReads{taught(sure, "taught-1"), unknown(onCard, index.Match{}), taught(elsewhere, "taught-2"), unknown(rectOn, index.Match{}),
+				taught(card, "taught-3"), unknown(nothing, index.Match{}), unknown(near, nearM), unknown(far, farM)}
 	}
 	outlines, learned := r.settlePending(frame())
 	want := []outline.Candidate{sure, elsewhere, card, near}
@@ -413,7 +414,7 @@ func TestCardSettlePending(t *testing.T) {
 	if !learned[2].ok || learned[2].rd.ID != "taught-3" {
 		t.Errorf("the pending card: %+v, want taught-3 reported", learned[2])
 	}
-	if learned[3].ok || learned[3].m.id != "taught-9" {
+	if learned[3].ok || learned[3].m.ID != "taught-9" {
 		t.Errorf("the part near a card: %+v, want kept unreported with its match", learned[3])
 	}
 	// Without the reference (its pending outlines are the last frame's)

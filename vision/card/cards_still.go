@@ -21,6 +21,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
@@ -40,7 +41,7 @@ type cardReadStill struct {
 	alts [][4]geom.Point
 	rd   Reading
 	ok   bool
-	m    cardMatch
+	m    index.Match
 	ref  bool            // read with the reference (refConfirms)
 	box  image.Rectangle // the outline whose match r.trace saw
 	px   [3 * cardStillGrid * cardStillGrid]float32
@@ -80,7 +81,7 @@ func (r *Reader) readStill(img gocv.Mat, o outline.Candidate) (cardReadStill, bo
 
 // keepRead notes that outline o of img was read in vain (rd, ok, m: its
 // reading; box: the outline whose match r.trace saw) in this frame.
-func (r *Reader) keepRead(img gocv.Mat, o outline.Candidate, rd Reading, ok bool, m cardMatch, box image.Rectangle) {
+func (r *Reader) keepRead(img gocv.Mat, o outline.Candidate, rd Reading, ok bool, m index.Match, box image.Rectangle) {
 	g, err := geom.ColourView(img)
 	if err != nil {
 		return
@@ -160,12 +161,12 @@ const (
 // when it confirmed the same card and turn there, with the match decision
 // the same, and q and the picture inside it lie still; or when the match
 // stood there and q lies within cardConfirmMove of it (it follows the card).
-func (r *Reader) confirmStill(img gocv.Mat, q [4]geom.Point, m cardMatch) (bool, error) {
+func (r *Reader) confirmStill(img gocv.Mat, q [4]geom.Point, m index.Match) (bool, error) {
 	g, err := geom.ColourView(img)
 	if err != nil || cardRefClear(r.opts.Index, m) {
 		return r.refConfirms(q, m) // clear: no keypoints searched
 	}
-	s := cardConfirmStill{q: q, id: m.id, rot: m.rot, took: r.opts.Index.accepts(m)}
+	s := cardConfirmStill{q: q, id: m.ID, rot: m.Rot, took: r.opts.Index.Accepts(m)}
 	cardStillSample(g, q, &s.px) // where the card is now
 	var then [3 * cardStillGrid * cardStillGrid]float32
 	for _, l := range r.confirmLast {

@@ -8,6 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
@@ -19,11 +20,11 @@ import (
 func TestCardReadStill(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	// One taught card: a random face, the outline below shows another.
-	d := newCardDescriber()
-	defer d.close()
-	d.canon.Close()
-	d.canon = gocv.NewMatWithSize(cardCanon, cardCanon, gocv.MatTypeCV8UC3)
-	cp, err := d.canon.DataPtrUint8()
+	d := index.NewDescriber()
+	defer d.Close()
+	d.Canon.Close()
+	d.Canon = gocv.NewMatWithSize(index.CanonSize, index.CanonSize, gocv.MatTypeCV8UC3)
+	cp, err := d.Canon.DataPtrUint8()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestCardReadStill(t *testing.T) {
 // another card or turn, an outline moved further, a changed picture, and a
 // match that did not stand is when its outline moved at all.
 func TestCardConfirmStill(t *testing.T) {
-	r, err := NewReader(Options{Index: NewCardIndex()})
+	r, err := NewReader(Options{Index: index.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,11 +124,11 @@ func TestCardConfirmStill(t *testing.T) {
 	q := [4]geom.Point{{X: 400, Y: 200}, {X: 560, Y: 210}, {X: 550, Y: 430}, {X: 390, Y: 420}}
 	// Not clear: confirmed (cards taught without keypoints: the match
 	// decision decides). took is taken, band within the band but not.
-	took := cardMatch{id: "a", dist: 0.3, second: 0.9}
-	band := cardMatch{id: "a", dist: 0.5, second: 0.9}
+	took := index.Match{ID: "a", Dist: 0.3, Second: 0.9}
+	band := index.Match{ID: "a", Dist: 0.5, Second: 0.9}
 	// confirm confirms m at q in a new frame; the last frame's
 	// confirmations are turned, so that one taken from them shows.
-	confirm := func(q [4]geom.Point, m cardMatch) bool {
+	confirm := func(q [4]geom.Point, m index.Match) bool {
 		t.Helper()
 		r.startStill()
 		for i := range r.confirmLast {
@@ -151,7 +152,7 @@ func TestCardConfirmStill(t *testing.T) {
 		return m
 	}
 	// keep confirms m at q afresh (nothing kept from the frame before).
-	keep := func(m cardMatch) {
+	keep := func(m index.Match) {
 		t.Helper()
 		r.forgetStill()
 		confirm(q, m)
@@ -176,11 +177,11 @@ func TestCardConfirmStill(t *testing.T) {
 		t.Error("a match that did not stand, its outline moved: the last frame's taken")
 	}
 	other, turned := band, band
-	other.id = "b"
-	turned.rot = 1
+	other.ID = "b"
+	turned.Rot = 1
 	for _, tc := range []struct {
 		name string
-		m    cardMatch
+		m    index.Match
 	}{{"another card", other}, {"turned", turned}} {
 		keep(band)
 		if confirm(q, tc.m) {

@@ -8,6 +8,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
@@ -43,7 +44,7 @@ func cardsTeachTruthNear(t *testing.T, art int64, photos int, limit float64) {
 		ms = append(ms, m)
 		truths = append(truths, truth[0].Corners)
 	}
-	ix := card.NewCardIndex()
+	ix := index.New()
 	if err := ix.Teach(cardsID(art), ms...); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestCardTeachCropRepeating(t *testing.T) {
 		}
 		crops = append(crops, m)
 	}
-	ix := card.NewCardIndex()
+	ix := index.New()
 	if err := ix.Teach("board", crops...); err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +118,6 @@ func TestCardTeachCropRepeating(t *testing.T) {
 // (DefaultCardThreshold); chosen by likeness alone, it was 1.36–1.43 away.
 func TestCardTeachCommonKeys(t *testing.T) {
 	for _, art := range []int64{21, 45, 78} {
-		cardsTeachTruthNear(t, art, 2, card.DefaultCardThreshold)
+		cardsTeachTruthNear(t, art, 2, index.DefaultThreshold)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision/card"
+	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 	"tablecam/vision/synth"
@@ -192,7 +193,7 @@ func TestTeachCardsDir(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "goal-1", "broken.jpg"), []byte("not a jpeg"), 0o644)
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
 	var log []string
-	ix, err := card.TeachCards(dir, func(s string) { log = append(log, s) })
+	ix, err := index.TeachFolder(dir, func(s string) { log = append(log, s) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestTeachCardsDir(t *testing.T) {
 	if err := ix.Save(save); err != nil {
 		t.Fatal(err)
 	}
-	back, err := card.LoadCardIndex(save)
+	back, err := index.Load(save)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func TestTeachCardsDir(t *testing.T) {
 		t.Errorf("loaded %v (%d), threshold %v ratio %v", back.Cards(), back.Len(), back.Threshold, back.Ratio)
 	}
 	man, _ := os.ReadFile(filepath.Join(save, "index.json"))
-	if !strings.Contains(string(man), fmt.Sprintf(`"version": %d`, card.CardIndexVersion)) || !strings.Contains(string(man), `"id": "goal-9"`) {
+	if !strings.Contains(string(man), fmt.Sprintf(`"version": %d`, index.Version)) || !strings.Contains(string(man), `"id": "goal-9"`) {
 		t.Errorf("manifest:\n%s", man)
 	}
 	// The loaded index reads a new photo of goal-3 (art 2).
@@ -245,20 +246,20 @@ func TestTeachCardsDir(t *testing.T) {
 
 	// Damaged or foreign indexes are refused with a reason.
 	os.WriteFile(filepath.Join(save, "descriptors.bin"), []byte("TCCARDS1 short"), 0o644)
-	if _, err := card.LoadCardIndex(save); err == nil || !strings.Contains(err.Error(), "damaged") {
+	if _, err := index.Load(save); err == nil || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("damaged data: %v", err)
 	}
 	os.WriteFile(filepath.Join(save, "index.json"), []byte(`{"format":"tablecam-card-index","version":99,"descriptor":"x"}`), 0o644)
-	if _, err := card.LoadCardIndex(save); err == nil || !strings.Contains(err.Error(), "teach the cards again") {
+	if _, err := index.Load(save); err == nil || !strings.Contains(err.Error(), "teach the cards again") {
 		t.Errorf("other version: %v", err)
 	}
-	if _, err := card.LoadCardIndex(filepath.Join(dir, "missing")); err == nil {
+	if _, err := index.Load(filepath.Join(dir, "missing")); err == nil {
 		t.Error("missing index loaded")
 	}
-	if _, err := card.TeachCards(filepath.Join(dir, "empty"), nil); err == nil {
+	if _, err := index.TeachFolder(filepath.Join(dir, "empty"), nil); err == nil {
 		t.Error("nothing to teach accepted")
 	}
-	if err := card.NewCardIndex().AddExample("unknown", m); err == nil {
+	if err := index.New().AddExample("unknown", m); err == nil {
 		t.Error("the id unknown accepted")
 	}
 }

@@ -276,3 +276,27 @@ func QuadWithin(a, b [4]Point, d float64) bool {
 	}
 	return true
 }
+
+// SideMeans returns the mean lengths of q's sides 01 and 23 (a) and
+// of its sides 12 and 30 (b).
+func SideMeans(q [4]Point) (a, b float64) {
+	return (Dist(q[0], q[1]) + Dist(q[2], q[3])) / 2, (Dist(q[1], q[2]) + Dist(q[3], q[0])) / 2
+}
+
+// ExtendQuad lengthens quad q by f of its sides 12 and 30 (along) or 01
+// and 23, the share at of it before their start, the rest after their end.
+func ExtendQuad(q [4]Point, along bool, f, at float64) [4]Point {
+	// Rotate the corners so that the sides grown are 0→3 and 1→2.
+	r := q
+	if !along {
+		r = [4]Point{q[1], q[2], q[3], q[0]}
+	}
+	lerp := func(p, d Point, t float64) Point {
+		return Point{X: p.X + float32(t)*(d.X-p.X), Y: p.Y + float32(t)*(d.Y-p.Y)}
+	}
+	e := [4]Point{lerp(r[0], r[3], -f*at), lerp(r[1], r[2], -f*at), lerp(r[2], r[1], -f*(1-at)), lerp(r[3], r[0], -f*(1-at))}
+	if !along {
+		e = [4]Point{e[3], e[0], e[1], e[2]}
+	}
+	return e
+}

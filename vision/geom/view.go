@@ -121,3 +121,9 @@ func (g View) At1(x, y float64) float64 {
 	b := float64(r1[x0])*(1-fx) + float64(r1[x1])*fx
 	return a*(1-fy) + b*fy
 }
+
+// Skin reports whether the BGR pixel px is skin-coloured (or a warm
+// table's shadow): red over green over blue, clearly.
+func Skin(px []byte) bool {
+	return int(px[2]) > int(px[1])+4 && int(px[1]) >= int(px[0]) && int(px[2]) > int(px[0])+20
+}

@@ -1,6 +1,6 @@
 package outline
 
-// The edge map of the outline finder in one call to cards_native.cpp
+// The edge map of the outline finder in one call to edges.cpp
 // (tc_canny_busy): a busy table needs a second Canny pass at higher
 // thresholds, and both passes share the image's gradients instead of
 // computing them twice.
@@ -97,7 +97,7 @@ type edgePolys struct {
 
 // find approximates (closed Douglas–Peucker, epsilon eps) every contour of
 // the edge map edges whose bounding box's longer side is at least
-// minExtent, in one call to cards_native.cpp: gocv hands each contour, point and
+// minExtent, in one call to edges.cpp: gocv hands each contour, point and
 // approximation across cgo with a call of its own.
 func (p *edgePolys) find(edges gocv.Mat, minExtent, eps float64) error {
 	if edges.Type() != gocv.MatTypeCV8UC1 || edges.Empty() {
@@ -137,7 +137,7 @@ func (p *edgePolys) reserve(n, pts int) {
 	p.xy = make([]int32, 2*max(pts, 1))
 }
 
-// cError turns a message from cards_native.cpp into an error and frees
+// cError turns a message from edges.cpp into an error and frees
 // it.
 func cError(op string, cerr *C.char) error {
 	if cerr == nil {

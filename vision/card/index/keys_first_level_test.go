@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"image"
@@ -24,10 +24,10 @@ func TestCardFirstLevelKeyer(t *testing.T) {
 	// Blocks of 12 px (a card's shapes) and of 3 px (busy art: more
 	// corners in the first level than its share, which then decides).
 	grey, busy := cardKeyPicturesForTest(t)
-	full, first := newCardKeyer(), newCardFirstLevelKeyer()
-	defer full.close()
-	defer first.close()
-	sz := image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
+	full, first := NewKeyer(), NewFirstLevelKeyer()
+	defer full.Close()
+	defer first.Close()
+	sz := image.Pt(KeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
 	compared, above, full0 := 0, 0, 0
 	for i := range 24 {
 		src := grey
@@ -83,7 +83,7 @@ func TestCardFirstLevelKeyer(t *testing.T) {
 // px, blurred a little (busy art: more corners in a level than its share,
 // which then decides).
 func cardKeyPicturesForTest(t testing.TB) (blocks, busy gocv.Mat) {
-	img := cardBlocksForTest(t, 11) // closed at the test's end
+	img := keyBlocksForTest(t, 11) // closed at the test's end
 	blocks = gocv.NewMat()
 	t.Cleanup(func() { blocks.Close() })
 	gocv.CvtColor(img, &blocks, gocv.ColorBGRToGray)
@@ -116,18 +116,18 @@ func cardKeyPicturesForTest(t testing.TB) (blocks, busy gocv.Mat) {
 // after the first look as on its own (verifyAfter).
 func TestCardUpperKeyer(t *testing.T) {
 	blocks, busy := cardKeyPicturesForTest(t)
-	full, first, upper := newCardKeyer(), newCardFirstLevelKeyer(), newCardKeyer()
-	defer full.close()
-	defer first.close()
-	defer upper.close()
-	upper.upper = newCardUpperKeyer()
+	full, first, upper := NewKeyer(), NewFirstLevelKeyer(), NewKeyer()
+	defer full.Close()
+	defer first.Close()
+	defer upper.Close()
+	upper.Upper = NewUpperKeyer()
 	compared, above := 0, 0
 	for i := range 200 {
 		src := blocks
 		if i%2 == 1 {
 			src = busy
 		}
-		w, h := cardKeyW+2*cardVerifyMargin+i%7-3, cardKeyH+2*cardVerifyMargin+(i/7)%7-3
+		w, h := KeyW+2*cardVerifyMargin+i%7-3, cardKeyH+2*cardVerifyMargin+(i/7)%7-3
 		if i%5 == 4 {
 			w, h = h, w // a card taught lying
 		}
@@ -141,61 +141,61 @@ func TestCardUpperKeyer(t *testing.T) {
 		if err := first.detect(pic, cardKeyPlace); err != nil {
 			t.Fatal(err)
 		}
-		n0 := len(first.qpts)
-		upper.qpts, upper.qdesc = append(upper.qpts[:0], first.qpts...), append(upper.qdesc[:0], first.qdesc...)
-		if err := upper.upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
+		n0 := len(first.QPts)
+		upper.QPts, upper.QDesc = append(upper.QPts[:0], first.QPts...), append(upper.QDesc[:0], first.QDesc...)
+		if err := upper.Upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
 			t.Fatal(err)
 		}
 		pic.Close()
-		if len(upper.qpts) != len(full.qpts) || n0 == 0 || len(upper.qpts) == n0 {
-			t.Fatalf("picture %d (%d×%d): %d keypoints in the first level, %d in all; the full keyer took %d", i, w, h, n0, len(upper.qpts), len(full.qpts))
+		if len(upper.QPts) != len(full.QPts) || n0 == 0 || len(upper.QPts) == n0 {
+			t.Fatalf("picture %d (%d×%d): %d keypoints in the first level, %d in all; the full keyer took %d", i, w, h, n0, len(upper.QPts), len(full.QPts))
 		}
-		for j := range full.qpts {
-			if upper.qpts[j] != full.qpts[j] || upper.qdesc[j] != full.qdesc[j] {
-				t.Fatalf("picture %d (%d×%d) keypoint %d: %v %x, full keyer's %v %x", i, w, h, j, upper.qpts[j], upper.qdesc[j], full.qpts[j], full.qdesc[j])
+		for j := range full.QPts {
+			if upper.QPts[j] != full.QPts[j] || upper.QDesc[j] != full.QDesc[j] {
+				t.Fatalf("picture %d (%d×%d) keypoint %d: %v %x, full keyer's %v %x", i, w, h, j, upper.QPts[j], upper.QDesc[j], full.QPts[j], full.QDesc[j])
 			}
 		}
-		compared += len(full.qpts)
-		above += len(full.qpts) - n0
+		compared += len(full.QPts)
+		above += len(full.QPts) - n0
 	}
 	t.Logf("%d keypoints the same, %d of them above the first level", compared, above)
 
 	// verifyAfter: the card the first keyer rectified is not rectified
 	// again, and the verification is the same as without it.
 	q := [4]geom.Point{{X: 300, Y: 200}, {X: 420, Y: 210}, {X: 410, Y: 380}, {X: 290, Y: 370}}
-	keys := []*cardKeys{{w: cardKeyW, h: cardKeyH}}
+	keys := []*Keys{{W: KeyW, H: cardKeyH}}
 	m := float64(cardVerifyMargin)
-	out := image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
-	if !cardWarpQuad(busy, &full.warp, full.hm, q, cardPixelRect(m, m, m+cardKeyW, m+cardKeyH), out) {
+	out := image.Pt(KeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
+	if !WarpQuad(busy, &full.warp, full.hm, q, PixelRect(m, m, m+KeyW, m+cardKeyH), out) {
 		t.Fatal("setup: warp")
 	}
 	if err := full.detect(full.warp, cardKeyPlace); err != nil {
 		t.Fatal(err)
 	}
-	for j := 0; j < len(full.qpts); j += 3 { // a third of them taught, off the margin
-		p := full.qpts[j]
-		keys[0].pts = append(keys[0].pts, geom.Point{X: p.X - cardVerifyMargin, Y: p.Y - cardVerifyMargin})
-		keys[0].desc = append(keys[0].desc, full.qdesc[j])
+	for j := 0; j < len(full.QPts); j += 3 { // a third of them taught, off the margin
+		p := full.QPts[j]
+		keys[0].Pts = append(keys[0].Pts, geom.Point{X: p.X - cardVerifyMargin, Y: p.Y - cardVerifyMargin})
+		keys[0].Desc = append(keys[0].Desc, full.QDesc[j])
 	}
-	if _, err := first.verifyUntil(busy, q, keys, nil, nil, cardEnough{}); err != nil {
+	if _, err := first.VerifyUntil(busy, q, keys, nil, nil, Enough{}); err != nil {
 		t.Fatal(err)
 	}
 	if !first.warped || first.warpedAt != q || first.warpedSize != out {
 		t.Fatalf("first look: warped %v at %v size %v, want %v size %v", first.warped, first.warpedAt, first.warpedSize, q, out)
 	}
-	alone, err := full.verifyUntil(busy, q, keys, nil, nil, cardEnough{})
+	alone, err := full.VerifyUntil(busy, q, keys, nil, nil, Enough{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, err := upper.verifyAfter(first, busy, q, keys, nil, nil, cardEnough{})
+	after, err := upper.VerifyAfter(first, busy, q, keys, nil, nil, Enough{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if upper.warped {
 		t.Error("the full look after the first rectified the card again")
 	}
-	if after != alone || alone.found < len(keys[0].pts)/2 {
-		t.Errorf("verified after the first look: %+v; alone: %+v (of %d taught)", after, alone, len(keys[0].pts))
+	if after != alone || alone.Found < len(keys[0].Pts)/2 {
+		t.Errorf("verified after the first look: %+v; alone: %+v (of %d taught)", after, alone, len(keys[0].Pts))
 	}
 }
 
@@ -209,14 +209,14 @@ func BenchmarkCardFullLook(b *testing.B) {
 	vision.SetOpenCVThreads(1)
 	defer vision.SetOpenCVThreads(before)
 	_, busy := cardKeyPicturesForTest(b)
-	reg := busy.Region(image.Rect(100, 100, 100+cardKeyW+2*cardVerifyMargin, 100+cardKeyH+2*cardVerifyMargin))
+	reg := busy.Region(image.Rect(100, 100, 100+KeyW+2*cardVerifyMargin, 100+cardKeyH+2*cardVerifyMargin))
 	pic := reg.Clone()
 	reg.Close()
 	defer pic.Close()
-	full, upper := newCardKeyer(), newCardKeyer()
-	defer full.close()
-	defer upper.close()
-	upper.upper = newCardUpperKeyer()
+	full, upper := NewKeyer(), NewKeyer()
+	defer full.Close()
+	defer upper.Close()
+	upper.Upper = NewUpperKeyer()
 	b.Run("orb", func(b *testing.B) {
 		for b.Loop() {
 			if err := full.detect(pic, cardKeyPlace); err != nil {
@@ -226,10 +226,44 @@ func BenchmarkCardFullLook(b *testing.B) {
 	})
 	b.Run("after-first", func(b *testing.B) {
 		for b.Loop() {
-			upper.qpts, upper.qdesc = upper.qpts[:0], upper.qdesc[:0]
-			if err := upper.upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
+			upper.QPts, upper.QDesc = upper.QPts[:0], upper.QDesc[:0]
+			if err := upper.Upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
+}
+
+// keyBlocksForTest returns a 1280×720 BGR frame of 12 px blocks in
+// random colours (rand seed), slightly blurred: shapes a card's picture
+// has. The test closes it.
+func keyBlocksForTest(t testing.TB, seed int64) gocv.Mat {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
+	img, px := keyFrameForTest(t)
+	for by := 0; by < 720; by += 12 {
+		for bx := 0; bx < 1280; bx += 12 {
+			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
+			for y := by; y < by+12; y++ {
+				for x := bx; x < min(bx+12, 1280); x++ {
+					copy(px[3*(y*1280+x):], c[:])
+				}
+			}
+		}
+	}
+	gocv.GaussianBlur(img, &img, image.Pt(0, 0), 1.5, 1.5, gocv.BorderReplicate)
+	return img
+}
+
+// keyFrameForTest returns a 1280×720 BGR frame and its pixels; the test
+// closes it.
+func keyFrameForTest(t testing.TB) (gocv.Mat, []byte) {
+	t.Helper()
+	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
+	t.Cleanup(func() { img.Close() })
+	px, err := img.DataPtrUint8()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img, px
 }

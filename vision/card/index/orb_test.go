@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"image"
@@ -20,7 +20,7 @@ func BenchmarkCardOrb(b *testing.B) {
 		sz               image.Point
 		features, levels int
 	}{
-		{"look", image.Pt(cardKeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin), cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1},
+		{"look", image.Pt(KeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin), cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1},
 		{"place", image.Pt(300, 300), cardKeyPlace, cardKeyLevels},
 	} {
 		sz := c.sz

@@ -1,4 +1,4 @@
-package card
+package index
 
 // Keypoints of taught cards: a second way to find a taught card when its
 // outline was missed or found off (a busy table, a thumb over a corner, a
@@ -25,36 +25,36 @@ import (
 
 // Keypoint search sizes.
 const (
-	cardKeyW, cardKeyH = 96, 134 // the upright card keypoints are taken on
-	cardKeyTeach       = 300     // keypoints kept per taught example
-	cardKeyPlace       = 700     // keypoints taken in a searched place
-	cardKeyCands       = 3       // taught cards whose keypoints are tried
-	cardKeyMinInliers  = 10      // keypoints agreeing on the homography
-	cardKeyMaxDist     = 64      // second-nearest distance cap: a match needs best ≤ cardKeyRatio × min(second, cardKeyMaxDist+1), so at most 52
-	cardKeyRatio       = 0.8     // best over second best keypoint match
-	cardKeyPlaces      = 3       // places searched per frame
-	cardKeyReach       = 0.45    // place: outline box grown by this of its larger side
+	KeyW, cardKeyH = 96, 134 // the upright card keypoints are taken on
+	cardKeyTeach   = 300     // keypoints kept per taught example
+	cardKeyPlace   = 700     // keypoints taken in a searched place
+	cardKeyCands   = 3       // taught cards whose keypoints are tried
+	KeyMinInliers  = 10      // keypoints agreeing on the homography
+	cardKeyMaxDist = 64      // second-nearest distance cap: a match needs best ≤ cardKeyRatio × min(second, cardKeyMaxDist+1), so at most 52
+	KeyRatio       = 0.8     // best over second best keypoint match
+	KeyPlaces      = 3       // places searched per frame
+	KeyReach       = 0.45    // place: outline box grown by this of its larger side
 )
 
 // cardKeys are the keypoints of one taught example: positions in the
 // upright card (w × h, top-left corner first as taught) and their 256-bit
 // ORB descriptors.
-type cardKeys struct {
-	w, h int
-	pts  []geom.Point
-	desc [][4]uint64
+type Keys struct {
+	W, H int
+	Pts  []geom.Point
+	Desc [][4]uint64
 }
 
 // cardKeyer takes keypoints; it keeps its buffers and is not safe for
 // concurrent use.
-type cardKeyer struct {
+type Keyer struct {
 	orb              *cardOrb
 	hm               gocv.Mat
 	warp, grey       gocv.Mat
 	scaled, noMask   gocv.Mat
-	qpts             []geom.Point
-	qdesc            [][4]uint64
-	srcPts, dstPts   []gocv.Point2f
+	QPts             []geom.Point
+	QDesc            [][4]uint64
+	SrcPts, DstPts   []gocv.Point2f
 	matchQ, matchOwn []int
 	matchT           []int32
 	near             []int       // guide's keypoints of the place on the card
@@ -73,19 +73,19 @@ type cardKeyer struct {
 	warpedSize image.Point
 	// upper, when set, takes the keypoints of the pyramid levels above
 	// the first (verifyAfter).
-	upper *cardUpperKeyer
+	Upper *cardUpperKeyer
 }
 
 // newCardKeyer returns the keyer of the place search (cardKeyPlace
 // keypoints in 4 levels).
-func newCardKeyer() *cardKeyer {
-	return newCardKeyerWith(cardKeyPlace, cardKeyLevels)
+func NewKeyer() *Keyer {
+	return NewKeyerWith(cardKeyPlace, cardKeyLevels)
 }
 
 // newCardKeyerWith returns a keyer taking at most features keypoints in levels
 // pyramid levels (scale 1.3 between levels).
-func newCardKeyerWith(features, levels int) *cardKeyer {
-	return &cardKeyer{
+func NewKeyerWith(features, levels int) *Keyer {
+	return &Keyer{
 		orb: cardNewORB(features, levels),
 		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(),
 		scaled: gocv.NewMat(), noMask: gocv.NewMat(),
@@ -111,8 +111,8 @@ const (
 // them level by level, so one level with the first level's share finds
 // the same keypoints with the same descriptors (TestCardFirstLevelKeyer),
 // for about half the time.
-func newCardFirstLevelKeyer() *cardKeyer {
-	return newCardKeyerWith(cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1)
+func NewFirstLevelKeyer() *Keyer {
+	return NewKeyerWith(cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1)
 }
 
 // cardOrbScale is the scale of level l of OpenCV's ORB pyramid whose
@@ -162,7 +162,7 @@ type cardUpperKeyer struct {
 	imgs []gocv.Mat // level l+1's picture
 }
 
-func newCardUpperKeyer() *cardUpperKeyer {
+func NewUpperKeyer() *cardUpperKeyer {
 	shares := cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)
 	u := &cardUpperKeyer{}
 	for l := 1; l < cardKeyLevels; l++ {
@@ -181,7 +181,7 @@ func (u *cardUpperKeyer) close() {
 
 // detectAppend appends to k.qpts and k.qdesc the keypoints of the levels
 // above the first of pic (8-bit grey), at most max in all.
-func (u *cardUpperKeyer) detectAppend(k *cardKeyer, pic gocv.Mat, max int) error {
+func (u *cardUpperKeyer) detectAppend(k *Keyer, pic gocv.Mat, max int) error {
 	prev := pic
 	sz := image.Pt(pic.Cols(), pic.Rows())
 	for i := range u.orbs {
@@ -205,9 +205,9 @@ func (u *cardUpperKeyer) detectAppend(k *cardKeyer, pic gocv.Mat, max int) error
 // shrinks each level of its pyramid to the next (gocv has no name for it).
 const cardInterLinearExact gocv.InterpolationFlags = 5
 
-func (k *cardKeyer) close() {
-	if k.upper != nil {
-		k.upper.close()
+func (k *Keyer) Close() {
+	if k.Upper != nil {
+		k.Upper.close()
 	}
 	k.orb.close()
 	k.hm.Close()
@@ -219,17 +219,17 @@ func (k *cardKeyer) close() {
 
 // detect takes the keypoints of grey (8-bit) into k.qpts and k.qdesc, at
 // most max of them, the strongest first.
-func (k *cardKeyer) detect(grey gocv.Mat, max int) error {
-	return k.detectMasked(grey, k.noMask, max)
+func (k *Keyer) detect(grey gocv.Mat, max int) error {
+	return k.DetectMasked(grey, k.noMask, max)
 }
 
 // detectMasked is detect where mask (empty: everywhere) is not zero.
-func (k *cardKeyer) detectMasked(grey, mask gocv.Mat, max int) error {
+func (k *Keyer) DetectMasked(grey, mask gocv.Mat, max int) error {
 	kps, desc, err := k.orb.detectAndCompute(grey, mask)
 	if err != nil {
 		return err
 	}
-	k.qpts, k.qdesc = k.qpts[:0], k.qdesc[:0]
+	k.QPts, k.QDesc = k.QPts[:0], k.QDesc[:0]
 	k.appendKeys(kps, desc, 1, max)
 	return nil
 }
@@ -237,36 +237,36 @@ func (k *cardKeyer) detectMasked(grey, mask gocv.Mat, max int) error {
 // appendKeys appends the keypoints kps with descriptors desc (ORB's, 32
 // bytes each) to k.qpts and k.qdesc, their positions times scale (in float,
 // as ORB scales its levels' keypoints), until there are max.
-func (k *cardKeyer) appendKeys(kps []gocv.KeyPoint, desc []byte, scale float32, max int) {
+func (k *Keyer) appendKeys(kps []gocv.KeyPoint, desc []byte, scale float32, max int) {
 	for i, kp := range kps {
-		if len(k.qpts) >= max {
+		if len(k.QPts) >= max {
 			break
 		}
 		var d [4]uint64
 		for j := range 4 {
 			d[j] = binary.LittleEndian.Uint64(desc[32*i+8*j:])
 		}
-		k.qpts = append(k.qpts, geom.Point{X: float32(kp.X) * scale, Y: float32(kp.Y) * scale})
-		k.qdesc = append(k.qdesc, d)
+		k.QPts = append(k.QPts, geom.Point{X: float32(kp.X) * scale, Y: float32(kp.Y) * scale})
+		k.QDesc = append(k.QDesc, d)
 	}
 }
 
 // teach returns the keypoints of the card with outline q (clockwise, its
 // top-left corner first) in img (8-bit BGR), rectified upright; a card
 // lying on its long side is rectified lying (w > h).
-func (k *cardKeyer) teach(img gocv.Mat, q [4]geom.Point) (*cardKeys, error) {
-	w, h := cardKeyW, cardKeyH
-	if a, b := cardSideMeans(q); a > b {
+func (k *Keyer) Teach(img gocv.Mat, q [4]geom.Point) (*Keys, error) {
+	w, h := KeyW, cardKeyH
+	if a, b := geom.SideMeans(q); a > b {
 		w, h = h, w
 	}
-	if !cardWarpQuad(img, &k.warp, k.hm, q, cardPixelRect(0, 0, float64(w), float64(h)), image.Pt(w, h)) {
+	if !WarpQuad(img, &k.warp, k.hm, q, PixelRect(0, 0, float64(w), float64(h)), image.Pt(w, h)) {
 		return nil, errors.New("vision: card keypoints: degenerate outline")
 	}
 	gocv.CvtColor(k.warp, &k.grey, gocv.ColorBGRToGray)
 	if err := k.detect(k.grey, cardKeyTeach); err != nil {
 		return nil, err
 	}
-	out := &cardKeys{w: w, h: h, pts: append([]geom.Point(nil), k.qpts...), desc: append([][4]uint64(nil), k.qdesc...)}
+	out := &Keys{W: w, H: h, Pts: append([]geom.Point(nil), k.QPts...), Desc: append([][4]uint64(nil), k.QDesc...)}
 	return out, nil
 }
 
@@ -283,9 +283,9 @@ const (
 // tilted: ORB's descriptors are not affine invariant, and a card seen at a
 // tilt is squashed along one direction (the views of affine-SIFT). Their
 // places are in the upright w × h card, as teach's.
-func (k *cardKeyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*cardKeys, error) {
-	out := &cardKeys{w: w, h: h}
-	rect := cardPixelRect(0, 0, float64(w), float64(h))
+func (k *Keyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*Keys, error) {
+	out := &Keys{W: w, H: h}
+	rect := PixelRect(0, 0, float64(w), float64(h))
 	for v := range cardViewDirs {
 		phi := math.Pi * float64(v) / cardViewDirs
 		c, s := math.Cos(phi), math.Sin(phi)
@@ -306,7 +306,7 @@ func (k *cardKeyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*cardKe
 			dst[i][1] -= minY
 		}
 		sz := image.Pt(int(math.Ceil(maxX-minX)), int(math.Ceil(maxY-minY)))
-		if !cardWarpQuad(img, &k.warp, k.hm, q, dst, sz) {
+		if !WarpQuad(img, &k.warp, k.hm, q, dst, sz) {
 			return nil, errors.New("vision: card keypoints: degenerate outline")
 		}
 		gocv.CvtColor(k.warp, &k.grey, gocv.ColorBGRToGray)
@@ -315,14 +315,14 @@ func (k *cardKeyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*cardKe
 		}
 		// Back to the upright card: A⁻¹ (A is symmetric).
 		det := a[0]*a[3] - a[1]*a[2]
-		for i, p := range k.qpts {
+		for i, p := range k.QPts {
 			x, y := float64(p.X)+minX, float64(p.Y)+minY
 			u, vv := (a[3]*x-a[1]*y)/det, (-a[2]*x+a[0]*y)/det
 			if u < -1 || vv < -1 || u > float64(w) || vv > float64(h) {
 				continue
 			}
-			out.pts = append(out.pts, geom.Point{X: float32(u), Y: float32(vv)})
-			out.desc = append(out.desc, k.qdesc[i])
+			out.Pts = append(out.Pts, geom.Point{X: float32(u), Y: float32(vv)})
+			out.Desc = append(out.Desc, k.QDesc[i])
 		}
 	}
 	return out, nil
@@ -336,22 +336,22 @@ func cardHamming(a, b *[4]uint64) int {
 // cardKeyFound is a taught example located by its keypoints: its outline
 // in the frame (top-left corner first as taught) and how many keypoints
 // agree on it.
-type cardKeyFound struct {
-	q       [4]geom.Point
-	inliers int
-	own     int // index of the example's keys
+type KeyFound struct {
+	Q       [4]geom.Point
+	Inliers int
+	Own     int // index of the example's keys
 }
 
 // locate searches place (full-resolution pixels of grey, the frame's grey
 // image) for the taught examples keys, the card expected about width
 // pixels wide, and returns the examples found, most keypoints first.
-func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, keys []*cardKeys) ([]cardKeyFound, error) {
+func (k *Keyer) Locate(grey gocv.Mat, place image.Rectangle, width float64, keys []*Keys) ([]KeyFound, error) {
 	place = place.Intersect(image.Rect(0, 0, grey.Cols(), grey.Rows()))
 	if place.Dx() < 16 || place.Dy() < 16 || len(keys) == 0 {
 		return nil, nil
 	}
 	// The place scaled so that the card is about as wide as taught.
-	s := math.Max(0.25, math.Min(1.5, cardKeyW/math.Max(1, width)))
+	s := math.Max(0.25, math.Min(1.5, KeyW/math.Max(1, width)))
 	roi := grey.Region(place)
 	defer roi.Close()
 	sz := image.Pt(max(16, int(math.Round(float64(place.Dx())*s))), max(16, int(math.Round(float64(place.Dy())*s))))
@@ -363,12 +363,12 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 	// Each keypoint of the place to its nearest taught keypoint, kept when
 	// clearly nearer than the second nearest.
 	k.matchQ, k.matchOwn, k.matchT = k.matchQ[:0], k.matchOwn[:0], k.matchT[:0]
-	for qi := range k.qdesc {
+	for qi := range k.QDesc {
 		best, second := cardKeyMaxDist+1, 257
 		bo, bt := -1, -1
 		for o, ks := range keys {
-			for ti := range ks.desc {
-				d := cardHamming(&k.qdesc[qi], &ks.desc[ti])
+			for ti := range ks.Desc {
+				d := cardHamming(&k.QDesc[qi], &ks.Desc[ti])
 				if d < best {
 					second, best, bo, bt = best, d, o, ti
 				} else if d < second {
@@ -376,34 +376,34 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 				}
 			}
 		}
-		if bo < 0 || float64(best) > cardKeyRatio*float64(second) {
+		if bo < 0 || float64(best) > KeyRatio*float64(second) {
 			continue
 		}
 		k.matchQ = append(k.matchQ, qi)
 		k.matchOwn = append(k.matchOwn, bo)
 		k.matchT = append(k.matchT, int32(bt))
 	}
-	var out []cardKeyFound
+	var out []KeyFound
 	for o, ks := range keys {
-		k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
+		k.SrcPts, k.DstPts = k.SrcPts[:0], k.DstPts[:0]
 		for i, own := range k.matchOwn {
 			if own != o {
 				continue
 			}
-			tp, qp := ks.pts[k.matchT[i]], k.qpts[k.matchQ[i]]
-			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
-			k.dstPts = append(k.dstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
+			tp, qp := ks.Pts[k.matchT[i]], k.QPts[k.matchQ[i]]
+			k.SrcPts = append(k.SrcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
+			k.DstPts = append(k.DstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
 		}
-		if len(k.srcPts) < cardKeyMinInliers {
+		if len(k.SrcPts) < KeyMinInliers {
 			continue
 		}
-		f, ok := k.homography(ks, place, sx, sy)
+		f, ok := k.Homography(ks, place, sx, sy)
 		if ok {
-			f.own = o
+			f.Own = o
 			out = append(out, f)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b cardKeyFound) int { return b.inliers - a.inliers })
+	slices.SortStableFunc(out, func(a, b KeyFound) int { return b.Inliers - a.Inliers })
 	return out, nil
 }
 
@@ -412,41 +412,41 @@ func (k *cardKeyer) locate(grey gocv.Mat, place image.Rectangle, width float64, 
 // lie where that fit puts the example's keypoints and look like them
 // (guided: keypoints that failed the ratio test count too), and returns
 // the card's outline in the frame.
-func (k *cardKeyer) homography(ks *cardKeys, place image.Rectangle, sx, sy float64) (cardKeyFound, bool) {
+func (k *Keyer) Homography(ks *Keys, place image.Rectangle, sx, sy float64) (KeyFound, bool) {
 	hm, inl, ok := k.fitPairs()
-	if !ok || inl < cardKeyMinInliers {
-		return cardKeyFound{}, false
+	if !ok || inl < KeyMinInliers {
+		return KeyFound{}, false
 	}
 	if k.guide(ks, &hm) >= inl {
 		if h2, inl2, ok := k.fitPairs(); ok && inl2 >= inl {
 			hm, inl = h2, inl2
 		}
 	}
-	fw, fh := float64(ks.w), float64(ks.h)
-	var f cardKeyFound
-	f.inliers = inl
-	for c, p := range cardPixelRect(0, 0, fw, fh) {
+	fw, fh := float64(ks.W), float64(ks.H)
+	var f KeyFound
+	f.Inliers = inl
+	for c, p := range PixelRect(0, 0, fw, fh) {
 		x, y := hm.Apply(p[0], p[1])
 		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
-			return cardKeyFound{}, false
+			return KeyFound{}, false
 		}
-		f.q[c] = geom.Point{X: float32((x+0.5)/sx - 0.5 + float64(place.Min.X)), Y: float32((y+0.5)/sy - 0.5 + float64(place.Min.Y))}
+		f.Q[c] = geom.Point{X: float32((x+0.5)/sx - 0.5 + float64(place.Min.X)), Y: float32((y+0.5)/sy - 0.5 + float64(place.Min.Y))}
 	}
 	// A card seen from above stays convex, clockwise and card-shaped.
-	if !geom.Clockwise(f.q) || geom.QuadArea(f.q) < 1 {
-		return cardKeyFound{}, false
+	if !geom.Clockwise(f.Q) || geom.QuadArea(f.Q) < 1 {
+		return KeyFound{}, false
 	}
 	return f, true
 }
 
 // fitPairs fits a homography to k.srcPts → k.dstPts with RANSAC and
 // returns it and its number of inliers.
-func (k *cardKeyer) fitPairs() (geom.Homography, int, bool) { return k.fitPairsWith(3) }
+func (k *Keyer) fitPairs() (geom.Homography, int, bool) { return k.fitPairsWith(3) }
 
 // fitPairsWith is fitPairs with pairs within reproj px of the fit inliers
 // (geom.Ransac.fitPairs).
-func (k *cardKeyer) fitPairsWith(reproj float64) (geom.Homography, int, bool) {
-	return k.fit.Fit(k.srcPts, k.dstPts, reproj)
+func (k *Keyer) fitPairsWith(reproj float64) (geom.Homography, int, bool) {
+	return k.fit.Fit(k.SrcPts, k.DstPts, reproj)
 }
 
 // Guided matching: a keypoint of the place within cardKeyGuideR of the
@@ -462,42 +462,42 @@ const (
 // guide sets k.srcPts and k.dstPts to the pairs of the example's keypoints
 // and the place's keypoints (k.qpts) that hm (taught → place) brings
 // together, and returns how many there are.
-func (k *cardKeyer) guide(ks *cardKeys, hm *geom.Homography) int {
+func (k *Keyer) guide(ks *Keys, hm *geom.Homography) int {
 	x0, y0 := hm.Apply(0, 0)
-	x1, y1 := hm.Apply(float64(ks.w), float64(ks.h))
+	x1, y1 := hm.Apply(float64(ks.W), float64(ks.H))
 	r := math.Max(cardKeyGuideMin, cardKeyGuideR*math.Hypot(x1-x0, y1-y0))
 	// The place's keypoints on the card.
 	box := image.Rectangle{}
-	for _, c := range cardPixelRect(0, 0, float64(ks.w), float64(ks.h)) {
+	for _, c := range PixelRect(0, 0, float64(ks.W), float64(ks.H)) {
 		x, y := hm.Apply(c[0], c[1])
 		pt := image.Rect(int(math.Floor(x-r)), int(math.Floor(y-r)), int(math.Ceil(x+r)), int(math.Ceil(y+r)))
 		box = box.Union(pt)
 	}
 	k.near = k.near[:0]
-	for i, q := range k.qpts {
+	for i, q := range k.QPts {
 		if image.Pt(int(q.X), int(q.Y)).In(box) {
 			k.near = append(k.near, i)
 		}
 	}
-	k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
-	for j, tp := range ks.pts {
+	k.SrcPts, k.DstPts = k.SrcPts[:0], k.DstPts[:0]
+	for j, tp := range ks.Pts {
 		x, y := hm.Apply(float64(tp.X), float64(tp.Y))
 		best, bi := cardKeyGuideDist+1, -1
 		for _, i := range k.near {
-			q := k.qpts[i]
+			q := k.QPts[i]
 			if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 				continue
 			}
-			if d := cardHamming(&ks.desc[j], &k.qdesc[i]); d < best {
+			if d := cardHamming(&ks.Desc[j], &k.QDesc[i]); d < best {
 				best, bi = d, i
 			}
 		}
 		if bi >= 0 {
-			k.srcPts = append(k.srcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
-			k.dstPts = append(k.dstPts, gocv.Point2f{X: k.qpts[bi].X, Y: k.qpts[bi].Y})
+			k.SrcPts = append(k.SrcPts, gocv.Point2f{X: tp.X, Y: tp.Y})
+			k.DstPts = append(k.DstPts, gocv.Point2f{X: k.QPts[bi].X, Y: k.QPts[bi].Y})
 		}
 	}
-	return len(k.srcPts)
+	return len(k.SrcPts)
 }
 
 // Verification at a known pose (refConfirms): an outline and its match's
@@ -512,7 +512,7 @@ func (k *cardKeyer) guide(ks *cardKeys, hm *geom.Homography) int {
 // bits, are counted.
 const (
 	cardVerifyMargin   = 16
-	cardVerifyReach    = 6
+	VerifyReach        = 6
 	cardVerifyDist     = 64
 	cardVerifyFit      = 2.5
 	cardVerifyFine     = 2.5
@@ -522,17 +522,17 @@ const (
 // cardVerified is what verifyAt found of one taught example: the pairs
 // found, how many of them agree on one homography, and how many taught
 // keypoints are found again where it puts them.
-type cardVerified struct {
-	pairs, inliers int
-	found          int // taught keypoints found again where the fit puts them
-	taught         int // the example's keypoints
+type Verified struct {
+	Pairs, Inliers int
+	Found          int // taught keypoints found again where the fit puts them
+	Taught         int // the example's keypoints
 	// Of them, those no other taught card shares (cardDistinct; all
 	// when not asked).
-	distinctFound, distinctTaught int
+	DistinctFound, DistinctTaught int
 	// cells, distinctCells and taughtCells are the cells of a
 	// cardVerifyCells² grid over the upright card holding keypoints found,
 	// distinct ones found, and taught keypoints (bit y·cardVerifyCells+x).
-	cells, distinctCells, taughtCells uint64
+	Cells, DistinctCells, TaughtCells uint64
 }
 
 // cardVerifyCells is the side of the grid over a card whose cells
@@ -541,9 +541,9 @@ const cardVerifyCells = 4
 
 // cardCellBit is the bit of the cardVerifyCells² grid cell of ks's upright
 // picture that holds point p.
-func cardCellBit(ks *cardKeys, p geom.Point) uint64 {
-	x := min(cardVerifyCells-1, max(0, int(float64(p.X)*cardVerifyCells/float64(max(1, ks.w)))))
-	y := min(cardVerifyCells-1, max(0, int(float64(p.Y)*cardVerifyCells/float64(max(1, ks.h)))))
+func cardCellBit(ks *Keys, p geom.Point) uint64 {
+	x := min(cardVerifyCells-1, max(0, int(float64(p.X)*cardVerifyCells/float64(max(1, ks.W)))))
+	y := min(cardVerifyCells-1, max(0, int(float64(p.Y)*cardVerifyCells/float64(max(1, ks.H)))))
 	return 1 << (y*cardVerifyCells + x)
 }
 
@@ -553,20 +553,20 @@ func cardCellBit(ks *cardKeys, p geom.Point) uint64 {
 // keypoints found again); those in the blocks of skip are not counted.
 // shared, when set, tells for each of keys which of its keypoints another
 // taught card shares (an entry nil: none).
-func (k *cardKeyer) verifyAt(grey gocv.Mat, corners [4]geom.Point, keys []*cardKeys, skip *cardMask, shared [][]bool) (cardVerified, error) {
-	return k.verifyUntil(grey, corners, keys, skip, shared, cardEnough{})
+func (k *Keyer) VerifyAt(grey gocv.Mat, corners [4]geom.Point, keys []*Keys, skip *Mask, shared [][]bool) (Verified, error) {
+	return k.VerifyUntil(grey, corners, keys, skip, shared, Enough{})
 }
 
 // cardEnough is when a verification stands: at least found keypoints
 // found, and share of the example's (0: no such rule).
-type cardEnough struct {
-	found int
-	share float64
+type Enough struct {
+	Found int
+	Share float64
 }
 
 // stands reports whether v stands by e (e set).
-func (e cardEnough) stands(v cardVerified) bool {
-	return e.share > 0 && v.found >= e.found && float64(v.found)/float64(max(1, v.taught)) >= e.share
+func (e Enough) Stands(v Verified) bool {
+	return e.Share > 0 && v.Found >= e.Found && float64(v.Found)/float64(max(1, v.Taught)) >= e.Share
 }
 
 // verifyUntil is verifyAt, which stops at an example whose verification
@@ -575,8 +575,8 @@ func (e cardEnough) stands(v cardVerified) bool {
 // ones (counted) that this many make their share. The verification
 // returned may then not be the best one, but it stands as the best one
 // would.
-func (k *cardKeyer) verifyUntil(grey gocv.Mat, corners [4]geom.Point, keys []*cardKeys, skip *cardMask, shared [][]bool, enough cardEnough) (cardVerified, error) {
-	return k.verifyAfter(nil, grey, corners, keys, skip, shared, enough)
+func (k *Keyer) VerifyUntil(grey gocv.Mat, corners [4]geom.Point, keys []*Keys, skip *Mask, shared [][]bool, enough Enough) (Verified, error) {
+	return k.VerifyAfter(nil, grey, corners, keys, skip, shared, enough)
 }
 
 // verifyAfter is verifyUntil after first's look at the same corners in the
@@ -584,32 +584,32 @@ func (k *cardKeyer) verifyUntil(grey gocv.Mat, corners [4]geom.Point, keys []*ca
 // k (with upper set) takes first's rectified card and its first level's
 // keypoints where first rectified the card to the same size, and only the
 // levels above itself.
-func (k *cardKeyer) verifyAfter(first *cardKeyer, grey gocv.Mat, corners [4]geom.Point, keys []*cardKeys, skip *cardMask, shared [][]bool, enough cardEnough) (cardVerified, error) {
-	var best cardVerified
+func (k *Keyer) VerifyAfter(first *Keyer, grey gocv.Mat, corners [4]geom.Point, keys []*Keys, skip *Mask, shared [][]bool, enough Enough) (Verified, error) {
+	var best Verified
 	size := image.Point{}
 	k.warped = false
 	for i, ks := range keys {
-		if len(ks.desc) == 0 {
+		if len(ks.Desc) == 0 {
 			continue
 		}
-		if i > 0 && enough.stands(best) && k.restShare(best.found, keys[i:], skip) >= enough.share {
+		if i > 0 && enough.Stands(best) && k.restShare(best.Found, keys[i:], skip) >= enough.Share {
 			return best, nil
 		}
 		// Rectified once per upright size (examples of one card share it
 		// but for a card taught lying).
-		if sz := image.Pt(ks.w, ks.h); sz != size {
-			out := image.Pt(ks.w+2*cardVerifyMargin, ks.h+2*cardVerifyMargin)
-			if first != nil && k.upper != nil && first.warped && first.warpedAt == corners && first.warpedSize == out {
+		if sz := image.Pt(ks.W, ks.H); sz != size {
+			out := image.Pt(ks.W+2*cardVerifyMargin, ks.H+2*cardVerifyMargin)
+			if first != nil && k.Upper != nil && first.warped && first.warpedAt == corners && first.warpedSize == out {
 				k.warped = false // k.warp is not this card's
-				k.qpts, k.qdesc = append(k.qpts[:0], first.qpts...), append(k.qdesc[:0], first.qdesc...)
-				if err := k.upper.detectAppend(k, first.warp, cardKeyPlace); err != nil {
+				k.QPts, k.QDesc = append(k.QPts[:0], first.QPts...), append(k.QDesc[:0], first.QDesc...)
+				if err := k.Upper.detectAppend(k, first.warp, cardKeyPlace); err != nil {
 					return best, err
 				}
 			} else {
 				m := float64(cardVerifyMargin)
-				dst := cardPixelRect(m, m, m+float64(ks.w), m+float64(ks.h))
+				dst := PixelRect(m, m, m+float64(ks.W), m+float64(ks.H))
 				k.warped = false
-				if !cardWarpQuad(grey, &k.warp, k.hm, corners, dst, out) {
+				if !WarpQuad(grey, &k.warp, k.hm, corners, dst, out) {
 					return best, nil
 				}
 				if err := k.detect(k.warp, cardKeyPlace); err != nil {
@@ -625,7 +625,7 @@ func (k *cardKeyer) verifyAfter(first *cardKeyer, grey gocv.Mat, corners [4]geom
 			sh = shared[i]
 		}
 		v := k.verifyKeys(ks, skip, sh)
-		if v.found > best.found || v.found == best.found && v.inliers > best.inliers {
+		if v.Found > best.Found || v.Found == best.Found && v.Inliers > best.Inliers {
 			best = v
 		}
 	}
@@ -635,16 +635,16 @@ func (k *cardKeyer) verifyAfter(first *cardKeyer, grey gocv.Mat, corners [4]geom
 // restShare is the least share found of the examples in keys (with
 // taught keypoints), found of their keypoints counted (not in skip's
 // blocks), found.
-func (k *cardKeyer) restShare(found int, keys []*cardKeys, skip *cardMask) float64 {
+func (k *Keyer) restShare(found int, keys []*Keys, skip *Mask) float64 {
 	least := math.Inf(1)
 	for _, ks := range keys {
-		if len(ks.desc) == 0 {
+		if len(ks.Desc) == 0 {
 			continue
 		}
-		n := len(ks.pts)
+		n := len(ks.Pts)
 		if skip != nil {
 			n = 0
-			for _, p := range ks.pts {
+			for _, p := range ks.Pts {
 				if !cardMasked(skip, ks, p) {
 					n++
 				}
@@ -661,54 +661,54 @@ func (k *cardKeyer) restShare(found int, keys []*cardKeys, skip *cardMask) float
 // again where it puts them. Taught keypoints in the blocks of skip (when
 // set) are not counted: an occluder hides them. Those shared (when set)
 // are not counted among the distinct ones.
-func (k *cardKeyer) verifyKeys(ks *cardKeys, skip *cardMask, shared []bool) cardVerified {
+func (k *Keyer) verifyKeys(ks *Keys, skip *Mask, shared []bool) Verified {
 	const m = cardVerifyMargin
-	var v cardVerified
-	counted := func(j int) bool { return skip == nil || !cardMasked(skip, ks, ks.pts[j]) }
+	var v Verified
+	counted := func(j int) bool { return skip == nil || !cardMasked(skip, ks, ks.Pts[j]) }
 	distinct := func(j int) bool { return shared == nil || !shared[j] }
-	for j := range ks.pts {
+	for j := range ks.Pts {
 		if counted(j) {
-			v.taught++
-			v.taughtCells |= cardCellBit(ks, ks.pts[j])
+			v.Taught++
+			v.TaughtCells |= cardCellBit(ks, ks.Pts[j])
 			if distinct(j) {
-				v.distinctTaught++
+				v.DistinctTaught++
 			}
 		}
 	}
-	k.srcPts, k.dstPts = k.srcPts[:0], k.dstPts[:0]
-	k.nearPoints(len(ks.pts))
-	for j, tp := range ks.pts {
+	k.SrcPts, k.DstPts = k.SrcPts[:0], k.DstPts[:0]
+	k.nearPoints(len(ks.Pts))
+	for j, tp := range ks.Pts {
 		k.nearX[j], k.nearY[j] = float64(tp.X+m), float64(tp.Y+m)
 	}
-	k.closestAll(ks.desc, cardVerifyReach)
-	for j, tp := range ks.pts {
+	k.closestAll(ks.Desc, VerifyReach)
+	for j, tp := range ks.Pts {
 		x, y := tp.X+m, tp.Y+m
 		if bi, d := k.nearIdx[j], k.nearDist[j]; d <= cardVerifyDist {
-			k.srcPts = append(k.srcPts, gocv.Point2f{X: x, Y: y})
-			k.dstPts = append(k.dstPts, gocv.Point2f{X: k.qpts[bi].X, Y: k.qpts[bi].Y})
+			k.SrcPts = append(k.SrcPts, gocv.Point2f{X: x, Y: y})
+			k.DstPts = append(k.DstPts, gocv.Point2f{X: k.QPts[bi].X, Y: k.QPts[bi].Y})
 		}
 	}
-	v.pairs = len(k.srcPts)
-	if v.pairs < 4 {
+	v.Pairs = len(k.SrcPts)
+	if v.Pairs < 4 {
 		return v
 	}
 	hm, inl, ok := k.fitPairsWith(cardVerifyFit)
 	if !ok {
 		return v
 	}
-	v.inliers = inl
+	v.Inliers = inl
 	// Again where the fit puts them, closer and more alike.
-	for j, tp := range ks.pts {
+	for j, tp := range ks.Pts {
 		k.nearX[j], k.nearY[j] = hm.Apply(float64(tp.X+m), float64(tp.Y+m))
 	}
-	k.closestAll(ks.desc, cardVerifyFine)
-	for j, tp := range ks.pts {
+	k.closestAll(ks.Desc, cardVerifyFine)
+	for j, tp := range ks.Pts {
 		if d := k.nearDist[j]; d <= cardVerifyFineDist && counted(j) {
-			v.found++
-			v.cells |= cardCellBit(ks, tp)
+			v.Found++
+			v.Cells |= cardCellBit(ks, tp)
 			if distinct(j) {
-				v.distinctFound++
-				v.distinctCells |= cardCellBit(ks, tp)
+				v.DistinctFound++
+				v.DistinctCells |= cardCellBit(ks, tp)
 			}
 		}
 	}
@@ -722,15 +722,15 @@ const cardVerifyCell = 8
 // grid sorts k.qpts into cells of cardVerifyCell px of a picture of size
 // sz (k.cellHead: each cell's first keypoint, k.cellNext the next one;
 // -1 ends).
-func (k *cardKeyer) grid(sz image.Point) {
+func (k *Keyer) grid(sz image.Point) {
 	k.cellCols = (sz.X + cardVerifyCell - 1) / cardVerifyCell
 	rows := (sz.Y + cardVerifyCell - 1) / cardVerifyCell
 	k.cellHead = slices.Grow(k.cellHead[:0], k.cellCols*rows)[:k.cellCols*rows]
 	for i := range k.cellHead {
 		k.cellHead[i] = -1
 	}
-	k.cellNext = slices.Grow(k.cellNext[:0], len(k.qpts))[:len(k.qpts)]
-	for i, q := range k.qpts {
+	k.cellNext = slices.Grow(k.cellNext[:0], len(k.QPts))[:len(k.QPts)]
+	for i, q := range k.QPts {
 		c := k.cellOf(float64(q.X), float64(q.Y))
 		if c < 0 {
 			k.cellNext[i] = -1
@@ -741,7 +741,7 @@ func (k *cardKeyer) grid(sz image.Point) {
 }
 
 // cellOf is the grid cell of (x, y), -1 outside.
-func (k *cardKeyer) cellOf(x, y float64) int {
+func (k *Keyer) cellOf(x, y float64) int {
 	cx, cy := int(math.Floor(x/cardVerifyCell)), int(math.Floor(y/cardVerifyCell))
 	if cx < 0 || cy < 0 || cx >= k.cellCols || cy*k.cellCols+cx >= len(k.cellHead) {
 		return -1
@@ -750,7 +750,7 @@ func (k *cardKeyer) cellOf(x, y float64) int {
 }
 
 // nearPoints sizes closestAll's points and results for n points.
-func (k *cardKeyer) nearPoints(n int) {
+func (k *Keyer) nearPoints(n int) {
 	k.nearX = slices.Grow(k.nearX[:0], n)[:n]
 	k.nearY = slices.Grow(k.nearY[:0], n)[:n]
 	k.nearIdx = slices.Grow(k.nearIdx[:0], n)[:n]
@@ -760,26 +760,26 @@ func (k *cardKeyer) nearPoints(n int) {
 // closestAll is closest for the points (k.nearX[j], k.nearY[j]) with
 // descriptors desc[j] (nearPoints sized them): k.nearIdx[j] and
 // k.nearDist[j].
-func (k *cardKeyer) closestAll(desc [][4]uint64, r float64) {
+func (k *Keyer) closestAll(desc [][4]uint64, r float64) {
 	n := len(k.nearX)
 	if n == 0 {
 		return
 	}
-	if len(k.qpts) == 0 || k.cellCols <= 0 || len(k.cellHead) == 0 || len(desc) < n {
+	if len(k.QPts) == 0 || k.cellCols <= 0 || len(k.cellHead) == 0 || len(desc) < n {
 		for j := range n {
 			k.nearIdx[j], k.nearDist[j] = -1, 257
 		}
 		return
 	}
 	for j := range n {
-		i, d := k.closest(&desc[j], k.nearX[j], k.nearY[j], r)
+		i, d := k.Closest(&desc[j], k.nearX[j], k.nearY[j], r)
 		k.nearIdx[j], k.nearDist[j] = int32(i), int32(d)
 	}
 }
 
 // closest returns the keypoint taken (k.qpts, gridded) within r px of
 // (x, y) whose descriptor is nearest to d, and its distance (257: none).
-func (k *cardKeyer) closest(d *[4]uint64, x, y, r float64) (int, int) {
+func (k *Keyer) Closest(d *[4]uint64, x, y, r float64) (int, int) {
 	best, bi := 257, -1
 	rows := len(k.cellHead) / max(1, k.cellCols)
 	// The cells around (x, y), within the grid (none for a point far
@@ -795,11 +795,11 @@ func (k *cardKeyer) closest(d *[4]uint64, x, y, r float64) (int, int) {
 	for gy := y0; gy <= y1; gy++ {
 		for gx := x0; gx <= x1; gx++ {
 			for i := k.cellHead[gy*k.cellCols+gx]; i >= 0; i = k.cellNext[i] {
-				q := k.qpts[i]
+				q := k.QPts[i]
 				if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 					continue
 				}
-				if h := cardHamming(d, &k.qdesc[i]); h < best {
+				if h := cardHamming(d, &k.QDesc[i]); h < best {
 					best, bi = h, int(i)
 				}
 			}

@@ -1,9 +1,9 @@
-// C interface of the card reader's native code (cards_native.cpp).
+// C interface of the index's native code (native.cpp).
 //
 // Images are passed as raw 8-bit pixel buffers and only read during the
 // call.
-#ifndef TABLECAM_VISION_CARDS_NATIVE_H
-#define TABLECAM_VISION_CARDS_NATIVE_H
+#ifndef TABLECAM_VISION_CARD_INDEX_NATIVE_H
+#define TABLECAM_VISION_CARD_INDEX_NATIVE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,15 +28,6 @@ int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n);
 void tc_key_nearest(const uint64_t *desc, const int32_t *card, int32_t n, const uint8_t *bits, const int32_t *start,
                     const int32_t *items, int32_t tables, int32_t nbits, int32_t crowded, int32_t max_dist,
                     const uint64_t *q, int32_t nq, double ratio, int32_t *out, int32_t *cand, uint16_t *dist);
-
-// tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (w×h
-// pixels) becomes 255 where the BGR pixel cur[i] differs from ref[i] by at
-// least level in a channel, each channel's median difference taken out,
-// and is no shadow (cardRefShadow, with shadow_min and shadow_spread) nor
-// amid one (cardRefShadowNear, with near_range and near_dark too); 0
-// elsewhere. Returns how many pixels are 255.
-int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int32_t w, int32_t h, int32_t level,
-                       double shadow_min, double shadow_spread, double near_range, int32_t near_dark);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-package card
+package index
 
 // Distinct keypoints: a card's taught keypoints that no other taught card
 // has at the same place. Cards of one set share their frame, their icons
@@ -26,19 +26,19 @@ const (
 // taught lying has its points in a turned card) and finds, card by card as
 // asked, which of them are shared; it is the reader's and not safe for
 // concurrent use.
-type cardDistinct struct {
-	ix     *CardIndex
-	n      int // ix.Len() when built
+type Distinct struct {
+	Index  *Index
+	N      int // ix.Len() when built
 	grids  map[image.Point]*cardDistinctGrid
 	cardOf map[string]int32
-	shared map[*cardKeys][]bool
+	shared map[*Keys][]bool
 }
 
 // cardDistinctGrid files the keypoints of the examples of one size: example
 // keys[i]'s keypoint j[i], of card card[i]; the cells (head: a cell's
 // first, next: the next one, -1 ends).
 type cardDistinctGrid struct {
-	keys       []*cardKeys
+	keys       []*Keys
 	j          []int32
 	card       []int32
 	head, next []int32
@@ -46,25 +46,25 @@ type cardDistinctGrid struct {
 }
 
 // newCardDistinct files the keypoints of the examples of ix.
-func newCardDistinct(ix *CardIndex) *cardDistinct {
-	d := &cardDistinct{ix: ix, n: ix.Len(), grids: map[image.Point]*cardDistinctGrid{},
-		cardOf: map[string]int32{}, shared: map[*cardKeys][]bool{}}
+func NewDistinct(ix *Index) *Distinct {
+	d := &Distinct{Index: ix, N: ix.Len(), grids: map[image.Point]*cardDistinctGrid{},
+		cardOf: map[string]int32{}, shared: map[*Keys][]bool{}}
 	for i := range ix.entries {
 		e := &ix.entries[i]
-		c, ok := d.cardOf[e.id]
+		c, ok := d.cardOf[e.ID]
 		if !ok {
 			c = int32(len(d.cardOf))
-			d.cardOf[e.id] = c
+			d.cardOf[e.ID] = c
 		}
-		if ks := e.keys; ks != nil {
-			d.gridOf(ks.w, ks.h).file(ks, c)
+		if ks := e.Keys; ks != nil {
+			d.gridOf(ks.W, ks.H).file(ks, c)
 		}
 	}
 	return d
 }
 
 // gridOf is the grid of the examples of size w × h, made when first asked.
-func (d *cardDistinct) gridOf(w, h int) *cardDistinctGrid {
+func (d *Distinct) gridOf(w, h int) *cardDistinctGrid {
 	sz := image.Pt(w, h)
 	if g, ok := d.grids[sz]; ok {
 		return g
@@ -76,8 +76,8 @@ func (d *cardDistinct) gridOf(w, h int) *cardDistinctGrid {
 }
 
 // file files the keypoints of ks, an example of card c.
-func (g *cardDistinctGrid) file(ks *cardKeys, c int32) {
-	for j, p := range ks.pts {
+func (g *cardDistinctGrid) file(ks *Keys, c int32) {
+	for j, p := range ks.Pts {
 		cell := g.cell(float64(p.X), float64(p.Y))
 		if cell < 0 {
 			continue
@@ -101,7 +101,7 @@ func (g *cardDistinctGrid) cell(x, y float64) int {
 
 // sharedOf returns which keypoints of ks, an example of card id, another
 // taught card's example of the same size shares.
-func (d *cardDistinct) sharedOf(id string, ks *cardKeys) []bool {
+func (d *Distinct) SharedOf(id string, ks *Keys) []bool {
 	if s, ok := d.shared[ks]; ok {
 		return s
 	}
@@ -109,10 +109,10 @@ func (d *cardDistinct) sharedOf(id string, ks *cardKeys) []bool {
 	if !ok {
 		c = -1
 	}
-	g := d.gridOf(ks.w, ks.h)
-	s := make([]bool, len(ks.pts))
-	for j, p := range ks.pts {
-		s[j] = g.near(&ks.desc[j], float64(p.X), float64(p.Y), c)
+	g := d.gridOf(ks.W, ks.H)
+	s := make([]bool, len(ks.Pts))
+	for j, p := range ks.Pts {
+		s[j] = g.near(&ks.Desc[j], float64(p.X), float64(p.Y), c)
 	}
 	d.shared[ks] = s
 	return s
@@ -132,25 +132,15 @@ func (g *cardDistinctGrid) near(desc *[4]uint64, x, y float64, c int32) bool {
 					continue
 				}
 				o := g.keys[i]
-				q := o.pts[g.j[i]]
+				q := o.Pts[g.j[i]]
 				if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 					continue
 				}
-				if cardHamming(desc, &o.desc[g.j[i]]) <= cardDistinctDist {
+				if cardHamming(desc, &o.Desc[g.j[i]]) <= cardDistinctDist {
 					return true
 				}
 			}
 		}
 	}
 	return false
-}
-
-// distinct returns the reader's distinct-keypoint finder for its index,
-// filed anew when the index changed.
-func (r *Reader) distinct() *cardDistinct {
-	ix := r.opts.Index
-	if r.dist == nil || r.dist.ix != ix || r.dist.n != ix.Len() {
-		r.dist = newCardDistinct(ix)
-	}
-	return r.dist
 }

@@ -1,4 +1,4 @@
-package card
+package index
 
 // Which outline of a teaching picture is the card? The teacher chooses,
 // across a card's pictures, the outlines that look most alike; but two

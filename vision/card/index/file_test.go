@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"bytes"
@@ -51,10 +51,10 @@ func cardRoundTripPicture(rng *rand.Rand, w, h int, blank bool) gocv.Mat {
 // cardRoundTripIndex teaches n varied cards: upright and lying (every
 // second), busy and blank (every fifth: no keypoints are found on them),
 // each from one to three pictures.
-func cardRoundTripIndex(t *testing.T, seed uint64, n int) *CardIndex {
+func cardRoundTripIndex(t *testing.T, seed uint64, n int) *Index {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 38))
-	ix := NewCardIndex()
+	ix := New()
 	for c := range n {
 		w := 120 + rng.IntN(60)
 		h := w * 7 / 5
@@ -89,10 +89,10 @@ func TestCardIndexRoundTrip(t *testing.T) {
 		lying, none := 0, 0
 		for i := range ix.entries {
 			e := &ix.entries[i]
-			if e.keys != nil && e.keys.w > e.keys.h {
+			if e.Keys != nil && e.Keys.W > e.Keys.H {
 				lying++
 			}
-			if !e.grown && (e.keys == nil || len(e.keys.desc) == 0) {
+			if !e.Grown && (e.Keys == nil || len(e.Keys.Desc) == 0) {
 				none++
 			}
 		}
@@ -108,7 +108,7 @@ func TestCardIndexRoundTrip(t *testing.T) {
 		}
 		for i := range ix.entries {
 			if !reflect.DeepEqual(back.entries[i], ix.entries[i]) {
-				t.Errorf("seed %d: entry %d (%s) differs after loading", seed, i, ix.entries[i].id)
+				t.Errorf("seed %d: entry %d (%s) differs after loading", seed, i, ix.entries[i].ID)
 			}
 		}
 	}
@@ -151,7 +151,7 @@ func TestCardIndexDamagedEntries(t *testing.T) {
 	}
 	// The id of the entry damaged.
 	k := 5
-	victim := ix.entries[k].id
+	victim := ix.entries[k].ID
 	for _, tc := range []struct {
 		name   string
 		damage func([]byte) []byte
@@ -174,8 +174,8 @@ func TestCardIndexDamagedEntries(t *testing.T) {
 		if err := os.WriteFile(path, tc.damage(bytes.Clone(good)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		back, err := LoadCardIndex(dir)
-		var dmg *CardIndexDamagedError
+		back, err := Load(dir)
+		var dmg *DamagedError
 		if !errors.As(err, &dmg) || back == nil {
 			t.Fatalf("%s: %v (index %v)", tc.name, err, back != nil)
 		}
@@ -183,14 +183,14 @@ func TestCardIndexDamagedEntries(t *testing.T) {
 			t.Errorf("%s: lost %d of %d, %d entries back; want %d lost", tc.name, dmg.Lost, dmg.Total, len(back.entries), tc.lost)
 		}
 		// The entries kept are the taught ones, in order.
-		want := append(append([]cardEntry(nil), ix.entries[:k]...), ix.entries[k+tc.lost:]...)
+		want := append(append([]Entry(nil), ix.entries[:k]...), ix.entries[k+tc.lost:]...)
 		if !reflect.DeepEqual(back.entries, want) {
 			t.Errorf("%s: the entries kept differ from the taught ones", tc.name)
 		}
 		// The cards that lost entries are named, in the error's text too.
 		lostCards := map[string]bool{}
 		for _, e := range ix.entries[k : k+tc.lost] {
-			lostCards[e.id] = true
+			lostCards[e.ID] = true
 		}
 		if len(dmg.Cards) != len(lostCards) {
 			t.Errorf("%s: cards named %v, want %d", tc.name, dmg.Cards, len(lostCards))
@@ -212,7 +212,7 @@ func TestCardIndexDamagedEntries(t *testing.T) {
 		bad[o+4] ^= 1
 	}
 	os.WriteFile(path, bad, 0o644)
-	if back, err := LoadCardIndex(dir); back != nil || err == nil || !strings.Contains(err.Error(), "damaged") {
+	if back, err := Load(dir); back != nil || err == nil || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("all damaged: %v, %v", back != nil, err)
 	}
 }
@@ -220,7 +220,7 @@ func TestCardIndexDamagedEntries(t *testing.T) {
 // cardWriteUnframed writes ix as version 4 wrote it: the entries one after
 // the other, and keypoints of which none were found written as their count
 // 0 followed by the card's size.
-func cardWriteUnframed(t *testing.T, dir string, ix *CardIndex) {
+func cardWriteUnframed(t *testing.T, dir string, ix *Index) {
 	t.Helper()
 	if err := ix.Save(dir); err != nil {
 		t.Fatal(err)
@@ -229,25 +229,25 @@ func cardWriteUnframed(t *testing.T, dir string, ix *CardIndex) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	man = bytes.Replace(man, []byte(fmt.Sprintf(`"version": %d`, CardIndexVersion)), []byte(`"version": 4`), 1)
+	man = bytes.Replace(man, []byte(fmt.Sprintf(`"version": %d`, Version)), []byte(`"version": 4`), 1)
 	var buf bytes.Buffer
 	buf.WriteString(cardIndexMagic)
 	binary.Write(&buf, binary.LittleEndian, [4]uint32{4, uint32(len(ix.entries)), cardFineD, cardChromD})
-	keys := func(ks *cardKeys) {
-		if ks != nil && len(ks.desc) == 0 {
-			binary.Write(&buf, binary.LittleEndian, [3]uint16{0, uint16(ks.w), uint16(ks.h)})
+	keys := func(ks *Keys) {
+		if ks != nil && len(ks.Desc) == 0 {
+			binary.Write(&buf, binary.LittleEndian, [3]uint16{0, uint16(ks.W), uint16(ks.H)})
 			return
 		}
 		cardWriteKeys(&buf, ks)
 	}
 	for _, e := range ix.entries {
-		binary.Write(&buf, binary.LittleEndian, uint16(len(e.id)))
-		buf.WriteString(e.id)
-		binary.Write(&buf, binary.LittleEndian, e.desc.hash)
-		binary.Write(&buf, binary.LittleEndian, e.desc.fineNorm)
-		binary.Write(&buf, binary.LittleEndian, e.desc.fine[:])
-		binary.Write(&buf, binary.LittleEndian, e.desc.chroma[:])
-		keys(e.keys)
+		binary.Write(&buf, binary.LittleEndian, uint16(len(e.ID)))
+		buf.WriteString(e.ID)
+		binary.Write(&buf, binary.LittleEndian, e.Desc.hash)
+		binary.Write(&buf, binary.LittleEndian, e.Desc.fineNorm)
+		binary.Write(&buf, binary.LittleEndian, e.Desc.fine[:])
+		binary.Write(&buf, binary.LittleEndian, e.Desc.chroma[:])
+		keys(e.Keys)
 		keys(e.views)
 	}
 	os.WriteFile(filepath.Join(dir, cardIndexData), buf.Bytes(), 0o644)
@@ -264,12 +264,12 @@ func TestCardIndexUnframed(t *testing.T) {
 	// version 4's teaching kept them.
 	empty := 0
 	for i := range ix.entries {
-		if e := &ix.entries[i]; !e.grown && e.keys == nil {
-			w, h := cardKeyW, cardKeyH
+		if e := &ix.entries[i]; !e.Grown && e.Keys == nil {
+			w, h := KeyW, cardKeyH
 			if empty%2 == 1 {
 				w, h = h, w
 			}
-			e.keys, e.views = &cardKeys{w: w, h: h}, &cardKeys{w: w, h: h}
+			e.Keys, e.views = &Keys{W: w, H: h}, &Keys{W: w, H: h}
 			empty++
 		}
 	}
@@ -278,17 +278,17 @@ func TestCardIndexUnframed(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cardWriteUnframed(t, dir, ix)
-	back, err := LoadCardIndex(dir)
+	back, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Loaded, keypoints of which none were found are none (nil).
 	for i := range ix.entries {
 		e := &ix.entries[i]
-		if e.keys != nil && len(e.keys.desc) == 0 {
-			e.keys = nil
+		if e.Keys != nil && len(e.Keys.Desc) == 0 {
+			e.Keys = nil
 		}
-		if e.views != nil && len(e.views.desc) == 0 {
+		if e.views != nil && len(e.views.Desc) == 0 {
 			e.views = nil
 		}
 	}
@@ -299,13 +299,13 @@ func TestCardIndexUnframed(t *testing.T) {
 	path := filepath.Join(dir, cardIndexData)
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, data[:len(data)/2], 0o644)
-	back, err = LoadCardIndex(dir)
-	var dmg *CardIndexDamagedError
+	back, err = Load(dir)
+	var dmg *DamagedError
 	if !errors.As(err, &dmg) || back == nil || len(back.entries) == 0 || len(back.entries) >= len(ix.entries) ||
 		!reflect.DeepEqual(back.entries, ix.entries[:len(back.entries)]) || len(dmg.Cards) == 0 {
 		t.Fatalf("half a version 4 index: %v", err)
 	}
-	if last := ix.entries[len(ix.entries)-1].id; !strings.Contains(err.Error(), last) {
+	if last := ix.entries[len(ix.entries)-1].ID; !strings.Contains(err.Error(), last) {
 		t.Errorf("half a version 4 index: %v does not name %s", err, last)
 	}
 }

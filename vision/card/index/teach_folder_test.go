@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"bytes"
@@ -52,7 +52,7 @@ func TestTeachCardsLinksAndOversized(t *testing.T) {
 	os.Symlink(filepath.Join(real, "gone"), filepath.Join(dir, "gone"))
 	os.Symlink(dir, filepath.Join(dir, "up"))
 	var log []string
-	ix, err := TeachCards(dir, func(s string) { log = append(log, s) })
+	ix, err := TeachFolder(dir, func(s string) { log = append(log, s) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestTeachCardsLinksAndOversized(t *testing.T) {
 	none := t.TempDir()
 	os.MkdirAll(filepath.Join(none, "card-x"), 0o755)
 	os.WriteFile(filepath.Join(none, "card-x", "huge.png"), cardHugePNG(t, 32000, 32000), 0o644)
-	if _, err := TeachCards(none, nil); err == nil || !strings.Contains(err.Error(), none) || !strings.Contains(err.Error(), ".png") {
+	if _, err := TeachFolder(none, nil); err == nil || !strings.Contains(err.Error(), none) || !strings.Contains(err.Error(), ".png") {
 		t.Errorf("nothing readable: %v", err)
 	}
 }
@@ -89,7 +89,7 @@ func TestTeachCardsCountsBounded(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := TeachCards(cards, nil); err == nil || !strings.Contains(err.Error(), "at most 200") {
+	if _, err := TeachFolder(cards, nil); err == nil || !strings.Contains(err.Error(), "at most 200") {
 		t.Errorf("cards, too many pictures: %v", err)
 	}
 }

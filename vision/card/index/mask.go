@@ -1,11 +1,9 @@
-package card
+package index
 
 import (
 	"errors"
 	"math"
 	"math/bits"
-
-	"gocv.io/x/gocv"
 
 	"tablecam/vision/geom"
 )
@@ -18,7 +16,7 @@ import (
 
 // cardMask marks the blocks (the chroma cells, cardChromN² of 8×8 pixels
 // of the canonical card) an occluder covers.
-type cardMask [cardChromN * cardChromN]bool
+type Mask [ChromN * ChromN]bool
 
 const (
 	// A glare pixel: every channel at least cardGlareMin, and the
@@ -47,14 +45,14 @@ const (
 // fewer taught training cards. So a masked
 // match is never clear: its card's keypoints must be found at its pose
 // (cardRefClear), with the reference or without.
-const cardMaskRatio = 0.40
+const MaskRatio = 0.40
 
 // occluders finds the occluders of d.canon: their pixels into d.occ and
 // the blocks they cover into m; it returns how many blocks are masked.
 // Occluders are glare and skin-coloured things entering from the card's
 // edge (a thumb), thicker than a line.
-func (d *cardDescriber) occluders(m *cardMask) (int, error) {
-	px, err := d.canon.DataPtrUint8()
+func (d *Describer) occluders(m *Mask) (int, error) {
+	px, err := d.Canon.DataPtrUint8()
 	if err != nil || len(px) < 3*cardFineD {
 		return 0, errors.New("vision: canonical card not continuous")
 	}
@@ -66,9 +64,9 @@ func (d *cardDescriber) occluders(m *cardMask) (int, error) {
 	}
 	// Skin-coloured pixels reached from the edge through skin.
 	q := d.occQueue[:0]
-	const n = cardCanon
+	const n = CanonSize
 	push := func(i int) {
-		if !raw[i] && cardSkin(px[3*i:]) {
+		if !raw[i] && geom.Skin(px[3*i:]) {
 			raw[i] = true
 			q = append(q, int32(i))
 		}
@@ -102,7 +100,7 @@ func (d *cardDescriber) occluders(m *cardMask) (int, error) {
 	cardMorph(&d.occ, raw, cardOccOpen+cardOccGrow, true)
 	d.occ = *raw
 	count := 0
-	const cell = cardCanon / cardChromN
+	const cell = CanonSize / ChromN
 	for b := range m {
 		bx, by := cardBlockAt(b)
 		c := 0
@@ -124,8 +122,8 @@ func (d *cardDescriber) occluders(m *cardMask) (int, error) {
 // cardBlockAt is where block b (a chroma cell) of a cardCanon² image
 // starts.
 func cardBlockAt(b int) (x, y int) {
-	const cell = cardCanon / cardChromN
-	return b % cardChromN * cell, b / cardChromN * cell
+	const cell = CanonSize / ChromN
+	return b % ChromN * cell, b / ChromN * cell
 }
 
 // cardMorph dilates (grow) or erodes src by a square of radius k into
@@ -133,7 +131,7 @@ func cardBlockAt(b int) (x, y int) {
 // eroding. Each row is a 64-bit word (bit x: column x): a row's pass is k
 // shifts each way, a column's the rows around it.
 func cardMorph(src, dst *[cardFineD]bool, k int, grow bool) {
-	const n = cardCanon
+	const n = CanonSize
 	var rows, out [n]uint64
 	for y := range n {
 		var w uint64
@@ -181,7 +179,7 @@ func cardMorph(src, dst *[cardFineD]bool, k int, grow bool) {
 
 // fillOccluded gives the occluded pixels of the grey image the mean grey
 // of the rest, so that the low cut does not spread them.
-func (d *cardDescriber) fillOccluded() {
+func (d *Describer) fillOccluded() {
 	var s float64
 	c := 0
 	for i, o := range d.occ {
@@ -200,8 +198,8 @@ func (d *cardDescriber) fillOccluded() {
 
 // clearMasked zeroes the fine grey image in the blocks of m and returns
 // how many pixels are left.
-func (d *cardDescriber) clearMasked(m *cardMask) int {
-	const cell = cardCanon / cardChromN
+func (d *Describer) clearMasked(m *Mask) int {
+	const cell = CanonSize / ChromN
 	kept := cardFineD
 	for b, mk := range m {
 		if !mk {
@@ -210,20 +208,20 @@ func (d *cardDescriber) clearMasked(m *cardMask) int {
 		kept -= cell * cell
 		bx, by := cardBlockAt(b)
 		for y := by; y < by+cell; y++ {
-			clear(d.lowcut[y*cardCanon+bx : y*cardCanon+bx+cell])
+			clear(d.lowcut[y*CanonSize+bx : y*CanonSize+bx+cell])
 		}
 	}
 	return kept
 }
 
 // setBlockEnergy computes e.blockE from e.desc.fine.
-func (e *cardEntry) setBlockEnergy() {
-	const cell = cardCanon / cardChromN
+func (e *Entry) setBlockEnergy() {
+	const cell = CanonSize / ChromN
 	for b := range e.blockE {
 		bx, by := cardBlockAt(b)
 		var s float32
 		for y := by; y < by+cell; y++ {
-			for _, v := range e.desc.fine[y*cardCanon+bx : y*cardCanon+bx+cell] {
+			for _, v := range e.Desc.fine[y*CanonSize+bx : y*CanonSize+bx+cell] {
 				s += float32(v) * float32(v)
 			}
 		}
@@ -233,12 +231,12 @@ func (e *cardEntry) setBlockEnergy() {
 
 // cardMaskTurns turns m as describeTurns turns the chroma cells: out[r] is
 // m for the card turned r×90° clockwise.
-func cardMaskTurns(m *cardMask, out *[4]cardMask) {
+func cardMaskTurns(m *Mask, out *[4]Mask) {
 	for r := range 4 {
-		base, sy, sx := cardRotStrides(r, cardChromN)
-		for cy := range cardChromN {
-			for cx := range cardChromN {
-				out[r][cy*cardChromN+cx] = m[base+cy*sy+cx*sx]
+		base, sy, sx := cardRotStrides(r, ChromN)
+		for cy := range ChromN {
+			for cx := range ChromN {
+				out[r][cy*ChromN+cx] = m[base+cy*sy+cx*sx]
 			}
 		}
 	}
@@ -247,13 +245,13 @@ func cardMaskTurns(m *cardMask, out *[4]cardMask) {
 // cardDistanceMasked is cardDistance without the masked blocks: q
 // (described with the mask) has them at 0; the taught card's norm and
 // colours are taken over the blocks kept only (keep: their indexes).
-func cardDistanceMasked(q *cardDesc, keep []uint8, t *cardEntry) float64 {
-	dot := cardDot(q, &t.desc)
+func cardDistanceMasked(q *Desc, keep []uint8, t *Entry) float64 {
+	dot := cardDot(q, &t.Desc)
 	var te, cd float32
 	for _, b := range keep {
 		te += t.blockE[b]
-		c0 := q.chroma[2*b] - t.desc.chroma[2*b]
-		c1 := q.chroma[2*b+1] - t.desc.chroma[2*b+1]
+		c0 := q.chroma[2*b] - t.Desc.chroma[2*b]
+		c1 := q.chroma[2*b+1] - t.Desc.chroma[2*b+1]
 		cd += math.Float32frombits(math.Float32bits(c0)&^(1<<31)) + math.Float32frombits(math.Float32bits(c1)&^(1<<31))
 	}
 	tn := math.Sqrt(max(float64(te), 1))
@@ -261,7 +259,7 @@ func cardDistanceMasked(q *cardDesc, keep []uint8, t *cardEntry) float64 {
 }
 
 // cardMaskKept lists the blocks m keeps into buf.
-func cardMaskKept(m *cardMask, buf *[cardChromN * cardChromN]uint8) []uint8 {
+func cardMaskKept(m *Mask, buf *[ChromN * ChromN]uint8) []uint8 {
 	k := buf[:0]
 	for b, mk := range m {
 		if !mk {
@@ -275,9 +273,9 @@ func cardMaskKept(m *cardMask, buf *[cardChromN * cardChromN]uint8) []uint8 {
 // every taught example is compared without the masked blocks (the hash
 // shortlist would miss a card's twin: untaught cards came nearer), in the
 // turns its hash (the occluders filled in) does not rule out.
-func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
-	res := cardMatch{dist: math.Inf(1), second: math.Inf(1)}
-	var keepBuf [4][cardChromN * cardChromN]uint8
+func (ix *Index) matchMasked(q *[4]Desc, m *[4]Mask) Match {
+	res := Match{Dist: math.Inf(1), Second: math.Inf(1)}
+	var keepBuf [4][ChromN * ChromN]uint8
 	var keep [4][]uint8
 	for r := range 4 {
 		keep[r] = cardMaskKept(&m[r], &keepBuf[r])
@@ -288,7 +286,7 @@ func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
 		var ham [4]int
 		h := 64
 		for r := range 4 {
-			ham[r] = bits.OnesCount64(q[r].hash ^ e.desc.hash)
+			ham[r] = bits.OnesCount64(q[r].hash ^ e.Desc.hash)
 			h = min(h, ham[r])
 		}
 		for r := range 4 {
@@ -296,57 +294,47 @@ func (ix *CardIndex) matchMasked(q *[4]cardDesc, m *[4]cardMask) cardMatch {
 				continue
 			}
 			d := cardDistanceMasked(&q[r], keep[r], e)
-			if b, ok := best[e.id]; !ok || d < b {
-				best[e.id] = d
+			if b, ok := best[e.ID]; !ok || d < b {
+				best[e.ID] = d
 			}
-			if d < res.dist {
-				res.id, res.dist, res.rot, res.grown = e.id, d, r, e.grown
+			if d < res.Dist {
+				res.ID, res.Dist, res.Rot, res.Grown = e.ID, d, r, e.Grown
 			}
 		}
 	}
 	for id, d := range best {
-		if id != res.id && d < res.second {
-			res.second = d
+		if id != res.ID && d < res.Second {
+			res.Second = d
 		}
 	}
-	if res.id != "" {
-		res.mask = &m[res.rot]
+	if res.ID != "" {
+		res.Mask = &m[res.Rot]
 	}
 	return res
-}
-
-// matchOccluded matches outline q of img (grown by grow) without its
-// occluded blocks; ok is false when it has too few or too many of them.
-func (r *Reader) matchOccluded(img gocv.Mat, q [4]geom.Point, grow float64) (cardMatch, bool, error) {
-	if err := r.desc.rectify(img, q, grow); err != nil {
-		return cardMatch{}, false, nil
-	}
-	m, _, ok, err := r.desc.matchOccluded(r.opts.Index)
-	return m, ok, err
 }
 
 // matchOccluded matches d.canon with ix without its occluded blocks and
 // returns the match and how many blocks were masked; ok is false when
 // they are fewer than cardMaskMin or more than cardMaskMax.
-func (d *cardDescriber) matchOccluded(ix *CardIndex) (cardMatch, int, bool, error) {
-	var m cardMask
+func (d *Describer) MatchOccluded(ix *Index) (Match, int, bool, error) {
+	var m Mask
 	n, err := d.occluders(&m)
 	if err != nil || n < cardMaskMin || n > cardMaskMax {
-		return cardMatch{}, n, false, err
+		return Match{}, n, false, err
 	}
-	ds := &d.turns
+	ds := &d.Turns
 	if err := d.describeTurns(ds[:], true, &m); err != nil {
-		return cardMatch{}, n, false, err
+		return Match{}, n, false, err
 	}
-	var ms [4]cardMask
+	var ms [4]Mask
 	cardMaskTurns(&m, &ms)
 	return ix.matchMasked(ds, &ms), n, true, nil
 }
 
 // cardMasked reports whether the taught keypoint p of ks lies in a block
 // of m.
-func cardMasked(m *cardMask, ks *cardKeys, p geom.Point) bool {
-	bx := min(cardChromN-1, max(0, int(float64(p.X)*cardChromN/float64(max(1, ks.w)))))
-	by := min(cardChromN-1, max(0, int(float64(p.Y)*cardChromN/float64(max(1, ks.h)))))
-	return m[by*cardChromN+bx]
+func cardMasked(m *Mask, ks *Keys, p geom.Point) bool {
+	bx := min(ChromN-1, max(0, int(float64(p.X)*ChromN/float64(max(1, ks.W)))))
+	by := min(ChromN-1, max(0, int(float64(p.Y)*ChromN/float64(max(1, ks.H)))))
+	return m[by*ChromN+bx]
 }

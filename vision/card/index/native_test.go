@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"math/rand"
@@ -10,7 +10,7 @@ import (
 // (every product -128·-128, and mixed signs).
 func TestCardDotIsTheSum(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	var a, b cardDesc
+	var a, b Desc
 	for it := range 300 {
 		for i := range a.fine {
 			switch it % 3 {

@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"bufio"
@@ -62,7 +62,7 @@ type cardIndexFile struct {
 // the entries it could read, when descriptors.bin is damaged in places:
 // the cards that lost examples are named so that they can be taught
 // again; the other cards read as taught.
-type CardIndexDamagedError struct {
+type DamagedError struct {
 	Dir string
 	// Reasons are what was wrong, one per damaged place (a record's
 	// number and why).
@@ -71,16 +71,16 @@ type CardIndexDamagedError struct {
 	Lost, Total int
 	// Cards are the cards that lost entries (from the manifest), sorted,
 	// with how many each lost.
-	Cards []CardLoss
+	Cards []Loss
 }
 
 // CardLoss is a card that lost entries of a damaged index.
-type CardLoss struct {
+type Loss struct {
 	ID         string
 	Lost, Kept int
 }
 
-func (e *CardIndexDamagedError) Error() string {
+func (e *DamagedError) Error() string {
 	var cards []string
 	for _, c := range e.Cards {
 		cards = append(cards, fmt.Sprintf("%s (%d of %d entries lost)", c.ID, c.Lost, c.Lost+c.Kept))
@@ -96,15 +96,15 @@ func (e *CardIndexDamagedError) Error() string {
 // Save writes the index into dir (created if needed): index.json, a
 // readable manifest, and descriptors.bin. The data directory's place for it
 // is profiles/cards/.
-func (ix *CardIndex) Save(dir string) error {
+func (ix *Index) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("vision: save card index: %w", err)
 	}
-	man := cardIndexFile{Format: "tablecam-card-index", Version: CardIndexVersion, Descriptor: cardDescriptorName,
+	man := cardIndexFile{Format: "tablecam-card-index", Version: Version, Descriptor: cardDescriptorName,
 		Threshold: ix.Threshold, Ratio: ix.Ratio, Saved: time.Now().UTC().Truncate(time.Second), Examples: len(ix.entries)}
 	count := map[string]int{}
 	for _, e := range ix.entries {
-		count[e.id]++
+		count[e.ID]++
 	}
 	for _, id := range ix.Cards() {
 		man.Cards = append(man.Cards, struct {
@@ -119,15 +119,15 @@ func (ix *CardIndex) Save(dir string) error {
 	var buf, rec bytes.Buffer
 	buf.WriteString(cardIndexMagic)
 	le := binary.LittleEndian
-	binary.Write(&buf, le, [4]uint32{CardIndexVersion, uint32(len(ix.entries)), cardFineD, cardChromD})
+	binary.Write(&buf, le, [4]uint32{Version, uint32(len(ix.entries)), cardFineD, cardChromD})
 	for i := range ix.entries {
 		e := &ix.entries[i]
-		if err := cardCheckID(e.id); err != nil {
+		if err := cardCheckID(e.ID); err != nil {
 			return fmt.Errorf("vision: save card index: entry %d: %w", i, err)
 		}
 		rec.Reset()
 		var flags byte
-		if e.grown {
+		if e.Grown {
 			flags |= 1
 		}
 		rec.WriteByte(flags)
@@ -144,31 +144,31 @@ func (ix *CardIndex) Save(dir string) error {
 
 // cardWriteEntry writes an entry without its flags: its id (uint16 length,
 // bytes), hash, fine norm, fine grey, chroma, keypoints and views.
-func cardWriteEntry(buf *bytes.Buffer, e *cardEntry) {
+func cardWriteEntry(buf *bytes.Buffer, e *Entry) {
 	le := binary.LittleEndian
-	binary.Write(buf, le, uint16(len(e.id)))
-	buf.WriteString(e.id)
-	binary.Write(buf, le, e.desc.hash)
-	binary.Write(buf, le, e.desc.fineNorm)
-	binary.Write(buf, le, e.desc.fine[:])
-	binary.Write(buf, le, e.desc.chroma[:])
-	cardWriteKeys(buf, e.keys)
+	binary.Write(buf, le, uint16(len(e.ID)))
+	buf.WriteString(e.ID)
+	binary.Write(buf, le, e.Desc.hash)
+	binary.Write(buf, le, e.Desc.fineNorm)
+	binary.Write(buf, le, e.Desc.fine[:])
+	binary.Write(buf, le, e.Desc.chroma[:])
+	cardWriteKeys(buf, e.Keys)
 	cardWriteKeys(buf, e.views)
 }
 
 // cardWriteKeys writes an example's keypoints: their count (0: none, and
 // nothing more), the upright card's size, then per keypoint x, y (float32)
 // and the descriptor (4 uint64).
-func cardWriteKeys(buf *bytes.Buffer, ks *cardKeys) {
+func cardWriteKeys(buf *bytes.Buffer, ks *Keys) {
 	le := binary.LittleEndian
-	if ks == nil || len(ks.desc) == 0 {
+	if ks == nil || len(ks.Desc) == 0 {
 		binary.Write(buf, le, uint16(0))
 		return
 	}
-	binary.Write(buf, le, uint16(len(ks.desc)))
-	binary.Write(buf, le, [2]uint16{uint16(ks.w), uint16(ks.h)})
-	for i, d := range ks.desc {
-		binary.Write(buf, le, [2]float32{ks.pts[i].X, ks.pts[i].Y})
+	binary.Write(buf, le, uint16(len(ks.Desc)))
+	binary.Write(buf, le, [2]uint16{uint16(ks.W), uint16(ks.H)})
+	for i, d := range ks.Desc {
+		binary.Write(buf, le, [2]float32{ks.Pts[i].X, ks.Pts[i].Y})
 		binary.Write(buf, le, d)
 	}
 }
@@ -194,7 +194,7 @@ func cardWriteFile(path string, data []byte) error {
 // *CardIndexDamagedError naming the cards that lost entries: the caller
 // reports it and goes on with the rest. Only when no entry could be read
 // is the index nil.
-func LoadCardIndex(dir string) (*CardIndex, error) {
+func Load(dir string) (*Index, error) {
 	js, err := os.ReadFile(filepath.Join(dir, cardIndexManifest))
 	if err != nil {
 		return nil, fmt.Errorf("vision: load card index: %w", err)
@@ -206,9 +206,9 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 	if man.Format != "tablecam-card-index" {
 		return nil, fmt.Errorf("vision: load card index %s: not a card index (format %q)", dir, man.Format)
 	}
-	if (man.Version != CardIndexVersion && man.Version != cardIndexUnframed) || man.Descriptor != cardDescriptorName {
+	if (man.Version != Version && man.Version != cardIndexUnframed) || man.Descriptor != cardDescriptorName {
 		return nil, fmt.Errorf("vision: load card index %s: version %d (%s), this tablecam reads version %d (%s): teach the cards again",
-			dir, man.Version, man.Descriptor, CardIndexVersion, cardDescriptorName)
+			dir, man.Version, man.Descriptor, Version, cardDescriptorName)
 	}
 	if man.Threshold < 0 || man.Ratio < 0 || math.IsNaN(man.Threshold) || math.IsNaN(man.Ratio) {
 		return nil, fmt.Errorf("vision: load card index %s: bad threshold or ratio", dir)
@@ -238,7 +238,7 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 		return nil, bad(fmt.Sprintf("%d entries, manifest says %d", hdr[1], man.Examples))
 	}
 	n := int(hdr[1])
-	ix := &CardIndex{Threshold: man.Threshold, Ratio: man.Ratio, entries: make([]cardEntry, 0, n)}
+	ix := &Index{Threshold: man.Threshold, Ratio: man.Ratio, entries: make([]Entry, 0, n)}
 	var reasons []string
 	if man.Version == cardIndexUnframed {
 		if err := cardReadUnframed(r, ix, n); err != nil {
@@ -253,19 +253,19 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 		}
 	}
 	for i := range ix.entries {
-		ix.hashes = append(ix.hashes, ix.entries[i].desc.hash)
+		ix.hashes = append(ix.hashes, ix.entries[i].Desc.hash)
 	}
 	if len(reasons) == 0 {
 		return ix, nil
 	}
-	damage := &CardIndexDamagedError{Dir: dir, Reasons: reasons, Lost: n - len(ix.entries), Total: n}
+	damage := &DamagedError{Dir: dir, Reasons: reasons, Lost: n - len(ix.entries), Total: n}
 	kept := map[string]int{}
 	for _, e := range ix.entries {
-		kept[e.id]++
+		kept[e.ID]++
 	}
 	for _, c := range man.Cards {
 		if c.Examples > kept[c.ID] {
-			damage.Cards = append(damage.Cards, CardLoss{ID: c.ID, Lost: c.Examples - kept[c.ID], Kept: kept[c.ID]})
+			damage.Cards = append(damage.Cards, Loss{ID: c.ID, Lost: c.Examples - kept[c.ID], Kept: kept[c.ID]})
 		}
 	}
 	sort.Slice(damage.Cards, func(i, j int) bool { return damage.Cards[i].ID < damage.Cards[j].ID })
@@ -279,7 +279,7 @@ func LoadCardIndex(dir string) (*CardIndex, error) {
 // checksum or contents are wrong is left out and its reason returned; a
 // record whose length cannot be read ends the reading (the records after it
 // cannot be found).
-func cardReadRecords(r *bufio.Reader, ix *CardIndex, n int) []string {
+func cardReadRecords(r *bufio.Reader, ix *Index, n int) []string {
 	var reasons []string
 	le := binary.LittleEndian
 	var payload []byte
@@ -312,7 +312,7 @@ func cardReadRecords(r *bufio.Reader, ix *CardIndex, n int) []string {
 			reasons = append(reasons, fmt.Sprintf("entry %d: %v", i+1, err))
 			continue
 		}
-		e.grown = payload[0]&1 != 0
+		e.Grown = payload[0]&1 != 0
 		ix.entries = append(ix.entries, e)
 	}
 	return reasons
@@ -321,13 +321,13 @@ func cardReadRecords(r *bufio.Reader, ix *CardIndex, n int) []string {
 // cardReadUnframed reads the n entries of a version 4 index into ix. An
 // entry that cannot be read ends the reading: nothing says where the next
 // one starts.
-func cardReadUnframed(r *bufio.Reader, ix *CardIndex, n int) error {
+func cardReadUnframed(r *bufio.Reader, ix *Index, n int) error {
 	for i := range n {
 		e, err := cardReadEntry(r, true)
 		if err != nil {
 			return fmt.Errorf("entry %d: %v, entries %d to %d unreadable", i+1, err, i+1, n)
 		}
-		e.grown = i%2 == 1 // saved in add's pairs: as found, grown
+		e.Grown = i%2 == 1 // saved in add's pairs: as found, grown
 		ix.entries = append(ix.entries, e)
 	}
 	return nil
@@ -336,9 +336,9 @@ func cardReadUnframed(r *bufio.Reader, ix *CardIndex, n int) error {
 // cardReadEntry reads what cardWriteEntry writes. unframed: an index of
 // version 4, whose writer gave an example with no keypoints found the
 // card's size after the count 0 (cardReadKeys).
-func cardReadEntry(r *bufio.Reader, unframed bool) (cardEntry, error) {
+func cardReadEntry(r *bufio.Reader, unframed bool) (Entry, error) {
 	le := binary.LittleEndian
-	var e cardEntry
+	var e Entry
 	var n uint16
 	if err := binary.Read(r, le, &n); err != nil || n == 0 || n > 64 {
 		return e, errors.New("bad card id")
@@ -347,32 +347,32 @@ func cardReadEntry(r *bufio.Reader, unframed bool) (cardEntry, error) {
 	if _, err := io.ReadFull(r, id); err != nil {
 		return e, errors.New("short card id")
 	}
-	e.id = string(id)
-	if err := cardCheckID(e.id); err != nil {
+	e.ID = string(id)
+	if err := cardCheckID(e.ID); err != nil {
 		return e, fmt.Errorf("card id: %w", err)
 	}
-	if err := binary.Read(r, le, &e.desc.hash); err != nil {
+	if err := binary.Read(r, le, &e.Desc.hash); err != nil {
 		return e, errors.New("short data")
 	}
-	if err := binary.Read(r, le, &e.desc.fineNorm); err != nil {
+	if err := binary.Read(r, le, &e.Desc.fineNorm); err != nil {
 		return e, errors.New("short data")
 	}
-	if err := binary.Read(r, le, e.desc.fine[:]); err != nil {
+	if err := binary.Read(r, le, e.Desc.fine[:]); err != nil {
 		return e, errors.New("short data")
 	}
-	if err := binary.Read(r, le, e.desc.chroma[:]); err != nil {
+	if err := binary.Read(r, le, e.Desc.chroma[:]); err != nil {
 		return e, errors.New("short data")
 	}
-	if !(e.desc.fineNorm > 0) || math.IsInf(float64(e.desc.fineNorm), 0) {
+	if !(e.Desc.fineNorm > 0) || math.IsInf(float64(e.Desc.fineNorm), 0) {
 		return e, errors.New("bad norm")
 	}
-	for _, v := range e.desc.chroma {
+	for _, v := range e.Desc.chroma {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return e, errors.New("not a number in the data")
 		}
 	}
 	var err error
-	if e.keys, err = cardReadKeys(r, unframed); err != nil {
+	if e.Keys, err = cardReadKeys(r, unframed); err != nil {
 		return e, err
 	}
 	if e.views, err = cardReadKeys(r, unframed); err != nil {
@@ -386,7 +386,7 @@ func cardReadEntry(r *bufio.Reader, unframed bool) (cardEntry, error) {
 // upright or lying.
 func cardIsKeySize(b []byte) bool {
 	w, h := binary.LittleEndian.Uint16(b), binary.LittleEndian.Uint16(b[2:])
-	return w == cardKeyW && h == cardKeyH || w == cardKeyH && h == cardKeyW
+	return w == KeyW && h == cardKeyH || w == cardKeyH && h == KeyW
 }
 
 // cardReadKeys reads what cardWriteKeys writes (nil for none). unframed:
@@ -397,7 +397,7 @@ func cardIsKeySize(b []byte) bool {
 // keypoints' count 0 is followed by its views' count 0; the views are
 // followed by the next entry's id length, at most 64, and a card side is
 // 96 or 134.
-func cardReadKeys(r *bufio.Reader, unframed bool) (*cardKeys, error) {
+func cardReadKeys(r *bufio.Reader, unframed bool) (*Keys, error) {
 	le := binary.LittleEndian
 	var n uint16
 	if err := binary.Read(r, le, &n); err != nil {
@@ -413,20 +413,20 @@ func cardReadKeys(r *bufio.Reader, unframed bool) (*cardKeys, error) {
 	if err := binary.Read(r, le, &size); err != nil {
 		return nil, fmt.Errorf("short keypoints: %w", err)
 	}
-	if n > 4*cardKeyTeach || size != [2]uint16{cardKeyW, cardKeyH} && size != [2]uint16{cardKeyH, cardKeyW} {
+	if n > 4*cardKeyTeach || size != [2]uint16{KeyW, cardKeyH} && size != [2]uint16{cardKeyH, KeyW} {
 		return nil, fmt.Errorf("bad keypoints (%d of a %dx%d card)", n, size[0], size[1])
 	}
-	ks := &cardKeys{w: int(size[0]), h: int(size[1]), pts: make([]geom.Point, n), desc: make([][4]uint64, n)}
-	for i := range ks.desc {
+	ks := &Keys{W: int(size[0]), H: int(size[1]), Pts: make([]geom.Point, n), Desc: make([][4]uint64, n)}
+	for i := range ks.Desc {
 		var p [2]float32
 		if err := binary.Read(r, le, &p); err != nil {
 			return nil, fmt.Errorf("short keypoints: %w", err)
 		}
-		if !(p[0] >= -1 && p[0] <= float32(ks.w) && p[1] >= -1 && p[1] <= float32(ks.h)) {
+		if !(p[0] >= -1 && p[0] <= float32(ks.W) && p[1] >= -1 && p[1] <= float32(ks.H)) {
 			return nil, errors.New("keypoint outside the card")
 		}
-		ks.pts[i] = geom.Point{X: p[0], Y: p[1]}
-		if err := binary.Read(r, le, &ks.desc[i]); err != nil {
+		ks.Pts[i] = geom.Point{X: p[0], Y: p[1]}
+		if err := binary.Read(r, le, &ks.Desc[i]); err != nil {
 			return nil, fmt.Errorf("short keypoints: %w", err)
 		}
 	}

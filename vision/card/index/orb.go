@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"errors"

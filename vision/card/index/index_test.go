@@ -1,4 +1,4 @@
-package card
+package index
 
 import (
 	"image"
@@ -53,20 +53,20 @@ func TestCardIndexGrownEntries(t *testing.T) {
 	gocv.Rectangle(&img, image.Rect(220, 120, 420, 400), color.RGBA{230, 225, 215, 0}, -1)
 	gocv.Rectangle(&img, image.Rect(250, 160, 390, 260), color.RGBA{40, 50, 160, 0}, -1)
 	gocv.Circle(&img, image.Pt(320, 330), 30, color.RGBA{200, 60, 40, 0}, -1)
-	ix := NewCardIndex()
+	ix := New()
 	for _, id := range []string{"a", "b"} {
 		if err := ix.AddExample(id, img); err != nil {
 			t.Fatal(err)
 		}
 	}
 	loaded := cardIndexReloaded(t, ix)
-	for name, x := range map[string]*CardIndex{"taught": ix, "loaded": loaded} {
+	for name, x := range map[string]*Index{"taught": ix, "loaded": loaded} {
 		if len(x.entries) != 4 {
 			t.Fatalf("%s: %d entries, want 4", name, len(x.entries))
 		}
 		for i, e := range x.entries {
-			if e.grown != (i%2 == 1) {
-				t.Errorf("%s: entry %d grown %v", name, i, e.grown)
+			if e.Grown != (i%2 == 1) {
+				t.Errorf("%s: entry %d grown %v", name, i, e.Grown)
 			}
 		}
 	}
@@ -79,7 +79,7 @@ func TestCardIndexGrownEntries(t *testing.T) {
 // it reads the entries.
 func TestCardShortlistHashes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(30, 3))
-	ix := NewCardIndex()
+	ix := New()
 	for c := range 12 {
 		img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 140, 90, 0), 360, 480, gocv.MatTypeCV8UC3)
 		gocv.Rectangle(&img, image.Rect(160, 80, 320, 300), color.RGBA{230, 225, 215, 0}, -1)
@@ -96,34 +96,34 @@ func TestCardShortlistHashes(t *testing.T) {
 	loaded := cardIndexReloaded(t, ix)
 	// The shortlist as the entries give it: every entry's nearest turn,
 	// nearest first, ties in the entries' order.
-	want := func(x *CardIndex, q *[4]cardDesc, n int) []cardCand {
+	want := func(x *Index, q *[4]Desc, n int) []cardCand {
 		var all []cardCand
 		for i := range x.entries {
 			h := 64
 			for r := range 4 {
-				h = min(h, bits.OnesCount64(q[r].hash^x.entries[i].desc.hash))
+				h = min(h, bits.OnesCount64(q[r].hash^x.entries[i].Desc.hash))
 			}
 			all = append(all, cardCand{i, h})
 		}
 		slices.SortStableFunc(all, func(a, b cardCand) int { return a.ham - b.ham })
 		return all[:min(n, len(all))]
 	}
-	direct := &CardIndex{entries: slices.Clone(ix.entries[:len(ix.entries)-2])}
-	for name, x := range map[string]*CardIndex{"taught": ix, "loaded": loaded, "entries set directly": direct} {
+	direct := &Index{entries: slices.Clone(ix.entries[:len(ix.entries)-2])}
+	for name, x := range map[string]*Index{"taught": ix, "loaded": loaded, "entries set directly": direct} {
 		if name != "entries set directly" && (len(x.hashes) != len(x.entries) || len(x.entries) != 24) {
 			t.Fatalf("%s: %d hashes for %d entries, want 24", name, len(x.hashes), len(x.entries))
 		}
 		for i := range x.hashes {
-			if x.hashes[i] != x.entries[i].desc.hash {
-				t.Fatalf("%s: hash %d is %x, its entry's %x", name, i, x.hashes[i], x.entries[i].desc.hash)
+			if x.hashes[i] != x.entries[i].Desc.hash {
+				t.Fatalf("%s: hash %d is %x, its entry's %x", name, i, x.hashes[i], x.entries[i].Desc.hash)
 			}
 		}
 		for k := range 40 {
-			var q [4]cardDesc
+			var q [4]Desc
 			for r := range 4 {
 				q[r].hash = rng.Uint64()
 				if k%2 == 1 { // near a taught entry
-					q[r].hash = x.entries[rng.IntN(len(x.entries))].desc.hash ^ 1<<rng.IntN(64)
+					q[r].hash = x.entries[rng.IntN(len(x.entries))].Desc.hash ^ 1<<rng.IntN(64)
 				}
 			}
 			var buf [cardShortlist]cardCand
@@ -135,13 +135,13 @@ func TestCardShortlistHashes(t *testing.T) {
 }
 
 // cardIndexReloaded saves ix to a temporary directory and loads it back.
-func cardIndexReloaded(t *testing.T, ix *CardIndex) *CardIndex {
+func cardIndexReloaded(t *testing.T, ix *Index) *Index {
 	t.Helper()
 	dir := t.TempDir()
 	if err := ix.Save(dir); err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := LoadCardIndex(dir)
+	loaded, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
