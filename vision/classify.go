@@ -325,7 +325,12 @@ type faceReader struct {
 	// faintArt is the median contrast of the examples of the face with
 	// the faintest art (0: no face has art).
 	faintArt float64
-	body     []DieColour
+	// body holds the profile's body colours (p.Body: none for white, grey
+	// or black dice, whose colour any table may have), tones the body
+	// colours of its examples, neutral ones too: body says whether a patch
+	// may be a die of the set at all, tones which of two sets whose faces
+	// look alike a die belongs to.
+	body, tones []DieColour
 	// margin is the part of the face's side its patches leave out on each
 	// edge: facePatchMargin, or more for numerals (the middle of the face
 	// holds all of their art, sampled finer).
@@ -377,7 +382,7 @@ func newFaceReader(p *DiceProfile, fs models.FaceSet) (*faceReader, error) {
 // newFaceReaderPartial is newFaceReader for a profile that may lack some
 // faces' examples (while teaching).
 func newFaceReaderPartial(p *DiceProfile, fs models.FaceSet) (*faceReader, error) {
-	r := &faceReader{set: fs, faceIdx: map[string]int{}, threshold: p.Threshold, body: p.Body}
+	r := &faceReader{set: fs, faceIdx: map[string]int{}, threshold: p.Threshold, body: p.Body, tones: exampleColours(p.Examples, true)}
 	if r.threshold <= 0 {
 		r.threshold = DefaultDiceThreshold
 	}
@@ -979,19 +984,29 @@ func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, ca
 	// A flat patch is the blank face of a set only in that set's body
 	// colour: a finger, a card's back or a bare spot of the table is flat
 	// too (a hand passing over the dice must not leave blank dice behind).
-	var br *faceReader
+	// Of several sets with a blank face (a grey, a yellow and a red die
+	// with no symbol), the die is the one whose body colour lies nearest.
+	m := d.ps.patch.median()
+	var br, ru *faceReader
+	db, du := math.Inf(1), math.Inf(1)
 	for _, r := range d.readers {
-		if r.flatFace >= 0 && r.matchesBody(&d.ps.patch) {
-			br = r
-			break
+		if r.flatFace < 0 || !r.matchesBody(&d.ps.patch) {
+			continue
+		}
+		switch dist := r.toneDist(m); {
+		case br == nil || dist < db:
+			br, db, ru, du = r, dist, br, db
+		case ru == nil || dist < du:
+			ru, du = r, dist
 		}
 	}
 	if br == nil {
 		return Die{}, false
 	}
 	conf := clamp01((flatContrast - contrast) / (0.5 * flatContrast))
-	if !rect.squareEnough() {
-		// An oblong flat patch: a part of a face (see readDieOnce).
+	if !rect.squareEnough() || ru != nil && du < bodyFits {
+		// An oblong flat patch: a part of a face (see readDieOnce). Or
+		// the die's colour is another set's body colour too.
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
 	return br.die(br.flatFace, conf, rect, 0, cand), true
@@ -1092,6 +1107,19 @@ func (r *faceReader) bodyDist(m [3]byte) float64 {
 	}
 	d := math.Inf(1)
 	for _, b := range r.body {
+		d = math.Min(d, b.dist(m[0], m[1], m[2]))
+	}
+	return d
+}
+
+// toneDist is the distance (see DieColour.dist) of colour m (BGR) to the
+// nearest of the set's tones; 0 when the set has none.
+func (r *faceReader) toneDist(m [3]byte) float64 {
+	if len(r.tones) == 0 {
+		return 0
+	}
+	d := math.Inf(1)
+	for _, b := range r.tones {
 		d = math.Min(d, b.dist(m[0], m[1], m[2]))
 	}
 	return d

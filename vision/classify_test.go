@@ -1,6 +1,10 @@
 package vision
 
-import "testing"
+import (
+	"testing"
+
+	"tablecam/models"
+)
 
 // drawAssistFace paints a 32×32 patch: green body, a dark dot at (dx, dy) (patch
 // pixels) and, with bolt, a pale yellow bar across the lower part.
@@ -137,5 +141,62 @@ func TestPickSetByBody(t *testing.T) {
 		if got != c.want || sure != c.wantSure {
 			t.Errorf("%s: picked the other set or sure=%v, want sure=%v", c.name, sure, c.wantSure)
 		}
+	}
+}
+
+// A blank face is the blank face of the set whose body colour it shows,
+// also when another set with a blank face has a white, grey or black body
+// (which is kept for telling sets apart, not for finding dice): a yellow or
+// red combat die with no symbol is not the grey die's. A colour two sets'
+// bodies share makes the reading unsure.
+func TestBlankFaceByBodyColour(t *testing.T) {
+	blank := func(id string, tones ...DieColour) *faceReader {
+		var body []DieColour
+		for _, c := range tones {
+			if c.RG*c.RG+c.YB*c.YB >= 0.25*0.25 {
+				body = append(body, c)
+			}
+		}
+		return &faceReader{set: models.FaceSet{ID: id, Faces: []models.Face{{ID: "0"}}}, values: []int{0},
+			flatFace: 0, threshold: 0.5, body: body, tones: tones}
+	}
+	grey, yellow, red := colourOf(146, 150, 150), colourOf(40, 194, 236), colourOf(36, 32, 184)
+	d := &DiceDetector{dieFinder: dieFinder{hasRef: true}, readers: []*faceReader{
+		blank("twom-grey", grey), blank("twom-yellow", yellow), blank("twom-red", red)}}
+	fill := func(b, g, r byte) {
+		for i := 0; i < facePatchSize*facePatchSize; i++ {
+			d.ps.patch[3*i], d.ps.patch[3*i+1], d.ps.patch[3*i+2] = b, g, r
+		}
+	}
+	rect := dieRect{C: diePt{50, 50}, U: diePt{1, 0}, HU: 15, HV: 15}
+	for _, c := range []struct {
+		name    string
+		b, g, r byte
+		want    string
+		sure    bool
+	}{
+		{"grey", 140, 144, 144, "twom-grey", true},
+		{"yellow", 44, 190, 230, "twom-yellow", true},
+		{"red, dimmer", 30, 28, 150, "twom-red", true},
+	} {
+		fill(c.b, c.g, c.r)
+		die, ok := d.readBlank(dieImage{}, 0, rect, dieCandidate{rect: rect})
+		if !ok || die.Set != c.want || die.Uncertain == c.sure {
+			t.Errorf("%s blank face: %s (ok %v, uncertain %v), want %s sure %v", c.name, die.Set, ok, die.Uncertain, c.want, c.sure)
+		}
+	}
+	// A second yellow set: a yellow blank face is either.
+	d.readers = append(d.readers, blank("other-yellow", colourOf(50, 200, 240)))
+	fill(44, 190, 230)
+	if die, ok := d.readBlank(dieImage{}, 0, rect, dieCandidate{rect: rect}); !ok || !die.Uncertain {
+		t.Errorf("a yellow blank face among two yellow sets: %+v, want it unsure", die)
+	}
+	// The grey die's tones come from its examples though its body is not kept.
+	ex := []DieExample{{Face: "0", Crop: make([]byte, 3*exampleCrop*exampleCrop)}}
+	for i := 0; i < exampleCrop*exampleCrop; i++ {
+		ex[0].Crop[3*i], ex[0].Crop[3*i+1], ex[0].Crop[3*i+2] = 146, 150, 150
+	}
+	if len(bodyColours(ex)) != 0 || len(exampleColours(ex, true)) != 1 {
+		t.Errorf("a grey die: body %v, tones %v; want no body and one tone", bodyColours(ex), exampleColours(ex, true))
 	}
 }

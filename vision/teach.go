@@ -571,9 +571,16 @@ func (r *faceReader) withoutExample(i int, fn func()) {
 	fn()
 }
 
-// bodyColours returns the distinct body colours of the examples: the
-// median colour of each face.
-func bodyColours(ex []DieExample) []DieColour {
+// bodyColours returns the distinct body colours of the examples that are
+// not white, grey or black (see exampleColours).
+func bodyColours(ex []DieExample) []DieColour { return exampleColours(ex, false) }
+
+// exampleColours returns the distinct body colours of the examples: the
+// median colour of each face. White, grey and black are left out unless
+// neutral is set: any table can be that colour, so such dice are not
+// found by their colour and need the reference frame; their colour still
+// tells them from a die of another colour with the same faces.
+func exampleColours(ex []DieExample, neutral bool) []DieColour {
 	var out []DieColour
 	var ch [3][]byte
 	lo := int(exampleCrop * (1 - exampleFace) / 2)
@@ -596,9 +603,7 @@ func bodyColours(ex []DieExample) []DieColour {
 			m[c] = float64(ch[c][len(ch[c])/2])
 		}
 		col := colourOf(m[0], m[1], m[2])
-		if math.Hypot(col.RG, col.YB) < 0.25 {
-			// White, grey or black: any table can be that colour; such
-			// dice need the reference frame.
+		if !neutral && math.Hypot(col.RG, col.YB) < 0.25 {
 			continue
 		}
 		dup := false
