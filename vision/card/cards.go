@@ -3,7 +3,7 @@ package card
 // Reading the cards shown to the camera: cards with an ArUco sticker are
 // read by their marker (any rotation, strong tilt, small stickers), cards
 // without one by comparing their rectified face with the taught cards of a
-// [CardIndex]. See [Reader]; [Tracker] turns the readings of a
+// [index.Index]. See [Reader]; [Tracker] turns the readings of a
 // stream of frames into "card shown" events and [Watcher] joins the
 // two for a live loop.
 //
@@ -249,14 +249,14 @@ func NewReader(opts Options) (*Reader, error) {
 	}
 	for _, v := range []float64{opts.MinMarkerSide, opts.MinCardWidth, opts.MaxCardWidth} {
 		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("vision: card reader: size %v must be a non-negative number", v)
+			return nil, fmt.Errorf("card: card reader: size %v must be a non-negative number", v)
 		}
 	}
 	if opts.MinMarkerSide == 0 {
 		opts.MinMarkerSide = 14
 	}
 	if opts.MaxCardWidth > 0 && opts.MinCardWidth > opts.MaxCardWidth {
-		return nil, fmt.Errorf("vision: card reader: card width range %v…%v is empty", opts.MinCardWidth, opts.MaxCardWidth)
+		return nil, fmt.Errorf("card: card reader: card width range %v…%v is empty", opts.MinCardWidth, opts.MaxCardWidth)
 	}
 	sc, err := marker.NewScanner(opts.Markers.Dict())
 	if err != nil {
@@ -306,14 +306,14 @@ func (r *Reader) Options() Options { return r.opts }
 // image.
 func (r *Reader) ReadCards(img gocv.Mat) ([]Reading, error) {
 	if r.closed {
-		return nil, errors.New("vision: card reader is closed")
+		return nil, errors.New("card: card reader is closed")
 	}
 	if img.Empty() {
-		return nil, errors.New("vision: read cards: empty image")
+		return nil, errors.New("card: read cards: empty image")
 	}
 	w, h := img.Cols(), img.Rows()
 	if w < 32 || h < 32 {
-		return nil, fmt.Errorf("vision: read cards: image of %d×%d pixels is too small", w, h)
+		return nil, fmt.Errorf("card: read cards: image of %d×%d pixels is too small", w, h)
 	}
 	colour := img
 	switch img.Type() {
@@ -328,11 +328,11 @@ func (r *Reader) ReadCards(img gocv.Mat) ([]Reading, error) {
 		gocv.CvtColor(img, &r.bgr, gocv.ColorGrayToBGR)
 		colour = r.bgr
 	default:
-		return nil, fmt.Errorf("vision: read cards: image type %v, want 8-bit BGR, BGRA or grey", img.Type())
+		return nil, fmt.Errorf("card: read cards: image type %v, want 8-bit BGR, BGRA or grey", img.Type())
 	}
 	g, err := geom.GreyView(r.grey)
 	if err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
+		return nil, fmt.Errorf("card: read cards: %w", err)
 	}
 	minW, maxW := r.cardWidths(w, h)
 	r.times.start()
@@ -348,13 +348,13 @@ func (r *Reader) ReadCards(img gocv.Mat) ([]Reading, error) {
 		colour = r.bgr
 	}
 	if r.refUsed, err = r.refPlaces(colour, minW); err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
+		return nil, fmt.Errorf("card: read cards: %w", err)
 	}
 	r.times.lap("reference")
 	maxSide := 0.9 * float64(min(w, h))
 	cv, err := geom.ColourView(colour)
 	if err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
+		return nil, fmt.Errorf("card: read cards: %w", err)
 	}
 	r.scanner.Forget(cv)
 	defer r.scanner.Forget(geom.View{}) // the view is img's or r.bgr's, for this call only
@@ -380,7 +380,7 @@ func (r *Reader) ReadCards(img gocv.Mat) ([]Reading, error) {
 		r.reads, err = r.scanner.Scan(r.grey, g, image.Rect(0, 0, w, h), marker.PassHalf, max(r.opts.MinMarkerSide, marker.HalfMinSide), maxSide, r.reads[:0])
 	}
 	if err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
+		return nil, fmt.Errorf("card: read cards: %w", err)
 	}
 	r.times.lap("stickers, half resolution")
 	// Card outlines at half resolution.
@@ -393,7 +393,7 @@ func (r *Reader) ReadCards(img gocv.Mat) ([]Reading, error) {
 		outlines, err = r.finder.Find(r.half, float64(hw)/float64(w), cv, minW, maxW)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("vision: read cards: %w", err)
+		return nil, fmt.Errorf("card: read cards: %w", err)
 	}
 	// Outlines without a sticker read so far are compared with the taught
 	// cards now: a card taken for a taught one is not searched for a
@@ -463,7 +463,7 @@ func (r *Reader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float64, w
 		var err error
 		r.reads, err = r.scanner.Scan(r.grey, g, roi, marker.PassFull, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 		if err != nil {
-			return fmt.Errorf("vision: read cards: %w", err)
+			return fmt.Errorf("card: read cards: %w", err)
 		}
 		// Small places that read nothing (a candidate that did not
 		// decode at half resolution, a card's outline) and the
@@ -500,7 +500,7 @@ func (r *Reader) scanStickerPlaces(g geom.View, blobs [2]int, maxSide float64, w
 			var err error
 			r.reads, err = r.scanner.Scan(r.grey, g, roi, pass, r.opts.MinMarkerSide, min(maxSide, float64(max(roi.Dx(), roi.Dy()))), r.reads)
 			if err != nil {
-				return fmt.Errorf("vision: read cards: %w", err)
+				return fmt.Errorf("card: read cards: %w", err)
 			}
 			if len(r.reads) > n {
 				break

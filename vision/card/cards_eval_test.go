@@ -626,7 +626,7 @@ func cardsCalibrate(traces []cardsTrace, maxFalse int) (thr, ratio float64, pos,
 
 // TestCardsCalibrate teaches cards and calibrates the match decision on
 // training scenes only; it logs the calibrated threshold and ratio (the
-// defaults DefaultCardThreshold and DefaultCardRatio come from the full
+// defaults index.DefaultThreshold and index.DefaultRatio come from the full
 // run) and checks the defaults stay near it.
 func TestCardsCalibrate(t *testing.T) {
 	n, scenes := 16, 48

@@ -24,7 +24,7 @@ const (
 	cardFitHalves = 3    // the move is halved this often when nothing helps
 	cardFitEvals  = 16   // outlines compared at most per fit (training: as many read as with 24 or 40, within noise)
 	cardFitFrame  = 4    // fits a frame
-	cardFitMargin = 16   // canvas pixels around the outline (cardCanon wide)
+	cardFitMargin = 16   // canvas pixels around the outline (index.CanonSize wide)
 )
 
 // cardFitTried is an outline whose fit to card id did not make it taken
@@ -79,7 +79,7 @@ func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m index.Match) ([4]geo
 	}
 	q = up
 	// The place around the outline is warped once, to a canvas on which
-	// the outline is cardCanon pixels wide; each outline tried is warped
+	// the outline is index.CanonSize pixels wide; each outline tried is warped
 	// from there.
 	const c, lo = index.CanonSize + 2*cardFitMargin, cardFitMargin
 	var src [4][2]float64

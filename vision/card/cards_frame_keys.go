@@ -41,7 +41,7 @@ func (f *cardFrameKeys) close() {
 }
 
 // ORB's pyramid only shrinks the picture, so a card narrower than the
-// upright card its keypoints were taught on (cardKeyW) cannot match them:
+// upright card its keypoints were taught on (index.KeyW) cannot match them:
 // the place of a blob whose card is narrower than cardKeyUpFrom times that
 // is enlarged (by at most cardKeyUpMax) before its keypoints are taken
 // (TestCardKeySearchSmall: cards 50–70 px across among 16 taught are

@@ -70,7 +70,7 @@ func AddCanonicalForTest(ix *index.Index, id string, canon gocv.Mat) error {
 // CardMatchOccludedForTest matches a canonical card image (cardCanon² BGR)
 // without its occluders (glare, a thumb): the nearest card, its distance,
 // the next card's, and how many blocks were masked (none compared when
-// outside cardMaskMin..cardMaskMax).
+// outside index.maskMin..cardMaskMax).
 func CardMatchOccludedForTest(ix *index.Index, canon gocv.Mat) (string, float64, float64, int, error) {
 	d := index.NewDescriber()
 	defer d.Close()

@@ -33,7 +33,7 @@ type cardKeyMiss struct {
 	at int
 }
 
-// readByKeys searches the places of the first cardKeyPlaces missed
+// readByKeys searches the places of the first index.KeyPlaces missed
 // outlines for the keypoints of their nearest taught cards
 // (cards_learn_keys.go). A card found there whose rectified face then
 // matches that same card (the usual threshold and ratio) replaces the

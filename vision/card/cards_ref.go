@@ -203,7 +203,7 @@ const (
 	cardRefBandShare = 0.4
 	// A match in the band also stands with fewer of its keypoints found,
 	// cardRefDistinctShare of them, when cardRefDistinctFound of those no
-	// other taught card has at the same place (cardDistinct), at least
+	// other taught card has at the same place (index.Distinct), at least
 	// cardRefDistinctOwn of the card's distinct ones, are found: a card of
 	// the same family finds the keypoints of the frame, the icons and the
 	// layout the cards share, not those of the art. On the same scenes
@@ -336,7 +336,7 @@ func (c *cardRef) close() {
 // it (and drop it).
 func (r *Reader) SetBackground(img gocv.Mat) error {
 	if r.closed {
-		return errors.New("vision: card reader: SetBackground after Close")
+		return errors.New("card: card reader: SetBackground after Close")
 	}
 	r.forgetStill() // searched and read against another reference (cards_still.go)
 	if img.Empty() {
@@ -345,10 +345,10 @@ func (r *Reader) SetBackground(img gocv.Mat) error {
 	}
 	w, h := img.Cols(), img.Rows()
 	if w < 32 || h < 32 {
-		return fmt.Errorf("vision: card reader: reference of %d×%d pixels is too small", w, h)
+		return fmt.Errorf("card: card reader: reference of %d×%d pixels is too small", w, h)
 	}
 	if r.size != (image.Point{}) && r.size != image.Pt(w, h) {
-		return fmt.Errorf("vision: card reader: reference of %d×%d pixels, frames of %d×%d", w, h, r.size.X, r.size.Y)
+		return fmt.Errorf("card: card reader: reference of %d×%d pixels, frames of %d×%d", w, h, r.size.X, r.size.Y)
 	}
 	src := img
 	switch img.Type() {
@@ -360,7 +360,7 @@ func (r *Reader) SetBackground(img gocv.Mat) error {
 		gocv.CvtColor(img, &r.ref.conv, gocv.ColorGrayToBGR)
 		src = r.ref.conv
 	default:
-		return fmt.Errorf("vision: card reader: reference type %v, want 8-bit BGR, BGRA or grey", img.Type())
+		return fmt.Errorf("card: card reader: reference type %v, want 8-bit BGR, BGRA or grey", img.Type())
 	}
 	cardRefShrinkTo(src, &r.ref.small)
 	r.ref.size, r.ref.has = image.Pt(w, h), true
@@ -468,7 +468,7 @@ func cardRefMerge(ps []image.Rectangle) []image.Rectangle {
 // difference (the exposure); false when more than cardRefMaxShare differ.
 func (c *cardRef) changed() (bool, error) {
 	if c.cur.Cols() != c.small.Cols() || c.cur.Rows() != c.small.Rows() || c.cur.Type() != gocv.MatTypeCV8UC3 || c.small.Type() != gocv.MatTypeCV8UC3 {
-		return false, errors.New("vision: card reference: sizes differ")
+		return false, errors.New("card: card reference: sizes differ")
 	}
 	if c.mask.Cols() != c.cur.Cols() || c.mask.Rows() != c.cur.Rows() || c.mask.Type() != gocv.MatTypeCV8U {
 		c.mask.Close()
@@ -488,7 +488,7 @@ func (c *cardRef) changed() (bool, error) {
 	}
 	n := len(out)
 	if len(cur) < 3*n || len(ref) < 3*n {
-		return false, errors.New("vision: card reference: short buffer")
+		return false, errors.New("card: card reference: short buffer")
 	}
 	c.tableGainOK = false
 	if n == 0 {
@@ -1442,7 +1442,7 @@ func (r *Reader) blobOutline(gr geom.View, q, alt [4]geom.Point, minW, maxW floa
 
 // refConfirms reports whether the match m of outline q (a frame read
 // with the reference) stands: a clear one does; else the keypoints of m's
-// card must be found where q and m's turn put them (cardKeyer.verifyAt:
+// card must be found where q and m's turn put them (index.Keyer.verifyAt:
 // the best of its taught examples), at least cardRefMinFound and
 // cardRefMinShare of them; a match not accepted by the match decision but
 // within cardRefBand stands with cardRefBandFound and cardRefBandShare.
@@ -1834,7 +1834,7 @@ func (c *cardRef) maskChanged(mask gocv.Mat, place image.Rectangle) error {
 	dst := mask.Region(in.Add(sp.Min.Mul(s)))
 	defer dst.Close()
 	if up.Cols() != dst.Cols() || up.Rows() != dst.Rows() {
-		return errors.New("vision: card reference: mask places differ")
+		return errors.New("card: card reference: mask places differ")
 	}
 	gocv.BitwiseAnd(dst, up, &dst)
 	return nil

@@ -115,7 +115,7 @@ func TestCardTeachCropRepeating(t *testing.T) {
 // taught as the card: the outline chosen must hold the keypoints common to
 // the photos (cards_teach_common.go). The card's true outline in each
 // photo then matches what was taught within the match threshold
-// (DefaultCardThreshold); chosen by likeness alone, it was 1.36–1.43 away.
+// (index.DefaultThreshold); chosen by likeness alone, it was 1.36–1.43 away.
 func TestCardTeachCommonKeys(t *testing.T) {
 	for _, art := range []int64{21, 45, 78} {
 		cardsTeachTruthNear(t, art, 2, index.DefaultThreshold)

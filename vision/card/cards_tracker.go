@@ -152,7 +152,7 @@ func (t *Tracker) InView() []string {
 // the cards shown as of this frame (usually none).
 func (t *Tracker) Observe(frame int, cards []Reading) ([]Shown, error) {
 	if t.started && frame <= t.last {
-		return nil, fmt.Errorf("vision: card tracker: frame %d after frame %d", frame, t.last)
+		return nil, fmt.Errorf("card: card tracker: frame %d after frame %d", frame, t.last)
 	}
 	t.started, t.last = true, frame
 	// Match readings to followed cards: same id, nearest first, within

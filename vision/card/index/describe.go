@@ -43,63 +43,65 @@ import (
 
 // Canonical card image and descriptor sizes.
 const (
-	CanonSize  = 64        // the rectified card, cardCanon² BGR
-	cardHashN  = 32        // grey image the DCT hash is taken from
-	cardFineN  = CanonSize // grey image compared pixel by pixel (low-cut)
-	ChromN     = 8         // colour layout cells per side
-	cardFineD  = cardFineN * cardFineN
-	cardChromD = 2 * ChromN * ChromN
+	CanonSize = 64        // the rectified card, cardCanon² BGR
+	hashN     = 32        // grey image the DCT hash is taken from
+	fineN     = CanonSize // grey image compared pixel by pixel (low-cut)
+	ChromN    = 8         // colour layout cells per side
+	fineD     = fineN * fineN
+	chromD    = 2 * ChromN * ChromN
 )
 
-// cardDesc describes one rectified card in one orientation.
+// Desc describes one rectified card in one orientation.
 type Desc struct {
 	hash     uint64
-	fine     [cardFineD]int8     // the low-cut grey, scaled to ±127
-	fineNorm float32             // its Euclidean norm (with a floor)
-	chroma   [cardChromD]float32 // two opponent colours per cell
+	fine     [fineD]int8     // the low-cut grey, scaled to ±127
+	fineNorm float32         // its Euclidean norm (with a floor)
+	chroma   [chromD]float32 // two opponent colours per cell
 }
 
-// cardDescriber turns rectified cards into descriptors; it keeps its
+// Describer turns rectified cards into descriptors; it keeps its
 // buffers and is not safe for concurrent use.
 type Describer struct {
 	HM           gocv.Mat // 3×3 CV_64F homography
 	warp, Canon  gocv.Mat
-	grey32       [4][cardHashN * cardHashN]float64 // per rotation (tests: dctRows)
-	dctC         [8][cardHashN]float64
-	greyScratch  [cardHashN * cardHashN]float64 // the Go describe of the tests
-	chromScratch [cardChromD]float64
-	grey64       [cardFineD]float64
-	lowcut       [cardFineD]float64
-	smooth       [cardFineD]float64
-	tmp64        [cardFineD]float64
-	occ          [cardFineD]bool // occluders' pixels (glare, a thumb)
-	occTmp       [cardFineD]bool
+	grey32       [4][hashN * hashN]float64 // per rotation (tests: dctRows)
+	dctC         [8][hashN]float64
+	greyScratch  [hashN * hashN]float64 // the Go describe of the tests
+	chromScratch [chromD]float64
+	grey64       [fineD]float64
+	lowcut       [fineD]float64
+	smooth       [fineD]float64
+	tmp64        [fineD]float64
+	occ          [fineD]bool // occluders' pixels (glare, a thumb)
+	occTmp       [fineD]bool
 	occQueue     []int32
-	fine0        [cardFineD]int8
-	dctTmp       [8][cardHashN]float64
+	fine0        [fineD]int8
+	dctTmp       [8][hashN]float64
 	// turns holds the descriptors of a comparison (the readers' and
 	// fitting's), kept here rather than allocated for each (18 KB).
 	Turns [4]Desc
 }
 
+// NewDescriber returns a describer; Close releases it.
 func NewDescriber() *Describer {
 	d := &Describer{HM: gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), Canon: gocv.NewMat()}
-	n := float64(cardHashN)
+	n := float64(hashN)
 	for u := range 8 {
-		for x := range cardHashN {
+		for x := range hashN {
 			d.dctC[u][x] = math.Cos(math.Pi * float64(u) * (float64(x) + 0.5) / n)
 		}
 	}
 	return d
 }
 
+// Close releases the describer's buffers.
 func (d *Describer) Close() {
 	d.HM.Close()
 	d.warp.Close()
 	d.Canon.Close()
 }
 
-// rectify warps the card with outline q (clockwise, image coordinates)
+// Rectify warps the card with outline q (clockwise, image coordinates)
 // from img (8-bit BGR) into d.canon (cardCanon² BGR): q[0] goes to the
 // top-left corner. grow enlarges the outline about its centre in the card's
 // own coordinates (0.08: 8% more on every side), for outlines found at a
@@ -122,22 +124,22 @@ func (d *Describer) Rectify(img gocv.Mat, q [4]geom.Point, grow float64) error {
 		out = &d.warp
 	}
 	if !WarpQuad(img, out, d.HM, q, PixelRect(lo, lo, hi, hi), image.Pt(n, n)) {
-		return errors.New("vision: card outline is degenerate")
+		return errors.New("index: card outline is degenerate")
 	}
 	if n != CanonSize {
 		gocv.Resize(d.warp, &d.Canon, image.Pt(CanonSize, CanonSize), 0, 0, gocv.InterpolationArea)
 	}
 	if d.Canon.Rows() != CanonSize || d.Canon.Cols() != CanonSize || d.Canon.Type() != gocv.MatTypeCV8UC3 {
-		return errors.New("vision: card rectification failed")
+		return errors.New("index: card rectification failed")
 	}
 	return nil
 }
 
-// describe computes the descriptors of d.canon in its four rotations:
+// Describe computes the descriptors of d.canon in its four rotations:
 // out[r] is the card turned r×90° clockwise.
 func (d *Describer) Describe(out *[4]Desc) error { return d.describeTurns(out[:], true, nil) }
 
-// describeUpright computes the descriptor of d.canon as it is, without its
+// DescribeUpright computes the descriptor of d.canon as it is, without its
 // hash (the comparison with one taught card, fitToCard).
 func (d *Describer) DescribeUpright(out *Desc) error {
 	return d.describeTurns(unsafe.Slice(out, 1), false, nil)
@@ -151,7 +153,7 @@ func (d *Describer) DescribeUpright(out *Desc) error {
 func (d *Describer) describeTurns(out []Desc, hash bool, mask *Mask) error {
 	px, err := d.Canon.DataPtrUint8()
 	if err != nil || len(px) < 3*CanonSize*CanonSize {
-		return errors.New("vision: canonical card not continuous")
+		return errors.New("index: canonical card not continuous")
 	}
 	// Grey-world normalisation: each channel scaled to a mean of 128.
 	// Integer sums: exact, as the float sums of whole numbers below 2⁵³.
@@ -181,11 +183,11 @@ func (d *Describer) describeTurns(out []Desc, hash bool, mask *Mask) error {
 		gain[c] = 128 / max(4, float64(sum[c])/np)
 	}
 	// Grey at full size, at cardHashN² (2×2 blocks), and chroma per cell.
-	const blk = CanonSize / cardHashN
+	const blk = CanonSize / hashN
 	const cell = CanonSize / ChromN
 	g64 := &d.grey64
 	ch := &d.chromScratch
-	*ch = [cardChromD]float64{}
+	*ch = [chromD]float64{}
 	for y := range CanonSize {
 		row := (*[3 * CanonSize]uint8)(px[3*y*CanonSize:])
 		grow := (*[CanonSize]float64)(g64[y*CanonSize:])
@@ -207,15 +209,15 @@ func (d *Describer) describeTurns(out []Desc, hash bool, mask *Mask) error {
 	}
 	g := &d.greyScratch
 	if hash {
-		for y := range cardHashN {
-			for x := range cardHashN {
+		for y := range hashN {
+			for x := range hashN {
 				var s float64
 				for dy := range blk {
 					for dx := range blk {
 						s += g64[(y*blk+dy)*CanonSize+x*blk+dx]
 					}
 				}
-				g[y*cardHashN+x] = s / (blk * blk)
+				g[y*hashN+x] = s / (blk * blk)
 			}
 		}
 	}
@@ -224,17 +226,17 @@ func (d *Describer) describeTurns(out []Desc, hash bool, mask *Mask) error {
 	}
 	// Fine grey: the full grey minus its broad blur (the light's gradient
 	// goes; shapes, figures and edges stay), scaled to ±127.
-	cardLowCut(g64, &d.lowcut, &d.tmp64)
+	lowCut(g64, &d.lowcut, &d.tmp64)
 	// Smoothed, so that an outline a few pixels off still correlates.
 	src, dst := &d.lowcut, &d.smooth
-	for range cardSmoothPasses {
-		cardBoxBlur(src, dst, &d.tmp64, cardSmoothRadius)
+	for range smoothPasses {
+		boxBlur(src, dst, &d.tmp64, smoothRadius)
 		src, dst = dst, src
 	}
 	if src != &d.lowcut {
 		d.lowcut = *src
 	}
-	kept := cardFineD
+	kept := fineD
 	if mask != nil {
 		kept = d.clearMasked(mask)
 	}
@@ -247,17 +249,17 @@ func (d *Describer) describeTurns(out []Desc, hash bool, mask *Mask) error {
 		o := &out[r]
 		if hash {
 			rg := &d.grey32[r]
-			base, sy, sx := cardRotStrides(r, cardHashN)
-			for y := range cardHashN {
-				for x := range cardHashN {
-					rg[y*cardHashN+x] = g[base+y*sy+x*sx]
+			base, sy, sx := rotStrides(r, hashN)
+			for y := range hashN {
+				for x := range hashN {
+					rg[y*hashN+x] = g[base+y*sy+x*sx]
 				}
 			}
 			o.hash = d.dctHash(rg)
 		}
 		o.fineNorm = float32(fineNorm)
-		cardTurnFine(&o.fine, fine0, r)
-		base, sy, sx := cardRotStrides(r, ChromN)
+		turnFine(&o.fine, fine0, r)
+		base, sy, sx := rotStrides(r, ChromN)
 		for cy := range ChromN {
 			for cx := range ChromN {
 				s := 2 * (base + cy*sy + cx*sx)
@@ -289,13 +291,13 @@ func (d *Describer) scaleFine() (norm, q, fineNorm float64) {
 
 // dctRows returns C·g into d.dctTmp (C the 8 lowest DCT rows), each
 // element's products summed with y ascending.
-func (d *Describer) dctRows(g *[cardHashN * cardHashN]float64) *[8][cardHashN]float64 {
+func (d *Describer) dctRows(g *[hashN * hashN]float64) *[8][hashN]float64 {
 	t := &d.dctTmp
-	*t = [8][cardHashN]float64{}
+	*t = [8][hashN]float64{}
 	for u := range 8 {
-		for y := range cardHashN {
-			c, row := d.dctC[u][y], (*[cardHashN]float64)(g[y*cardHashN:])
-			for x := range cardHashN {
+		for y := range hashN {
+			c, row := d.dctC[u][y], (*[hashN]float64)(g[y*hashN:])
+			for x := range hashN {
 				t[u][x] += c * row[x]
 			}
 		}
@@ -303,11 +305,11 @@ func (d *Describer) dctRows(g *[cardHashN * cardHashN]float64) *[8][cardHashN]fl
 	return t
 }
 
-// cardTurnFine writes the fine grey image in turned r×90° clockwise into
-// out (cardRotStrides' pixels), row by row of out, in and out seen as
-// cardFineN×cardFineN arrays: no bounds checks.
-func cardTurnFine(out, in *[cardFineD]int8, r int) {
-	const n = cardFineN
+// turnFine writes the fine grey image in turned r×90° clockwise into
+// out (rotStrides' pixels), row by row of out, in and out seen as
+// fineN×fineN arrays: no bounds checks.
+func turnFine(out, in *[fineD]int8, r int) {
+	const n = fineN
 	o, f := (*[n][n]int8)(unsafe.Pointer(out)), (*[n][n]int8)(unsafe.Pointer(in))
 	switch r & 3 {
 	case 0:
@@ -336,11 +338,11 @@ func cardTurnFine(out, in *[cardFineD]int8, r int) {
 	}
 }
 
-// cardRotStrides gives where, in an n×n image stored row by row, the
+// rotStrides gives where, in an n×n image stored row by row, the
 // pixel lies that lands on (y, x) when the image is turned r×90°
 // clockwise: at base + y·sy + x·sx (one turn takes out(y, x) from
 // in(n-1-x, y)).
-func cardRotStrides(r, n int) (base, sy, sx int) {
+func rotStrides(r, n int) (base, sy, sx int) {
 	switch r & 3 {
 	case 1:
 		return (n - 1) * n, 1, -n
@@ -354,13 +356,13 @@ func cardRotStrides(r, n int) (base, sy, sx int) {
 
 // dctHash is the perceptual hash of a cardHashN² grey image: the signs of
 // its 8×8 lowest DCT coefficients but the first, against their median.
-func (d *Describer) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
+func (d *Describer) dctHash(g *[hashN * hashN]float64) uint64 {
 	tmp := d.dctRows(g)
 	var coef [64]float64
 	for u := range 8 {
 		for v := range 8 {
 			var s float64
-			for x := range cardHashN {
+			for x := range hashN {
 				s += tmp[u][x] * d.dctC[v][x]
 			}
 			coef[u*8+v] = s
@@ -380,14 +382,14 @@ func (d *Describer) dctHash(g *[cardHashN * cardHashN]float64) uint64 {
 	return h
 }
 
-// cardPixelRect is the rectangle x0 … x1 × y0 … y1 of a picture whose
+// PixelRect is the rectangle x0 … x1 × y0 … y1 of a picture whose
 // pixel centres are at integers (its outline runs along -0.5 … n-0.5),
 // clockwise from the top-left corner.
 func PixelRect(x0, y0, x1, y1 float64) [4][2]float64 {
 	return [4][2]float64{{x0 - 0.5, y0 - 0.5}, {x1 - 0.5, y0 - 0.5}, {x1 - 0.5, y1 - 0.5}, {x0 - 0.5, y1 - 0.5}}
 }
 
-// cardWarpQuad warps the outline q of img onto the corners dst of a
+// WarpQuad warps the outline q of img onto the corners dst of a
 // picture of size sz, written to out; hm (3×3, CV64F) is its scratch.
 // False when q is degenerate.
 func WarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]geom.Point, dst [4][2]float64, sz image.Point) bool {
@@ -406,56 +408,56 @@ func WarpQuad(img gocv.Mat, out *gocv.Mat, hm gocv.Mat, q [4]geom.Point, dst [4]
 	return true
 }
 
-// cardDistance compares a query descriptor with a taught one: 1 − the
+// distance compares a query descriptor with a taught one: 1 − the
 // correlation of their fine grey images, plus a colour term. 0 is equal;
 // unrelated cards are near 1 or above.
-func cardDistance(q, t *Desc) float64 {
+func distance(q, t *Desc) float64 {
 	// An integer sum (exact in any order), vectorised in C: a tenth of
 	// the Go loop's time.
-	dot := cardDot(q, t)
+	dot := dot(q, t)
 	var cd float32
 	for i := range q.chroma {
 		cd += math.Float32frombits(math.Float32bits(q.chroma[i]-t.chroma[i]) &^ (1 << 31))
 	}
-	return 1 - float64(dot)/(float64(q.fineNorm)*float64(t.fineNorm)) + cardChromaWeight*float64(cd)/cardChromD
+	return 1 - float64(dot)/(float64(q.fineNorm)*float64(t.fineNorm)) + chromaWeight*float64(cd)/chromD
 }
 
-// cardDot is the dot product of two fine grey images.
-func cardDot(q, t *Desc) int32 {
-	return int32(C.tc_dot_i8((*C.int8_t)(unsafe.Pointer(&q.fine[0])), (*C.int8_t)(unsafe.Pointer(&t.fine[0])), C.int(cardFineD)))
+// dot is the dot product of two fine grey images.
+func dot(q, t *Desc) int32 {
+	return int32(C.tc_dot_i8((*C.int8_t)(unsafe.Pointer(&q.fine[0])), (*C.int8_t)(unsafe.Pointer(&t.fine[0])), C.int(fineD)))
 }
 
-// cardChromaWeight weighs the colour layout against the grey image: a mean
+// chromaWeight weighs the colour layout against the grey image: a mean
 // opponent-colour difference of 20 (grey levels) costs as much as a
 // correlation lower by 0.24.
-const cardChromaWeight = 0.012
+const chromaWeight = 0.012
 
-// cardLowCutRadius is the radius of the box blur cardLowCut takes away.
-const cardLowCutRadius = 8
+// lowCutRadius is the radius of the box blur lowCut takes away.
+const lowCutRadius = 8
 
-// cardLowCut subtracts from the cardFineN² image g its box blur of radius
-// cardLowCutRadius (borders replicated): the light's gradient and the
+// lowCut subtracts from the cardFineN² image g its box blur of radius
+// lowCutRadius (borders replicated): the light's gradient and the
 // broadest areas go, shapes stay.
-func cardLowCut(g, out, tmp *[cardFineD]float64) {
-	cardBoxBlur(g, out, tmp, cardLowCutRadius)
+func lowCut(g, out, tmp *[fineD]float64) {
+	boxBlur(g, out, tmp, lowCutRadius)
 	for i, v := range g {
 		out[i] = v - out[i]
 	}
 }
 
-// cardSmoothRadius and cardSmoothPasses: the box blur of the fine grey
+// smoothRadius and smoothPasses: the box blur of the fine grey
 // image (two passes of radius 2: about σ 2 px of the 64 px card), which
 // makes the comparison tolerate outlines a few pixels off.
 const (
-	cardSmoothRadius = 2
-	cardSmoothPasses = 2
+	smoothRadius = 2
+	smoothPasses = 2
 )
 
-// cardBoxBlur writes the box blur of radius k of g (borders replicated)
+// boxBlur writes the box blur of radius k of g (borders replicated)
 // into out: each row's running sum from the left, divided by 2k+1, into
 // tmp, then each column's from the top, divided again.
-func cardBoxBlur(g, out, tmp *[cardFineD]float64, k int) {
-	const n = cardFineN
+func boxBlur(g, out, tmp *[fineD]float64, k int) {
+	const n = fineN
 	clamp := func(v int) int { return max(0, min(n-1, v)) }
 	div := float64(2*k + 1)
 	for y := range n {

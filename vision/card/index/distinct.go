@@ -13,15 +13,15 @@ import (
 )
 
 // A taught keypoint is shared when another card's taught keypoint lies
-// within cardDistinctReach px of it in the upright card and its descriptor
-// within cardDistinctDist bits.
+// within distinctReach px of it in the upright card and its descriptor
+// within distinctDist bits.
 const (
-	cardDistinctReach = 3
-	cardDistinctDist  = 40
-	cardDistinctCell  = 4 // grid cell (px), at least the reach
+	distinctReach = 3
+	distinctDist  = 40
+	distinctCell  = 4 // grid cell (px), at least the reach
 )
 
-// cardDistinct files the keypoints of every taught example of an index by
+// Distinct files the keypoints of every taught example of an index by
 // their place in the upright card (the examples of each size apart: a card
 // taught lying has its points in a turned card) and finds, card by card as
 // asked, which of them are shared; it is the reader's and not safe for
@@ -29,15 +29,15 @@ const (
 type Distinct struct {
 	Index  *Index
 	N      int // ix.Len() when built
-	grids  map[image.Point]*cardDistinctGrid
+	grids  map[image.Point]*distinctGrid
 	cardOf map[string]int32
 	shared map[*Keys][]bool
 }
 
-// cardDistinctGrid files the keypoints of the examples of one size: example
+// distinctGrid files the keypoints of the examples of one size: example
 // keys[i]'s keypoint j[i], of card card[i]; the cells (head: a cell's
 // first, next: the next one, -1 ends).
-type cardDistinctGrid struct {
+type distinctGrid struct {
 	keys       []*Keys
 	j          []int32
 	card       []int32
@@ -45,9 +45,9 @@ type cardDistinctGrid struct {
 	cols, rows int
 }
 
-// newCardDistinct files the keypoints of the examples of ix.
+// NewDistinct files the keypoints of the examples of ix.
 func NewDistinct(ix *Index) *Distinct {
-	d := &Distinct{Index: ix, N: ix.Len(), grids: map[image.Point]*cardDistinctGrid{},
+	d := &Distinct{Index: ix, N: ix.Len(), grids: map[image.Point]*distinctGrid{},
 		cardOf: map[string]int32{}, shared: map[*Keys][]bool{}}
 	for i := range ix.entries {
 		e := &ix.entries[i]
@@ -64,19 +64,19 @@ func NewDistinct(ix *Index) *Distinct {
 }
 
 // gridOf is the grid of the examples of size w × h, made when first asked.
-func (d *Distinct) gridOf(w, h int) *cardDistinctGrid {
+func (d *Distinct) gridOf(w, h int) *distinctGrid {
 	sz := image.Pt(w, h)
 	if g, ok := d.grids[sz]; ok {
 		return g
 	}
-	g := &cardDistinctGrid{cols: (w + cardDistinctCell - 1) / cardDistinctCell, rows: (h + cardDistinctCell - 1) / cardDistinctCell}
+	g := &distinctGrid{cols: (w + distinctCell - 1) / distinctCell, rows: (h + distinctCell - 1) / distinctCell}
 	g.head = slices.Repeat([]int32{-1}, g.cols*g.rows)
 	d.grids[sz] = g
 	return g
 }
 
 // file files the keypoints of ks, an example of card c.
-func (g *cardDistinctGrid) file(ks *Keys, c int32) {
+func (g *distinctGrid) file(ks *Keys, c int32) {
 	for j, p := range ks.Pts {
 		cell := g.cell(float64(p.X), float64(p.Y))
 		if cell < 0 {
@@ -91,15 +91,15 @@ func (g *cardDistinctGrid) file(ks *Keys, c int32) {
 }
 
 // cell is the grid cell of (x, y), -1 outside.
-func (g *cardDistinctGrid) cell(x, y float64) int {
-	cx, cy := int(x)/cardDistinctCell, int(y)/cardDistinctCell
+func (g *distinctGrid) cell(x, y float64) int {
+	cx, cy := int(x)/distinctCell, int(y)/distinctCell
 	if x < 0 || y < 0 || cx >= g.cols || cy >= g.rows {
 		return -1
 	}
 	return cy*g.cols + cx
 }
 
-// sharedOf returns which keypoints of ks, an example of card id, another
+// SharedOf returns which keypoints of ks, an example of card id, another
 // taught card's example of the same size shares.
 func (d *Distinct) SharedOf(id string, ks *Keys) []bool {
 	if s, ok := d.shared[ks]; ok {
@@ -119,12 +119,12 @@ func (d *Distinct) SharedOf(id string, ks *Keys) []bool {
 }
 
 // near reports whether a keypoint of a card other than c lies within
-// cardDistinctReach px of (x, y) with its descriptor within
-// cardDistinctDist bits of desc.
-func (g *cardDistinctGrid) near(desc *[4]uint64, x, y float64, c int32) bool {
-	const r = cardDistinctReach
-	x0, x1 := max(0, int(x-r)/cardDistinctCell), min(g.cols-1, int(x+r)/cardDistinctCell)
-	y0, y1 := max(0, int(y-r)/cardDistinctCell), min(g.rows-1, int(y+r)/cardDistinctCell)
+// distinctReach px of (x, y) with its descriptor within
+// distinctDist bits of desc.
+func (g *distinctGrid) near(desc *[4]uint64, x, y float64, c int32) bool {
+	const r = distinctReach
+	x0, x1 := max(0, int(x-r)/distinctCell), min(g.cols-1, int(x+r)/distinctCell)
+	y0, y1 := max(0, int(y-r)/distinctCell), min(g.rows-1, int(y+r)/distinctCell)
 	for gy := y0; gy <= y1; gy++ {
 		for gx := x0; gx <= x1; gx++ {
 			for i := g.head[gy*g.cols+gx]; i >= 0; i = g.next[i] {
@@ -136,7 +136,7 @@ func (g *cardDistinctGrid) near(desc *[4]uint64, x, y float64, c int32) bool {
 				if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 					continue
 				}
-				if cardHamming(desc, &o.Desc[g.j[i]]) <= cardDistinctDist {
+				if hamming(desc, &o.Desc[g.j[i]]) <= distinctDist {
 					return true
 				}
 			}

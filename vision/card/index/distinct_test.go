@@ -8,8 +8,8 @@ import (
 	"tablecam/vision/geom"
 )
 
-// cardFlip returns d with its first n bits flipped.
-func cardFlip(d [4]uint64, n int) [4]uint64 {
+// flip returns d with its first n bits flipped.
+func flip(d [4]uint64, n int) [4]uint64 {
 	for b := range n {
 		d[b/64] ^= 1 << (b % 64)
 	}
@@ -17,12 +17,12 @@ func cardFlip(d [4]uint64, n int) [4]uint64 {
 }
 
 // TestCardDistinctShared checks which taught keypoints count as shared:
-// another card's keypoint within cardDistinctReach px and
-// cardDistinctDist bits; not the card's own other example, not a keypoint
+// another card's keypoint within distinctReach px and
+// distinctDist bits; not the card's own other example, not a keypoint
 // a little farther or less alike, not an example of another size.
 func TestCardDistinctShared(t *testing.T) {
 	base := [4]uint64{0x0123456789abcdef, 0xfedcba9876543210, 0x0f0f0f0f0f0f0f0f, 0x3333cccc3333cccc}
-	other := cardFlip(base, 128) // far from base
+	other := flip(base, 128) // far from base
 	keys := func(w, h int, pts []geom.Point, desc ...[4]uint64) *Keys {
 		return &Keys{W: w, H: h, Pts: pts, Desc: desc}
 	}
@@ -33,12 +33,12 @@ func TestCardDistinctShared(t *testing.T) {
 		{ID: "a", Keys: keys(KeyW, cardKeyH, []geom.Point{{X: 10, Y: 10}, {X: 50, Y: 50}, {X: 80, Y: 120}, {X: 30, Y: 90}, {X: 60, Y: 20}}, base, base, base, base, base)},
 		{ID: "b", Keys: keys(KeyW, cardKeyH,
 			[]geom.Point{
-				{X: 12, Y: 11},                         // within reach of a's first, alike: shared
-				{X: 50 + cardDistinctReach + 1, Y: 50}, // alike but beyond reach
-				{X: 80, Y: 120},                        // at the place but far in bits
-				{X: 30.5, Y: 90},                       // at the place, just alike enough
+				{X: 12, Y: 11},                     // within reach of a's first, alike: shared
+				{X: 50 + distinctReach + 1, Y: 50}, // alike but beyond reach
+				{X: 80, Y: 120},                    // at the place but far in bits
+				{X: 30.5, Y: 90},                   // at the place, just alike enough
 			},
-			cardFlip(base, 20), base, other, cardFlip(base, cardDistinctDist))},
+			flip(base, 20), base, other, flip(base, distinctDist))},
 		// Of another size (taught lying): not compared with a's.
 		{ID: "c", Keys: keys(cardKeyH, KeyW, []geom.Point{{X: 60, Y: 20}}, base)},
 		{ID: "a"}, // a grown entry: no keypoints
@@ -65,7 +65,7 @@ func TestCardDistinctShared(t *testing.T) {
 func TestCardVerifyDistinct(t *testing.T) {
 	k := NewKeyer()
 	defer k.Close()
-	const m = cardVerifyMargin
+	const m = verifyMargin
 	ks := &Keys{W: KeyW, H: cardKeyH}
 	for i := range 40 {
 		x, y := float32(5+(i%8)*11), float32(8+(i/8)*24)
@@ -109,18 +109,18 @@ func TestCardVerifyDistinct(t *testing.T) {
 func TestCardVerifyCells(t *testing.T) {
 	k := NewKeyer()
 	defer k.Close()
-	const m = cardVerifyMargin
+	const m = verifyMargin
 	ks := &Keys{W: KeyW, H: cardKeyH}
 	// A keypoint at the centre of each of the 4×4 cells (a 96×134 card).
-	for i := range cardVerifyCells * cardVerifyCells {
-		cx, cy := i%cardVerifyCells, i/cardVerifyCells
-		x := (float32(cx) + 0.5) * KeyW / cardVerifyCells
-		y := (float32(cy) + 0.5) * cardKeyH / cardVerifyCells
+	for i := range verifyCells * verifyCells {
+		cx, cy := i%verifyCells, i/verifyCells
+		x := (float32(cx) + 0.5) * KeyW / verifyCells
+		y := (float32(cy) + 0.5) * cardKeyH / verifyCells
 		d := [4]uint64{uint64(i+1) * 0x9e3779b97f4a7c15, uint64(i+1) * 0xc2b2ae3d27d4eb4f, uint64(i+8) * 0x165667b19e3779f9, uint64(i+4) * 0x27d4eb2f165667c5}
 		ks.Pts = append(ks.Pts, geom.Point{X: x, Y: y})
 		ks.Desc = append(ks.Desc, d)
 		// Taken again in the left half of the card only.
-		if cx < cardVerifyCells/2 {
+		if cx < verifyCells/2 {
 			k.QPts = append(k.QPts, geom.Point{X: x + m, Y: y + m})
 			k.QDesc = append(k.QDesc, d)
 		}
@@ -128,7 +128,7 @@ func TestCardVerifyCells(t *testing.T) {
 	k.grid(image.Pt(KeyW+2*m, cardKeyH+2*m))
 	shared := make([]bool, len(ks.Pts))
 	for i := range shared {
-		shared[i] = i/cardVerifyCells == 0 // the top row is shared
+		shared[i] = i/verifyCells == 0 // the top row is shared
 	}
 	v := k.verifyKeys(ks, nil, shared)
 	if v.Found != 8 {

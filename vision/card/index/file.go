@@ -22,7 +22,7 @@ import (
 
 // Saved index files: index.json, a readable manifest, and descriptors.bin,
 // the entries. descriptors.bin is the magic, a header of four uint32
-// (format version, entries, cardFineD, cardChromD) and the entries, little
+// (format version, entries, fineD, chromD) and the entries, little
 // endian. From version 5 each entry is a record of its own: its length
 // (uint32), the CRC-32 (IEEE) of its bytes, then a flags byte (bit 0:
 // grown) and the entry, so that a damaged entry costs that entry only: the
@@ -30,21 +30,21 @@ import (
 // one after the other, unframed, grown being every second one; it is still
 // read.
 const (
-	cardIndexManifest = "index.json"
-	cardIndexData     = "descriptors.bin"
-	cardIndexMagic    = "TCCARDS1"
-	// cardIndexUnframed is the last version without records.
-	cardIndexUnframed = 4
-	// cardIndexMaxRecord bounds a record's length: an entry is its
-	// descriptor (under 5 KB) and at most 2 × 4 × cardKeyTeach keypoints
+	indexManifest = "index.json"
+	indexData     = "descriptors.bin"
+	indexMagic    = "TCCARDS1"
+	// indexUnframed is the last version without records.
+	indexUnframed = 4
+	// indexMaxRecord bounds a record's length: an entry is its
+	// descriptor (under 5 KB) and at most 2 × 4 × keyTeach keypoints
 	// of 40 bytes.
-	cardIndexMaxRecord = 1 << 20
-	// cardIndexMaxEntries bounds the entries of an index.
-	cardIndexMaxEntries = 1 << 20
+	indexMaxRecord = 1 << 20
+	// indexMaxEntries bounds the entries of an index.
+	indexMaxEntries = 1 << 20
 )
 
-// cardIndexFile is the manifest of a saved index.
-type cardIndexFile struct {
+// indexFile is the manifest of a saved index.
+type indexFile struct {
 	Format     string    `json:"format"`
 	Version    int       `json:"version"`
 	Descriptor string    `json:"descriptor"`
@@ -58,7 +58,7 @@ type cardIndexFile struct {
 	} `json:"cards"`
 }
 
-// CardIndexDamagedError is what LoadCardIndex returns, with the index of
+// DamagedError is what Load returns, with the index of
 // the entries it could read, when descriptors.bin is damaged in places:
 // the cards that lost examples are named so that they can be taught
 // again; the other cards read as taught.
@@ -74,19 +74,20 @@ type DamagedError struct {
 	Cards []Loss
 }
 
-// CardLoss is a card that lost entries of a damaged index.
+// Loss is a card that lost entries of a damaged index.
 type Loss struct {
 	ID         string
 	Lost, Kept int
 }
 
+// Error says which cards were lost and what to do.
 func (e *DamagedError) Error() string {
 	var cards []string
 	for _, c := range e.Cards {
 		cards = append(cards, fmt.Sprintf("%s (%d of %d entries lost)", c.ID, c.Lost, c.Lost+c.Kept))
 	}
-	msg := fmt.Sprintf("vision: load card index %s: %s is damaged (%s): %d of %d entries could not be read",
-		e.Dir, cardIndexData, strings.Join(e.Reasons, "; "), e.Lost, e.Total)
+	msg := fmt.Sprintf("index: load card index %s: %s is damaged (%s): %d of %d entries could not be read",
+		e.Dir, indexData, strings.Join(e.Reasons, "; "), e.Lost, e.Total)
 	if len(cards) > 0 {
 		msg += "; teach these cards again: " + strings.Join(cards, ", ")
 	}
@@ -98,9 +99,9 @@ func (e *DamagedError) Error() string {
 // is profiles/cards/.
 func (ix *Index) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("vision: save card index: %w", err)
+		return fmt.Errorf("index: save card index: %w", err)
 	}
-	man := cardIndexFile{Format: "tablecam-card-index", Version: Version, Descriptor: cardDescriptorName,
+	man := indexFile{Format: "tablecam-card-index", Version: Version, Descriptor: descriptorName,
 		Threshold: ix.Threshold, Ratio: ix.Ratio, Saved: time.Now().UTC().Truncate(time.Second), Examples: len(ix.entries)}
 	count := map[string]int{}
 	for _, e := range ix.entries {
@@ -114,16 +115,16 @@ func (ix *Index) Save(dir string) error {
 	}
 	js, err := json.MarshalIndent(man, "", "  ")
 	if err != nil {
-		return fmt.Errorf("vision: save card index: %w", err)
+		return fmt.Errorf("index: save card index: %w", err)
 	}
 	var buf, rec bytes.Buffer
-	buf.WriteString(cardIndexMagic)
+	buf.WriteString(indexMagic)
 	le := binary.LittleEndian
-	binary.Write(&buf, le, [4]uint32{Version, uint32(len(ix.entries)), cardFineD, cardChromD})
+	binary.Write(&buf, le, [4]uint32{Version, uint32(len(ix.entries)), fineD, chromD})
 	for i := range ix.entries {
 		e := &ix.entries[i]
-		if err := cardCheckID(e.ID); err != nil {
-			return fmt.Errorf("vision: save card index: entry %d: %w", i, err)
+		if err := checkID(e.ID); err != nil {
+			return fmt.Errorf("index: save card index: entry %d: %w", i, err)
 		}
 		rec.Reset()
 		var flags byte
@@ -131,20 +132,20 @@ func (ix *Index) Save(dir string) error {
 			flags |= 1
 		}
 		rec.WriteByte(flags)
-		cardWriteEntry(&rec, e)
+		writeEntry(&rec, e)
 		binary.Write(&buf, le, [2]uint32{uint32(rec.Len()), crc32.ChecksumIEEE(rec.Bytes())})
 		buf.Write(rec.Bytes())
 	}
 	// Data first, manifest last: a manifest always describes its data.
-	if err := cardWriteFile(filepath.Join(dir, cardIndexData), buf.Bytes()); err != nil {
+	if err := writeFile(filepath.Join(dir, indexData), buf.Bytes()); err != nil {
 		return err
 	}
-	return cardWriteFile(filepath.Join(dir, cardIndexManifest), append(js, '\n'))
+	return writeFile(filepath.Join(dir, indexManifest), append(js, '\n'))
 }
 
-// cardWriteEntry writes an entry without its flags: its id (uint16 length,
+// writeEntry writes an entry without its flags: its id (uint16 length,
 // bytes), hash, fine norm, fine grey, chroma, keypoints and views.
-func cardWriteEntry(buf *bytes.Buffer, e *Entry) {
+func writeEntry(buf *bytes.Buffer, e *Entry) {
 	le := binary.LittleEndian
 	binary.Write(buf, le, uint16(len(e.ID)))
 	buf.WriteString(e.ID)
@@ -152,14 +153,14 @@ func cardWriteEntry(buf *bytes.Buffer, e *Entry) {
 	binary.Write(buf, le, e.Desc.fineNorm)
 	binary.Write(buf, le, e.Desc.fine[:])
 	binary.Write(buf, le, e.Desc.chroma[:])
-	cardWriteKeys(buf, e.Keys)
-	cardWriteKeys(buf, e.views)
+	writeKeys(buf, e.Keys)
+	writeKeys(buf, e.views)
 }
 
-// cardWriteKeys writes an example's keypoints: their count (0: none, and
+// writeKeys writes an example's keypoints: their count (0: none, and
 // nothing more), the upright card's size, then per keypoint x, y (float32)
 // and the descriptor (4 uint64).
-func cardWriteKeys(buf *bytes.Buffer, ks *Keys) {
+func writeKeys(buf *bytes.Buffer, ks *Keys) {
 	le := binary.LittleEndian
 	if ks == nil || len(ks.Desc) == 0 {
 		binary.Write(buf, le, uint16(0))
@@ -173,57 +174,57 @@ func cardWriteKeys(buf *bytes.Buffer, ks *Keys) {
 	}
 }
 
-// cardWriteFile writes data to path through a temporary file and a rename.
-func cardWriteFile(path string, data []byte) error {
+// writeFile writes data to path through a temporary file and a rename.
+func writeFile(path string, data []byte) error {
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("vision: save card index: %w", err)
+		return fmt.Errorf("index: save card index: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("vision: save card index: %w", err)
+		return fmt.Errorf("index: save card index: %w", err)
 	}
 	return nil
 }
 
-// LoadCardIndex reads an index saved with Save from dir. An index of another
+// Load reads an index saved with Save from dir. An index of another
 // version is refused with an error that says to teach the cards again.
 //
-// When descriptors.bin is damaged in places, LoadCardIndex returns the
+// When descriptors.bin is damaged in places, Load returns the
 // index of the entries it could read together with a
-// *CardIndexDamagedError naming the cards that lost entries: the caller
+// *DamagedError naming the cards that lost entries: the caller
 // reports it and goes on with the rest. Only when no entry could be read
 // is the index nil.
 func Load(dir string) (*Index, error) {
-	js, err := os.ReadFile(filepath.Join(dir, cardIndexManifest))
+	js, err := os.ReadFile(filepath.Join(dir, indexManifest))
 	if err != nil {
-		return nil, fmt.Errorf("vision: load card index: %w", err)
+		return nil, fmt.Errorf("index: load card index: %w", err)
 	}
-	var man cardIndexFile
+	var man indexFile
 	if err := json.Unmarshal(js, &man); err != nil {
-		return nil, fmt.Errorf("vision: load card index %s: %w", filepath.Join(dir, cardIndexManifest), err)
+		return nil, fmt.Errorf("index: load card index %s: %w", filepath.Join(dir, indexManifest), err)
 	}
 	if man.Format != "tablecam-card-index" {
-		return nil, fmt.Errorf("vision: load card index %s: not a card index (format %q)", dir, man.Format)
+		return nil, fmt.Errorf("index: load card index %s: not a card index (format %q)", dir, man.Format)
 	}
-	if (man.Version != Version && man.Version != cardIndexUnframed) || man.Descriptor != cardDescriptorName {
-		return nil, fmt.Errorf("vision: load card index %s: version %d (%s), this tablecam reads version %d (%s): teach the cards again",
-			dir, man.Version, man.Descriptor, Version, cardDescriptorName)
+	if (man.Version != Version && man.Version != indexUnframed) || man.Descriptor != descriptorName {
+		return nil, fmt.Errorf("index: load card index %s: version %d (%s), this tablecam reads version %d (%s): teach the cards again",
+			dir, man.Version, man.Descriptor, Version, descriptorName)
 	}
 	if man.Threshold < 0 || man.Ratio < 0 || math.IsNaN(man.Threshold) || math.IsNaN(man.Ratio) {
-		return nil, fmt.Errorf("vision: load card index %s: bad threshold or ratio", dir)
+		return nil, fmt.Errorf("index: load card index %s: bad threshold or ratio", dir)
 	}
-	f, err := os.Open(filepath.Join(dir, cardIndexData))
+	f, err := os.Open(filepath.Join(dir, indexData))
 	if err != nil {
-		return nil, fmt.Errorf("vision: load card index: %w", err)
+		return nil, fmt.Errorf("index: load card index: %w", err)
 	}
 	defer f.Close()
 	r := bufio.NewReader(f)
 	bad := func(what string) error {
-		return fmt.Errorf("vision: load card index %s: %s is damaged (%s)", dir, cardIndexData, what)
+		return fmt.Errorf("index: load card index %s: %s is damaged (%s)", dir, indexData, what)
 	}
-	magic := make([]byte, len(cardIndexMagic))
-	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != cardIndexMagic {
+	magic := make([]byte, len(indexMagic))
+	if _, err := io.ReadFull(r, magic); err != nil || string(magic) != indexMagic {
 		return nil, bad("no header")
 	}
 	le := binary.LittleEndian
@@ -231,21 +232,21 @@ func Load(dir string) (*Index, error) {
 	if err := binary.Read(r, le, &hdr); err != nil {
 		return nil, bad("short header")
 	}
-	if int(hdr[0]) != man.Version || hdr[2] != cardFineD || hdr[3] != cardChromD {
+	if int(hdr[0]) != man.Version || hdr[2] != fineD || hdr[3] != chromD {
 		return nil, bad("wrong version or sizes")
 	}
-	if int(hdr[1]) != man.Examples || hdr[1] > cardIndexMaxEntries {
+	if int(hdr[1]) != man.Examples || hdr[1] > indexMaxEntries {
 		return nil, bad(fmt.Sprintf("%d entries, manifest says %d", hdr[1], man.Examples))
 	}
 	n := int(hdr[1])
 	ix := &Index{Threshold: man.Threshold, Ratio: man.Ratio, entries: make([]Entry, 0, n)}
 	var reasons []string
-	if man.Version == cardIndexUnframed {
-		if err := cardReadUnframed(r, ix, n); err != nil {
+	if man.Version == indexUnframed {
+		if err := readUnframed(r, ix, n); err != nil {
 			reasons = append(reasons, err.Error())
 		}
 	} else {
-		reasons = cardReadRecords(r, ix, n)
+		reasons = readRecords(r, ix, n)
 	}
 	if len(reasons) == 0 {
 		if _, err := r.ReadByte(); err != io.EOF {
@@ -275,11 +276,11 @@ func Load(dir string) (*Index, error) {
 	return ix, damage
 }
 
-// cardReadRecords reads n records (version 5 on) into ix: a record whose
+// readRecords reads n records (version 5 on) into ix: a record whose
 // checksum or contents are wrong is left out and its reason returned; a
 // record whose length cannot be read ends the reading (the records after it
 // cannot be found).
-func cardReadRecords(r *bufio.Reader, ix *Index, n int) []string {
+func readRecords(r *bufio.Reader, ix *Index, n int) []string {
 	var reasons []string
 	le := binary.LittleEndian
 	var payload []byte
@@ -289,7 +290,7 @@ func cardReadRecords(r *bufio.Reader, ix *Index, n int) []string {
 		if err := binary.Read(r, le, &frame); err != nil {
 			return append(reasons, fmt.Sprintf("entries %d to %d missing", i+1, n))
 		}
-		if frame[0] < 1 || frame[0] > cardIndexMaxRecord {
+		if frame[0] < 1 || frame[0] > indexMaxRecord {
 			return append(reasons, fmt.Sprintf("entry %d: length %d, entries %d to %d unreadable", i+1, frame[0], i+1, n))
 		}
 		payload = slices.Grow(payload[:0], int(frame[0]))[:frame[0]]
@@ -302,7 +303,7 @@ func cardReadRecords(r *bufio.Reader, ix *Index, n int) []string {
 		}
 		br := bytes.NewReader(payload[1:])
 		pr.Reset(br)
-		e, err := cardReadEntry(pr, false)
+		e, err := readEntry(pr, false)
 		if err == nil {
 			if _, end := pr.ReadByte(); end != io.EOF {
 				err = errors.New("longer than its contents")
@@ -318,12 +319,12 @@ func cardReadRecords(r *bufio.Reader, ix *Index, n int) []string {
 	return reasons
 }
 
-// cardReadUnframed reads the n entries of a version 4 index into ix. An
+// readUnframed reads the n entries of a version 4 index into ix. An
 // entry that cannot be read ends the reading: nothing says where the next
 // one starts.
-func cardReadUnframed(r *bufio.Reader, ix *Index, n int) error {
+func readUnframed(r *bufio.Reader, ix *Index, n int) error {
 	for i := range n {
-		e, err := cardReadEntry(r, true)
+		e, err := readEntry(r, true)
 		if err != nil {
 			return fmt.Errorf("entry %d: %v, entries %d to %d unreadable", i+1, err, i+1, n)
 		}
@@ -333,10 +334,10 @@ func cardReadUnframed(r *bufio.Reader, ix *Index, n int) error {
 	return nil
 }
 
-// cardReadEntry reads what cardWriteEntry writes. unframed: an index of
+// readEntry reads what writeEntry writes. unframed: an index of
 // version 4, whose writer gave an example with no keypoints found the
-// card's size after the count 0 (cardReadKeys).
-func cardReadEntry(r *bufio.Reader, unframed bool) (Entry, error) {
+// card's size after the count 0 (readKeys).
+func readEntry(r *bufio.Reader, unframed bool) (Entry, error) {
 	le := binary.LittleEndian
 	var e Entry
 	var n uint16
@@ -348,7 +349,7 @@ func cardReadEntry(r *bufio.Reader, unframed bool) (Entry, error) {
 		return e, errors.New("short card id")
 	}
 	e.ID = string(id)
-	if err := cardCheckID(e.ID); err != nil {
+	if err := checkID(e.ID); err != nil {
 		return e, fmt.Errorf("card id: %w", err)
 	}
 	if err := binary.Read(r, le, &e.Desc.hash); err != nil {
@@ -372,24 +373,24 @@ func cardReadEntry(r *bufio.Reader, unframed bool) (Entry, error) {
 		}
 	}
 	var err error
-	if e.Keys, err = cardReadKeys(r, unframed); err != nil {
+	if e.Keys, err = readKeys(r, unframed); err != nil {
 		return e, err
 	}
-	if e.views, err = cardReadKeys(r, unframed); err != nil {
+	if e.views, err = readKeys(r, unframed); err != nil {
 		return e, err
 	}
 	e.setBlockEnergy()
 	return e, nil
 }
 
-// cardIsKeySize reports whether b (4 bytes) is a card size of keypoints,
+// isKeySize reports whether b (4 bytes) is a card size of keypoints,
 // upright or lying.
-func cardIsKeySize(b []byte) bool {
+func isKeySize(b []byte) bool {
 	w, h := binary.LittleEndian.Uint16(b), binary.LittleEndian.Uint16(b[2:])
 	return w == KeyW && h == cardKeyH || w == cardKeyH && h == KeyW
 }
 
-// cardReadKeys reads what cardWriteKeys writes (nil for none). unframed:
+// readKeys reads what writeKeys writes (nil for none). unframed:
 // version 4's writer followed the count 0 of an example with no keypoints
 // found by the card's size; it is skipped. Nothing else can follow a
 // count 0 with those four bytes: an entry without keypoints has no views
@@ -397,14 +398,14 @@ func cardIsKeySize(b []byte) bool {
 // keypoints' count 0 is followed by its views' count 0; the views are
 // followed by the next entry's id length, at most 64, and a card side is
 // 96 or 134.
-func cardReadKeys(r *bufio.Reader, unframed bool) (*Keys, error) {
+func readKeys(r *bufio.Reader, unframed bool) (*Keys, error) {
 	le := binary.LittleEndian
 	var n uint16
 	if err := binary.Read(r, le, &n); err != nil {
 		return nil, fmt.Errorf("short keypoints: %w", err)
 	}
 	if n == 0 {
-		if b, err := r.Peek(4); unframed && err == nil && cardIsKeySize(b) {
+		if b, err := r.Peek(4); unframed && err == nil && isKeySize(b) {
 			r.Discard(4)
 		}
 		return nil, nil
@@ -413,7 +414,7 @@ func cardReadKeys(r *bufio.Reader, unframed bool) (*Keys, error) {
 	if err := binary.Read(r, le, &size); err != nil {
 		return nil, fmt.Errorf("short keypoints: %w", err)
 	}
-	if n > 4*cardKeyTeach || size != [2]uint16{KeyW, cardKeyH} && size != [2]uint16{cardKeyH, KeyW} {
+	if n > 4*keyTeach || size != [2]uint16{KeyW, cardKeyH} && size != [2]uint16{cardKeyH, KeyW} {
 		return nil, fmt.Errorf("bad keypoints (%d of a %dx%d card)", n, size[0], size[1])
 	}
 	ks := &Keys{W: int(size[0]), H: int(size[1]), Pts: make([]geom.Point, n), Desc: make([][4]uint64, n)}

@@ -18,10 +18,10 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// cardRoundTripPicture draws a card on a table, w×h (lying when w > h),
+// roundTripPicture draws a card on a table, w×h (lying when w > h),
 // with shapes on it (none when blank), the picture turned by a small
 // random angle about the card.
-func cardRoundTripPicture(rng *rand.Rand, w, h int, blank bool) gocv.Mat {
+func roundTripPicture(rng *rand.Rand, w, h int, blank bool) gocv.Mat {
 	table := gocv.NewScalar(float64(20+rng.IntN(60)), float64(60+rng.IntN(80)), float64(20+rng.IntN(60)), 0)
 	m := gocv.NewMatWithSizeFromScalar(table, 420, 520, gocv.MatTypeCV8UC3)
 	x0, y0 := 260-w/2+rng.IntN(41)-20, 210-h/2+rng.IntN(41)-20
@@ -48,10 +48,10 @@ func cardRoundTripPicture(rng *rand.Rand, w, h int, blank bool) gocv.Mat {
 	return out
 }
 
-// cardRoundTripIndex teaches n varied cards: upright and lying (every
+// roundTripIndex teaches n varied cards: upright and lying (every
 // second), busy and blank (every fifth: no keypoints are found on them),
 // each from one to three pictures.
-func cardRoundTripIndex(t *testing.T, seed uint64, n int) *Index {
+func roundTripIndex(t *testing.T, seed uint64, n int) *Index {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 38))
 	ix := New()
@@ -63,7 +63,7 @@ func cardRoundTripIndex(t *testing.T, seed uint64, n int) *Index {
 		}
 		var imgs []gocv.Mat
 		for range 1 + rng.IntN(3) {
-			imgs = append(imgs, cardRoundTripPicture(rng, w, h, c%5 == 0))
+			imgs = append(imgs, roundTripPicture(rng, w, h, c%5 == 0))
 		}
 		err := ix.Teach(fmt.Sprintf("card-%02d", c), imgs...)
 		for _, m := range imgs {
@@ -77,14 +77,14 @@ func cardRoundTripIndex(t *testing.T, seed uint64, n int) *Index {
 }
 
 // TestCardIndexRoundTrip: an index as teaching leaves it is what
-// LoadCardIndex reads back from Save: every entry (descriptor, grown,
+// Load reads back from Save: every entry (descriptor, grown,
 // keypoints and views, block energies), the hashes, threshold and ratio.
 // The cards taught vary: upright and lying, busy and blank (no keypoints),
 // one to three pictures each, placed and turned at random; among them are
 // lying examples without keypoints, which the reader once misread.
 func TestCardIndexRoundTrip(t *testing.T) {
 	for _, seed := range []uint64{1, 2} {
-		ix := cardRoundTripIndex(t, seed, 30)
+		ix := roundTripIndex(t, seed, 30)
 		ix.Threshold, ix.Ratio = 0.3, 0.8
 		lying, none := 0, 0
 		for i := range ix.entries {
@@ -99,7 +99,7 @@ func TestCardIndexRoundTrip(t *testing.T) {
 		if lying == 0 || none == 0 {
 			t.Fatalf("seed %d: %d lying examples, %d without keypoints: the cards do not vary enough", seed, lying, none)
 		}
-		back := cardIndexReloaded(t, ix)
+		back := indexReloaded(t, ix)
 		if back.Threshold != ix.Threshold || back.Ratio != ix.Ratio || !reflect.DeepEqual(back.hashes, ix.hashes) {
 			t.Errorf("seed %d: threshold %v ratio %v, %d hashes; want %v %v %d", seed, back.Threshold, back.Ratio, len(back.hashes), ix.Threshold, ix.Ratio, len(ix.hashes))
 		}
@@ -114,12 +114,12 @@ func TestCardIndexRoundTrip(t *testing.T) {
 	}
 }
 
-// cardIndexRecords returns the offsets of the records of descriptors.bin
+// indexRecords returns the offsets of the records of descriptors.bin
 // (version 5) in data.
-func cardIndexRecords(t *testing.T, data []byte) []int {
+func indexRecords(t *testing.T, data []byte) []int {
 	t.Helper()
 	var offs []int
-	off := len(cardIndexMagic) + 16
+	off := len(indexMagic) + 16
 	for off < len(data) {
 		offs = append(offs, off)
 		off += 8 + int(binary.LittleEndian.Uint32(data[off:]))
@@ -132,20 +132,20 @@ func cardIndexRecords(t *testing.T, data []byte) []int {
 
 // TestCardIndexDamagedEntries: a damaged entry of a saved index costs that
 // entry: the others load and read, and the error (a
-// *CardIndexDamagedError, with the index) names the card that lost it.
+// *DamagedError, with the index) names the card that lost it.
 // A record whose length is damaged costs it and those after it, no more.
 func TestCardIndexDamagedEntries(t *testing.T) {
-	ix := cardRoundTripIndex(t, 3, 6)
+	ix := roundTripIndex(t, 3, 6)
 	dir := t.TempDir()
 	if err := ix.Save(dir); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, cardIndexData)
+	path := filepath.Join(dir, indexData)
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	offs := cardIndexRecords(t, good)
+	offs := indexRecords(t, good)
 	if len(offs) != len(ix.entries) {
 		t.Fatalf("%d records for %d entries", len(offs), len(ix.entries))
 	}
@@ -162,7 +162,7 @@ func TestCardIndexDamagedEntries(t *testing.T) {
 		{"a flipped byte, checksum made right (a bad keypoint count)", func(b []byte) []byte {
 			// The keypoints' count of entry k, after flags, id, hash,
 			// norm, fine grey and chroma.
-			p := offs[k] + 8 + 1 + 2 + len(victim) + 8 + 4 + cardFineD + 4*cardChromD
+			p := offs[k] + 8 + 1 + 2 + len(victim) + 8 + 4 + fineD + 4*chromD
 			binary.LittleEndian.PutUint16(b[p:], 4000)
 			binary.LittleEndian.PutUint32(b[offs[k]+4:], crc32.ChecksumIEEE(b[offs[k]+8:offs[k+1]]))
 			return b
@@ -217,28 +217,28 @@ func TestCardIndexDamagedEntries(t *testing.T) {
 	}
 }
 
-// cardWriteUnframed writes ix as version 4 wrote it: the entries one after
+// writeUnframed writes ix as version 4 wrote it: the entries one after
 // the other, and keypoints of which none were found written as their count
 // 0 followed by the card's size.
-func cardWriteUnframed(t *testing.T, dir string, ix *Index) {
+func writeUnframed(t *testing.T, dir string, ix *Index) {
 	t.Helper()
 	if err := ix.Save(dir); err != nil {
 		t.Fatal(err)
 	}
-	man, err := os.ReadFile(filepath.Join(dir, cardIndexManifest))
+	man, err := os.ReadFile(filepath.Join(dir, indexManifest))
 	if err != nil {
 		t.Fatal(err)
 	}
 	man = bytes.Replace(man, []byte(fmt.Sprintf(`"version": %d`, Version)), []byte(`"version": 4`), 1)
 	var buf bytes.Buffer
-	buf.WriteString(cardIndexMagic)
-	binary.Write(&buf, binary.LittleEndian, [4]uint32{4, uint32(len(ix.entries)), cardFineD, cardChromD})
+	buf.WriteString(indexMagic)
+	binary.Write(&buf, binary.LittleEndian, [4]uint32{4, uint32(len(ix.entries)), fineD, chromD})
 	keys := func(ks *Keys) {
 		if ks != nil && len(ks.Desc) == 0 {
 			binary.Write(&buf, binary.LittleEndian, [3]uint16{0, uint16(ks.W), uint16(ks.H)})
 			return
 		}
-		cardWriteKeys(&buf, ks)
+		writeKeys(&buf, ks)
 	}
 	for _, e := range ix.entries {
 		binary.Write(&buf, binary.LittleEndian, uint16(len(e.ID)))
@@ -250,8 +250,8 @@ func cardWriteUnframed(t *testing.T, dir string, ix *Index) {
 		keys(e.Keys)
 		keys(e.views)
 	}
-	os.WriteFile(filepath.Join(dir, cardIndexData), buf.Bytes(), 0o644)
-	os.WriteFile(filepath.Join(dir, cardIndexManifest), man, 0o644)
+	os.WriteFile(filepath.Join(dir, indexData), buf.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, indexManifest), man, 0o644)
 }
 
 // TestCardIndexUnframed: an index saved by version 4 (entries unframed)
@@ -259,7 +259,7 @@ func cardWriteUnframed(t *testing.T, dir string, ix *Index) {
 // size after the count 0, upright and lying); damaged in the middle, the
 // entries before the damage load and the cards after it are named.
 func TestCardIndexUnframed(t *testing.T) {
-	ix := cardRoundTripIndex(t, 4, 10)
+	ix := roundTripIndex(t, 4, 10)
 	// Examples whose keypoints and views were taken but none found, as
 	// version 4's teaching kept them.
 	empty := 0
@@ -277,7 +277,7 @@ func TestCardIndexUnframed(t *testing.T) {
 		t.Fatalf("%d examples without keypoints", empty)
 	}
 	dir := t.TempDir()
-	cardWriteUnframed(t, dir, ix)
+	writeUnframed(t, dir, ix)
 	back, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +296,7 @@ func TestCardIndexUnframed(t *testing.T) {
 		t.Errorf("version 4 index: entries differ after loading")
 	}
 	// Damaged: the entries before the damage load.
-	path := filepath.Join(dir, cardIndexData)
+	path := filepath.Join(dir, indexData)
 	data, _ := os.ReadFile(path)
 	os.WriteFile(path, data[:len(data)/2], 0o644)
 	back, err = Load(dir)

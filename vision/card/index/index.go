@@ -7,18 +7,18 @@ import (
 	"sort"
 )
 
-// CardIndexVersion is the version of the saved index format and of the
+// Version is the version of the saved index format and of the
 // descriptor; Load refuses other versions (teach the cards again) but
 // version 4, whose descriptor is the same and whose entries are not
 // framed (cards_index_file.go).
 const Version = 5
 
-// cardDescriptorName names the descriptor in saved indexes.
-const cardDescriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8+orb96x134+views4t1.41"
+// descriptorName names the descriptor in saved indexes.
+const descriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8+orb96x134+views4t1.41"
 
 // Defaults of the match decision: a card is taken for the nearest taught
-// card when its distance is at most DefaultCardThreshold and at most
-// DefaultCardRatio times the distance of the nearest other taught card;
+// card when its distance is at most DefaultThreshold and at most
+// DefaultRatio times the distance of the nearest other taught card;
 // otherwise it is "unknown". Calibrated on training scenes only
 // (TestCardsCalibrate in cards_eval_test.go; 100 cards, 600 training
 // scenes: 81% of right-card outlines accepted, 1 of 1096 others) to keep
@@ -28,9 +28,9 @@ const (
 	DefaultRatio     = 0.34
 )
 
-// CardIndex is a set of taught cards: for each card id the descriptors of
-// its example photos. Build one with [TeachCards], keep it with Save and
-// LoadCardIndex. An index is not changed by matching and is safe for
+// Index is a set of taught cards: for each card id the descriptors of
+// its example photos. Build one with [TeachFolder], keep it with Save and
+// Load. An index is not changed by matching and is safe for
 // concurrent reads.
 type Index struct {
 	// Threshold is the largest distance accepted as a match (0: the
@@ -46,10 +46,12 @@ type Index struct {
 	hashes []uint64
 }
 
+// Entry is one taught example of a card: its descriptor, and the
+// keypoints of its card (nil on the example's grown entry).
 type Entry struct {
 	ID   string
 	Desc Desc
-	// grown: the example's outline grown by cardGrowInner (the second
+	// Grown: the example's outline grown by GrowInner (the second
 	// entry of each example, add).
 	Grown bool
 	Keys  *Keys // the example's keypoints (nil on its grown entry)
@@ -57,7 +59,7 @@ type Entry struct {
 	// at their places in the upright card: the whole-frame search's.
 	views *Keys
 	// blockE is the energy of desc.fine per chroma cell (the masked
-	// comparison's, cardDistanceMasked).
+	// comparison's, distanceMasked).
 	blockE [ChromN * ChromN]float32
 }
 
@@ -86,6 +88,8 @@ func (ix *Index) AddEntry(e Entry) {
 	ix.entries = append(ix.entries, e)
 }
 
+// MatchThreshold is the largest distance Accepts takes: Threshold, or
+// DefaultThreshold when that is 0.
 func (ix *Index) MatchThreshold() float64 {
 	if ix.Threshold > 0 {
 		return ix.Threshold
@@ -100,7 +104,7 @@ func (ix *Index) ratio() float64 {
 	return DefaultRatio
 }
 
-// accepts reports whether m is taken for its card.
+// Accepts reports whether m is taken for its card.
 func (ix *Index) Accepts(m Match) bool {
 	ratio := ix.ratio()
 	if m.Mask != nil {
@@ -110,7 +114,7 @@ func (ix *Index) Accepts(m Match) bool {
 }
 
 // add stores an example of card id (its descriptors as found and as grown
-// by cardGrowInner) and returns how it was turned; the first example of a
+// by GrowInner) and returns how it was turned; the first example of a
 // card fixes its orientation — turned by firstRot — and later ones are
 // turned to agree with it.
 func (ix *Index) add(id string, d, grown *[4]Desc, firstRot int) int {
@@ -121,7 +125,7 @@ func (ix *Index) add(id string, d, grown *[4]Desc, firstRot int) int {
 			continue
 		}
 		for r := range 4 {
-			if dist := cardDistance(&d[r], &e.Desc); dist < best {
+			if dist := distance(&d[r], &e.Desc); dist < best {
 				best, rot = dist, r
 			}
 		}
@@ -136,32 +140,32 @@ func (ix *Index) add(id string, d, grown *[4]Desc, firstRot int) int {
 	return rot
 }
 
-// cardMatch is the outcome of a search.
+// Match is the outcome of a search.
 type Match struct {
 	ID     string
 	Dist   float64 // to the best example
 	Second float64 // best distance of any other card
 	Rot    int     // the query turned rot×90° clockwise matches
-	Grown  bool    // the best example's outline grown by cardGrowInner matches
+	Grown  bool    // the best example's outline grown by GrowInner matches
 	// mask, when set, are the blocks left out of the comparison
 	// (matchMasked), in the taught card's frame.
 	Mask *Mask
 	// cands are the nearest taught cards, nearest first (for the
 	// keypoint search).
-	Cands [cardKeyCands]string
+	Cands [keyCands]string
 }
 
-// cardShortlist is how many examples the hash search hands to the full
-// comparison, and cardRotSlack how many more differing hash bits than the
+// shortlist is how many examples the hash search hands to the full
+// comparison, and rotSlack how many more differing hash bits than the
 // best rotation's a rotation may have to be compared too.
 const (
-	cardShortlist = 16
-	cardRotSlack  = 6
+	shortlist = 16
+	rotSlack  = 6
 )
 
-// match finds the taught card nearest to the query (all four rotations).
+// Match finds the taught card nearest to the query (all four rotations).
 func (ix *Index) Match(q *[4]Desc) Match {
-	var buf [cardShortlist]cardCand
+	var buf [shortlist]cand
 	short := ix.shortlist(q, buf[:])
 	n := len(short)
 	m := Match{Dist: math.Inf(1), Second: math.Inf(1)}
@@ -170,16 +174,16 @@ func (ix *Index) Match(q *[4]Desc) Match {
 		id string
 		d  float64
 	}
-	var bestBuf [cardShortlist]cardBest
+	var bestBuf [shortlist]cardBest
 	best := bestBuf[:0]
 	for _, c := range short[:n] {
 		e := &ix.entries[c.i]
 		for r := range 4 {
 			// Rotations far from the best by hash are not the card's.
-			if bits.OnesCount64(q[r].hash^e.Desc.hash) > c.ham+cardRotSlack {
+			if bits.OnesCount64(q[r].hash^e.Desc.hash) > c.ham+rotSlack {
 				continue
 			}
-			d := cardDistance(&q[r], &e.Desc)
+			d := distance(&q[r], &e.Desc)
 			k := slices.IndexFunc(best, func(b cardBest) bool { return b.id == e.ID })
 			switch {
 			case k < 0:
@@ -192,17 +196,17 @@ func (ix *Index) Match(q *[4]Desc) Match {
 			}
 		}
 	}
-	var cd [cardKeyCands]float64
+	var cd [keyCands]float64
 	for _, b := range best {
 		id, d := b.id, b.d
 		if id != m.ID && d < m.Second {
 			m.Second = d
 		}
 		// Insertion into the nearest cards.
-		for k := range cardKeyCands {
+		for k := range keyCands {
 			if m.Cands[k] == "" || d < cd[k] || (d == cd[k] && id < m.Cands[k]) {
-				copy(m.Cands[k+1:], m.Cands[k:cardKeyCands-1])
-				copy(cd[k+1:], cd[k:cardKeyCands-1])
+				copy(m.Cands[k+1:], m.Cands[k:keyCands-1])
+				copy(cd[k+1:], cd[k:keyCands-1])
 				m.Cands[k], cd[k] = id, d
 				break
 			}
@@ -211,28 +215,28 @@ func (ix *Index) Match(q *[4]Desc) Match {
 	return m
 }
 
-// distanceTo is the least distance of descriptor d to the examples of
+// DistanceTo is the least distance of descriptor d to the examples of
 // card id (+Inf when it has none).
 func (ix *Index) DistanceTo(id string, d *Desc) float64 {
 	best := math.Inf(1)
 	for i := range ix.entries {
 		if e := &ix.entries[i]; e.ID == id {
-			best = min(best, cardDistance(d, &e.Desc))
+			best = min(best, distance(d, &e.Desc))
 		}
 	}
 	return best
 }
 
-// cardCand is an example on the hash shortlist: ix.entries[i], ham bits
+// cand is an example on the hash shortlist: ix.entries[i], ham bits
 // from the query in its nearest turn.
-type cardCand struct {
+type cand struct {
 	i   int
 	ham int
 }
 
 // shortlist fills buf with the examples whose hashes are nearest to q's
 // in any turn, nearest first, and returns the part filled.
-func (ix *Index) shortlist(q *[4]Desc, buf []cardCand) []cardCand {
+func (ix *Index) shortlist(q *[4]Desc, buf []cand) []cand {
 	short := buf[:0]
 	hashes := ix.hashes
 	if len(hashes) != len(ix.entries) { // entries set directly (tests)
@@ -244,11 +248,11 @@ func (ix *Index) shortlist(q *[4]Desc, buf []cardCand) []cardCand {
 			h = min(h, bits.OnesCount64(q[r].hash^eh))
 		}
 		if len(short) < len(buf) {
-			short = append(short, cardCand{i, h})
+			short = append(short, cand{i, h})
 		} else if h >= short[len(short)-1].ham {
 			continue
 		} else {
-			short[len(short)-1] = cardCand{i, h}
+			short[len(short)-1] = cand{i, h}
 		}
 		for k := len(short) - 1; k > 0 && short[k].ham < short[k-1].ham; k-- {
 			short[k], short[k-1] = short[k-1], short[k]
@@ -270,7 +274,7 @@ func (ix *Index) syncedHashes() []uint64 {
 	return hs
 }
 
-// keysOf appends the keypoints of card id to out (those of its first
+// KeysOf appends the keypoints of card id to out (those of its first
 // example that has them: one set per card, so that a keypoint's nearest
 // other keypoint, in the ratio test, is not the same point seen in another
 // example).
@@ -283,7 +287,7 @@ func (ix *Index) KeysOf(id string, out []*Keys) []*Keys {
 	return out
 }
 
-// keysAll appends the keypoints of every example of card id to out (the
+// KeysAll appends the keypoints of every example of card id to out (the
 // verification of one card at its pose: its best example counts).
 func (ix *Index) KeysAll(id string, out []*Keys) []*Keys {
 	for i := range ix.entries {
@@ -305,11 +309,11 @@ func (ix *Index) viewsAll(id string, out []*Keys) []*Keys {
 	return out
 }
 
-// indexUnknown is the id no card may be taught under: readers report a
+// Unknown is the id no card may be taught under: readers report a
 // card seen but not recognised as it.
 const Unknown = "unknown"
 
-// cardGrowInner is how much an outline is enlarged in its second reading:
+// GrowInner is how much an outline is enlarged in its second reading:
 // an outline found at a card's inner frame (its border has no edge against
 // the table) then covers the whole card.
 const GrowInner = 0.075

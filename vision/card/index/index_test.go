@@ -12,21 +12,21 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// TestCardBoxBlur checks cardBoxBlur against the mean of each pixel's
+// TestCardBoxBlur checks boxBlur against the mean of each pixel's
 // (2k+1)² neighbours, the border replicated, summed directly: equal to
 // rounding, on random images of several scales and radii.
 func TestCardBoxBlur(t *testing.T) {
-	const n = cardFineN
+	const n = fineN
 	rng := rand.New(rand.NewPCG(1, 2))
 	clamp := func(v int) int { return max(0, min(n-1, v)) }
-	var g, out, tmp [cardFineD]float64
+	var g, out, tmp [fineD]float64
 	for trial := range 20 {
 		scale := math.Pow(10, float64(trial%5-2))
 		for i := range g {
 			g[i] = (rng.Float64() - 0.5) * 255 * scale
 		}
-		for _, k := range []int{cardSmoothRadius, cardLowCutRadius, 1, 40} {
-			cardBoxBlur(&g, &out, &tmp, k)
+		for _, k := range []int{smoothRadius, lowCutRadius, 1, 40} {
+			boxBlur(&g, &out, &tmp, k)
 			for y := 0; y < n; y += 7 {
 				for x := 0; x < n; x += 5 {
 					s := 0.0
@@ -59,7 +59,7 @@ func TestCardIndexGrownEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	loaded := cardIndexReloaded(t, ix)
+	loaded := indexReloaded(t, ix)
 	for name, x := range map[string]*Index{"taught": ix, "loaded": loaded} {
 		if len(x.entries) != 4 {
 			t.Fatalf("%s: %d entries, want 4", name, len(x.entries))
@@ -74,7 +74,7 @@ func TestCardIndexGrownEntries(t *testing.T) {
 
 // TestCardShortlistHashes: the shortlist, which reads the entries' hashes
 // kept side by side (ix.hashes), keeps them in step with the entries as
-// cards are taught (add) and loaded (LoadCardIndex), and lists what the
+// cards are taught (add) and loaded (Load), and lists what the
 // entries' own hashes list; with entries set directly (ix.hashes shorter)
 // it reads the entries.
 func TestCardShortlistHashes(t *testing.T) {
@@ -93,19 +93,19 @@ func TestCardShortlistHashes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	loaded := cardIndexReloaded(t, ix)
+	loaded := indexReloaded(t, ix)
 	// The shortlist as the entries give it: every entry's nearest turn,
 	// nearest first, ties in the entries' order.
-	want := func(x *Index, q *[4]Desc, n int) []cardCand {
-		var all []cardCand
+	want := func(x *Index, q *[4]Desc, n int) []cand {
+		var all []cand
 		for i := range x.entries {
 			h := 64
 			for r := range 4 {
 				h = min(h, bits.OnesCount64(q[r].hash^x.entries[i].Desc.hash))
 			}
-			all = append(all, cardCand{i, h})
+			all = append(all, cand{i, h})
 		}
-		slices.SortStableFunc(all, func(a, b cardCand) int { return a.ham - b.ham })
+		slices.SortStableFunc(all, func(a, b cand) int { return a.ham - b.ham })
 		return all[:min(n, len(all))]
 	}
 	direct := &Index{entries: slices.Clone(ix.entries[:len(ix.entries)-2])}
@@ -126,16 +126,16 @@ func TestCardShortlistHashes(t *testing.T) {
 					q[r].hash = x.entries[rng.IntN(len(x.entries))].Desc.hash ^ 1<<rng.IntN(64)
 				}
 			}
-			var buf [cardShortlist]cardCand
-			if got, w := x.shortlist(&q, buf[:]), want(x, &q, cardShortlist); !slices.Equal(got, w) {
+			var buf [shortlist]cand
+			if got, w := x.shortlist(&q, buf[:]), want(x, &q, shortlist); !slices.Equal(got, w) {
 				t.Fatalf("%s: query %d: shortlist %v, want %v", name, k, got, w)
 			}
 		}
 	}
 }
 
-// cardIndexReloaded saves ix to a temporary directory and loads it back.
-func cardIndexReloaded(t *testing.T, ix *Index) *Index {
+// indexReloaded saves ix to a temporary directory and loads it back.
+func indexReloaded(t *testing.T, ix *Index) *Index {
 	t.Helper()
 	dir := t.TempDir()
 	if err := ix.Save(dir); err != nil {
@@ -148,26 +148,26 @@ func cardIndexReloaded(t *testing.T, ix *Index) *Index {
 	return loaded
 }
 
-// TestCardTurnFine: cardTurnFine puts each pixel of the fine grey image
-// where cardRotStrides says a turn r×90° clockwise takes it, for the four
+// TestCardTurnFine: turnFine puts each pixel of the fine grey image
+// where rotStrides says a turn r×90° clockwise takes it, for the four
 // turns, on a patterned image and on random ones.
 func TestCardTurnFine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	var in, out [cardFineD]int8
+	var in, out [fineD]int8
 	for trial := range 20 {
 		for i := range in {
-			in[i] = int8(i*7 + i/cardFineN)
+			in[i] = int8(i*7 + i/fineN)
 			if trial > 0 {
 				in[i] = int8(rng.IntN(256) - 128)
 			}
 		}
 		for r := range 4 {
 			clear(out[:])
-			cardTurnFine(&out, &in, r)
-			base, sy, sx := cardRotStrides(r, cardFineN)
-			for y := range cardFineN {
-				for x := range cardFineN {
-					if got, want := out[y*cardFineN+x], in[base+y*sy+x*sx]; got != want {
+			turnFine(&out, &in, r)
+			base, sy, sx := rotStrides(r, fineN)
+			for y := range fineN {
+				for x := range fineN {
+					if got, want := out[y*fineN+x], in[base+y*sy+x*sx]; got != want {
 						t.Fatalf("trial %d, turn %d, pixel (%d, %d): %d, want %d", trial, r, x, y, got, want)
 					}
 				}

@@ -3,7 +3,7 @@ package index
 // Keypoints of taught cards: a second way to find a taught card when its
 // outline was missed or found off (a busy table, a thumb over a corner, a
 // border that looks like the table). Each taught example keeps the ORB
-// keypoints of its card rectified upright at cardKeyW × cardKeyH. Where an
+// keypoints of its card rectified upright at KeyW × cardKeyH. Where an
 // outline matched no taught card, the place around it is searched for the
 // keypoints of the few taught cards nearest to it (the match's shortlist):
 // enough keypoints agreeing on one homography give the card's outline,
@@ -26,17 +26,17 @@ import (
 // Keypoint search sizes.
 const (
 	KeyW, cardKeyH = 96, 134 // the upright card keypoints are taken on
-	cardKeyTeach   = 300     // keypoints kept per taught example
-	cardKeyPlace   = 700     // keypoints taken in a searched place
-	cardKeyCands   = 3       // taught cards whose keypoints are tried
+	keyTeach       = 300     // keypoints kept per taught example
+	keyPlace       = 700     // keypoints taken in a searched place
+	keyCands       = 3       // taught cards whose keypoints are tried
 	KeyMinInliers  = 10      // keypoints agreeing on the homography
-	cardKeyMaxDist = 64      // second-nearest distance cap: a match needs best ≤ cardKeyRatio × min(second, cardKeyMaxDist+1), so at most 52
+	keyMaxDist     = 64      // second-nearest distance cap: a match needs best ≤ KeyRatio × min(second, keyMaxDist+1), so at most 52
 	KeyRatio       = 0.8     // best over second best keypoint match
 	KeyPlaces      = 3       // places searched per frame
 	KeyReach       = 0.45    // place: outline box grown by this of its larger side
 )
 
-// cardKeys are the keypoints of one taught example: positions in the
+// Keys are the keypoints of one taught example: positions in the
 // upright card (w × h, top-left corner first as taught) and their 256-bit
 // ORB descriptors.
 type Keys struct {
@@ -45,10 +45,10 @@ type Keys struct {
 	Desc [][4]uint64
 }
 
-// cardKeyer takes keypoints; it keeps its buffers and is not safe for
+// Keyer takes keypoints; it keeps its buffers and is not safe for
 // concurrent use.
 type Keyer struct {
-	orb              *cardOrb
+	orb              *orb
 	hm               gocv.Mat
 	warp, grey       gocv.Mat
 	scaled, noMask   gocv.Mat
@@ -73,67 +73,67 @@ type Keyer struct {
 	warpedSize image.Point
 	// upper, when set, takes the keypoints of the pyramid levels above
 	// the first (verifyAfter).
-	Upper *cardUpperKeyer
+	Upper *UpperKeyer
 }
 
-// newCardKeyer returns the keyer of the place search (cardKeyPlace
+// NewKeyer returns the keyer of the place search (keyPlace
 // keypoints in 4 levels).
 func NewKeyer() *Keyer {
-	return NewKeyerWith(cardKeyPlace, cardKeyLevels)
+	return NewKeyerWith(keyPlace, keyLevels)
 }
 
-// newCardKeyerWith returns a keyer taking at most features keypoints in levels
+// NewKeyerWith returns a keyer taking at most features keypoints in levels
 // pyramid levels (scale 1.3 between levels).
 func NewKeyerWith(features, levels int) *Keyer {
 	return &Keyer{
-		orb: cardNewORB(features, levels),
+		orb: newORB(features, levels),
 		hm:  gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F), warp: gocv.NewMat(), grey: gocv.NewMat(),
 		scaled: gocv.NewMat(), noMask: gocv.NewMat(),
 	}
 }
 
-// cardNewORB is the ORB of the card keyers: at most features keypoints in
-// levels pyramid levels cardKeyScale apart (an edge and a patch of 15, a
+// newORB is the ORB of the card keyers: at most features keypoints in
+// levels pyramid levels keyScale apart (an edge and a patch of 15, a
 // FAST threshold of 12).
-func cardNewORB(features, levels int) *cardOrb {
-	return newCardOrb(features, cardKeyScale, levels, 15, 15, 12)
+func newORB(features, levels int) *orb {
+	return newOrb(features, keyScale, levels, 15, 15, 12)
 }
 
-// Levels of newCardKeyer's ORB and the scale between them.
+// Levels of NewKeyer's ORB and the scale between them.
 const (
-	cardKeyLevels = 4
-	cardKeyScale  = 1.3
+	keyLevels = 4
+	keyScale  = 1.3
 )
 
-// newCardFirstLevelKeyer returns a keyer taking the keypoints newCardKeyer's
+// NewFirstLevelKeyer returns a keyer taking the keypoints NewKeyer's
 // takes in its first pyramid level, and only those: OpenCV's ORB gives
-// each level its share of the keypoints (cardOrbShares) and picks
+// each level its share of the keypoints (orbShares) and picks
 // them level by level, so one level with the first level's share finds
 // the same keypoints with the same descriptors (TestCardFirstLevelKeyer),
 // for about half the time.
 func NewFirstLevelKeyer() *Keyer {
-	return NewKeyerWith(cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1)
+	return NewKeyerWith(orbShares(keyPlace, keyScale, keyLevels)[0], 1)
 }
 
-// cardOrbScale is the scale of level l of OpenCV's ORB pyramid whose
+// orbScale is the scale of level l of OpenCV's ORB pyramid whose
 // levels are scale apart (getScale: (float)pow((double)scale, l), the
 // scale a float as ORB is given it).
-func cardOrbScale(scale float32, l int) float32 {
+func orbScale(scale float32, l int) float32 {
 	return float32(math.Pow(float64(scale), float64(l)))
 }
 
-// cardOrbLevelSize is the size of level l of ORB's pyramid of a picture of
+// orbLevelSize is the size of level l of ORB's pyramid of a picture of
 // size sz (detectAndCompute: each side times 1/scale in float, rounded).
-func cardOrbLevelSize(sz image.Point, scale float32, l int) image.Point {
-	inv := 1 / cardOrbScale(scale, l)
+func orbLevelSize(sz image.Point, scale float32, l int) image.Point {
+	inv := 1 / orbScale(scale, l)
 	return image.Pt(int(math.RoundToEven(float64(float32(sz.X)*inv))), int(math.RoundToEven(float64(float32(sz.Y)*inv))))
 }
 
-// cardOrbShares is the keypoints OpenCV's ORB (computeKeyPoints) allots
+// orbShares is the keypoints OpenCV's ORB (computeKeyPoints) allots
 // to each of levels pyramid levels scale apart when it takes features in
 // all, in its float arithmetic: the first ones a share falling by 1/scale
 // a level, rounded; the last what is left.
-func cardOrbShares(features int, scale float32, levels int) []int {
+func orbShares(features int, scale float32, levels int) []int {
 	factor := float32(1 / float64(scale))
 	per := float32(features) * (1 - factor) / (1 - float32(math.Pow(float64(factor), float64(levels))))
 	out := make([]int, levels)
@@ -147,32 +147,33 @@ func cardOrbShares(features int, scale float32, levels int) []int {
 	return out
 }
 
-// cardUpperKeyer takes the keypoints newCardKeyer's ORB takes in its
+// UpperKeyer takes the keypoints NewKeyer's ORB takes in its
 // pyramid levels above the first, given the first level (the picture):
 // each level as ORB builds it (the level below resized to its size,
 // INTER_LINEAR_EXACT), its keypoints taken by a one-level ORB with that
 // level's share and scaled as ORB scales them. A card's full look at its
 // keypoints (confirmAt) follows a first look that did not make its match
 // stand, which took the first level's keypoints already
-// (newCardFirstLevelKeyer); this takes the rest for about 0.6 of the full
+// (NewFirstLevelKeyer); this takes the rest for about 0.6 of the full
 // ORB's time, the same keypoints with the same descriptors in the same
 // order (TestCardUpperKeyer).
-type cardUpperKeyer struct {
-	orbs []*cardOrb // level l+1's
+type UpperKeyer struct {
+	orbs []*orb     // level l+1's
 	imgs []gocv.Mat // level l+1's picture
 }
 
-func NewUpperKeyer() *cardUpperKeyer {
-	shares := cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)
-	u := &cardUpperKeyer{}
-	for l := 1; l < cardKeyLevels; l++ {
-		u.orbs = append(u.orbs, cardNewORB(shares[l], 1))
+// NewUpperKeyer returns a keyer for the levels above a first look's.
+func NewUpperKeyer() *UpperKeyer {
+	shares := orbShares(keyPlace, keyScale, keyLevels)
+	u := &UpperKeyer{}
+	for l := 1; l < keyLevels; l++ {
+		u.orbs = append(u.orbs, newORB(shares[l], 1))
 		u.imgs = append(u.imgs, gocv.NewMat())
 	}
 	return u
 }
 
-func (u *cardUpperKeyer) close() {
+func (u *UpperKeyer) close() {
 	for i := range u.orbs {
 		u.orbs[i].close()
 		u.imgs[i].Close()
@@ -181,30 +182,31 @@ func (u *cardUpperKeyer) close() {
 
 // detectAppend appends to k.qpts and k.qdesc the keypoints of the levels
 // above the first of pic (8-bit grey), at most max in all.
-func (u *cardUpperKeyer) detectAppend(k *Keyer, pic gocv.Mat, max int) error {
+func (u *UpperKeyer) detectAppend(k *Keyer, pic gocv.Mat, max int) error {
 	prev := pic
 	sz := image.Pt(pic.Cols(), pic.Rows())
 	for i := range u.orbs {
 		l := i + 1
-		lsz := cardOrbLevelSize(sz, cardKeyScale, l)
+		lsz := orbLevelSize(sz, keyScale, l)
 		if lsz.X < 1 || lsz.Y < 1 {
 			break // ORB's own levels stop there too: nothing is found in them
 		}
-		gocv.Resize(prev, &u.imgs[i], lsz, 0, 0, cardInterLinearExact)
+		gocv.Resize(prev, &u.imgs[i], lsz, 0, 0, interLinearExact)
 		prev = u.imgs[i]
 		kps, desc, err := u.orbs[i].detectAndCompute(u.imgs[i], k.noMask)
 		if err != nil {
 			return err
 		}
-		k.appendKeys(kps, desc, cardOrbScale(cardKeyScale, l), max)
+		k.appendKeys(kps, desc, orbScale(keyScale, l), max)
 	}
 	return nil
 }
 
-// cardInterLinearExact is OpenCV's INTER_LINEAR_EXACT, with which ORB
+// interLinearExact is OpenCV's INTER_LINEAR_EXACT, with which ORB
 // shrinks each level of its pyramid to the next (gocv has no name for it).
-const cardInterLinearExact gocv.InterpolationFlags = 5
+const interLinearExact gocv.InterpolationFlags = 5
 
+// Close releases the keyer's buffers.
 func (k *Keyer) Close() {
 	if k.Upper != nil {
 		k.Upper.close()
@@ -223,7 +225,7 @@ func (k *Keyer) detect(grey gocv.Mat, max int) error {
 	return k.DetectMasked(grey, k.noMask, max)
 }
 
-// detectMasked is detect where mask (empty: everywhere) is not zero.
+// DetectMasked is detect where mask (empty: everywhere) is not zero.
 func (k *Keyer) DetectMasked(grey, mask gocv.Mat, max int) error {
 	kps, desc, err := k.orb.detectAndCompute(grey, mask)
 	if err != nil {
@@ -251,7 +253,7 @@ func (k *Keyer) appendKeys(kps []gocv.KeyPoint, desc []byte, scale float32, max 
 	}
 }
 
-// teach returns the keypoints of the card with outline q (clockwise, its
+// Teach returns the keypoints of the card with outline q (clockwise, its
 // top-left corner first) in img (8-bit BGR), rectified upright; a card
 // lying on its long side is rectified lying (w > h).
 func (k *Keyer) Teach(img gocv.Mat, q [4]geom.Point) (*Keys, error) {
@@ -260,10 +262,10 @@ func (k *Keyer) Teach(img gocv.Mat, q [4]geom.Point) (*Keys, error) {
 		w, h = h, w
 	}
 	if !WarpQuad(img, &k.warp, k.hm, q, PixelRect(0, 0, float64(w), float64(h)), image.Pt(w, h)) {
-		return nil, errors.New("vision: card keypoints: degenerate outline")
+		return nil, errors.New("index: card keypoints: degenerate outline")
 	}
 	gocv.CvtColor(k.warp, &k.grey, gocv.ColorBGRToGray)
-	if err := k.detect(k.grey, cardKeyTeach); err != nil {
+	if err := k.detect(k.grey, keyTeach); err != nil {
 		return nil, err
 	}
 	out := &Keys{W: w, H: h, Pts: append([]geom.Point(nil), k.QPts...), Desc: append([][4]uint64(nil), k.QDesc...)}
@@ -271,12 +273,12 @@ func (k *Keyer) Teach(img gocv.Mat, q [4]geom.Point) (*Keys, error) {
 }
 
 // Tilted views of a taught example (teachViews): the card squashed by
-// 1/cardViewTilt (a camera tilted by 45°) along each of cardViewDirs
-// directions, cardViewKeys keypoints taken in each.
+// 1/viewTilt (a camera tilted by 45°) along each of viewDirs
+// directions, viewKeys keypoints taken in each.
 const (
-	cardViewTilt = 1.41
-	cardViewDirs = 4
-	cardViewKeys = 150
+	viewTilt = 1.41
+	viewDirs = 4
+	viewKeys = 150
 )
 
 // teachViews returns the keypoints of the card with outline q in img seen
@@ -286,13 +288,13 @@ const (
 func (k *Keyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*Keys, error) {
 	out := &Keys{W: w, H: h}
 	rect := PixelRect(0, 0, float64(w), float64(h))
-	for v := range cardViewDirs {
-		phi := math.Pi * float64(v) / cardViewDirs
+	for v := range viewDirs {
+		phi := math.Pi * float64(v) / viewDirs
 		c, s := math.Cos(phi), math.Sin(phi)
 		// A = R(φ)ᵀ · diag(1/t, 1) · R(φ): squash along direction φ.
 		a := [4]float64{
-			c*c/cardViewTilt + s*s, c*s/cardViewTilt - c*s,
-			c*s/cardViewTilt - c*s, s*s/cardViewTilt + c*c,
+			c*c/viewTilt + s*s, c*s/viewTilt - c*s,
+			c*s/viewTilt - c*s, s*s/viewTilt + c*c,
 		}
 		var dst [4][2]float64
 		minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -307,10 +309,10 @@ func (k *Keyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*Keys, erro
 		}
 		sz := image.Pt(int(math.Ceil(maxX-minX)), int(math.Ceil(maxY-minY)))
 		if !WarpQuad(img, &k.warp, k.hm, q, dst, sz) {
-			return nil, errors.New("vision: card keypoints: degenerate outline")
+			return nil, errors.New("index: card keypoints: degenerate outline")
 		}
 		gocv.CvtColor(k.warp, &k.grey, gocv.ColorBGRToGray)
-		if err := k.detect(k.grey, cardViewKeys); err != nil {
+		if err := k.detect(k.grey, viewKeys); err != nil {
 			return nil, err
 		}
 		// Back to the upright card: A⁻¹ (A is symmetric).
@@ -328,12 +330,12 @@ func (k *Keyer) teachViews(img gocv.Mat, q [4]geom.Point, w, h int) (*Keys, erro
 	return out, nil
 }
 
-// cardHamming is the Hamming distance of two ORB descriptors.
-func cardHamming(a, b *[4]uint64) int {
+// hamming is the Hamming distance of two ORB descriptors.
+func hamming(a, b *[4]uint64) int {
 	return bits.OnesCount64(a[0]^b[0]) + bits.OnesCount64(a[1]^b[1]) + bits.OnesCount64(a[2]^b[2]) + bits.OnesCount64(a[3]^b[3])
 }
 
-// cardKeyFound is a taught example located by its keypoints: its outline
+// KeyFound is a taught example located by its keypoints: its outline
 // in the frame (top-left corner first as taught) and how many keypoints
 // agree on it.
 type KeyFound struct {
@@ -342,7 +344,7 @@ type KeyFound struct {
 	Own     int // index of the example's keys
 }
 
-// locate searches place (full-resolution pixels of grey, the frame's grey
+// Locate searches place (full-resolution pixels of grey, the frame's grey
 // image) for the taught examples keys, the card expected about width
 // pixels wide, and returns the examples found, most keypoints first.
 func (k *Keyer) Locate(grey gocv.Mat, place image.Rectangle, width float64, keys []*Keys) ([]KeyFound, error) {
@@ -357,18 +359,18 @@ func (k *Keyer) Locate(grey gocv.Mat, place image.Rectangle, width float64, keys
 	sz := image.Pt(max(16, int(math.Round(float64(place.Dx())*s))), max(16, int(math.Round(float64(place.Dy())*s))))
 	gocv.Resize(roi, &k.scaled, sz, 0, 0, gocv.InterpolationArea)
 	sx, sy := float64(sz.X)/float64(place.Dx()), float64(sz.Y)/float64(place.Dy())
-	if err := k.detect(k.scaled, cardKeyPlace); err != nil {
+	if err := k.detect(k.scaled, keyPlace); err != nil {
 		return nil, err
 	}
 	// Each keypoint of the place to its nearest taught keypoint, kept when
 	// clearly nearer than the second nearest.
 	k.matchQ, k.matchOwn, k.matchT = k.matchQ[:0], k.matchOwn[:0], k.matchT[:0]
 	for qi := range k.QDesc {
-		best, second := cardKeyMaxDist+1, 257
+		best, second := keyMaxDist+1, 257
 		bo, bt := -1, -1
 		for o, ks := range keys {
 			for ti := range ks.Desc {
-				d := cardHamming(&k.QDesc[qi], &ks.Desc[ti])
+				d := hamming(&k.QDesc[qi], &ks.Desc[ti])
 				if d < best {
 					second, best, bo, bt = best, d, o, ti
 				} else if d < second {
@@ -407,7 +409,7 @@ func (k *Keyer) Locate(grey gocv.Mat, place image.Rectangle, width float64, keys
 	return out, nil
 }
 
-// homography fits the taught example's keypoints k.srcPts to the place's
+// Homography fits the taught example's keypoints k.srcPts to the place's
 // k.dstPts with RANSAC, then once more to the keypoints of the place that
 // lie where that fit puts the example's keypoints and look like them
 // (guided: keypoints that failed the ratio test count too), and returns
@@ -449,14 +451,14 @@ func (k *Keyer) fitPairsWith(reproj float64) (geom.Homography, int, bool) {
 	return k.fit.Fit(k.SrcPts, k.DstPts, reproj)
 }
 
-// Guided matching: a keypoint of the place within cardKeyGuideR of the
-// card's diagonal (at least cardKeyGuideMin px) from where the fit puts a
-// taught keypoint, and within cardKeyGuideDist of its descriptor, is a
+// Guided matching: a keypoint of the place within keyGuideR of the
+// card's diagonal (at least keyGuideMin px) from where the fit puts a
+// taught keypoint, and within keyGuideDist of its descriptor, is a
 // match.
 const (
-	cardKeyGuideR    = 0.025
-	cardKeyGuideMin  = 3
-	cardKeyGuideDist = 64
+	keyGuideR    = 0.025
+	keyGuideMin  = 3
+	keyGuideDist = 64
 )
 
 // guide sets k.srcPts and k.dstPts to the pairs of the example's keypoints
@@ -465,7 +467,7 @@ const (
 func (k *Keyer) guide(ks *Keys, hm *geom.Homography) int {
 	x0, y0 := hm.Apply(0, 0)
 	x1, y1 := hm.Apply(float64(ks.W), float64(ks.H))
-	r := math.Max(cardKeyGuideMin, cardKeyGuideR*math.Hypot(x1-x0, y1-y0))
+	r := math.Max(keyGuideMin, keyGuideR*math.Hypot(x1-x0, y1-y0))
 	// The place's keypoints on the card.
 	box := image.Rectangle{}
 	for _, c := range PixelRect(0, 0, float64(ks.W), float64(ks.H)) {
@@ -482,13 +484,13 @@ func (k *Keyer) guide(ks *Keys, hm *geom.Homography) int {
 	k.SrcPts, k.DstPts = k.SrcPts[:0], k.DstPts[:0]
 	for j, tp := range ks.Pts {
 		x, y := hm.Apply(float64(tp.X), float64(tp.Y))
-		best, bi := cardKeyGuideDist+1, -1
+		best, bi := keyGuideDist+1, -1
 		for _, i := range k.near {
 			q := k.QPts[i]
 			if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 				continue
 			}
-			if d := cardHamming(&ks.Desc[j], &k.QDesc[i]); d < best {
+			if d := hamming(&ks.Desc[j], &k.QDesc[i]); d < best {
 				best, bi = d, i
 			}
 		}
@@ -504,50 +506,50 @@ func (k *Keyer) guide(ks *Keys, hm *geom.Homography) int {
 // turn say where each taught keypoint of the card should be. The frame is
 // rectified there upright, as the card was taught (with a margin: ORB
 // takes no keypoint within its border of 15 px), its keypoints taken; a
-// taught keypoint is found when one of them lies within cardVerifyReach px
-// (of the upright card) of it and within cardVerifyDist bits of its
-// descriptor; a homography is fitted to the pairs (RANSAC, cardVerifyFit
+// taught keypoint is found when one of them lies within VerifyReach px
+// (of the upright card) of it and within verifyDist bits of its
+// descriptor; a homography is fitted to the pairs (RANSAC, verifyFit
 // px: an outline found a few pixels off), and the taught keypoints found
-// again where it puts them, within cardVerifyFine px and cardVerifyFineDist
+// again where it puts them, within verifyFine px and verifyFineDist
 // bits, are counted.
 const (
-	cardVerifyMargin   = 16
-	VerifyReach        = 6
-	cardVerifyDist     = 64
-	cardVerifyFit      = 2.5
-	cardVerifyFine     = 2.5
-	cardVerifyFineDist = 40
+	verifyMargin   = 16
+	VerifyReach    = 6
+	verifyDist     = 64
+	verifyFit      = 2.5
+	verifyFine     = 2.5
+	verifyFineDist = 40
 )
 
-// cardVerified is what verifyAt found of one taught example: the pairs
+// Verified is what verifyAt found of one taught example: the pairs
 // found, how many of them agree on one homography, and how many taught
 // keypoints are found again where it puts them.
 type Verified struct {
 	Pairs, Inliers int
 	Found          int // taught keypoints found again where the fit puts them
 	Taught         int // the example's keypoints
-	// Of them, those no other taught card shares (cardDistinct; all
+	// Of them, those no other taught card shares (Distinct; all
 	// when not asked).
 	DistinctFound, DistinctTaught int
 	// cells, distinctCells and taughtCells are the cells of a
 	// cardVerifyCells² grid over the upright card holding keypoints found,
-	// distinct ones found, and taught keypoints (bit y·cardVerifyCells+x).
+	// distinct ones found, and taught keypoints (bit y·verifyCells+x).
 	Cells, DistinctCells, TaughtCells uint64
 }
 
-// cardVerifyCells is the side of the grid over a card whose cells
-// cardVerified counts.
-const cardVerifyCells = 4
+// verifyCells is the side of the grid over a card whose cells
+// Verified counts.
+const verifyCells = 4
 
-// cardCellBit is the bit of the cardVerifyCells² grid cell of ks's upright
+// cellBit is the bit of the cardVerifyCells² grid cell of ks's upright
 // picture that holds point p.
-func cardCellBit(ks *Keys, p geom.Point) uint64 {
-	x := min(cardVerifyCells-1, max(0, int(float64(p.X)*cardVerifyCells/float64(max(1, ks.W)))))
-	y := min(cardVerifyCells-1, max(0, int(float64(p.Y)*cardVerifyCells/float64(max(1, ks.H)))))
-	return 1 << (y*cardVerifyCells + x)
+func cellBit(ks *Keys, p geom.Point) uint64 {
+	x := min(verifyCells-1, max(0, int(float64(p.X)*verifyCells/float64(max(1, ks.W)))))
+	y := min(verifyCells-1, max(0, int(float64(p.Y)*verifyCells/float64(max(1, ks.H)))))
+	return 1 << (y*verifyCells + x)
 }
 
-// verifyAt looks for the taught examples keys of one card where the card
+// VerifyAt looks for the taught examples keys of one card where the card
 // with corners (frame grey's pixels, clockwise, the card's top-left corner
 // first as taught) puts them, and returns the best example's (most
 // keypoints found again); those in the blocks of skip are not counted.
@@ -557,19 +559,19 @@ func (k *Keyer) VerifyAt(grey gocv.Mat, corners [4]geom.Point, keys []*Keys, ski
 	return k.VerifyUntil(grey, corners, keys, skip, shared, Enough{})
 }
 
-// cardEnough is when a verification stands: at least found keypoints
+// Enough is when a verification stands: at least found keypoints
 // found, and share of the example's (0: no such rule).
 type Enough struct {
 	Found int
 	Share float64
 }
 
-// stands reports whether v stands by e (e set).
+// Stands reports whether v stands by e (e set).
 func (e Enough) Stands(v Verified) bool {
 	return e.Share > 0 && v.Found >= e.Found && float64(v.Found)/float64(max(1, v.Taught)) >= e.Share
 }
 
-// verifyUntil is verifyAt, which stops at an example whose verification
+// VerifyUntil is verifyAt, which stops at an example whose verification
 // stands by enough when the best one of all would stand too: it finds
 // as many keypoints or more, and each example left has few enough taught
 // ones (counted) that this many make their share. The verification
@@ -579,8 +581,8 @@ func (k *Keyer) VerifyUntil(grey gocv.Mat, corners [4]geom.Point, keys []*Keys, 
 	return k.VerifyAfter(nil, grey, corners, keys, skip, shared, enough)
 }
 
-// verifyAfter is verifyUntil after first's look at the same corners in the
-// same frame (first: nil, or a newCardFirstLevelKeyer that verified last):
+// VerifyAfter is verifyUntil after first's look at the same corners in the
+// same frame (first: nil, or a NewFirstLevelKeyer that verified last):
 // k (with upper set) takes first's rectified card and its first level's
 // keypoints where first rectified the card to the same size, and only the
 // levels above itself.
@@ -598,21 +600,21 @@ func (k *Keyer) VerifyAfter(first *Keyer, grey gocv.Mat, corners [4]geom.Point, 
 		// Rectified once per upright size (examples of one card share it
 		// but for a card taught lying).
 		if sz := image.Pt(ks.W, ks.H); sz != size {
-			out := image.Pt(ks.W+2*cardVerifyMargin, ks.H+2*cardVerifyMargin)
+			out := image.Pt(ks.W+2*verifyMargin, ks.H+2*verifyMargin)
 			if first != nil && k.Upper != nil && first.warped && first.warpedAt == corners && first.warpedSize == out {
 				k.warped = false // k.warp is not this card's
 				k.QPts, k.QDesc = append(k.QPts[:0], first.QPts...), append(k.QDesc[:0], first.QDesc...)
-				if err := k.Upper.detectAppend(k, first.warp, cardKeyPlace); err != nil {
+				if err := k.Upper.detectAppend(k, first.warp, keyPlace); err != nil {
 					return best, err
 				}
 			} else {
-				m := float64(cardVerifyMargin)
+				m := float64(verifyMargin)
 				dst := PixelRect(m, m, m+float64(ks.W), m+float64(ks.H))
 				k.warped = false
 				if !WarpQuad(grey, &k.warp, k.hm, corners, dst, out) {
 					return best, nil
 				}
-				if err := k.detect(k.warp, cardKeyPlace); err != nil {
+				if err := k.detect(k.warp, keyPlace); err != nil {
 					return best, err
 				}
 				k.warped, k.warpedAt, k.warpedSize = true, corners, out
@@ -645,7 +647,7 @@ func (k *Keyer) restShare(found int, keys []*Keys, skip *Mask) float64 {
 		if skip != nil {
 			n = 0
 			for _, p := range ks.Pts {
-				if !cardMasked(skip, ks, p) {
+				if !masked(skip, ks, p) {
 					n++
 				}
 			}
@@ -662,14 +664,14 @@ func (k *Keyer) restShare(found int, keys []*Keys, skip *Mask) float64 {
 // set) are not counted: an occluder hides them. Those shared (when set)
 // are not counted among the distinct ones.
 func (k *Keyer) verifyKeys(ks *Keys, skip *Mask, shared []bool) Verified {
-	const m = cardVerifyMargin
+	const m = verifyMargin
 	var v Verified
-	counted := func(j int) bool { return skip == nil || !cardMasked(skip, ks, ks.Pts[j]) }
+	counted := func(j int) bool { return skip == nil || !masked(skip, ks, ks.Pts[j]) }
 	distinct := func(j int) bool { return shared == nil || !shared[j] }
 	for j := range ks.Pts {
 		if counted(j) {
 			v.Taught++
-			v.TaughtCells |= cardCellBit(ks, ks.Pts[j])
+			v.TaughtCells |= cellBit(ks, ks.Pts[j])
 			if distinct(j) {
 				v.DistinctTaught++
 			}
@@ -683,7 +685,7 @@ func (k *Keyer) verifyKeys(ks *Keys, skip *Mask, shared []bool) Verified {
 	k.closestAll(ks.Desc, VerifyReach)
 	for j, tp := range ks.Pts {
 		x, y := tp.X+m, tp.Y+m
-		if bi, d := k.nearIdx[j], k.nearDist[j]; d <= cardVerifyDist {
+		if bi, d := k.nearIdx[j], k.nearDist[j]; d <= verifyDist {
 			k.SrcPts = append(k.SrcPts, gocv.Point2f{X: x, Y: y})
 			k.DstPts = append(k.DstPts, gocv.Point2f{X: k.QPts[bi].X, Y: k.QPts[bi].Y})
 		}
@@ -692,7 +694,7 @@ func (k *Keyer) verifyKeys(ks *Keys, skip *Mask, shared []bool) Verified {
 	if v.Pairs < 4 {
 		return v
 	}
-	hm, inl, ok := k.fitPairsWith(cardVerifyFit)
+	hm, inl, ok := k.fitPairsWith(verifyFit)
 	if !ok {
 		return v
 	}
@@ -701,30 +703,30 @@ func (k *Keyer) verifyKeys(ks *Keys, skip *Mask, shared []bool) Verified {
 	for j, tp := range ks.Pts {
 		k.nearX[j], k.nearY[j] = hm.Apply(float64(tp.X+m), float64(tp.Y+m))
 	}
-	k.closestAll(ks.Desc, cardVerifyFine)
+	k.closestAll(ks.Desc, verifyFine)
 	for j, tp := range ks.Pts {
-		if d := k.nearDist[j]; d <= cardVerifyFineDist && counted(j) {
+		if d := k.nearDist[j]; d <= verifyFineDist && counted(j) {
 			v.Found++
-			v.Cells |= cardCellBit(ks, tp)
+			v.Cells |= cellBit(ks, tp)
 			if distinct(j) {
 				v.DistinctFound++
-				v.DistinctCells |= cardCellBit(ks, tp)
+				v.DistinctCells |= cellBit(ks, tp)
 			}
 		}
 	}
 	return v
 }
 
-// cardVerifyCell is the side of the grid cells (px) verifyAt sorts the
+// verifyCell is the side of the grid cells (px) verifyAt sorts the
 // keypoints taken into: at least the reach of a pairing.
-const cardVerifyCell = 8
+const verifyCell = 8
 
-// grid sorts k.qpts into cells of cardVerifyCell px of a picture of size
+// grid sorts k.qpts into cells of verifyCell px of a picture of size
 // sz (k.cellHead: each cell's first keypoint, k.cellNext the next one;
 // -1 ends).
 func (k *Keyer) grid(sz image.Point) {
-	k.cellCols = (sz.X + cardVerifyCell - 1) / cardVerifyCell
-	rows := (sz.Y + cardVerifyCell - 1) / cardVerifyCell
+	k.cellCols = (sz.X + verifyCell - 1) / verifyCell
+	rows := (sz.Y + verifyCell - 1) / verifyCell
 	k.cellHead = slices.Grow(k.cellHead[:0], k.cellCols*rows)[:k.cellCols*rows]
 	for i := range k.cellHead {
 		k.cellHead[i] = -1
@@ -742,7 +744,7 @@ func (k *Keyer) grid(sz image.Point) {
 
 // cellOf is the grid cell of (x, y), -1 outside.
 func (k *Keyer) cellOf(x, y float64) int {
-	cx, cy := int(math.Floor(x/cardVerifyCell)), int(math.Floor(y/cardVerifyCell))
+	cx, cy := int(math.Floor(x/verifyCell)), int(math.Floor(y/verifyCell))
 	if cx < 0 || cy < 0 || cx >= k.cellCols || cy*k.cellCols+cx >= len(k.cellHead) {
 		return -1
 	}
@@ -777,7 +779,7 @@ func (k *Keyer) closestAll(desc [][4]uint64, r float64) {
 	}
 }
 
-// closest returns the keypoint taken (k.qpts, gridded) within r px of
+// Closest returns the keypoint taken (k.qpts, gridded) within r px of
 // (x, y) whose descriptor is nearest to d, and its distance (257: none).
 func (k *Keyer) Closest(d *[4]uint64, x, y, r float64) (int, int) {
 	best, bi := 257, -1
@@ -785,7 +787,7 @@ func (k *Keyer) Closest(d *[4]uint64, x, y, r float64) (int, int) {
 	// The cells around (x, y), within the grid (none for a point far
 	// off or not a number).
 	cell := func(v float64, n int) int {
-		return int(max(-1, min(float64(n), math.Floor(v/cardVerifyCell))))
+		return int(max(-1, min(float64(n), math.Floor(v/verifyCell))))
 	}
 	if math.IsNaN(x) || math.IsNaN(y) {
 		return bi, best
@@ -799,7 +801,7 @@ func (k *Keyer) Closest(d *[4]uint64, x, y, r float64) (int, int) {
 				if dx, dy := float64(q.X)-x, float64(q.Y)-y; dx*dx+dy*dy > r*r {
 					continue
 				}
-				if h := cardHamming(d, &k.QDesc[i]); h < best {
+				if h := hamming(d, &k.QDesc[i]); h < best {
 					best, bi = h, int(i)
 				}
 			}

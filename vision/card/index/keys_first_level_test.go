@@ -18,16 +18,16 @@ import (
 // pictures the size of a card rectified for a confirmation; the full
 // keyer takes more in its other levels.
 func TestCardFirstLevelKeyer(t *testing.T) {
-	if got := cardOrbShares(700, 1.3, 4); !slices.Equal(got, []int{249, 191, 147, 113}) {
+	if got := orbShares(700, 1.3, 4); !slices.Equal(got, []int{249, 191, 147, 113}) {
 		t.Fatalf("shares of 700 keypoints in 4 levels 1.3 apart: %v, OpenCV allots [249 191 147 113]", got)
 	}
 	// Blocks of 12 px (a card's shapes) and of 3 px (busy art: more
 	// corners in the first level than its share, which then decides).
-	grey, busy := cardKeyPicturesForTest(t)
+	grey, busy := keyPicturesForTest(t)
 	full, first := NewKeyer(), NewFirstLevelKeyer()
 	defer full.Close()
 	defer first.Close()
-	sz := image.Pt(KeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
+	sz := image.Pt(KeyW+2*verifyMargin, cardKeyH+2*verifyMargin)
 	compared, above, full0 := 0, 0, 0
 	for i := range 24 {
 		src := grey
@@ -65,7 +65,7 @@ func TestCardFirstLevelKeyer(t *testing.T) {
 				}
 			}
 		}
-		if len(ok) == cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0] {
+		if len(ok) == orbShares(keyPlace, keyScale, keyLevels)[0] {
 			full0++
 		}
 		compared += len(ok)
@@ -78,11 +78,11 @@ func TestCardFirstLevelKeyer(t *testing.T) {
 	t.Logf("%d first-level keypoints the same (the level's full share in %d pictures); the full keyer took %d more in its other levels", compared, full0, above)
 }
 
-// cardKeyPicturesForTest are two 720p grey pictures to take keypoints in
+// keyPicturesForTest are two 720p grey pictures to take keypoints in
 // (closed at the test's end): blocks of 12 px (a card's shapes) and of 3
 // px, blurred a little (busy art: more corners in a level than its share,
 // which then decides).
-func cardKeyPicturesForTest(t testing.TB) (blocks, busy gocv.Mat) {
+func keyPicturesForTest(t testing.TB) (blocks, busy gocv.Mat) {
 	img := keyBlocksForTest(t, 11) // closed at the test's end
 	blocks = gocv.NewMat()
 	t.Cleanup(func() { blocks.Close() })
@@ -115,7 +115,7 @@ func cardKeyPicturesForTest(t testing.TB) (blocks, busy gocv.Mat) {
 // and up to 6 px off in each side); the full keyer then verifies the same
 // after the first look as on its own (verifyAfter).
 func TestCardUpperKeyer(t *testing.T) {
-	blocks, busy := cardKeyPicturesForTest(t)
+	blocks, busy := keyPicturesForTest(t)
 	full, first, upper := NewKeyer(), NewFirstLevelKeyer(), NewKeyer()
 	defer full.Close()
 	defer first.Close()
@@ -127,7 +127,7 @@ func TestCardUpperKeyer(t *testing.T) {
 		if i%2 == 1 {
 			src = busy
 		}
-		w, h := KeyW+2*cardVerifyMargin+i%7-3, cardKeyH+2*cardVerifyMargin+(i/7)%7-3
+		w, h := KeyW+2*verifyMargin+i%7-3, cardKeyH+2*verifyMargin+(i/7)%7-3
 		if i%5 == 4 {
 			w, h = h, w // a card taught lying
 		}
@@ -135,15 +135,15 @@ func TestCardUpperKeyer(t *testing.T) {
 		reg := src.Region(image.Rectangle{Min: at, Max: at.Add(image.Pt(w, h))})
 		pic := reg.Clone()
 		reg.Close()
-		if err := full.detect(pic, cardKeyPlace); err != nil {
+		if err := full.detect(pic, keyPlace); err != nil {
 			t.Fatal(err)
 		}
-		if err := first.detect(pic, cardKeyPlace); err != nil {
+		if err := first.detect(pic, keyPlace); err != nil {
 			t.Fatal(err)
 		}
 		n0 := len(first.QPts)
 		upper.QPts, upper.QDesc = append(upper.QPts[:0], first.QPts...), append(upper.QDesc[:0], first.QDesc...)
-		if err := upper.Upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
+		if err := upper.Upper.detectAppend(upper, pic, keyPlace); err != nil {
 			t.Fatal(err)
 		}
 		pic.Close()
@@ -164,17 +164,17 @@ func TestCardUpperKeyer(t *testing.T) {
 	// again, and the verification is the same as without it.
 	q := [4]geom.Point{{X: 300, Y: 200}, {X: 420, Y: 210}, {X: 410, Y: 380}, {X: 290, Y: 370}}
 	keys := []*Keys{{W: KeyW, H: cardKeyH}}
-	m := float64(cardVerifyMargin)
-	out := image.Pt(KeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin)
+	m := float64(verifyMargin)
+	out := image.Pt(KeyW+2*verifyMargin, cardKeyH+2*verifyMargin)
 	if !WarpQuad(busy, &full.warp, full.hm, q, PixelRect(m, m, m+KeyW, m+cardKeyH), out) {
 		t.Fatal("setup: warp")
 	}
-	if err := full.detect(full.warp, cardKeyPlace); err != nil {
+	if err := full.detect(full.warp, keyPlace); err != nil {
 		t.Fatal(err)
 	}
 	for j := 0; j < len(full.QPts); j += 3 { // a third of them taught, off the margin
 		p := full.QPts[j]
-		keys[0].Pts = append(keys[0].Pts, geom.Point{X: p.X - cardVerifyMargin, Y: p.Y - cardVerifyMargin})
+		keys[0].Pts = append(keys[0].Pts, geom.Point{X: p.X - verifyMargin, Y: p.Y - verifyMargin})
 		keys[0].Desc = append(keys[0].Desc, full.QDesc[j])
 	}
 	if _, err := first.VerifyUntil(busy, q, keys, nil, nil, Enough{}); err != nil {
@@ -208,8 +208,8 @@ func BenchmarkCardFullLook(b *testing.B) {
 	before := vision.OpenCVThreads()
 	vision.SetOpenCVThreads(1)
 	defer vision.SetOpenCVThreads(before)
-	_, busy := cardKeyPicturesForTest(b)
-	reg := busy.Region(image.Rect(100, 100, 100+KeyW+2*cardVerifyMargin, 100+cardKeyH+2*cardVerifyMargin))
+	_, busy := keyPicturesForTest(b)
+	reg := busy.Region(image.Rect(100, 100, 100+KeyW+2*verifyMargin, 100+cardKeyH+2*verifyMargin))
 	pic := reg.Clone()
 	reg.Close()
 	defer pic.Close()
@@ -219,7 +219,7 @@ func BenchmarkCardFullLook(b *testing.B) {
 	upper.Upper = NewUpperKeyer()
 	b.Run("orb", func(b *testing.B) {
 		for b.Loop() {
-			if err := full.detect(pic, cardKeyPlace); err != nil {
+			if err := full.detect(pic, keyPlace); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -227,7 +227,7 @@ func BenchmarkCardFullLook(b *testing.B) {
 	b.Run("after-first", func(b *testing.B) {
 		for b.Loop() {
 			upper.QPts, upper.QDesc = upper.QPts[:0], upper.QDesc[:0]
-			if err := upper.Upper.detectAppend(upper, pic, cardKeyPlace); err != nil {
+			if err := upper.Upper.detectAppend(upper, pic, keyPlace); err != nil {
 				b.Fatal(err)
 			}
 		}

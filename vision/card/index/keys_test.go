@@ -16,8 +16,8 @@ import (
 	"tablecam/vision/geom"
 )
 
-// cardTestFace draws a card face of w×h: random shapes on a light ground.
-func cardTestFace(t *testing.T, seed uint64, w, h int) gocv.Mat {
+// testFace draws a card face of w×h: random shapes on a light ground.
+func testFace(t *testing.T, seed uint64, w, h int) gocv.Mat {
 	t.Helper()
 	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(225, 230, 235, 0), h, w, gocv.MatTypeCV8UC3)
 	rng := rand.New(rand.NewPCG(seed, 7))
@@ -42,7 +42,7 @@ func cardTestFace(t *testing.T, seed uint64, w, h int) gocv.Mat {
 // finds the card turned, smaller and in perspective on a busy frame: the
 // outline comes back within a few pixels.
 func TestCardKeysLocate(t *testing.T) {
-	face := cardTestFace(t, 3, 300, 420)
+	face := testFace(t, 3, 300, 420)
 	defer face.Close()
 	k := NewKeyer()
 	defer k.Close()
@@ -51,7 +51,7 @@ func TestCardKeysLocate(t *testing.T) {
 		t.Fatalf("taught %d keypoints (%v)", len(ks.Desc), err)
 	}
 	// Another card's keypoints compete.
-	other := cardTestFace(t, 4, 300, 420)
+	other := testFace(t, 4, 300, 420)
 	defer other.Close()
 	ko, err := k.Teach(other, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 	if err != nil {
@@ -59,10 +59,10 @@ func TestCardKeysLocate(t *testing.T) {
 	}
 	// The frame: clutter, and the card 120 px wide turned by 30° with some
 	// perspective.
-	frame := cardTestFace(t, 9, 1280, 720)
+	frame := testFace(t, 9, 1280, 720)
 	defer frame.Close()
 	want := [4]geom.Point{{X: 600, Y: 200}, {X: 704, Y: 260}, {X: 620, Y: 400}, {X: 505, Y: 335}}
-	cardPasteFace(t, face, &frame, want)
+	pasteFace(t, face, &frame, want)
 	grey := gocv.NewMat()
 	defer grey.Close()
 	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
@@ -98,7 +98,7 @@ func TestCardKeyViews(t *testing.T) {
 	d.fineNorm = 1
 	faces := make([]gocv.Mat, 12)
 	for i := range faces {
-		faces[i] = cardTestFace(t, uint64(60+i), 300, 420)
+		faces[i] = testFace(t, uint64(60+i), 300, 420)
 		defer faces[i].Close()
 		ks, err := k.Teach(faces[i], upright)
 		if err != nil {
@@ -108,7 +108,7 @@ func TestCardKeyViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(views.Desc) < cardViewDirs*cardViewKeys/2 {
+		if len(views.Desc) < viewDirs*viewKeys/2 {
 			t.Fatalf("card %d: %d view keypoints", i, len(views.Desc))
 		}
 		id := fmt.Sprintf("card-%02d", i)
@@ -122,7 +122,7 @@ func TestCardKeyViews(t *testing.T) {
 		grey := gocv.NewMat()
 		defer grey.Close()
 		gocv.CvtColor(seen, &grey, gocv.ColorBGRToGray)
-		if err := k.detect(grey, cardKeyPlace); err != nil {
+		if err := k.detect(grey, keyPlace); err != nil {
 			t.Fatal(err)
 		}
 		for qi := range k.QDesc {
@@ -166,9 +166,9 @@ func TestCardKeyViews(t *testing.T) {
 	t.Logf("tilted cards: %d keypoints of their own card found with the views, %d without; of other cards %d and %d", ownW, ownU, otherW, otherU)
 }
 
-// TestCardKeysSaved: an index's keypoints survive Save and LoadCardIndex.
+// TestCardKeysSaved: an index's keypoints survive Save and Load.
 func TestCardKeysSaved(t *testing.T) {
-	face := cardTestFace(t, 5, 300, 420)
+	face := testFace(t, 5, 300, 420)
 	defer face.Close()
 	k := NewKeyer()
 	defer k.Close()
@@ -210,7 +210,7 @@ func TestCardKeyHash(t *testing.T) {
 	var d Desc
 	d.fineNorm = 1
 	for i := range 12 {
-		face := cardTestFace(t, uint64(20+i), 300, 420)
+		face := testFace(t, uint64(20+i), 300, 420)
 		ks, err := k.Teach(face, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 		face.Close()
 		if err != nil {
@@ -252,9 +252,9 @@ func TestCardKeyHash(t *testing.T) {
 	}
 }
 
-// cardRandomKeys are n keypoints of a w×h card with random descriptors, a
+// randomKeys are n keypoints of a w×h card with random descriptors, a
 // quarter of them alike (a card's plain patches crowd a few buckets).
-func cardRandomKeys(rng *rand.Rand, w, h, n int) *Keys {
+func randomKeys(rng *rand.Rand, w, h, n int) *Keys {
 	k := &Keys{W: w, H: h}
 	for range n {
 		var d [4]uint64
@@ -280,7 +280,7 @@ func BenchmarkCardKeyHash(b *testing.B) {
 	for i := range 100 {
 		for range 3 {
 			ix.entries = append(ix.entries, Entry{ID: fmt.Sprintf("card-%03d", i),
-				Keys: cardRandomKeys(rng, KeyW, cardKeyH, 400), views: cardRandomKeys(rng, KeyW, cardKeyH, 320)})
+				Keys: randomKeys(rng, KeyW, cardKeyH, 400), views: randomKeys(rng, KeyW, cardKeyH, 320)})
 		}
 	}
 	b.ReportAllocs()
@@ -289,14 +289,14 @@ func BenchmarkCardKeyHash(b *testing.B) {
 	}
 }
 
-// TestCardKeyHashFiled checks newCardKeyHash's arrays against their
+// TestCardKeyHashFiled checks NewKeyHash's arrays against their
 // definition: the keypoints of every card's examples and then of their
 // views, cards in order, those of examples taught the other way round than
 // the card's first left out; and in each table, bucket b holds the
 // keypoints whose key is b, in their order.
 func TestCardKeyHashFiled(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	keys := func(w, h, n int) *Keys { return cardRandomKeys(rng, w, h, n) }
+	keys := func(w, h, n int) *Keys { return randomKeys(rng, w, h, n) }
 	ix := New()
 	for i := range 40 {
 		e := Entry{ID: fmt.Sprintf("card-%02d", (i*7)%12)} // a card's examples apart
@@ -357,13 +357,13 @@ func TestCardKeyHashFiled(t *testing.T) {
 	if !slices.Equal(h.Desc, desc) || !slices.Equal(h.Card, card) || !slices.Equal(h.Pt, pt) {
 		t.Fatalf("%d keypoints hashed (cards %d, points %d), want %d", len(h.Desc), len(h.Card), len(h.Pt), len(desc))
 	}
-	for tb := range cardFrameTables {
-		want := make([][]int32, 1<<cardFrameBits)
+	for tb := range frameTables {
+		want := make([][]int32, 1<<frameBits)
 		for i := range desc {
 			k := h.key(tb, &desc[i])
 			want[k] = append(want[k], int32(i))
 		}
-		if len(h.start[tb]) != 1<<cardFrameBits+1 || h.start[tb][0] != 0 {
+		if len(h.start[tb]) != 1<<frameBits+1 || h.start[tb][0] != 0 {
 			t.Fatalf("table %d: %d starts, the first %d", tb, len(h.start[tb]), h.start[tb][0])
 		}
 		for b, w := range want {
@@ -386,7 +386,7 @@ func TestCardKeyHashExamples(t *testing.T) {
 	d.fineNorm = 1
 	one := 0
 	for i := range 12 {
-		face := cardTestFace(t, uint64(40+i), 300, 420)
+		face := testFace(t, uint64(40+i), 300, 420)
 		ks, err := k.Teach(face, [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}})
 		face.Close()
 		if err != nil {
@@ -419,7 +419,7 @@ func TestCardKeyHashExamples(t *testing.T) {
 	}
 	// With no ratio test, a keypoint whose own buckets are all crowded
 	// (twice as full here: every keypoint is taught twice) takes another
-	// card's within cardKeyMaxDist: the frame search's homography sorts
+	// card's within keyMaxDist: the frame search's homography sorts
 	// those out.
 	n := len(h.Desc)
 	if found < n*3/5 || wrong > n/20 {
@@ -492,31 +492,31 @@ func TestCardKeyHashNoRatio(t *testing.T) {
 	}
 }
 
-// cardKeysAtPose is a keyer, the keypoints taught of a card (ks) and of
+// keysAtPose is a keyer, the keypoints taught of a card (ks) and of
 // another (ko), a grey frame (800×600, clutter) showing the card 150 px
 // wide, turned and in perspective, and its corners there (the card's
 // top-left first). The Mats are closed when t ends.
-func cardKeysAtPose(t *testing.T) (k *Keyer, ks, ko *Keys, grey gocv.Mat, at [4]geom.Point) {
+func keysAtPose(t *testing.T) (k *Keyer, ks, ko *Keys, grey gocv.Mat, at [4]geom.Point) {
 	t.Helper()
 	whole := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: 299.5, Y: -0.5}, {X: 299.5, Y: 419.5}, {X: -0.5, Y: 419.5}}
 	k = NewKeyer()
 	t.Cleanup(k.Close)
-	face := cardTestFace(t, 3, 300, 420)
+	face := testFace(t, 3, 300, 420)
 	defer face.Close()
 	ks, err := k.Teach(face, whole)
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := cardTestFace(t, 4, 300, 420)
+	other := testFace(t, 4, 300, 420)
 	defer other.Close()
 	ko, err = k.Teach(other, whole)
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame := cardTestFace(t, 9, 800, 600)
+	frame := testFace(t, 9, 800, 600)
 	defer frame.Close()
 	at = [4]geom.Point{{X: 300, Y: 150}, {X: 440, Y: 200}, {X: 400, Y: 410}, {X: 250, Y: 360}}
-	cardPasteFace(t, face, &frame, at)
+	pasteFace(t, face, &frame, at)
 	grey = gocv.NewMat()
 	t.Cleanup(func() { grey.Close() })
 	gocv.CvtColor(frame, &grey, gocv.ColorBGRToGray)
@@ -601,9 +601,9 @@ func TestCardKeyHashNearestAll(t *testing.T) {
 	}
 }
 
-// cardPasteFace draws the card face onto frame with its corners (the
+// pasteFace draws the card face onto frame with its corners (the
 // face's top-left first) at at.
-func cardPasteFace(t *testing.T, face gocv.Mat, frame *gocv.Mat, at [4]geom.Point) {
+func pasteFace(t *testing.T, face gocv.Mat, frame *gocv.Mat, at [4]geom.Point) {
 	t.Helper()
 	w, h := float64(face.Cols()), float64(face.Rows())
 	var src, dst [4][2]float64

@@ -14,30 +14,30 @@ import (
 // blocks they cover — the same blocks left out of every taught card — the
 // card comes near its own face again, and other cards stay as far.
 
-// cardMask marks the blocks (the chroma cells, cardChromN² of 8×8 pixels
+// Mask marks the blocks (the chroma cells, cardChromN² of 8×8 pixels
 // of the canonical card) an occluder covers.
 type Mask [ChromN * ChromN]bool
 
 const (
-	// A glare pixel: every channel at least cardGlareMin, and the
-	// channels within cardGlareGrey of each other (white light).
-	cardGlareMin  = 200
-	cardGlareGrey = 40
-	// cardOccOpen: occluders thinner than 2·cardOccOpen+1 pixels go (a
-	// warm table's strip past the outline, white text); cardOccGrow: what
+	// A glare pixel: every channel at least glareMin, and the
+	// channels within glareGrey of each other (white light).
+	glareMin  = 200
+	glareGrey = 40
+	// occOpen: occluders thinner than 2·occOpen+1 pixels go (a
+	// warm table's strip past the outline, white text); occGrow: what
 	// is left grows by this, for the low cut's halo around it.
-	cardOccOpen = 2
-	cardOccGrow = 2
-	// A block is masked when cardMaskCover of its 64 pixels are occluded;
-	// the masked comparison is made with cardMaskMin to cardMaskMax
+	occOpen = 2
+	occGrow = 2
+	// A block is masked when maskCover of its 64 pixels are occluded;
+	// the masked comparison is made with maskMin to maskMax
 	// masked blocks (fewer: nothing to mend; more: too little left).
-	cardMaskCover = 16
-	cardMaskMin   = 2
-	cardMaskMax   = 32
+	maskCover = 16
+	maskMin   = 2
+	maskMax   = 32
 )
 
-// cardMaskRatio is the ratio test of a masked comparison (for the default
-// ratio; scaled with CardIndex.Ratio). With fewer pixels compared, other
+// MaskRatio is the ratio test of a masked comparison (for the default
+// ratio; scaled with Index.Ratio). With fewer pixels compared, other
 // cards come nearer too. Calibrated on training scenes with glare or a
 // thumb on every other card, true outlines (TestCardsMaskCalibrate, 421
 // untaught cards compared masked): one came to a ratio of 0.39 at 100
@@ -53,14 +53,14 @@ const MaskRatio = 0.40
 // edge (a thumb), thicker than a line.
 func (d *Describer) occluders(m *Mask) (int, error) {
 	px, err := d.Canon.DataPtrUint8()
-	if err != nil || len(px) < 3*cardFineD {
-		return 0, errors.New("vision: canonical card not continuous")
+	if err != nil || len(px) < 3*fineD {
+		return 0, errors.New("index: canonical card not continuous")
 	}
 	raw := &d.occTmp
-	for i := range cardFineD {
+	for i := range fineD {
 		b, g, r := px[3*i], px[3*i+1], px[3*i+2]
 		lo, hi := min(b, g, r), max(b, g, r)
-		raw[i] = lo >= cardGlareMin && hi-lo <= cardGlareGrey
+		raw[i] = lo >= glareMin && hi-lo <= glareGrey
 	}
 	// Skin-coloured pixels reached from the edge through skin.
 	q := d.occQueue[:0]
@@ -96,13 +96,13 @@ func (d *Describer) occluders(m *Mask) (int, error) {
 	}
 	d.occQueue = q
 	// Opened, then grown.
-	cardMorph(raw, &d.occ, cardOccOpen, false)
-	cardMorph(&d.occ, raw, cardOccOpen+cardOccGrow, true)
+	morph(raw, &d.occ, occOpen, false)
+	morph(&d.occ, raw, occOpen+occGrow, true)
 	d.occ = *raw
 	count := 0
 	const cell = CanonSize / ChromN
 	for b := range m {
-		bx, by := cardBlockAt(b)
+		bx, by := blockAt(b)
 		c := 0
 		for y := by; y < by+cell; y++ {
 			for _, o := range d.occ[y*n+bx : y*n+bx+cell] {
@@ -111,7 +111,7 @@ func (d *Describer) occluders(m *Mask) (int, error) {
 				}
 			}
 		}
-		m[b] = c >= cardMaskCover
+		m[b] = c >= maskCover
 		if m[b] {
 			count++
 		}
@@ -119,18 +119,18 @@ func (d *Describer) occluders(m *Mask) (int, error) {
 	return count, nil
 }
 
-// cardBlockAt is where block b (a chroma cell) of a cardCanon² image
+// blockAt is where block b (a chroma cell) of a cardCanon² image
 // starts.
-func cardBlockAt(b int) (x, y int) {
+func blockAt(b int) (x, y int) {
 	const cell = CanonSize / ChromN
 	return b % ChromN * cell, b / ChromN * cell
 }
 
-// cardMorph dilates (grow) or erodes src by a square of radius k into
+// morph dilates (grow) or erodes src by a square of radius k into
 // dst; outside the image counts as unset when dilating and as set when
 // eroding. Each row is a 64-bit word (bit x: column x): a row's pass is k
 // shifts each way, a column's the rows around it.
-func cardMorph(src, dst *[cardFineD]bool, k int, grow bool) {
+func morph(src, dst *[fineD]bool, k int, grow bool) {
 	const n = CanonSize
 	var rows, out [n]uint64
 	for y := range n {
@@ -200,13 +200,13 @@ func (d *Describer) fillOccluded() {
 // how many pixels are left.
 func (d *Describer) clearMasked(m *Mask) int {
 	const cell = CanonSize / ChromN
-	kept := cardFineD
+	kept := fineD
 	for b, mk := range m {
 		if !mk {
 			continue
 		}
 		kept -= cell * cell
-		bx, by := cardBlockAt(b)
+		bx, by := blockAt(b)
 		for y := by; y < by+cell; y++ {
 			clear(d.lowcut[y*CanonSize+bx : y*CanonSize+bx+cell])
 		}
@@ -218,7 +218,7 @@ func (d *Describer) clearMasked(m *Mask) int {
 func (e *Entry) setBlockEnergy() {
 	const cell = CanonSize / ChromN
 	for b := range e.blockE {
-		bx, by := cardBlockAt(b)
+		bx, by := blockAt(b)
 		var s float32
 		for y := by; y < by+cell; y++ {
 			for _, v := range e.Desc.fine[y*CanonSize+bx : y*CanonSize+bx+cell] {
@@ -229,11 +229,11 @@ func (e *Entry) setBlockEnergy() {
 	}
 }
 
-// cardMaskTurns turns m as describeTurns turns the chroma cells: out[r] is
+// maskTurns turns m as describeTurns turns the chroma cells: out[r] is
 // m for the card turned r×90° clockwise.
-func cardMaskTurns(m *Mask, out *[4]Mask) {
+func maskTurns(m *Mask, out *[4]Mask) {
 	for r := range 4 {
-		base, sy, sx := cardRotStrides(r, ChromN)
+		base, sy, sx := rotStrides(r, ChromN)
 		for cy := range ChromN {
 			for cx := range ChromN {
 				out[r][cy*ChromN+cx] = m[base+cy*sy+cx*sx]
@@ -242,11 +242,11 @@ func cardMaskTurns(m *Mask, out *[4]Mask) {
 	}
 }
 
-// cardDistanceMasked is cardDistance without the masked blocks: q
+// distanceMasked is distance without the masked blocks: q
 // (described with the mask) has them at 0; the taught card's norm and
 // colours are taken over the blocks kept only (keep: their indexes).
-func cardDistanceMasked(q *Desc, keep []uint8, t *Entry) float64 {
-	dot := cardDot(q, &t.Desc)
+func distanceMasked(q *Desc, keep []uint8, t *Entry) float64 {
+	dot := dot(q, &t.Desc)
 	var te, cd float32
 	for _, b := range keep {
 		te += t.blockE[b]
@@ -255,11 +255,11 @@ func cardDistanceMasked(q *Desc, keep []uint8, t *Entry) float64 {
 		cd += math.Float32frombits(math.Float32bits(c0)&^(1<<31)) + math.Float32frombits(math.Float32bits(c1)&^(1<<31))
 	}
 	tn := math.Sqrt(max(float64(te), 1))
-	return 1 - float64(dot)/(float64(q.fineNorm)*tn) + cardChromaWeight*float64(cd)/float64(2*max(1, len(keep)))
+	return 1 - float64(dot)/(float64(q.fineNorm)*tn) + chromaWeight*float64(cd)/float64(2*max(1, len(keep)))
 }
 
-// cardMaskKept lists the blocks m keeps into buf.
-func cardMaskKept(m *Mask, buf *[ChromN * ChromN]uint8) []uint8 {
+// maskKept lists the blocks m keeps into buf.
+func maskKept(m *Mask, buf *[ChromN * ChromN]uint8) []uint8 {
 	k := buf[:0]
 	for b, mk := range m {
 		if !mk {
@@ -278,7 +278,7 @@ func (ix *Index) matchMasked(q *[4]Desc, m *[4]Mask) Match {
 	var keepBuf [4][ChromN * ChromN]uint8
 	var keep [4][]uint8
 	for r := range 4 {
-		keep[r] = cardMaskKept(&m[r], &keepBuf[r])
+		keep[r] = maskKept(&m[r], &keepBuf[r])
 	}
 	best := make(map[string]float64, len(ix.entries)/2)
 	for i := range ix.entries {
@@ -290,10 +290,10 @@ func (ix *Index) matchMasked(q *[4]Desc, m *[4]Mask) Match {
 			h = min(h, ham[r])
 		}
 		for r := range 4 {
-			if ham[r] > h+cardRotSlack {
+			if ham[r] > h+rotSlack {
 				continue
 			}
-			d := cardDistanceMasked(&q[r], keep[r], e)
+			d := distanceMasked(&q[r], keep[r], e)
 			if b, ok := best[e.ID]; !ok || d < b {
 				best[e.ID] = d
 			}
@@ -313,13 +313,13 @@ func (ix *Index) matchMasked(q *[4]Desc, m *[4]Mask) Match {
 	return res
 }
 
-// matchOccluded matches d.canon with ix without its occluded blocks and
+// MatchOccluded matches d.canon with ix without its occluded blocks and
 // returns the match and how many blocks were masked; ok is false when
-// they are fewer than cardMaskMin or more than cardMaskMax.
+// they are fewer than maskMin or more than maskMax.
 func (d *Describer) MatchOccluded(ix *Index) (Match, int, bool, error) {
 	var m Mask
 	n, err := d.occluders(&m)
-	if err != nil || n < cardMaskMin || n > cardMaskMax {
+	if err != nil || n < maskMin || n > maskMax {
 		return Match{}, n, false, err
 	}
 	ds := &d.Turns
@@ -327,13 +327,13 @@ func (d *Describer) MatchOccluded(ix *Index) (Match, int, bool, error) {
 		return Match{}, n, false, err
 	}
 	var ms [4]Mask
-	cardMaskTurns(&m, &ms)
+	maskTurns(&m, &ms)
 	return ix.matchMasked(ds, &ms), n, true, nil
 }
 
-// cardMasked reports whether the taught keypoint p of ks lies in a block
+// masked reports whether the taught keypoint p of ks lies in a block
 // of m.
-func cardMasked(m *Mask, ks *Keys, p geom.Point) bool {
+func masked(m *Mask, ks *Keys, p geom.Point) bool {
 	bx := min(ChromN-1, max(0, int(float64(p.X)*ChromN/float64(max(1, ks.W)))))
 	by := min(ChromN-1, max(0, int(float64(p.Y)*ChromN/float64(max(1, ks.H)))))
 	return m[by*ChromN+bx]

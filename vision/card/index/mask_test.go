@@ -5,11 +5,11 @@ import (
 	"testing"
 )
 
-// TestCardMorphMatchesPixels checks the bitwise cardMorph against the
+// TestCardMorphMatchesPixels checks the bitwise morph against the
 // pixel loop it replaced, eroding and dilating, sparse and dense masks.
 func TestCardMorphMatchesPixels(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
-	var src, got, want, tmp [cardFineD]bool // tmp: the reference's scratch
+	var src, got, want, tmp [fineD]bool // tmp: the reference's scratch
 	for trial := range 500 {
 		p := rng.IntN(10)
 		for i := range src {
@@ -17,8 +17,8 @@ func TestCardMorphMatchesPixels(t *testing.T) {
 		}
 		for k := range 7 {
 			for _, grow := range []bool{false, true} {
-				cardMorph(&src, &got, k, grow)
-				cardMorphRef(&src, &want, &tmp, k, grow)
+				morph(&src, &got, k, grow)
+				morphRef(&src, &want, &tmp, k, grow)
 				if got != want {
 					t.Fatalf("trial %d, radius %d, grow %v: the masks differ", trial, k, grow)
 				}
@@ -27,13 +27,13 @@ func TestCardMorphMatchesPixels(t *testing.T) {
 	}
 }
 
-// cardMorphRef is cardMorph as it was, pixel by pixel: the reference of
+// morphRef is morph as it was, pixel by pixel: the reference of
 // TestCardMorphMatchesPixels.
-func cardMorphRef(src, dst, tmp *[cardFineD]bool, k int, grow bool) {
+func morphRef(src, dst, tmp *[fineD]bool, k int, grow bool) {
 	const n = CanonSize
 	// step 1: along rows; step n: along columns.
-	pass := func(src, dst *[cardFineD]bool, step int) {
-		for i := range cardFineD {
+	pass := func(src, dst *[fineD]bool, step int) {
+		for i := range fineD {
 			pos := (i / step) % n
 			v := !grow
 			for d := -k; d <= k && v == !grow; d++ {

@@ -78,7 +78,7 @@ int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n) {
 // tc_key_nearest: the candidates of all tables are gathered first, their
 // descriptors fetched ahead (each a cache miss: the taught keypoints lie
 // far apart) and their distances taken, then the nearest and the nearest
-// of another card chosen in the candidates' order, as cardKeyHash.nearest
+// of another card chosen in the candidates' order, as KeyHash.nearest
 // does (integer arithmetic and one comparison of doubles: the same
 // results). The body is a macro to be compiled twice: with the popcnt
 // instruction and without.

@@ -26,7 +26,7 @@ func TestCardDotIsTheSum(t *testing.T) {
 		for i := range a.fine {
 			want += int32(a.fine[i]) * int32(b.fine[i])
 		}
-		if got := cardDot(&a, &b); got != want {
+		if got := dot(&a, &b); got != want {
 			t.Fatalf("image %d: dot %d, want %d", it, got, want)
 		}
 	}

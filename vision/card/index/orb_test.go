@@ -14,18 +14,18 @@ import (
 // keypoint search's (a 300×300 place, four levels, at most 700; place).
 func BenchmarkCardOrb(b *testing.B) {
 	vision.SetOpenCVThreads(1)
-	blocks, busy := cardKeyPicturesForTest(b)
+	blocks, busy := keyPicturesForTest(b)
 	for _, c := range []struct {
 		name             string
 		sz               image.Point
 		features, levels int
 	}{
-		{"look", image.Pt(KeyW+2*cardVerifyMargin, cardKeyH+2*cardVerifyMargin), cardOrbShares(cardKeyPlace, cardKeyScale, cardKeyLevels)[0], 1},
-		{"place", image.Pt(300, 300), cardKeyPlace, cardKeyLevels},
+		{"look", image.Pt(KeyW+2*verifyMargin, cardKeyH+2*verifyMargin), orbShares(keyPlace, keyScale, keyLevels)[0], 1},
+		{"place", image.Pt(300, 300), keyPlace, keyLevels},
 	} {
 		sz := c.sz
 		b.Run(c.name, func(b *testing.B) {
-			o := newCardOrb(c.features, cardKeyScale, c.levels, 15, 15, 12)
+			o := newOrb(c.features, keyScale, c.levels, 15, 15, 12)
 			defer o.close()
 			var pics []gocv.Mat
 			for i := range 8 {
@@ -59,7 +59,7 @@ func BenchmarkCardOrb(b *testing.B) {
 // A card ORB is made when it is first used and answers with an error,
 // not a panic, once it is closed.
 func TestCardOrbClosedIsAnError(t *testing.T) {
-	o := newCardOrb(100, cardKeyScale, 1, 15, 15, 12)
+	o := newOrb(100, keyScale, 1, 15, 15, 12)
 	img := gocv.NewMatWithSize(64, 64, gocv.MatTypeCV8U)
 	defer img.Close()
 	noMask := gocv.NewMat()
@@ -77,7 +77,7 @@ func TestCardOrbClosedIsAnError(t *testing.T) {
 // An image that is not 8-bit grey, or a mask of another size, is an
 // error, not an OpenCV exception.
 func TestCardOrbWrongImageIsAnError(t *testing.T) {
-	o := newCardOrb(100, cardKeyScale, 1, 15, 15, 12)
+	o := newOrb(100, keyScale, 1, 15, 15, 12)
 	defer o.close()
 	colour := gocv.NewMatWithSize(64, 64, gocv.MatTypeCV8UC3)
 	defer colour.Close()

@@ -17,13 +17,13 @@ import (
 	"tablecam/vision/geom"
 )
 
-// cardImageExts are the picture files TeachCards reads.
-var cardImageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".bmp": true, ".tif": true, ".tiff": true, ".webp": true}
+// imageExts are the picture files TeachFolder reads.
+var imageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".bmp": true, ".tif": true, ".tiff": true, ".webp": true}
 
-// cardExtList is cardImageExts sorted, for messages.
-func cardExtList() string { return strings.Join(slices.Sorted(maps.Keys(cardImageExts)), ", ") }
+// extList is imageExts sorted, for messages.
+func extList() string { return strings.Join(slices.Sorted(maps.Keys(imageExts)), ", ") }
 
-// TeachCards builds an index from example photos: dir holds one folder per
+// TeachFolder builds an index from example photos: dir holds one folder per
 // card, named by the card's content id (dir/activation-3/, dir/goal-2/),
 // with photos of the card in it: whole camera frames showing that one card
 // on the table, or crops of the card (a crop is a picture whose largest
@@ -42,34 +42,34 @@ func TeachFolder(dir string, progress func(string)) (*Index, error) {
 	}
 	ids, badLinks, err := vision.Subfolders(dir)
 	if err != nil {
-		return nil, fmt.Errorf("vision: teach cards: %w", err)
+		return nil, fmt.Errorf("index: teach cards: %w", err)
 	}
 	for _, err := range badLinks {
 		say("skipped %v", err)
 	}
 	if len(ids) > vision.MaxTeachCards {
-		return nil, fmt.Errorf("vision: teach cards: %s has %d card folders; teaching takes at most %d", dir, len(ids), vision.MaxTeachCards)
+		return nil, fmt.Errorf("index: teach cards: %s has %d card folders; teaching takes at most %d", dir, len(ids), vision.MaxTeachCards)
 	}
-	t, err := newCardTeacher()
+	t, err := newTeacher()
 	if err != nil {
 		return nil, err
 	}
 	defer t.close()
 	ix := &Index{}
 	for _, id := range ids {
-		if err := cardCheckID(id); err != nil {
+		if err := checkID(id); err != nil {
 			say("%s: skipped: %v", id, err)
 			continue
 		}
-		files, badLinks, err := vision.PictureFiles(filepath.Join(dir, id), cardImageExts)
+		files, badLinks, err := vision.PictureFiles(filepath.Join(dir, id), imageExts)
 		if err != nil {
-			return nil, fmt.Errorf("vision: teach cards: %w", err)
+			return nil, fmt.Errorf("index: teach cards: %w", err)
 		}
 		for _, err := range badLinks {
 			say("%s: skipped %v", id, err)
 		}
 		if len(files) > vision.MaxTeachPictures {
-			return nil, fmt.Errorf("vision: teach cards: %s holds %d pictures; teaching reads at most %d of a card (two to five are enough)", filepath.Join(dir, id), len(files), vision.MaxTeachPictures)
+			return nil, fmt.Errorf("index: teach cards: %s holds %d pictures; teaching reads at most %d of a card (two to five are enough)", filepath.Join(dir, id), len(files), vision.MaxTeachPictures)
 		}
 		var imgs []gocv.Mat
 		var names []string
@@ -93,7 +93,7 @@ func TeachFolder(dir string, progress func(string)) (*Index, error) {
 		}
 		switch {
 		case len(files) == 0:
-			say("%s: no pictures (want %s)", id, cardExtList())
+			say("%s: no pictures (want %s)", id, extList())
 		case used == 0:
 			say("%s: none of %d pictures could be used", id, len(files))
 		default:
@@ -101,13 +101,13 @@ func TeachFolder(dir string, progress func(string)) (*Index, error) {
 		}
 	}
 	if len(ix.entries) == 0 {
-		return nil, fmt.Errorf("vision: teach cards: no card could be taught from %s (want one folder per card id with its photos: %s)", dir, cardExtList())
+		return nil, fmt.Errorf("index: teach cards: no card could be taught from %s (want one folder per card id with its photos: %s)", dir, extList())
 	}
 	return ix, nil
 }
 
-// cardCheckID validates a card id used as a folder name.
-func cardCheckID(id string) error {
+// checkID validates a card id used as a folder name.
+func checkID(id string) error {
 	switch {
 	case id == "" || id == Unknown:
 		return fmt.Errorf("%q is not a usable card id", id)
@@ -119,8 +119,8 @@ func cardCheckID(id string) error {
 	return nil
 }
 
-// cardTeacher finds the card in a teaching photo and describes it.
-type cardTeacher struct {
+// teacher finds the card in a teaching photo and describes it.
+type teacher struct {
 	finder *outline.Finder
 	desc   *Describer
 	keyer  *Keyer
@@ -128,11 +128,11 @@ type cardTeacher struct {
 	half   gocv.Mat
 }
 
-func newCardTeacher() (*cardTeacher, error) {
-	return &cardTeacher{finder: outline.NewFinder(), desc: NewDescriber(), keyer: NewKeyer(), grey: gocv.NewMat(), half: gocv.NewMat()}, nil
+func newTeacher() (*teacher, error) {
+	return &teacher{finder: outline.NewFinder(), desc: NewDescriber(), keyer: NewKeyer(), grey: gocv.NewMat(), half: gocv.NewMat()}, nil
 }
 
-func (t *cardTeacher) close() {
+func (t *teacher) close() {
 	t.keyer.Close()
 	t.finder.Close()
 	t.desc.Close()
@@ -140,13 +140,13 @@ func (t *cardTeacher) close() {
 	t.half.Close()
 }
 
-// cardTeachCandidates is how many outlines per picture take part in
+// teachCandidates is how many outlines per picture take part in
 // choosing the card's outline across its pictures.
-const cardTeachCandidates = 5
+const teachCandidates = 5
 
 // teach adds card id to ix from its pictures and returns how many were used
 // and, per picture, why it was not.
-func (t *cardTeacher) teach(ix *Index, id string, imgs []gocv.Mat) (int, []error) {
+func (t *teacher) teach(ix *Index, id string, imgs []gocv.Mat) (int, []error) {
 	errs := make([]error, len(imgs))
 	type cand struct {
 		d     [2][4]Desc // as found and grown
@@ -168,7 +168,7 @@ func (t *cardTeacher) teach(ix *Index, id string, imgs []gocv.Mat) (int, []error
 			continue
 		}
 		var cs []cand
-		for _, q := range cardTeachDoubled(qs, image.Pt(img.Cols(), img.Rows())) {
+		for _, q := range teachDoubled(qs, image.Pt(img.Cols(), img.Rows())) {
 			var c cand
 			c.score, c.q = q.Score, q.Q
 			ok := true
@@ -179,7 +179,7 @@ func (t *cardTeacher) teach(ix *Index, id string, imgs []gocv.Mat) (int, []error
 				}
 			}
 			if ok {
-				c.whole, _ = cardCommonWhole(c.q, common[i])
+				c.whole, _ = commonWhole(c.q, common[i])
 				cs = append(cs, c)
 			}
 		}
@@ -209,7 +209,7 @@ func (t *cardTeacher) teach(ix *Index, id string, imgs []gocv.Mat) (int, []error
 			for ga := range 2 {
 				for gb := range 2 {
 					for r := range 4 {
-						best = math.Min(best, cardDistance(&a.d[ga][r], &b.d[gb][0]))
+						best = math.Min(best, distance(&a.d[ga][r], &b.d[gb][0]))
 					}
 				}
 			}
@@ -276,18 +276,18 @@ func (t *cardTeacher) teach(ix *Index, id string, imgs []gocv.Mat) (int, []error
 	return len(per), errs
 }
 
-// cardTeachDoubled returns the outlines qs followed by each one doubled
+// teachDoubled returns the outlines qs followed by each one doubled
 // across its width at either end: half a card, cut along its middle (a
 // dark card's art panel over its text panel, on a dark table), is in a
 // card's proportions too. The choice across pictures takes the doubled
 // outline where the card is whole in another picture. A doubled outline
-// must lie in the picture (size) but for cardTeachDoubledOut of its
+// must lie in the picture (size) but for teachDoubledOut of its
 // sides: the card is shown whole, and a crop (the whole picture the card)
 // doubled would be half the picture's border fill, alike in every picture
 // of a card whose art repeats (a chessboard).
-func cardTeachDoubled(qs []outline.Candidate, size image.Point) []outline.Candidate {
+func teachDoubled(qs []outline.Candidate, size image.Point) []outline.Candidate {
 	out := slices.Clone(qs)
-	mx, my := cardTeachDoubledOut*float32(size.X), cardTeachDoubledOut*float32(size.Y)
+	mx, my := teachDoubledOut*float32(size.X), teachDoubledOut*float32(size.Y)
 	for _, c := range qs {
 		for _, q := range Doubled(c.Q) {
 			in := true
@@ -306,11 +306,11 @@ func cardTeachDoubled(qs []outline.Candidate, size image.Point) []outline.Candid
 	return out
 }
 
-// cardTeachDoubledOut is the share of a teaching picture's sides a doubled
+// teachDoubledOut is the share of a teaching picture's sides a doubled
 // outline may stick out of it.
-const cardTeachDoubledOut = 0.02
+const teachDoubledOut = 0.02
 
-// cardDoubled returns outline q with its shorter sides doubled, at one end
+// Doubled returns outline q with its shorter sides doubled, at one end
 // and at the other: the whole card when q is half of it cut across its
 // length (an art panel meeting a text panel across the middle, or a card
 // half hidden or half shaded), which is in a card's proportions too.
@@ -324,7 +324,7 @@ func Doubled(q [4]geom.Point) [2][4]geom.Point {
 // most 60% of the picture. A picture without one whose sides are in a
 // card's proportions (long/short 1.2–1.7) is a crop: the whole picture is
 // the card.
-func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]outline.Candidate, error) {
+func (t *teacher) cardOutlines(img gocv.Mat) ([]outline.Candidate, error) {
 	w, h := img.Cols(), img.Rows()
 	if w < 16 || h < 16 {
 		return nil, fmt.Errorf("picture of %d×%d pixels is too small", w, h)
@@ -350,7 +350,7 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]outline.Candidate, error) {
 		return nil, err
 	}
 	for _, c := range found {
-		if c.Area <= 0.6*float64(w*h) && len(out) < cardTeachCandidates {
+		if c.Area <= 0.6*float64(w*h) && len(out) < teachCandidates {
 			out = append(out, c)
 		}
 	}
@@ -364,26 +364,26 @@ func (t *cardTeacher) cardOutlines(img gocv.Mat) ([]outline.Candidate, error) {
 	return nil, errors.New("no card outline found (show the card whole, against the table)")
 }
 
-// NewCardIndex returns an empty index; add cards with AddExample.
+// New returns an empty index; add cards with AddExample.
 func New() *Index { return &Index{} }
 
 // AddExample teaches card id from one picture (8-bit BGR): a camera frame
-// showing that one card, or a crop of it, as for TeachCards. Teach with all
+// showing that one card, or a crop of it, as for TeachFolder. Teach with all
 // the pictures of a card at once when you have several: the card's outline
 // is then chosen to agree across them.
 func (ix *Index) AddExample(id string, img gocv.Mat) error {
 	return ix.Teach(id, img)
 }
 
-// Teach teaches card id from pictures of it (8-bit BGR), as TeachCards does
+// Teach teaches card id from pictures of it (8-bit BGR), as TeachFolder does
 // with a card's folder: in each picture the card outline is chosen that
 // agrees best with the outlines chosen in the others. It fails only when no
 // picture could be used.
 func (ix *Index) Teach(id string, imgs ...gocv.Mat) error {
-	if err := cardCheckID(id); err != nil {
-		return fmt.Errorf("vision: teach card: %w", err)
+	if err := checkID(id); err != nil {
+		return fmt.Errorf("index: teach card: %w", err)
 	}
-	t, err := newCardTeacher()
+	t, err := newTeacher()
 	if err != nil {
 		return err
 	}
@@ -392,10 +392,10 @@ func (ix *Index) Teach(id string, imgs ...gocv.Mat) error {
 	if used == 0 {
 		for _, e := range errs {
 			if e != nil {
-				return fmt.Errorf("vision: teach card %s: %w", id, e)
+				return fmt.Errorf("index: teach card %s: %w", id, e)
 			}
 		}
-		return fmt.Errorf("vision: teach card %s: no picture", id)
+		return fmt.Errorf("index: teach card %s: no picture", id)
 	}
 	return nil
 }

@@ -20,37 +20,37 @@ import (
 )
 
 const (
-	// cardCommonFeatures are the ORB keypoints taken of a teaching picture.
-	cardCommonFeatures = 1500
-	// cardCommonRatio is the ratio test of a match (nearest against
+	// commonFeatures are the ORB keypoints taken of a teaching picture.
+	commonFeatures = 1500
+	// commonRatio is the ratio test of a match (nearest against
 	// second nearest).
-	cardCommonRatio = 0.8
-	// cardCommonMin is the least common keypoints of a picture for its
+	commonRatio = 0.8
+	// commonMin is the least common keypoints of a picture for its
 	// outlines to be tested.
-	cardCommonMin = 16
-	// cardCommonOut is the largest share of the common keypoints that
-	// may lie outside a whole card's outline (grown by cardCommonGrow of
-	// its size), cardCommonCells the least of its 4×4 cells that must
+	commonMin = 16
+	// commonOut is the largest share of the common keypoints that
+	// may lie outside a whole card's outline (grown by commonGrow of
+	// its size), commonCells the least of its 4×4 cells that must
 	// hold one. Teaching pictures of 300 cards (cardsTeachAll, 2 each;
 	// every picture had common keypoints, 61 or more): the outlines
 	// within a tenth of the card's width of it left at most 0.8% out and
 	// held keypoints in 9 cells or more; of the other outlines with
 	// at most 10% out (doubled into the table, mostly), 1,653 held them in
 	// 8 cells or fewer, 347 in 9 or more.
-	cardCommonOut   = 0.1
-	cardCommonGrow  = 0.05
-	cardCommonCells = 9
+	commonOut   = 0.1
+	commonGrow  = 0.05
+	commonCells = 9
 )
 
 // commonKeys returns, for each picture, the points of its keypoints that
 // match another picture's under one homography (the card common to them);
 // nil for a picture with none or a single picture.
-func (t *cardTeacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
+func (t *teacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
 	out := make([][]gocv.Point2f, len(imgs))
 	if len(imgs) < 2 {
 		return out
 	}
-	orb := gocv.NewORBWithParams(cardCommonFeatures, 1.2, 8, 31, 0, 2, gocv.ORBScoreTypeHarris, 31, 20)
+	orb := gocv.NewORBWithParams(commonFeatures, 1.2, 8, 31, 0, 2, gocv.ORBScoreTypeHarris, 31, 20)
 	defer orb.Close()
 	bf := gocv.NewBFMatcherWithParams(gocv.NormHamming, false)
 	defer bf.Close()
@@ -85,15 +85,15 @@ func (t *cardTeacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
 			}
 			var src, dst []gocv.Point2f
 			for _, m := range bf.KnnMatch(ks[i].desc, ks[j].desc, 2) {
-				if len(m) == 2 && m[0].Distance < cardCommonRatio*m[1].Distance {
+				if len(m) == 2 && m[0].Distance < commonRatio*m[1].Distance {
 					src, dst = append(src, ks[i].pts[m[0].QueryIdx]), append(dst, ks[j].pts[m[0].TrainIdx])
 				}
 			}
-			if len(src) < cardCommonMin {
+			if len(src) < commonMin {
 				continue
 			}
 			rs.Reset(src, dst)
-			if rs.Run(5*5) < cardCommonMin {
+			if rs.Run(5*5) < commonMin {
 				continue
 			}
 			for k, in := range rs.Best {
@@ -106,13 +106,13 @@ func (t *cardTeacher) commonKeys(imgs []gocv.Mat) [][]gocv.Point2f {
 	return out
 }
 
-// cardCommonWhole reports whether outline q holds the common keypoints
-// pts as a whole card does: at most cardCommonOut of them outside it
-// (grown by cardCommonGrow), and one in at least cardCommonCells of its
-// 4×4 cells. With fewer than cardCommonMin points, or a degenerate q,
+// commonWhole reports whether outline q holds the common keypoints
+// pts as a whole card does: at most commonOut of them outside it
+// (grown by commonGrow), and one in at least commonCells of its
+// 4×4 cells. With fewer than commonMin points, or a degenerate q,
 // every outline passes (ok false: not tested).
-func cardCommonWhole(q [4]geom.Point, pts []gocv.Point2f) (whole, ok bool) {
-	if len(pts) < cardCommonMin {
+func commonWhole(q [4]geom.Point, pts []gocv.Point2f) (whole, ok bool) {
+	if len(pts) < commonMin {
 		return true, false
 	}
 	var src [4][2]float64
@@ -127,7 +127,7 @@ func cardCommonWhole(q [4]geom.Point, pts []gocv.Point2f) (whole, ok bool) {
 	var cells [4][4]bool
 	for _, p := range pts {
 		u, v := h.Apply(float64(p.X), float64(p.Y))
-		if u < -cardCommonGrow || v < -cardCommonGrow || u > 1+cardCommonGrow || v > 1+cardCommonGrow {
+		if u < -commonGrow || v < -commonGrow || u > 1+commonGrow || v > 1+commonGrow {
 			out++
 			continue
 		}
@@ -142,5 +142,5 @@ func cardCommonWhole(q [4]geom.Point, pts []gocv.Point2f) (whole, ok bool) {
 			}
 		}
 	}
-	return float64(out) <= cardCommonOut*float64(len(pts)) && n >= cardCommonCells, true
+	return float64(out) <= commonOut*float64(len(pts)) && n >= commonCells, true
 }

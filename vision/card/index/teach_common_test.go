@@ -31,9 +31,9 @@ func TestCardCommonWhole(t *testing.T) {
 		{"the card", card, pts, true, true},
 		{"its panel", panel, pts, false, true},
 		{"doubled into the table", doubled, pts, false, true},
-		{"too few keypoints", panel, pts[:cardCommonMin-1], true, false},
+		{"too few keypoints", panel, pts[:commonMin-1], true, false},
 	} {
-		whole, tested := cardCommonWhole(c.q, c.pts)
+		whole, tested := commonWhole(c.q, c.pts)
 		if whole != c.whole || tested != c.test {
 			t.Errorf("%s: whole %v tested %v, want %v %v", c.name, whole, tested, c.whole, c.test)
 		}

@@ -26,7 +26,7 @@ func TestTeachCardsLinksAndOversized(t *testing.T) {
 	rng := rand.New(rand.NewPCG(38, 3))
 	real, dir := t.TempDir(), t.TempDir()
 	write := func(path string) {
-		m := cardRoundTripPicture(rng, 150, 210, false)
+		m := roundTripPicture(rng, 150, 210, false)
 		defer m.Close()
 		os.MkdirAll(filepath.Dir(path), 0o755)
 		if !gocv.IMWrite(path, m) {
@@ -36,7 +36,7 @@ func TestTeachCardsLinksAndOversized(t *testing.T) {
 	// card-a: a folder with two photos and an oversized one.
 	write(filepath.Join(dir, "card-a", "1.png"))
 	write(filepath.Join(dir, "card-a", "2.png"))
-	os.WriteFile(filepath.Join(dir, "card-a", "huge.png"), cardHugePNG(t, 32000, 32000), 0o644)
+	os.WriteFile(filepath.Join(dir, "card-a", "huge.png"), hugePNG(t, 32000, 32000), 0o644)
 	// card-b: a link to a folder elsewhere.
 	write(filepath.Join(real, "b", "1.png"))
 	os.Symlink(filepath.Join(real, "b"), filepath.Join(dir, "card-b"))
@@ -70,7 +70,7 @@ func TestTeachCardsLinksAndOversized(t *testing.T) {
 	// extensions read.
 	none := t.TempDir()
 	os.MkdirAll(filepath.Join(none, "card-x"), 0o755)
-	os.WriteFile(filepath.Join(none, "card-x", "huge.png"), cardHugePNG(t, 32000, 32000), 0o644)
+	os.WriteFile(filepath.Join(none, "card-x", "huge.png"), hugePNG(t, 32000, 32000), 0o644)
 	if _, err := TeachFolder(none, nil); err == nil || !strings.Contains(err.Error(), none) || !strings.Contains(err.Error(), ".png") {
 		t.Errorf("nothing readable: %v", err)
 	}
@@ -94,10 +94,10 @@ func TestTeachCardsCountsBounded(t *testing.T) {
 	}
 }
 
-// cardHugePNG is a valid PNG of a few hundred bytes whose header (IHDR, its
+// hugePNG is a valid PNG of a few hundred bytes whose header (IHDR, its
 // CRC made right) declares w×h pixels: a 4×4 picture's PNG with the size
 // patched.
-func cardHugePNG(t testing.TB, w, h uint32) []byte {
+func hugePNG(t testing.TB, w, h uint32) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, image.NewNRGBA(image.Rect(0, 0, 4, 4))); err != nil {
