@@ -176,18 +176,51 @@ func TestTokenIsRound(t *testing.T) {
 	}
 }
 
-// Tokens lie still: a sequence does not throw them.
-func TestTokenNotInSequence(t *testing.T) {
+// A token is thrown as a die is: it slides in flipping over (its sides
+// alternate) and lands flat showing the side asked for. A throw of Count
+// dice leaves the others off the table until a later throw: the token
+// comes after the die.
+func TestTokenThrownInSequence(t *testing.T) {
 	c := WithGamePieces(content(t))
-	_, err := NewSequence(c, SequenceSpec{Scene: Scene{Seed: 1, Dice: []DieSpec{{Set: SetLuckToken}}}})
-	if !errors.Is(err, ErrSpec) {
-		t.Errorf("a token thrown in a sequence: %v", err)
-	}
-	seq, err := NewSequence(c, SequenceSpec{Scene: Scene{Seed: 1, Dice: []DieSpec{{Set: SetCombatYellow}, {Set: SetCombatRed}}}})
+	seq, err := NewSequence(c, SequenceSpec{Scene: Scene{Seed: 3, Width: 640, Height: 360,
+		Dice: []DieSpec{{Set: SetCombatRed, Face: "2"}, {Set: SetLuckToken, Face: "blank"}}},
+		Script: []Step{{Kind: StepThrow, Count: 1}, {Kind: StepWait, Frames: 10}, {Kind: StepThrow}, {Kind: StepWait, Frames: 10}}})
 	if err != nil {
-		t.Fatalf("combat dice thrown: %v", err)
+		t.Fatal(err)
 	}
-	seq.Close()
+	defer seq.Close()
+	settles := seq.Settles()
+	if len(settles) != 2 {
+		t.Fatalf("settles %v, want the die's and the token's", settles)
+	}
+	first := seq.Truth(settles[0])
+	if len(first.Dice) != 1 || first.Dice[0].Set != SetCombatRed {
+		t.Errorf("after the first throw: %+v, want the red die alone", first.Dice)
+	}
+	sides := map[string]bool{}
+	for i := settles[0]; i < settles[1]; i++ {
+		for _, d := range seq.Truth(i).Dice {
+			if d.Set == SetLuckToken && d.Moving {
+				sides[d.Face] = true
+			}
+		}
+	}
+	if !sides["luck"] || !sides["blank"] {
+		t.Errorf("the thrown token showed %v, want both sides while it flips", sides)
+	}
+	last := seq.Truth(seq.Len() - 1)
+	if len(last.Dice) != 2 || last.Dice[1].Face != "blank" || last.Dice[1].Moving || last.Dice[1].Visible < 0.99 {
+		t.Errorf("at rest: %+v, want the token lying on its blank side beside the die", last.Dice)
+	}
+	m, _, err := seq.Frame(seq.Len() - 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	if _, err := NewSequence(c, SequenceSpec{Scene: Scene{Seed: 1, Dice: []DieSpec{{Set: SetLuckToken}}},
+		Script: []Step{{Kind: StepThrow, Count: -1}}}); !errors.Is(err, ErrSpec) {
+		t.Errorf("a negative count: %v", err)
+	}
 }
 
 func mustSet(t *testing.T, c *models.Content, id string) models.FaceSet {

@@ -20,9 +20,10 @@ type StepKind int
 
 // Script steps.
 const (
-	// StepThrow throws every die that is not on the table in from an edge;
-	// the dice tumble, slow down and stop. The step ends when all have
-	// stopped.
+	// StepThrow throws every die that is not on the table (or the first
+	// Count of them) in from an edge; the dice tumble, slow down and stop.
+	// The step ends when all have stopped. A token slides in flipping over
+	// and lands flat.
 	StepThrow StepKind = iota + 1
 	// StepWait keeps everything still for Frames frames (default 30).
 	StepWait
@@ -64,6 +65,9 @@ type Step struct {
 	Face string
 	// Frames is the length of a wait.
 	Frames int
+	// Count is how many of the dice not on the table a throw throws, in
+	// the scene's order (0: all): the others come in with a later throw.
+	Count int
 	// Edge is where thrown dice or the hand come from (EdgeAuto: seeded).
 	Edge Edge
 }
@@ -250,11 +254,6 @@ func NewSequence(c *models.Content, spec SequenceSpec) (*Sequence, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, d := range s.Dice {
-		if d.Set == SetLuckToken {
-			return nil, specErr("die %d: a %s token is drawn in still scenes, not thrown in a sequence", i, d.Set)
-		}
-	}
 	spec.Scene = s
 	spec.Scene.Hand = Hand{}
 	if spec.FPS == 0 {
@@ -285,6 +284,9 @@ func NewSequence(c *models.Content, spec SequenceSpec) (*Sequence, error) {
 		}
 		if st.Frames < 0 || st.Frames > 10000 {
 			return nil, specErr("step %d: frames %d outside 0…10000", i, st.Frames)
+		}
+		if st.Count < 0 {
+			return nil, specErr("step %d: count %d below 0", i, st.Count)
 		}
 		if st.Edge < EdgeAuto || st.Edge > EdgeRight {
 			return nil, specErr("step %d: unknown edge %d", i, st.Edge)
@@ -448,7 +450,7 @@ func (p *planner) throw(step Step, lay []*layoutDie) error {
 	edge := p.edge(step.Edge)
 	var idx []int
 	for i, on := range p.onTbl {
-		if !on {
+		if !on && (step.Count == 0 || len(idx) < step.Count) {
 			idx = append(idx, i)
 		}
 	}

@@ -47,7 +47,7 @@
 // neighbouring facets darker, and the sides show facets without numerals.
 // [Style] holds colours, shapes and layout; [StyleDefault], [StyleAlt] and
 // [StyleWorn] are presets to derive from. This War of Mine's combat dice
-// and Wasteland Warfare's luck token (a flat disc, in still scenes only)
+// and Wasteland Warfare's luck token (a flat disc, thrown flipping over)
 // have art of their own, drawn for scenes that name their sets with a
 // content that has them ([WithGamePieces]); the random mix never draws them.
 //
