@@ -271,15 +271,23 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 
 // RollEvents turns a settled roll into tracker events: the V.A.T.S. dice
 // with the assist die as one roll, every other face set as a roll of its own.
-// Uncertain dice are passed on so the tracker asks for confirmation.
+// Uncertain dice are passed on so the tracker asks for confirmation. A
+// reroll passes on only the sets it changed: dice of another set left lying
+// (a skill die beside a luck token thrown after it) were read already.
 func RollEvents(re vision.RollEvent, frameRef string) []tracker.Event {
 	var out []tracker.Event
 	bySet := map[string]*tracker.Event{}
 	var order []string
+	changed := map[string]bool{}
+	for _, i := range re.Changed {
+		if i >= 0 && i < len(re.Dice) {
+			changed[rollSet(re.Dice[i])] = true
+		}
+	}
 	for _, d := range re.Dice {
-		set := d.Set
-		if set == "assist" {
-			set = "vats"
+		set := rollSet(d)
+		if re.Reroll && !changed[set] {
+			continue
 		}
 		ev, ok := bySet[set]
 		if !ok {
@@ -308,6 +316,15 @@ func RollEvents(re vision.RollEvent, frameRef string) []tracker.Event {
 		}
 	}
 	return out
+}
+
+// rollSet is the set of the roll a die belongs to: the assist die is
+// rolled with the V.A.T.S. dice.
+func rollSet(d vision.Die) string {
+	if d.Set == "assist" {
+		return "vats"
+	}
+	return d.Set
 }
 
 // saveProof writes the frame a reading came from and returns its reference.

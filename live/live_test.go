@@ -152,3 +152,23 @@ func TestRollEventsSplitsSetsAndMarksUncertain(t *testing.T) {
 		t.Errorf("d6 event %+v", evs[1])
 	}
 }
+
+// A reroll passes on only the sets whose dice it changed: a skill die left
+// lying beside a luck token thrown after it is not announced again.
+func TestRollEventsRerollPassesChangedSets(t *testing.T) {
+	re := vision.RollEvent{Reroll: true, Changed: []int{1}, Dice: []vision.Die{
+		{Set: "skill", Face: "7"}, {Set: "luck", Face: "luck"},
+	}}
+	evs := live.RollEvents(re, "f.jpg")
+	if len(evs) != 1 || evs[0].Set != "luck" || len(evs[0].Faces) != 1 || evs[0].Faces[0] != "luck" {
+		t.Errorf("events %+v, want the luck token's alone", evs)
+	}
+	// A rerolled assist die is a reroll of the V.A.T.S. roll.
+	re = vision.RollEvent{Reroll: true, Changed: []int{1}, Dice: []vision.Die{
+		{Set: "vats", Face: "head"}, {Set: "assist", Face: "hit"}, {Set: "d10", Face: "3"},
+	}}
+	evs = live.RollEvents(re, "f.jpg")
+	if len(evs) != 1 || evs[0].Set != "" || evs[0].Assist != "hit" || len(evs[0].Faces) != 1 {
+		t.Errorf("events %+v, want the V.A.T.S. roll with the assist die", evs)
+	}
+}

@@ -398,9 +398,11 @@ func buildCorrect(c *models.Content, usage string, a []string) (Event, error) {
 }
 
 // readFaces reads the die readings of roll and correct: an optional face
-// set, the faces, and the assist die's face and frame by their keywords.
+// set, the faces, and the assist die's face and frame by their keywords. A
+// lone word is a face even where it names a set too (a luck token's side
+// "luck").
 func readFaces(c *models.Content, usage string, ev Event, a []string) (Event, error) {
-	if len(a) > 0 {
+	if len(a) > 1 {
 		if _, ok := c.FaceSet(a[0]); ok && a[0] != "assist" {
 			ev.Set, a = a[0], a[1:]
 		}

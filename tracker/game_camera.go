@@ -25,6 +25,10 @@ const (
 	// Mine's combat dice: no built-in sets either; a group teaches each
 	// under its name, faces 0, 1, 2, … and the special faces.
 	SetCombatPrefix = "twom-"
+	// SetLuck is Wasteland Warfare's luck token, sides luck and blank: no
+	// built-in set either; a group that teaches its token under this id
+	// has the side it shows read by the camera.
+	SetLuck = "luck"
 )
 
 // Tracker-level outcome kinds of a move waiting for the camera.
@@ -36,22 +40,33 @@ const (
 // GameDiceSets lists the face sets the camera looks for in a game (a game
 // id of Games(); "" is Fallout: The Board Game): the sets of the game's
 // dice in the content pack that the content has (Wasteland's skill die
-// only once a group adds or teaches it).
+// only once a group adds or teaches it), and of its two-sided tokens,
+// whose face set is named by the token's id (Wasteland's luck token, once
+// taught).
 func GameDiceSets(c *models.Content, game string) []string {
 	gc, ok := c.Game(game)
 	if game == GameFallout || !ok {
 		return []string{"vats", "assist"}
 	}
 	var sets []string
+	add := func(set string) {
+		if _, have := c.FaceSet(set); set != "" && have && !slices.Contains(sets, set) {
+			sets = append(sets, set)
+		}
+	}
 	for _, d := range gc.Dice {
-		if _, have := c.FaceSet(d.Set); d.Set != "" && have && !slices.Contains(sets, d.Set) {
-			sets = append(sets, d.Set)
+		add(d.Set)
+	}
+	for _, t := range gc.Tokens {
+		if len(t.Sides) == 2 {
+			add(t.ID)
 		}
 	}
 	return sets
 }
 
-// waitsForCamera reports whether a move reads dice but none were given.
+// waitsForCamera reports whether a move reads dice but none were given
+// (as readings, or in Args by an event stored before they were readings).
 func waitsForCamera(ev Event) (moveSpec, bool) {
 	if ev.Type != EvMove || ev.Move == nil || len(ev.Faces) > 0 {
 		return moveSpec{}, false
@@ -59,6 +74,11 @@ func waitsForCamera(ev Event) (moveSpec, bool) {
 	s, ok := findSpec(ev.Move.Cmd)
 	if !ok {
 		return moveSpec{}, false
+	}
+	for _, a := range s.Args {
+		if _, stored := ev.Move.Args[a.Name]; stored && isReading(a) {
+			return moveSpec{}, false
+		}
 	}
 	n, _ := s.readings()
 	return s, n > 0
@@ -72,6 +92,8 @@ func readingSet(g Game, m *Move, s moveSpec) string {
 		return SetSkill
 	case argCombat:
 		return combatSet(g, m)
+	case argLuck:
+		return SetLuck
 	}
 	return SetD10
 }
@@ -93,6 +115,8 @@ func waitForRoll(c *models.Content, g Game, ev Event, s moveSpec) (Game, outs, e
 			try.Faces = append(try.Faces, "2")
 		case argCombat:
 			try.Faces = append(try.Faces, "0")
+		case argLuck:
+			try.Faces = append(try.Faces, "luck")
 		default:
 			try.Faces = append(try.Faces, "1")
 		}
@@ -151,13 +175,13 @@ func resolveMove(c *models.Content, g Game, seq int64, ev Event, m *Move, set st
 func moveWaitMessages() map[string]map[string]string {
 	return map[string]map[string]string{
 		"en": {
-			KindMoveWaiting: `Roll {{if gt .dice 1}}{{.dice}} × {{else}}the {{end}}` + pick("set", map[string]string{SetD10: "d10", SetSkill: "skill die",
-				SetCombatPrefix + "grey": "grey combat die", SetCombatPrefix + "yellow": "yellow combat die", SetCombatPrefix + "red": "red combat die"}) + ` for {{.line}}.`,
+			KindMoveWaiting: `{{if eq .set "` + SetLuck + `"}}Throw the luck token{{else}}Roll {{if gt .dice 1}}{{.dice}} × {{else}}the {{end}}` + pick("set", map[string]string{SetD10: "d10", SetSkill: "skill die",
+				SetCombatPrefix + "grey": "grey combat die", SetCombatPrefix + "yellow": "yellow combat die", SetCombatPrefix + "red": "red combat die"}) + `{{end}} for {{.line}}.`,
 			KindMoveUncertain: `Not sure of {{list .faces}}: correct reading {{.seq}} if it is wrong.`,
 		},
 		"de": {
-			KindMoveWaiting: `Würfelt {{if gt .dice 1}}{{.dice}} × {{else}}den {{end}}` + pick("set", map[string]string{SetD10: "W10", SetSkill: "Fertigkeitswürfel",
-				SetCombatPrefix + "grey": "grauen Kampfwürfel", SetCombatPrefix + "yellow": "gelben Kampfwürfel", SetCombatPrefix + "red": "roten Kampfwürfel"}) + ` für {{.line}}.`,
+			KindMoveWaiting: `{{if eq .set "` + SetLuck + `"}}Werft den Glücksmarker{{else}}Würfelt {{if gt .dice 1}}{{.dice}} × {{else}}den {{end}}` + pick("set", map[string]string{SetD10: "W10", SetSkill: "Fertigkeitswürfel",
+				SetCombatPrefix + "grey": "grauen Kampfwürfel", SetCombatPrefix + "yellow": "gelben Kampfwürfel", SetCombatPrefix + "red": "roten Kampfwürfel"}) + `{{end}} für {{.line}}.`,
 			KindMoveUncertain: `Unsicher: {{list .faces}}. Falls falsch, korrigiert Wurf {{.seq}}.`,
 		},
 	}

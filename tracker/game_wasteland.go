@@ -53,8 +53,8 @@ func wastelandSpecs() []moveSpec {
 			{Name: "face", Kind: argSkill}, {Name: "vs", Kind: argWord, Opt: true}},
 			Summary: sum("Wasteland: a skill test on the skill die's face (2–10, ap, crit, x); vs TARGET makes it an attack", "Wasteland: eine Fertigkeitsprobe mit der Seite des Fertigkeitswürfels (2–10, ap, crit, x); vs ZIEL macht sie zum Angriff")},
 		{Game: GameWasteland, Cmd: "luck", Args: []argSpec{{Name: "use", Kind: argOneOf, Choices: []string{"accuracy", "dodge", "toughness", "extra"}},
-			{Name: "side", Kind: argOneOf, Choices: []string{"luck", "blank"}}},
-			Summary: sum("Wasteland: a luck token thrown for a use, and the side it shows", "Wasteland: ein Glücksmarker für einen Zweck geworfen, und die Seite, die er zeigt")},
+			{Name: "side", Kind: argLuck}},
+			Summary: sum("Wasteland: a luck token thrown for a use, and the side it shows (without the side, the camera reads it)", "Wasteland: ein Glücksmarker für einen Zweck geworfen, und die Seite, die er zeigt (ohne die Seite liest die Kamera sie)")},
 		{Game: GameWasteland, Cmd: "damage", Args: []argSpec{{Name: "damage", Kind: argInt, Lo: 0, Hi: 50}},
 			Summary: sum("Wasteland: the attack's damage after armour (before toughness)", "Wasteland: der Schaden des Angriffs nach der Rüstung (vor Zähigkeit)")},
 		{Game: GameWasteland, Cmd: "tokens", Args: []argSpec{{Name: "unit", Kind: argWord}, {Name: "gain", Kind: argInt, Lo: 1, Hi: 10}},
@@ -75,6 +75,32 @@ func parseWastelandUnit(w string) (wasteland.Unit, error) {
 }
 
 func checkWastelandUnit(w string) error { _, err := parseWastelandUnit(w); return err }
+
+// parseLuckSide reads the side a luck token shows, as typed or read: luck
+// (the token's effect applies) or blank (it is spent for nothing).
+func parseLuckSide(w string) (bool, error) {
+	switch strings.ToLower(w) {
+	case "luck":
+		return true, nil
+	case "blank":
+		return false, nil
+	}
+	return false, fmt.Errorf("a luck token shows luck or blank, got %q", w)
+}
+
+// luckShown is the side of a luck line: its reading. An event stored
+// before the side was a reading has it in Args.
+func luckShown(ev Event) (bool, error) {
+	w := ev.Move.str("side")
+	if len(ev.Faces) > 0 {
+		w = ev.Faces[0]
+	}
+	shown, err := parseLuckSide(w)
+	if err != nil {
+		return false, fmt.Errorf("luck: %w", err)
+	}
+	return shown, nil
+}
 
 func setupWasteland(ev Event) (Game, outs, error) {
 	m := ev.Move
@@ -194,7 +220,11 @@ func applyWasteland(g Game, ev Event) (Game, outs, error) {
 		if wg.Roll == nil {
 			return g, nil, fmt.Errorf("luck: no skill test is waiting (skill UNIT SKILL FACE first)")
 		}
-		r, res, err := wasteland.Apply(*wg.Roll, luckUses[m.str("use")], m.str("side") == "luck")
+		shown, err := luckShown(ev)
+		if err != nil {
+			return g, nil, err
+		}
+		r, res, err := wasteland.Apply(*wg.Roll, luckUses[m.str("use")], shown)
 		if err != nil {
 			return g, nil, err
 		}

@@ -69,6 +69,7 @@ const (
 	argD10    argKind = iota // a d10 face, 0–10 (0 reads 10): a reading
 	argSkill                 // a skill die face (number, ap, crit, x): a reading
 	argCombat                // a combat die face (symbols 0–6, or a special face): a reading
+	argLuck                  // the side a luck token shows (luck, blank): a reading
 	argInt                   // a whole number within Lo … Hi
 	argWord                  // a name
 	argOneOf                 // one of Choices
@@ -214,7 +215,7 @@ func parseMove(s moveSpec, words []string) (Event, error) {
 }
 
 func isReading(a argSpec) bool {
-	return a.Kind == argD10 || a.Kind == argSkill || a.Kind == argCombat
+	return a.Kind == argD10 || a.Kind == argSkill || a.Kind == argCombat || a.Kind == argLuck
 }
 
 // numberLike reports whether a word is meant as a die reading: a number,
@@ -267,6 +268,12 @@ func putArg(ev *Event, a argSpec, v string) error {
 		return nil
 	case argCombat:
 		if _, err := parseCombatFace(v); err != nil {
+			return err
+		}
+		ev.Faces = append(ev.Faces, strings.ToLower(v))
+		return nil
+	case argLuck:
+		if _, err := parseLuckSide(v); err != nil {
 			return err
 		}
 		ev.Faces = append(ev.Faces, strings.ToLower(v))
@@ -338,6 +345,8 @@ func checkMoveFaces(m *Move, faces []string) error {
 			_, err = wasteland.ParseFace(f)
 		case argCombat:
 			_, err = parseCombatFace(f)
+		case argLuck:
+			_, err = parseLuckSide(f)
 		default:
 			_, err = readD10Word(f)
 		}

@@ -37,7 +37,7 @@ func TestGameLineErrors(t *testing.T) {
 		"tasks anna:sleep":         `tasks: task "anna:sleep": want NAME:bed|floor|guard|scavenge`,
 		"check 7 3 mod +2 mod +1":  "check: mod given twice: usage: check STAT ROLL [mod +N|-N]",
 		"initiative 3 4 luck_a":    "initiative: luck_a needs a value: usage: initiative ROLL_A ROLL_B [luck_a N] [luck_b N]",
-		"luck accuracy maybe":      "luck: side must be luck, blank, got \"maybe\"",
+		"luck accuracy maybe":      "luck: a luck token shows luck or blank, got \"maybe\"",
 		"setup warfare light dark": "setup: light must be dawn, day, dusk, darkness, got \"dark\"",
 	} {
 		_, _, err := ParseLine(c, line)

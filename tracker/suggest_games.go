@@ -24,7 +24,7 @@ func (g Game) Suggested(c *models.Content) []string {
 	case g.Warfare != nil:
 		return warfareSuggested(g.Warfare)
 	case g.Wasteland != nil:
-		return wastelandSuggested(g.Wasteland)
+		return wastelandSuggested(c, g.Wasteland)
 	}
 	return nil
 }
@@ -75,7 +75,7 @@ func warfareSuggested(w *WarfareGame) []string {
 	return append(out, "smoke")
 }
 
-func wastelandSuggested(w *WastelandGame) []string {
+func wastelandSuggested(c *models.Content, w *WastelandGame) []string {
 	if w.Roll == nil || w.Simulator {
 		return nil
 	}
@@ -83,9 +83,15 @@ func wastelandSuggested(w *WastelandGame) []string {
 	for word, u := range luckUses {
 		names[u] = word
 	}
+	_, camera := c.FaceSet(SetLuck)
 	var out []string
 	for _, o := range wasteland.Legal(*w.Roll) {
-		if n, ok := names[o.Use]; ok && !slices.Contains(out, "luck "+n+" luck") {
+		n, ok := names[o.Use]
+		switch {
+		case !ok || slices.Contains(out, "luck "+n) || slices.Contains(out, "luck "+n+" luck"):
+		case camera:
+			out = append(out, "luck "+n)
+		default:
 			out = append(out, "luck "+n+" luck", "luck "+n+" blank")
 		}
 	}

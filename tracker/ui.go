@@ -263,6 +263,7 @@ var errorTexts = []struct{ en, de string }{
 	{"%s: no luck token left", "%[1]s: kein Glücksmarker mehr"},
 	{"%s: the face %s and the mark %s are two faces", "%[1]s: die Seite %[2]s und die Markierung %[3]s sind zwei Seiten"},
 	{"a combat die face is 0 to 6 symbols or %s, got %q", "eine Seite des Kampfwürfels ist 0 bis 6 Symbole oder %[1]s, nicht %[2]s"},
+	{"a luck token shows luck or blank, got %q", "ein Glücksmarker zeigt luck oder blank, nicht %[1]s"},
 	{"a critical cannot be dodged", "einem kritischen Treffer kann man nicht ausweichen"},
 	{"accuracy cannot change an X", "Genauigkeit kann kein X ändern"},
 	{"accuracy cannot improve a success", "Genauigkeit kann einen Erfolg nicht verbessern"},
