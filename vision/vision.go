@@ -6,7 +6,7 @@
 // [Downscale] take a Source and return one, so they compose and each can be
 // tested with a fake source. A [DiceDetector] reads the dice of one frame,
 // a [tablecam/vision/card.Reader] its cards (by their ID stickers, or against the cards
-// taught into a [CardIndex]). A [Pipeline] joins a Source, [Motion] and a
+// taught into a [tablecam/vision/card/index.Index]). A [Pipeline] joins a Source, [Motion] and a
 // [RollTracker] into roll events: it reads the dice once they stop and says
 // when a roll settles or a die is rerolled.
 //

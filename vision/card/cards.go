@@ -264,7 +264,7 @@ func NewReader(opts Options) (*Reader, error) {
 	}
 	r := &Reader{opts: opts, markers: opts.Markers, scanner: sc, finder: outline.NewFinder(), desc: index.NewDescriber(),
 		keyer: index.NewKeyer(), firstKeyer: index.NewFirstLevelKeyer(), fitCanvas: gocv.NewMat(), grey: gocv.NewMat(), half: gocv.NewMat(), bgr: gocv.NewMat(), ref: newCardRef()}
-	r.ref.keepNear = r.ref.keepNearChanged
+	r.ref.KeepNear = r.ref.KeepNearChanged
 	r.keyer.Upper = index.NewUpperKeyer() // a full look after a first one (confirmAt)
 	return r, nil
 }
@@ -746,7 +746,7 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 	}
 	changed := 1.0
 	if r.refUsed {
-		if changed = r.ref.changedIn(o.Q); changed < cardRefCompareChanged {
+		if changed = r.ref.ChangedIn(o.Q); changed < cardRefCompareChanged {
 			return rd, false, index.Match{}, nil
 		}
 	}
@@ -780,7 +780,7 @@ func (r *Reader) readLearnedOn(img gocv.Mat, o outline.Candidate, quick bool, qr
 		}
 		// With the reference, the half added must be a card's too: the
 		// outline doubled changed at least cardTryDoubledChanged.
-		if tr.doubled && r.refUsed && r.ref.changedIn(tr.q) < cardTryDoubledChanged {
+		if tr.doubled && r.refUsed && r.ref.ChangedIn(tr.q) < cardTryDoubledChanged {
 			continue
 		}
 		if ti > 0 && !tr.doubled && r.refUsed && r.triedChanged(tr.q, o.Q, changed) < cardRefTryChanged {
@@ -907,7 +907,7 @@ func (r *Reader) triedChanged(q, o [4]geom.Point, changed float64) float64 {
 	if q == o {
 		return changed
 	}
-	return r.ref.changedIn(q)
+	return r.ref.ChangedIn(q)
 }
 
 // cardTry is an outline readLearned tries, grown by grow; doubled, the

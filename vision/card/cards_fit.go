@@ -110,7 +110,7 @@ func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m index.Match) ([4]geo
 		return q, m, false, err
 	}
 	start := best
-	step := cardFitStep * cardQuadWidth(q)
+	step := cardFitStep * geom.QuadWidth(q)
 	evals := 1
 	for halves := 0; halves <= cardFitHalves && evals < cardFitEvals; {
 		moved := false

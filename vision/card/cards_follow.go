@@ -166,8 +166,8 @@ func (r *Reader) follow(g geom.View, minW float64) (out []Reading, open []int, o
 		}
 	}
 	cardArea := minW * minW * cardRefAspect
-	for bi, b := range r.ref.blobs {
-		if b.area < cardRefMinBlob*cardArea {
+	for bi, b := range r.ref.Blobs {
+		if b.Area < cardRefMinBlob*cardArea {
 			continue
 		}
 		if l := r.blobFreeOf(b, out, true); l.unshaded >= cardFollowRest*cardArea {
@@ -179,7 +179,7 @@ func (r *Reader) follow(g geom.View, minW float64) (out []Reading, open []int, o
 		n := 0
 		for k, rd := range out {
 			ctr := geom.QuadCentre(rd.Corners)
-			if slices.ContainsFunc(open, func(bi int) bool { return cardPointInRect(ctr, r.ref.blobs[bi].box) }) {
+			if slices.ContainsFunc(open, func(bi int) bool { return cardPointInRect(ctr, r.ref.Blobs[bi].Box) }) {
 				continue
 			}
 			out[n], r.kept[n] = rd, r.kept[k]
@@ -211,7 +211,7 @@ func (r *Reader) refound(g geom.View, t *cardFollowed) bool {
 	}
 	// Still on what changed against the empty table: a card taken
 	// away leaves the table, however alike its picture.
-	if r.ref.changedIn(t.q) < cardRefUnknownChanged {
+	if r.ref.ChangedIn(t.q) < cardRefUnknownChanged {
 		return false
 	}
 	if t.marker != nil {

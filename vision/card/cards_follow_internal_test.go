@@ -11,6 +11,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/change"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
 )
@@ -71,7 +72,7 @@ func TestCardFollowOnChanged(t *testing.T) {
 	// nothing is left to read (the card is not followed; nothing else
 	// is).
 	img := frame(true)
-	cardRefShrinkTo(img, &r.ref.small)
+	change.ShrinkTo(img, &r.ref.Small)
 	if out := read(img); len(out) != 0 {
 		t.Errorf("the card on the unchanged table was followed: %v", out)
 	}
@@ -121,9 +122,9 @@ func TestCardUnshaded(t *testing.T) {
 		r := cardsRefReader(t, img, ref)
 		defer r.Close()
 		cardChangedForTest(t, r, card, shadow)
-		r.ref.findBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
-		for _, b := range r.ref.blobs {
-			if image.Pt(840, 400).In(b.box) {
+		r.ref.FindBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
+		for _, b := range r.ref.Blobs {
+			if image.Pt(840, 400).In(b.Box) {
 				return r.blobFreeOf(b, read, true)
 			}
 		}

@@ -88,7 +88,7 @@ func (r *Reader) dropStrayReadings(out []Reading) []Reading {
 		if rd.ID != Unknown {
 			return cardReadTwice(read, rd)
 		}
-		if r.refUsed && (r.ref.changedIn(rd.Corners) < cardRefUnknownChanged || r.ref.shadowIn(rd.Corners)) {
+		if r.refUsed && (r.ref.ChangedIn(rd.Corners) < cardRefUnknownChanged || r.ref.ShadowIn(rd.Corners)) {
 			return true
 		}
 		if cardOnLooseSticker(r.loose, rd.Corners) {
@@ -132,7 +132,7 @@ func (r *Reader) oneUnknown(out []Reading) []Reading {
 			if geom.QuadArea(a.Corners) < geom.QuadArea(b.Corners) {
 				large, small = j, i
 			}
-			if r.refUsed && r.ref.changedAdded(out[large].Corners, out[small].Corners) < cardRefPairChanged {
+			if r.refUsed && r.ref.ChangedAdded(out[large].Corners, out[small].Corners) < cardRefPairChanged {
 				drop[large] = true
 			} else {
 				drop[small] = true
@@ -239,7 +239,7 @@ func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed 
 		places++
 		box := geom.QuadBox(ms.o.Q)
 		reach := int(math.Ceil(index.KeyReach * float64(max(box.Dx(), box.Dy()))))
-		found, err := r.keyer.Locate(r.grey, box.Inset(-reach), cardQuadWidth(ms.o.Q), keys)
+		found, err := r.keyer.Locate(r.grey, box.Inset(-reach), geom.QuadWidth(ms.o.Q), keys)
 		if err != nil {
 			return nil, err
 		}
@@ -333,12 +333,6 @@ func (r *Reader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax 
 	}
 	rd.Box = geom.QuadBox(rd.Corners)
 	return rd, true, nil
-}
-
-// cardQuadWidth is the mean length of the shorter pair of q's opposite
-// sides.
-func cardQuadWidth(q [4]geom.Point) float64 {
-	return min(geom.SideMeans(q))
 }
 
 // cardReadAt reports whether p lies on a card already read (not unknown).

@@ -52,26 +52,18 @@ package card
 // a frame without it misses have no outline near them, and the changed
 // blobs give them one.
 
-/*
-#cgo pkg-config: opencv4
-#cgo CXXFLAGS: -std=c++11
-#include "changed.h"
-*/
-import "C"
-
 import (
 	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"image"
 	"math"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/change"
 	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
@@ -80,15 +72,6 @@ import (
 
 // Reference comparison settings.
 const (
-	// cardRefShrink is the factor the frame and the reference are shrunk
-	// by for the comparison.
-	cardRefShrink = 4
-	// cardRefLevel is the largest channel difference (shrunk frame) at
-	// which a pixel counts as changed.
-	cardRefLevel = 20
-	// cardRefMaxShare is the share of the frame that may differ from the
-	// reference for it to be used.
-	cardRefMaxShare = 0.5
 	// cardRefMinBlob is the smallest blob that is searched, as a share of
 	// the smallest card's area (a card partly out of the frame).
 	cardRefMinBlob = 0.25
@@ -127,46 +110,10 @@ const (
 	// sides) its card may reach: a sticker in a corner of a card 6 sides
 	// long.
 	cardRefStickerReach = 6
-	// A shadow darkens the table's channels by about one factor: at least
-	// cardRefShadowMin, the factors less than cardRefShadowSpread apart.
-	cardRefShadowMin    = 0.3
-	cardRefShadowSpread = 0.12
-	// A pixel that fails that test is still a shadow's when the 3×3
-	// pixels around it (the shrunk frame's: 12×12 of the camera's) pass
-	// it on their means, and each is darker than the table's by more than
-	// cardRefShadowNearDark over its three channels, their factors less
-	// than cardRefShadowNearRange apart (cardRefShadowNear). A soft shadow
-	// on a dark table fails the test of each pixel on the camera's noise
-	// (felt's red channel is about 30: noise of 2.5 there moves its factor
-	// by 0.08), and the shadow then joins the card's blob, which the
-	// outline finder and the keypoint search must then read. A sticker's squares, a card's
-	// art or its edge in the 3×3 fail the range or the darkening.
-	cardRefShadowNearRange = 0.25
-	cardRefShadowNearDark  = 6
-	// An outline matching no taught card is a shadow, not an unknown card,
-	// when its pixels are the table's darkened by about one factor
-	// (shadowIn): each channel's factor (against the unchanged pixels') at
-	// least cardRefShadowMin and at most cardRefShadowMax, the three less
-	// than cardRefShadowSpread apart, and the pixels off that darkened
-	// table by at most cardRefShadowFit of its level (root mean square).
-	// Training scenes of untaught cards with the empty table, the outlines
-	// reported unknown and at least cardRefUnknownChanged of them changed:
-	// 24 of the 27 on no card are such shadows, none of the 1,150 on a
-	// card; a card's own pixels are off the table's by 0.3 and more.
-	cardRefShadowMax = 0.97
-	cardRefShadowFit = 0.2
 	// Of two unknown outlines of one card, the larger is the card with
 	// the table around it when less than cardRefPairChanged of what it
 	// adds to the smaller changed (oneUnknown).
 	cardRefPairChanged = 0.7
-	// cardRefClean is the least share of its quadrilateral a blob fills
-	// for the blob to be a card alone, whose outline the blob gives (the
-	// outline finder does not search it).
-	cardRefClean = 0.8
-	// cardRefPartClean is cardRefClean for a blob's part with the skin
-	// taken out (a thumb over the card takes a bite out of it, and so do
-	// skin-coloured parts of its art at its edge).
-	cardRefPartClean = 0.6
 	// cardRefPartsRead is the share of a blob's changed area (the hand
 	// taken out) that its parts read as cards must cover for its place not
 	// to be searched for outlines too.
@@ -229,39 +176,15 @@ const (
 	cardRefSpreadDistinct = 8
 )
 
-// cardRef is a card reader's reference of the empty table and its
-// buffers.
+// cardRef is a card reader's reference of the empty table (changeRef)
+// and what the reader keeps of a frame read against it.
 type cardRef struct {
-	small      gocv.Mat // the reference shrunk (BGR)
-	cur, mask  gocv.Mat // the frame shrunk, its changed pixels
-	conv       gocv.Mat // a BGRA or grey reference converted
-	kernel     gocv.Mat
-	keyer      *index.Keyer // the keypoint search in blobs, made when first needed
-	up         gocv.Mat     // a place of mask at full resolution
-	col, half  gocv.Mat     // a place of the frame (continuous) and its half
-	size       image.Point
-	has        bool
-	blobs      []cardRefBlob
-	parts      []cardRefBlob     // clean parts of blobs that are not, their skin taken out
-	part       gocv.Mat          // a blob's place of mask, skin taken out
-	partRaw    gocv.Mat          // c.part before the opening
-	skin       gocv.Mat          // c.part's skin-coloured pixels
-	labels     gocv.Mat          // their connected parts
-	rim        []bool            // by label: the part reaches the blob's rim
-	kernel3    gocv.Mat          // 3×3: the hand's rim
-	partKernel gocv.Mat          // closes a part's gaps
-	rawMask    gocv.Mat          // c.mask before its closing and opening
-	near       gocv.Mat          // a place's rawMask dilated (keepNearChanged)
-	nearKernel gocv.Mat          // near's dilation: cardRefNear each way
-	nearRow    []uint8           // keepNearChanged's row of near spread to the picture's columns
-	nearCol    []int32           // keepNearChanged's column of near by a pixel's
+	change.Ref
+	keyer      *index.Keyer      // the keypoint search in blobs, made when first needed
+	col, half  gocv.Mat          // a place of the frame (continuous) and its half
 	places     []image.Rectangle // searched for stickers
 	edgePlaces []image.Rectangle // searched for outlines: blobs not clean
 	pre        []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
-	// keepNear is keepNearChanged bound once (NewReader): set as the
-	// sticker search's and the outline finder's filter it allocates
-	// nothing per frame.
-	keepNear func(bin []uint8, cols, rows int, origin image.Point, scale float64)
 	// pending are the outlines of blobs (clean ones and parts) that a
 	// quick reading did not take for a card; they are findOutlinesIn's
 	// last outlines, from pendingFrom on, and are read in full only where
@@ -275,8 +198,8 @@ type cardRef struct {
 	// row.
 	freeReads, freeFar [][4]geom.Point
 	freeSpans          [][2]int
-	freeTiles          []cardShadowSums // blobFreeOf's tiles (cardUnshaded)
-	openAt             []int            // openBlobs' new indices
+	freeTiles          []change.ShadowSums // blobFreeOf's tiles (cardUnshaded)
+	openAt             []int               // openBlobs' new indices
 	markerBlobs        []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
@@ -284,43 +207,16 @@ type cardRef struct {
 	// stillNow are the blobs searched in vain for keypoints this frame,
 	// stillLast in the last one (cards_ref_still.go).
 	stillNow, stillLast []cardRefStill
-	// tableGain is each channel's factor from the reference to the frame
-	// over the unchanged pixels (shadowIn; set when tableGainOK).
-	tableGain   [3]float64
-	tableGainOK bool
-}
-
-// cardRefBlob is one changed region: its box (full resolution), its
-// changed area (full-resolution pixels) and its smallest enclosing
-// rectangle (full resolution).
-type cardRefBlob struct {
-	box  image.Rectangle
-	area float64
-	rect [4]geom.Point
-	// quad is the quadrilateral around it (when hasQuad); clean when the
-	// blob fills it (a card alone: no hand, no other card touching it).
-	quad           [4]geom.Point
-	hasQuad, clean bool
-	// rest is a blob's changed area once the hand is taken out, read the
-	// area of its parts read as cards; parent is a part's blob.
-	rest, read float64
-	parent     int
-	// readAt is 1 + the index in cardRef.pre of a part's reading as a
-	// card (0: none).
-	readAt int
 }
 
 func newCardRef() cardRef {
-	return cardRef{small: gocv.NewMat(), cur: gocv.NewMat(), mask: gocv.NewMat(), conv: gocv.NewMat(),
-		kernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(5, 5)), col: gocv.NewMat(), half: gocv.NewMat(), up: gocv.NewMat(),
-		part: gocv.NewMat(), partRaw: gocv.NewMat(), skin: gocv.NewMat(), labels: gocv.NewMat(), kernel3: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(3, 3)), partKernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(9, 9)),
-		rawMask: gocv.NewMat(), near: gocv.NewMat(), nearKernel: gocv.GetStructuringElement(gocv.MorphRect, image.Pt(2*cardRefNear+1, 2*cardRefNear+1))}
+	return cardRef{Ref: change.NewRef(), col: gocv.NewMat(), half: gocv.NewMat()}
 }
 
 func (c *cardRef) close() {
-	for _, m := range []*gocv.Mat{&c.small, &c.cur, &c.mask, &c.conv, &c.kernel, &c.col, &c.half, &c.up, &c.part, &c.partRaw, &c.skin, &c.labels, &c.kernel3, &c.partKernel, &c.rawMask, &c.near, &c.nearKernel} {
-		m.Close()
-	}
+	c.Ref.Close()
+	c.col.Close()
+	c.half.Close()
 	if c.keyer != nil {
 		c.keyer.Close()
 	}
@@ -340,7 +236,7 @@ func (r *Reader) SetBackground(img gocv.Mat) error {
 	}
 	r.forgetStill() // searched and read against another reference (cards_still.go)
 	if img.Empty() {
-		r.ref.has = false
+		r.ref.Has = false
 		return nil
 	}
 	w, h := img.Cols(), img.Rows()
@@ -354,29 +250,22 @@ func (r *Reader) SetBackground(img gocv.Mat) error {
 	switch img.Type() {
 	case gocv.MatTypeCV8UC3:
 	case gocv.MatTypeCV8UC4:
-		gocv.CvtColor(img, &r.ref.conv, gocv.ColorBGRAToBGR)
-		src = r.ref.conv
+		gocv.CvtColor(img, &r.ref.Conv, gocv.ColorBGRAToBGR)
+		src = r.ref.Conv
 	case gocv.MatTypeCV8UC1:
-		gocv.CvtColor(img, &r.ref.conv, gocv.ColorGrayToBGR)
-		src = r.ref.conv
+		gocv.CvtColor(img, &r.ref.Conv, gocv.ColorGrayToBGR)
+		src = r.ref.Conv
 	default:
 		return fmt.Errorf("card: card reader: reference type %v, want 8-bit BGR, BGRA or grey", img.Type())
 	}
-	cardRefShrinkTo(src, &r.ref.small)
-	r.ref.size, r.ref.has = image.Pt(w, h), true
+	change.ShrinkTo(src, &r.ref.Small)
+	r.ref.Size, r.ref.Has = image.Pt(w, h), true
 	return nil
 }
 
 // HasBackground reports whether the reader has a reference of the empty
 // table.
-func (r *Reader) HasBackground() bool { return r.ref.has }
-
-// cardRefShrinkTo shrinks src by cardRefShrink into dst (linear
-// interpolation), rounding the sides up.
-func cardRefShrinkTo(src gocv.Mat, dst *gocv.Mat) {
-	w, h := (src.Cols()+cardRefShrink-1)/cardRefShrink, (src.Rows()+cardRefShrink-1)/cardRefShrink
-	gocv.Resize(src, dst, image.Pt(w, h), 0, 0, gocv.InterpolationLinear)
-}
+func (r *Reader) HasBackground() bool { return r.ref.Has }
 
 // refPlaces compares colour (continuous BGR, the frame) with the reference
 // and fills r.ref.blobs and r.ref.places (the places searched, merged,
@@ -384,28 +273,28 @@ func cardRefShrinkTo(src gocv.Mat, dst *gocv.Mat) {
 func (r *Reader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 	c := &r.ref
 	w, h := colour.Cols(), colour.Rows()
-	if !c.has {
+	if !c.Has {
 		return false, nil
 	}
-	if c.size != image.Pt(w, h) {
-		c.has = false // the camera's resolution changed
+	if c.Size != image.Pt(w, h) {
+		c.Has = false // the camera's resolution changed
 		return false, nil
 	}
-	cardRefShrinkTo(colour, &c.cur)
-	ok, err := c.changed()
+	change.ShrinkTo(colour, &c.Cur)
+	ok, err := c.Changed()
 	if err != nil || !ok {
 		return false, err
 	}
-	c.mask.CopyTo(&c.rawMask) // before the opening takes out a sticker alone on a card like the table
-	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphClose, c.kernel)
-	gocv.MorphologyEx(c.mask, &c.mask, gocv.MorphOpen, c.kernel)
-	c.findBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
-	if err := c.findParts(minW * minW * cardRefAspect); err != nil {
+	c.Mask.CopyTo(&c.RawMask) // before the opening takes out a sticker alone on a card like the table
+	gocv.MorphologyEx(c.Mask, &c.Mask, gocv.MorphClose, c.Kernel)
+	gocv.MorphologyEx(c.Mask, &c.Mask, gocv.MorphOpen, c.Kernel)
+	c.FindBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
+	if err := c.FindParts(minW * minW * cardRefAspect); err != nil {
 		return false, err
 	}
 	c.places = c.places[:0]
-	for _, b := range c.blobs {
-		c.places = append(c.places, r.refPlace(b.box))
+	for _, b := range c.Blobs {
+		c.places = append(c.places, r.refPlace(b.Box))
 	}
 	c.places = cardRefMerge(c.places)
 	return true, nil
@@ -416,23 +305,23 @@ func (r *Reader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 // their places.
 func (r *Reader) openBlobs(open []int) {
 	c := &r.ref
-	c.openAt = slices.Grow(c.openAt[:0], len(c.blobs))[:len(c.blobs)]
+	c.openAt = slices.Grow(c.openAt[:0], len(c.Blobs))[:len(c.Blobs)]
 	at := c.openAt // a blob's new index + 1, 0: dropped
 	clear(at)
 	n := 0
 	for _, bi := range open {
 		at[bi] = n + 1
-		c.blobs[n] = c.blobs[bi]
+		c.Blobs[n] = c.Blobs[bi]
 		n++
 	}
-	c.blobs = c.blobs[:n]
-	c.parts = slices.DeleteFunc(c.parts, func(p cardRefBlob) bool { return at[p.parent] == 0 })
-	for i := range c.parts {
-		c.parts[i].parent = at[c.parts[i].parent] - 1
+	c.Blobs = c.Blobs[:n]
+	c.Parts = slices.DeleteFunc(c.Parts, func(p change.Blob) bool { return at[p.Parent] == 0 })
+	for i := range c.Parts {
+		c.Parts[i].Parent = at[c.Parts[i].Parent] - 1
 	}
 	c.places = c.places[:0]
-	for _, b := range c.blobs {
-		c.places = append(c.places, r.refPlace(b.box))
+	for _, b := range c.Blobs {
+		c.places = append(c.places, r.refPlace(b.Box))
 	}
 	c.places = cardRefMerge(c.places)
 }
@@ -463,563 +352,6 @@ func cardRefMerge(ps []image.Rectangle) []image.Rectangle {
 	return ps
 }
 
-// changed fills c.mask with the pixels of c.cur that differ from c.small
-// by cardRefLevel in a channel, after taking out each channel's median
-// difference (the exposure); false when more than cardRefMaxShare differ.
-func (c *cardRef) changed() (bool, error) {
-	if c.cur.Cols() != c.small.Cols() || c.cur.Rows() != c.small.Rows() || c.cur.Type() != gocv.MatTypeCV8UC3 || c.small.Type() != gocv.MatTypeCV8UC3 {
-		return false, errors.New("card: card reference: sizes differ")
-	}
-	if c.mask.Cols() != c.cur.Cols() || c.mask.Rows() != c.cur.Rows() || c.mask.Type() != gocv.MatTypeCV8U {
-		c.mask.Close()
-		c.mask = gocv.NewMatWithSize(c.cur.Rows(), c.cur.Cols(), gocv.MatTypeCV8U)
-	}
-	cur, err := c.cur.DataPtrUint8()
-	if err != nil {
-		return false, fmt.Errorf("card reference: %w", err)
-	}
-	ref, err := c.small.DataPtrUint8()
-	if err != nil {
-		return false, fmt.Errorf("card reference: %w", err)
-	}
-	out, err := c.mask.DataPtrUint8()
-	if err != nil {
-		return false, fmt.Errorf("card reference: %w", err)
-	}
-	n := len(out)
-	if len(cur) < 3*n || len(ref) < 3*n {
-		return false, errors.New("card: card reference: short buffer")
-	}
-	c.tableGainOK = false
-	if n == 0 {
-		return true, nil
-	}
-	changed := int(C.tc_ref_changed((*C.uint8_t)(unsafe.Pointer(&cur[0])), (*C.uint8_t)(unsafe.Pointer(&ref[0])), (*C.uint8_t)(unsafe.Pointer(&out[0])),
-		C.int32_t(c.mask.Cols()), C.int32_t(c.mask.Rows()), C.int32_t(cardRefLevel), C.double(cardRefShadowMin), C.double(cardRefShadowSpread),
-		C.double(cardRefShadowNearRange), C.int32_t(cardRefShadowNearDark)))
-	return float64(changed) <= cardRefMaxShare*float64(n), nil
-}
-
-// changedIn is the share of the quadrilateral q (full-resolution pixels)
-// that differs from the reference, sampled on the shrunk mask.
-func (c *cardRef) changedIn(q [4]geom.Point) float64 {
-	mask, err := c.mask.DataPtrUint8()
-	if err != nil {
-		return 1
-	}
-	const s = cardRefShrink
-	w := c.mask.Cols()
-	box := geom.QuadBox(q)
-	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
-	in, changed := 0, 0
-	// Corners far from the picture (or not numbers) take every test.
-	finite := geom.QuadFinite(q)
-	for y := sb.Min.Y; y < sb.Max.Y; y++ {
-		if finite {
-			x0, x1 := cardQuadRowSpan(q, float32(y*s+s/2), s, sb.Min.X, sb.Max.X)
-			in += x1 - x0
-			for _, v := range mask[y*w+x0 : y*w+x1] {
-				if v != 0 {
-					changed++
-				}
-			}
-			continue
-		}
-		for x := sb.Min.X; x < sb.Max.X; x++ {
-			if !geom.InQuad(geom.Point{X: float32(x*s + s/2), Y: float32(y*s + s/2)}, q) {
-				continue
-			}
-			in++
-			if mask[y*w+x] != 0 {
-				changed++
-			}
-		}
-	}
-	if in == 0 {
-		return 1
-	}
-	return float64(changed) / float64(in)
-}
-
-// changedAdded is the share of what outline large adds to outline small
-// (lying mostly inside it) that differs from the reference: the changed
-// areas' difference over the outlines' (0 where large adds nothing).
-func (c *cardRef) changedAdded(large, small [4]geom.Point) float64 {
-	al, as := geom.QuadArea(large), geom.QuadArea(small)
-	if al <= as {
-		return 0
-	}
-	return (c.changedIn(large)*al - c.changedIn(small)*as) / (al - as)
-}
-
-// shadowIn reports whether the frame inside outline q is the table
-// darkened by about one factor (cardRefShadowMin … cardRefShadowFit): a
-// shadow cast beside a card held over the table, whose soft, noisy pixels
-// changed's test of each pixel does not take for one.
-func (c *cardRef) shadowIn(q [4]geom.Point) bool {
-	cur, ref, mask, ok := c.shadowData()
-	if !ok || !geom.QuadFinite(q) {
-		return false
-	}
-	const s = cardRefShrink
-	w, h := c.mask.Cols(), c.mask.Rows()
-	gain := c.gain(cur, ref, mask)
-	box := geom.QuadBox(q)
-	sb := image.Rect(box.Min.X/s, box.Min.Y/s, (box.Max.X+s-1)/s, (box.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, w, h))
-	px := func(x int) float32 { return float32(x*s + s/2) }
-	var sums cardShadowSums
-	for y := sb.Min.Y; y < sb.Max.Y; y++ {
-		x0, x1 := cardQuadRowSpan(q, px(y), s, sb.Min.X, sb.Max.X)
-		for i := y*w + x0; i < y*w+x1; i++ {
-			sums.add(cur[3*i:3*i+3], ref[3*i:3*i+3])
-		}
-	}
-	return sums.shadow(gain)
-}
-
-// shadowData returns the shrunk frame, reference and mask for shadowIn
-// and blobFree's shadow test; false when they do not fit together.
-func (c *cardRef) shadowData() (cur, ref, mask []byte, ok bool) {
-	var err error
-	if cur, err = c.cur.DataPtrUint8(); err != nil {
-		return nil, nil, nil, false
-	}
-	if ref, err = c.small.DataPtrUint8(); err != nil {
-		return nil, nil, nil, false
-	}
-	if mask, err = c.mask.DataPtrUint8(); err != nil {
-		return nil, nil, nil, false
-	}
-	w, h := c.mask.Cols(), c.mask.Rows()
-	return cur, ref, mask, len(cur) >= 3*w*h && len(ref) >= 3*w*h && len(mask) >= w*h
-}
-
-// gain is each channel's factor from the reference to the frame over the
-// unchanged pixels (the exposure), computed once a frame.
-func (c *cardRef) gain(cur, ref, mask []byte) [3]float64 {
-	if c.tableGainOK {
-		return c.tableGain
-	}
-	w, h := c.mask.Cols(), c.mask.Rows()
-	// Integer sums: the same as adding the pixels as doubles (exact below
-	// 2⁵³), without a conversion per channel.
-	var sums [6]uint64
-	cur, ref, mask = cur[:3*w*h], ref[:3*w*h], mask[:w*h]
-	for i, m := range mask {
-		if m != 0 {
-			continue
-		}
-		c, r := cur[3*i:3*i+3], ref[3*i:3*i+3]
-		sums[0] += uint64(c[0])
-		sums[1] += uint64(c[1])
-		sums[2] += uint64(c[2])
-		sums[3] += uint64(r[0])
-		sums[4] += uint64(r[1])
-		sums[5] += uint64(r[2])
-	}
-	for k := range 3 {
-		c.tableGain[k] = float64(sums[k]) / max(1, float64(sums[3+k]))
-	}
-	c.tableGainOK = true
-	return c.tableGain
-}
-
-// cardShadowSums adds up pixels of the shrunk frame and the reference for
-// the test of a shadow: their sums, squares and products by channel.
-type cardShadowSums struct {
-	n                int
-	c, r, cc, cr, rr [3]float64
-}
-
-// add adds the BGR pixel cur of the frame and ref of the reference.
-func (s *cardShadowSums) add(cur, ref []byte) {
-	for k := range 3 {
-		c, r := float64(cur[k]), float64(ref[k])
-		s.c[k] += c
-		s.r[k] += r
-		s.cc[k] += c * c
-		s.cr[k] += c * r
-		s.rr[k] += r * r
-	}
-	s.n++
-}
-
-// shadow reports whether the pixels added are the table darkened by about
-// one factor: each channel's factor inside (its sum over the reference's),
-// against gain, within cardRefShadowMin … cardRefShadowMax and less than
-// cardRefShadowSpread apart, and the pixels off the reference darkened by
-// it by at most cardRefShadowFit of its level (root mean square).
-func (s *cardShadowSums) shadow(gain [3]float64) bool {
-	if s.n == 0 {
-		return false
-	}
-	var a [3]float64
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for k := range 3 {
-		a[k] = s.c[k] / max(1, s.r[k])
-		f := a[k] / max(1e-9, gain[k])
-		lo, hi = min(lo, f), max(hi, f)
-	}
-	if lo < cardRefShadowMin || hi > cardRefShadowMax || hi-lo >= cardRefShadowSpread {
-		return false
-	}
-	// Σ(c − a·r)² and Σ a·r, from the sums.
-	var off, level float64
-	for k := range 3 {
-		off += s.cc[k] - 2*a[k]*s.cr[k] + a[k]*a[k]*s.rr[k]
-		level += a[k] * s.r[k]
-	}
-	m := float64(3 * s.n)
-	return math.Sqrt(max(0, off)/m) <= cardRefShadowFit*max(1, level/m)
-}
-
-// cardQuadRowSpan returns the span x0 … x1 (exclusive; within the x0 … x1
-// given) of a row at py where geom.InQuad(geom.Point{float32(x·s + s/2),
-// py}, q) holds (the grid of the shrunk mask, s pixels a step), q's corners
-// within ±1e7: each side's test along the row is monotonic in x (rounding
-// keeps the order of the points' X - a.X, and of a product with a constant
-// and a difference from one), so the points passing it are a prefix or a
-// suffix of the row (all or none for a side along the row), whose end is
-// found with the very test: from where the side crosses the row, step by
-// step to where the test changes (a step or two); the points passing all
-// four are where the four spans meet. A few tests per side instead of four
-// per point.
-func cardQuadRowSpan(q [4]geom.Point, py float32, s, x0, x1 int) (int, int) {
-	for k := range 4 {
-		if x0 >= x1 {
-			return x0, x0
-		}
-		a, b := q[k], q[(k+1)%4]
-		ex, ey, ay := float64(b.X-a.X), float64(b.Y-a.Y), float64(py-a.Y)
-		// pass(x) is geom.InQuad's test of this side at column x.
-		pass := func(x int) bool { return !(ex*ay-ey*float64(float32(x*s+s/2)-a.X) < 0) }
-		n := x1 - x0
-		if ey == 0 { // the same along the row
-			if !pass(x0) {
-				return x0, x0
-			}
-			continue
-		}
-		// Where the side crosses the row, as a column from x0, within
-		// 0 … n.
-		at := (float64(a.X) + ex*ay/ey - float64(s/2)) / float64(s)
-		h := n
-		if e := math.Ceil(at) - float64(x0); e < float64(n) {
-			h = int(max(0, e))
-		} // e NaN or from n on: n
-		switch {
-		case ey > 0: // the test's value falls along the row: a prefix passes
-			// The first that fails: none before it fails.
-			for h < n && pass(x0+h) {
-				h++
-			}
-			for h > 0 && !pass(x0+h-1) {
-				h--
-			}
-			x1 = x0 + h
-		default: // it rises: a suffix passes
-			// The first that passes: none before it passes.
-			for h < n && !pass(x0+h) {
-				h++
-			}
-			for h > 0 && pass(x0+h-1) {
-				h--
-			}
-			x0 += h
-		}
-	}
-	return x0, x1
-}
-
-// findBlobs fills c.blobs with the changed regions of c.mask of at least
-// minArea full-resolution pixels.
-func (c *cardRef) findBlobs(minArea float64) {
-	c.blobs = c.blobs[:0]
-	pv := gocv.FindContours(c.mask, gocv.RetrievalExternal, gocv.ChainApproxSimple)
-	defer pv.Close()
-	const s = cardRefShrink
-	for i := range pv.Size() {
-		ct := pv.At(i)
-		area := gocv.ContourArea(ct) * s * s
-		if area < minArea {
-			continue
-		}
-		c.blobs = append(c.blobs, cardRefBlobOf(geom.ConvexHull(ct.ToPoints()), gocv.BoundingRect(ct), area))
-	}
-}
-
-// cardRefBlobOf is the blob of the convex hull hull, bounding box box
-// (pixels of the shrunk picture) and area (full-resolution pixels).
-func cardRefBlobOf(hull []image.Point, box image.Rectangle, area float64) cardRefBlob {
-	const s = cardRefShrink
-	b := cardRefBlob{box: image.Rectangle{Min: box.Min.Mul(s), Max: box.Max.Mul(s)}, area: area, rect: cardMinRect(hull, s)}
-	b.quad, b.hasQuad = cardHullQuad(hull, s)
-	b.clean = b.hasQuad && area >= cardRefClean*geom.QuadArea(b.quad)
-	return b
-}
-
-// findParts fills c.parts with the clean parts of the blobs that are not
-// clean once their skin-coloured pixels are taken out and the rest opened:
-// a card and the thumb over its edge or the hand holding it make one blob
-// that is no card's shape, the card alone is one. Parts at least minArea
-// full-resolution pixels, not on a clean blob or another part.
-func (c *cardRef) findParts(minArea float64) error {
-	c.parts = c.parts[:0]
-	for bi := range c.blobs {
-		if c.blobs[bi].clean {
-			continue
-		}
-		if err := c.findPartsOf(bi, minArea); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// findPartsOf adds the clean parts of blob bi (not clean) to c.parts
-// (findParts).
-func (c *cardRef) findPartsOf(bi int, minArea float64) error {
-	const s = cardRefShrink
-	w := c.mask.Cols()
-	cur, err := c.cur.DataPtrUint8()
-	if err != nil {
-		return fmt.Errorf("card reference parts: %w", err)
-	}
-	b := &c.blobs[bi]
-	sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, c.mask.Rows()))
-	reg := c.mask.Region(sb)
-	reg.CopyTo(&c.part)
-	reg.Close()
-	skin, err := c.takeHand(cur[3*(sb.Min.Y*w+sb.Min.X):], w)
-	if err != nil {
-		return err
-	}
-	if skin == 0 {
-		return nil // the blob is not a hand and a card
-	}
-	b.rest = b.area - float64(skin*s*s)
-	// Opened (a hand's rim cut off), and also closed first (a card
-	// like the table in places leaves gaps).
-	c.part.CopyTo(&c.partRaw)
-	gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
-	c.addParts(sb.Min, bi, minArea)
-	gocv.MorphologyEx(c.partRaw, &c.part, gocv.MorphClose, c.partKernel)
-	gocv.MorphologyEx(c.part, &c.part, gocv.MorphOpen, c.kernel)
-	c.addParts(sb.Min, bi, minArea)
-	return nil
-}
-
-// takeHand clears the pixels of c.part (a blob's place of the mask) that
-// are skin-coloured in cur (the shrunk frame from the place's top-left
-// pixel on, w pixels a row) and connected to the blob's rim: the hand
-// reaching in and the thumb over the card's edge, not skin-coloured art
-// inside the card. It returns how many it cleared.
-func (c *cardRef) takeHand(cur []byte, w int) (int, error) {
-	pw, ph := c.part.Cols(), c.part.Rows()
-	p, err := c.part.DataPtrUint8()
-	if err != nil {
-		return 0, fmt.Errorf("card reference parts: %w", err)
-	}
-	c.part.CopyTo(&c.skin) // its size and type; every pixel is set below
-	sk, err := c.skin.DataPtrUint8()
-	if err != nil {
-		return 0, fmt.Errorf("card reference parts: %w", err)
-	}
-	any := false
-	for y := range ph {
-		for x := range pw {
-			i := y*pw + x
-			sk[i] = 0
-			if p[i] != 0 && geom.Skin(cur[3*(y*w+x):]) {
-				sk[i] = 255
-				any = true
-			}
-		}
-	}
-	if !any {
-		return 0, nil
-	}
-	// 16-bit labels: a place of the shrunk frame has fewer pixels.
-	n := gocv.ConnectedComponentsWithParams(c.skin, &c.labels, 8, gocv.MatTypeCV16U, gocv.CCL_DEFAULT)
-	lb, err := c.labels.DataPtrUint16()
-	if err != nil {
-		return 0, fmt.Errorf("card reference parts: %w", err)
-	}
-	c.rim = slices.Grow(c.rim[:0], n)[:n]
-	clear(c.rim)
-	for y := range ph {
-		for x := range pw {
-			i := y*pw + x
-			if lb[i] == 0 || c.rim[lb[i]] {
-				continue
-			}
-			if x == 0 || y == 0 || x == pw-1 || y == ph-1 || p[i-1] == 0 || p[i+1] == 0 || p[i-pw] == 0 || p[i+pw] == 0 {
-				c.rim[lb[i]] = true
-			}
-		}
-	}
-	// The hand's rim too: pixels of hand and table mixed, no skin colour.
-	cleared := 0
-	for i, l := range lb[:pw*ph] {
-		sk[i] = 0
-		if l != 0 && c.rim[l] {
-			sk[i] = 255
-			cleared++
-		}
-	}
-	gocv.Dilate(c.skin, &c.skin, c.kernel3)
-	if sk, err = c.skin.DataPtrUint8(); err != nil {
-		return 0, fmt.Errorf("card reference parts: %w", err)
-	}
-	for i, v := range sk[:pw*ph] {
-		if v != 0 {
-			p[i] = 0
-		}
-	}
-	return cleared, nil
-}
-
-// addParts adds the clean blobs of c.part (whose top-left pixel is at at
-// in the shrunk picture; a place of blob parent) to c.parts.
-func (c *cardRef) addParts(at image.Point, parent int, minArea float64) {
-	const s = cardRefShrink
-	pv := gocv.FindContours(c.part, gocv.RetrievalExternal, gocv.ChainApproxSimple)
-	defer pv.Close()
-	for i := range pv.Size() {
-		ct := pv.At(i)
-		area := gocv.ContourArea(ct) * s * s
-		if area < minArea {
-			continue
-		}
-		pts := ct.ToPoints()
-		for k := range pts {
-			pts[k] = pts[k].Add(at)
-		}
-		b := cardRefBlobOf(geom.ConvexHull(pts), gocv.BoundingRect(ct).Add(at), area)
-		b.clean = b.hasQuad && area >= cardRefPartClean*geom.QuadArea(b.quad)
-		if !b.clean || c.hasPart(b.quad) {
-			continue
-		}
-		b.parent = parent
-		c.parts = append(c.parts, b)
-	}
-}
-
-// hasPart reports whether the quadrilateral q of a part lies in a clean
-// blob's quadrilateral or is one of c.parts (give or take a tenth of its
-// size).
-func (c *cardRef) hasPart(q [4]geom.Point) bool {
-	p := geom.QuadCentre(q)
-	for _, b := range c.blobs {
-		if b.clean && geom.InQuad(p, b.quad) {
-			return true
-		}
-	}
-	tol := 0.1 * cardQuadWidth(q)
-	for _, b := range c.parts {
-		if outline.AltDistance(q, outline.Candidate{Q: b.quad}) < tol {
-			return true
-		}
-	}
-	return false
-}
-
-// cardMinRect returns the smallest rectangle around the convex polygon
-// hull (pixels of a picture shrunk by s), clockwise, in full-resolution
-// pixels.
-func cardMinRect(hull []image.Point, s float64) [4]geom.Point {
-	var out [4]geom.Point
-	if len(hull) < 3 {
-		return out
-	}
-	best := math.Inf(1)
-	for i := range hull {
-		a, b := hull[i], hull[(i+1)%len(hull)]
-		dx, dy := float64(b.X-a.X), float64(b.Y-a.Y)
-		l := math.Hypot(dx, dy)
-		if l == 0 {
-			continue
-		}
-		ux, uy := dx/l, dy/l
-		lo, hi, lo2, hi2 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-		for _, p := range hull {
-			u := float64(p.X)*ux + float64(p.Y)*uy
-			v := -float64(p.X)*uy + float64(p.Y)*ux
-			lo, hi, lo2, hi2 = min(lo, u), max(hi, u), min(lo2, v), max(hi2, v)
-		}
-		// A pixel covers ±0.5 around its centre.
-		lo, hi, lo2, hi2 = lo-0.5, hi+0.5, lo2-0.5, hi2+0.5
-		if area := (hi - lo) * (hi2 - lo2); area < best {
-			best = area
-			for k, uv := range [4][2]float64{{lo, lo2}, {hi, lo2}, {hi, hi2}, {lo, hi2}} {
-				x := uv[0]*ux - uv[1]*uy
-				y := uv[0]*uy + uv[1]*ux
-				out[k] = geom.Point{X: float32((x+0.5)*s - 0.5), Y: float32((y+0.5)*s - 0.5)}
-			}
-		}
-	}
-	if q, ok := outline.NewCandidate(out, 0, math.Inf(1)); ok {
-		out = q.Q // clockwise
-	}
-	return out
-}
-
-// cardHullQuad returns the quadrilateral around the convex polygon hull
-// (pixels of a picture shrunk by s) that the fewest pixels outside it
-// make: edges are dropped one by one, the one whose neighbours' meeting
-// point adds the least area first. Corners in full-resolution pixels,
-// clockwise; false when the hull is not four-sided enough.
-func cardHullQuad(hull []image.Point, s float64) ([4]geom.Point, bool) {
-	var out [4]geom.Point
-	if len(hull) < 4 {
-		return out, false
-	}
-	// Pixel centres to the pixels' outer edges: each vertex moves half a
-	// pixel away from the hull's centre along both axes.
-	var cx, cy float64
-	for _, p := range hull {
-		cx += float64(p.X)
-		cy += float64(p.Y)
-	}
-	cx, cy = cx/float64(len(hull)), cy/float64(len(hull))
-	pts := make([][2]float64, len(hull))
-	for i, p := range hull {
-		x, y := float64(p.X), float64(p.Y)
-		x += math.Copysign(0.5, x-cx)
-		y += math.Copysign(0.5, y-cy)
-		pts[i] = [2]float64{x, y}
-	}
-	for len(pts) > 4 {
-		best, bi := math.Inf(1), -1
-		var bp [2]float64
-		n := len(pts)
-		for i := range n {
-			// Edge (i, i+1) goes: edges (i-1, i) and (i+1, i+2) meet.
-			a, b, c, d := pts[(i+n-1)%n], pts[i], pts[(i+1)%n], pts[(i+2)%n]
-			p, ok := geom.LineMeet(a, b, c, d)
-			// The meeting point lies beyond b and before c.
-			if !ok || (p[0]-b[0])*(b[0]-a[0])+(p[1]-b[1])*(b[1]-a[1]) < 0 || (p[0]-c[0])*(c[0]-d[0])+(p[1]-c[1])*(c[1]-d[1]) < 0 {
-				continue
-			}
-			// The triangle b, p, c added.
-			area := math.Abs((p[0]-b[0])*(c[1]-b[1])-(p[1]-b[1])*(c[0]-b[0])) / 2
-			if area < best {
-				best, bi, bp = area, i, p
-			}
-		}
-		if bi < 0 {
-			return out, false
-		}
-		pts[bi] = bp
-		pts = slices.Delete(pts, (bi+1)%n, (bi+1)%n+1)
-	}
-	for k, p := range pts {
-		out[k] = geom.Point{X: float32((p[0]+0.5)*s - 0.5), Y: float32((p[1]+0.5)*s - 0.5)}
-	}
-	q, ok := outline.NewCandidate(out, 0, math.Inf(1))
-	return q.Q, ok
-}
-
 // scanHalfIn is the half-resolution sticker search in the reference's
 // places only; the scanner's failed candidates and blobs are those of all
 // places.
@@ -1028,7 +360,7 @@ func (r *Reader) scanHalfIn(g geom.View, minSide, maxSide float64) error {
 	r.reads = r.reads[:0]
 	c.failed, c.markerBlobs = c.failed[:0], c.markerBlobs[:0]
 	var err error
-	r.scanner.Keep = c.keepNear
+	r.scanner.Keep = c.KeepNear
 	defer func() { r.scanner.Keep = nil }()
 	for _, p := range c.places {
 		r.reads, err = r.scanner.Scan(r.grey, g, p, marker.PassHalf, minSide, min(maxSide, float64(max(p.Dx(), p.Dy()))), r.reads)
@@ -1057,23 +389,23 @@ func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float6
 	var sure []outline.Candidate
 	c.pre, c.pending = c.pre[:0], c.pending[:0]
 	t0 := r.times.now()
-	for i := range c.blobs {
-		b := &c.blobs[i]
-		if !b.clean {
+	for i := range c.Blobs {
+		b := &c.Blobs[i]
+		if !b.Clean {
 			continue
 		}
 		var err error
-		if sure, b.clean, err = r.blobCard(colour, gr, b, false, sure, minW, maxW); err != nil {
+		if sure, b.Clean, err = r.blobCard(colour, gr, b, false, sure, minW, maxW); err != nil {
 			return nil, err
 		}
-		if b.clean {
+		if b.Clean {
 			continue
 		}
 		// A card and the thumb holding it may fill their quadrilateral
 		// (clean) and not read as a card: the hand is taken out and the
 		// parts left are read with the other blobs' (readParts) before
 		// the outline finder searches the place.
-		if err := c.findPartsOf(i, minW*minW*cardRefAspect); err != nil {
+		if err := c.FindPartsOf(i, minW*minW*cardRefAspect); err != nil {
 			return nil, err
 		}
 	}
@@ -1084,10 +416,10 @@ func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float6
 	}
 	r.times.since("  blobs' parts outlined", t0)
 	c.edgePlaces = c.edgePlaces[:0]
-	for _, b := range c.blobs {
+	for _, b := range c.Blobs {
 		// Not a blob whose parts read as cards cover what is not the hand.
-		if !b.clean && (b.rest == 0 || b.read < cardRefPartsRead*b.rest) {
-			c.edgePlaces = append(c.edgePlaces, r.refPlace(b.box))
+		if !b.Clean && (b.Rest == 0 || b.Read < cardRefPartsRead*b.Rest) {
+			c.edgePlaces = append(c.edgePlaces, r.refPlace(b.Box))
 		}
 	}
 	c.edgePlaces = cardRefMerge(c.edgePlaces)
@@ -1099,12 +431,12 @@ func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float6
 	}
 	// The sure outlines first, their readings in r.ref.pre by index.
 	out = append(sure, out...)
-	for bi := range c.blobs {
-		b := &c.blobs[bi]
-		if b.clean {
+	for bi := range c.Blobs {
+		b := &c.Blobs[bi]
+		if b.Clean {
 			continue
 		}
-		q, ok := r.blobOutline(gr, b.rect, b.rect, minW, maxW)
+		q, ok := r.blobOutline(gr, b.Rect, b.Rect, minW, maxW)
 		if !ok {
 			continue
 		}
@@ -1124,75 +456,6 @@ func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float6
 		out = append(out, p.q)
 	}
 	return out, nil
-}
-
-// cardRefNear is how far from a changed pixel (cardRefShrink pixels: 4
-// full-resolution ones each) a place's dark pixels are kept for the
-// sticker search and its edges for the outline finder: a sticker or a
-// card's edge lies in what changed or at its rim (a sticker's quiet zone,
-// a card's border as light as the table).
-const cardRefNear = 3
-
-// keepNearChanged clears the pixels of bin (cols × rows: a place from
-// origin shrunk by scale; a sticker search's dark pixels, the outline
-// finder's edges) farther than cardRefNear from a changed pixel: the
-// table's pattern beside the blobs, which makes most of a textured table's
-// dark specks, sticker candidates and lines. The mask is taken before its
-// opening (rawMask): a sticker alone on a card as light as the table is
-// too small for it.
-func (c *cardRef) keepNearChanged(bin []uint8, cols, rows int, origin image.Point, scale float64) {
-	const s = cardRefShrink
-	mw, mh := c.rawMask.Cols(), c.rawMask.Rows()
-	at := func(v int, o int) int { return int((float64(v)+0.5)/scale) + o } // full-resolution coordinate
-	box := image.Rect(at(0, origin.X)/s-cardRefNear, at(0, origin.Y)/s-cardRefNear, at(cols-1, origin.X)/s+cardRefNear+1, at(rows-1, origin.Y)/s+cardRefNear+1).Intersect(image.Rect(0, 0, mw, mh))
-	if box.Empty() {
-		return
-	}
-	reg := c.rawMask.Region(box)
-	gocv.Dilate(reg, &c.near, c.nearKernel)
-	reg.Close()
-	near, err := c.near.DataPtrUint8()
-	nw := box.Dx()
-	if err != nil || c.near.Cols() != nw || c.near.Rows() != box.Dy() {
-		return
-	}
-	c.nearCol = slices.Grow(c.nearCol[:0], cols)[:cols]
-	for x := range cols {
-		c.nearCol[x] = int32(min(max(at(x, origin.X)/s-box.Min.X, -1), nw))
-	}
-	// Each row of bin is ANDed with its row of near spread to bin's
-	// columns (0xff near a change, 0 elsewhere), 8 pixels at a time; rows
-	// of bin on the same row of near share the spread row.
-	c.nearRow = slices.Grow(c.nearRow[:0], cols)[:cols]
-	spread := -1
-	for y := range rows {
-		line := bin[y*cols : (y+1)*cols]
-		my := at(y, origin.Y)/s - box.Min.Y
-		if my < 0 || my >= box.Dy() {
-			clear(line)
-			continue
-		}
-		if my != spread {
-			row := near[my*nw : (my+1)*nw]
-			for x, mx := range c.nearCol {
-				c.nearRow[x] = 0
-				if mx >= 0 && int(mx) < nw && row[mx] != 0 {
-					c.nearRow[x] = 0xff
-				}
-			}
-			spread = my
-		}
-		x := 0
-		for ; x+8 <= cols; x += 8 {
-			v := binary.LittleEndian.Uint64(line[x:])
-			if v != 0 { // most of a place is light
-				binary.LittleEndian.PutUint64(line[x:], v&binary.LittleEndian.Uint64(c.nearRow[x:]))
-			}
-		}
-		for ; x < cols; x++ {
-			line[x] &= c.nearRow[x]
-		}
-	}
 }
 
 // cardRefPending is a blob's outline q read quickly as no card
@@ -1253,8 +516,8 @@ func (r *Reader) settlePending(outlines []outline.Candidate, learned cardLearned
 // card).
 func (r *Reader) readParts(colour gocv.Mat, gr geom.View, sure *[]outline.Candidate, minW, maxW float64) error {
 	c := &r.ref
-	for i := range c.parts {
-		p := &c.parts[i]
+	for i := range c.Parts {
+		p := &c.Parts[i]
 		if c.partOnRead(i) {
 			continue // a reading of it would be that card again
 		}
@@ -1267,17 +530,17 @@ func (r *Reader) readParts(colour gocv.Mat, gr geom.View, sure *[]outline.Candid
 		if !read {
 			continue
 		}
-		p.readAt = n + 1
+		p.ReadAt = n + 1
 		q := (*sure)[n].Q
 		again := false
 		for j := range i {
-			if o := &c.parts[j]; o.parent == p.parent && o.read > 0 && geom.InQuad(geom.QuadCentre(q), o.quad) {
+			if o := &c.Parts[j]; o.Parent == p.Parent && o.Read > 0 && geom.InQuad(geom.QuadCentre(q), o.Quad) {
 				again = true
 			}
 		}
 		if !again {
-			p.read = geom.QuadArea(q)
-			c.blobs[p.parent].read += p.read
+			p.Read = geom.QuadArea(q)
+			c.Blobs[p.Parent].Read += p.Read
 		}
 	}
 	return nil
@@ -1287,11 +550,11 @@ func (r *Reader) readParts(colour gocv.Mat, gr geom.View, sure *[]outline.Candid
 // earlier part of its blob (the same part found a second time, closed:
 // findParts).
 func (c *cardRef) partOnRead(i int) bool {
-	p := &c.parts[i]
-	ctr := geom.QuadCentre(p.quad)
+	p := &c.Parts[i]
+	ctr := geom.QuadCentre(p.Quad)
 	for j := range i {
-		o := &c.parts[j]
-		if o.parent == p.parent && o.readAt > 0 && cardLearnedReads(c.pre[o.readAt-1:o.readAt]).readAt(ctr) {
+		o := &c.Parts[j]
+		if o.Parent == p.Parent && o.ReadAt > 0 && cardLearnedReads(c.pre[o.ReadAt-1:o.ReadAt]).readAt(ctr) {
 			return true
 		}
 	}
@@ -1302,9 +565,9 @@ func (c *cardRef) partOnRead(i int) bool {
 // the edges of gr, when it holds a sticker or matches a taught card read
 // quickly (its reading added to r.ref.pre), and reports whether it did;
 // an outline that matched nothing quickly is pending (r.ref.pending).
-func (r *Reader) blobCard(colour gocv.Mat, gr geom.View, b *cardRefBlob, part bool, sure []outline.Candidate, minW, maxW float64) ([]outline.Candidate, bool, error) {
+func (r *Reader) blobCard(colour gocv.Mat, gr geom.View, b *change.Blob, part bool, sure []outline.Candidate, minW, maxW float64) ([]outline.Candidate, bool, error) {
 	c := &r.ref
-	q, ok := r.blobOutline(gr, b.quad, b.rect, minW, maxW)
+	q, ok := r.blobOutline(gr, b.Quad, b.Rect, minW, maxW)
 	if !ok {
 		return sure, false, nil
 	}
@@ -1353,14 +616,14 @@ func (r *Reader) stickeredBlobs(out []cardStickered) []cardStickered {
 			out = append(out, cardStickered{q, r.reads[k].Marker.Corners})
 		}
 	}
-	for _, b := range r.ref.blobs {
-		if b.clean && b.hasQuad {
-			add(b.quad)
+	for _, b := range r.ref.Blobs {
+		if b.Clean && b.HasQuad {
+			add(b.Quad)
 		}
 	}
-	for _, p := range r.ref.parts {
-		if p.readAt > 0 && p.hasQuad {
-			add(p.quad)
+	for _, p := range r.ref.Parts {
+		if p.ReadAt > 0 && p.HasQuad {
+			add(p.Quad)
 		}
 	}
 	return out
@@ -1384,7 +647,7 @@ func (r *Reader) findOutlinesAt(colour gocv.Mat, places []image.Rectangle, minW,
 		if err != nil {
 			return nil, err
 		}
-		r.finder.Keep, r.finder.Origin = c.keepNear, p.Min
+		r.finder.Keep, r.finder.Origin = c.KeepNear, p.Min
 		found, err := r.finder.Find(c.half, float64(hw)/float64(p.Dx()), pv, minW, maxW)
 		r.finder.Keep = nil
 		if err != nil {
@@ -1555,7 +818,7 @@ func cardRefBand(m index.Match) bool {
 // refPlace is the place searched around a blob's box: a margin added,
 // corners even (a place's half-resolution copy is then the frame's).
 func (r *Reader) refPlace(box image.Rectangle) image.Rectangle {
-	w, h := r.ref.size.X, r.ref.size.Y
+	w, h := r.ref.Size.X, r.ref.Size.Y
 	p := cardRefAround(box, image.Rect(0, 0, w, h))
 	p.Min.X, p.Min.Y = p.Min.X&^1, p.Min.Y&^1
 	p.Max.X, p.Max.Y = min(w, (p.Max.X+1)&^1), min(h, (p.Max.Y+1)&^1)
@@ -1573,7 +836,7 @@ func cardRefAround(box, bounds image.Rectangle) image.Rectangle {
 // them, the largest first), when the frame was compared with a reference.
 func (r *Reader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []Reading, minW, maxW float64) ([]Reading, error) {
 	r.ref.stillFrame()
-	if !r.refUsed || len(r.ref.blobs) == 0 {
+	if !r.refUsed || len(r.ref.Blobs) == 0 {
 		return out, nil
 	}
 	f := r.frameKeys()
@@ -1585,45 +848,45 @@ func (r *Reader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []Readi
 	}
 	cardArea := minW * minW * cardRefAspect
 	bounds := image.Rect(0, 0, img.Cols(), img.Rows())
-	order := make([]int, 0, len(r.ref.blobs))
-	for i, b := range r.ref.blobs {
-		if b.area >= 0.5*cardArea {
+	order := make([]int, 0, len(r.ref.Blobs))
+	for i, b := range r.ref.Blobs {
+		if b.Area >= 0.5*cardArea {
 			order = append(order, i)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.ref.blobs[b].area, r.ref.blobs[a].area) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.ref.Blobs[b].Area, r.ref.Blobs[a].Area) })
 	searched := 0
 	for _, i := range order {
 		if searched >= cardRefKeyPlaces {
 			break
 		}
-		b := r.ref.blobs[i]
+		b := r.ref.Blobs[i]
 		left := r.blobFree(b, out)
-		if !cardRefSearchable(left, b.area, cardArea) {
+		if !cardRefSearchable(left, b.Area, cardArea) {
 			continue // read already; what is left is a hand, a shadow
 		}
 		free := left.free
 		searched++
-		if found, ok := r.ref.stillSearched(b.box, free); ok {
+		if found, ok := r.ref.stillSearched(b.Box, free); ok {
 			out = append(out, found...) // searched in the last frame, lying still
 			continue
 		}
-		place := cardRefAround(b.box, bounds)
+		place := cardRefAround(b.Box, bounds)
 		// Keypoints only on what changed and is not read yet.
 		f.maskRead(grey, out)
-		if err := r.ref.maskChanged(f.mask, place); err != nil {
+		if err := r.ref.MaskChanged(f.mask, place); err != nil {
 			return nil, err
 		}
 		n := len(out)
 		var err error
 		t0 := r.times.now()
-		a, c := geom.SideMeans(b.rect)
+		a, c := geom.SideMeans(b.Rect)
 		out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, true, min(a, c), minW, maxW)
 		r.times.since("  blobs searched for every card's keypoints", t0)
 		if err != nil {
 			return nil, err
 		}
-		r.ref.stillKeep(b.box, free, out[n:])
+		r.ref.stillKeep(b.Box, free, out[n:])
 	}
 	return out, nil
 }
@@ -1664,27 +927,27 @@ type cardBlobLeft struct {
 // (and a sticker read's card, within cardRefStickerReach of its marker)
 // are taken out; skin-coloured is a shadow of a warm table too (red over
 // green over blue, clearly).
-func (r *Reader) blobFree(b cardRefBlob, out []Reading) cardBlobLeft {
+func (r *Reader) blobFree(b change.Blob, out []Reading) cardBlobLeft {
 	return r.blobFreeOf(b, out, false)
 }
 
 // blobFreeOf is blobFree, the unknown readings in out taken out too when
 // unknownToo (cards followed: an untaught card is a card seen); then
 // unshaded is found too.
-func (r *Reader) blobFreeOf(b cardRefBlob, out []Reading, unknownToo bool) cardBlobLeft {
-	cur, ref, mask, ok := r.ref.shadowData()
+func (r *Reader) blobFreeOf(b change.Blob, out []Reading, unknownToo bool) cardBlobLeft {
+	cur, ref, mask, ok := r.ref.ShadowData()
 	if !ok {
 		return cardBlobLeft{}
 	}
-	const s = cardRefShrink
-	w := r.ref.mask.Cols()
-	sb := image.Rect(b.box.Min.X/s, b.box.Min.Y/s, b.box.Max.X/s, b.box.Max.Y/s).Intersect(image.Rect(0, 0, w, r.ref.mask.Rows()))
+	const s = change.Shrink
+	w := r.ref.Mask.Cols()
+	sb := image.Rect(b.Box.Min.X/s, b.Box.Min.Y/s, b.Box.Max.X/s, b.Box.Max.Y/s).Intersect(image.Rect(0, 0, w, r.ref.Mask.Rows()))
 	px := func(x int) float32 { return float32(x*s + s/2) }
 	// The tiles of the soft-shadow test (cardUnshaded), row by row over
 	// sb.
-	const ts = cardShadowTile
+	const ts = change.ShadowTile
 	tw := (sb.Dx() + ts - 1) / ts
-	var tiles []cardShadowSums
+	var tiles []change.ShadowSums
 	if unknownToo {
 		n := tw * ((sb.Dy() + ts - 1) / ts)
 		r.ref.freeTiles = slices.Grow(r.ref.freeTiles[:0], n)[:n]
@@ -1712,11 +975,11 @@ func (r *Reader) blobFreeOf(b cardRefBlob, out []Reading, unknownToo bool) cardB
 	c.freeSpans = slices.Grow(c.freeSpans[:0], len(reads))[:len(reads)]
 	spans := c.freeSpans
 	nf, ns, nr := 0, 0, 0
-	var sums cardShadowSums
+	var sums change.ShadowSums
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		py := px(y)
 		for k, q := range reads {
-			spans[k][0], spans[k][1] = cardQuadRowSpan(q, py, s, sb.Min.X, sb.Max.X)
+			spans[k][0], spans[k][1] = change.RowSpan(q, py, s, sb.Min.X, sb.Max.X)
 		}
 	pixels:
 		for x := sb.Min.X; x < sb.Max.X; x++ {
@@ -1748,54 +1011,22 @@ func (r *Reader) blobFreeOf(b cardRefBlob, out []Reading, unknownToo bool) cardB
 				ns++
 			case !rim:
 				nr++
-				sums.add(cur[3*i:3*i+3], ref[3*i:3*i+3])
+				sums.Add(cur[3*i:3*i+3], ref[3*i:3*i+3])
 				if tiles != nil {
-					tiles[(y-sb.Min.Y)/ts*tw+(x-sb.Min.X)/ts].add(cur[3*i:3*i+3], ref[3*i:3*i+3])
+					tiles[(y-sb.Min.Y)/ts*tw+(x-sb.Min.X)/ts].Add(cur[3*i:3*i+3], ref[3*i:3*i+3])
 				}
 			}
 		}
 	}
 	l := cardBlobLeft{free: float64(nf * s * s), skin: float64(ns * s * s), rest: float64(nr * s * s)}
 	if nr > 0 {
-		gain := c.gain(cur, ref, mask)
-		l.shadow = sums.shadow(gain)
+		gain := c.Gain(cur, ref, mask)
+		l.shadow = sums.Shadow(gain)
 		if tiles != nil && !l.shadow {
-			l.unshaded = float64(cardUnshaded(tiles, gain) * s * s)
+			l.unshaded = float64(change.Unshaded(tiles, gain) * s * s)
 		}
 	}
 	return l
-}
-
-// A shadow soft at its edges is the table darkened by a factor that
-// changes across it; one cast by a card and the hand holding it, by two.
-// Cards held over felt (BenchmarkReadCards720pHeld) left such a shadow of
-// 7 smallest cards beside them, and the one-factor test
-// (cardShadowSums.shadow) failed it in about one frame in four (its fit
-// 0.19–0.22 against cardRefShadowFit 0.2), each then read in full. The
-// soft-shadow test takes the factor in tiles of cardShadowTile shrunk
-// pixels (32 full-resolution pixels) instead: what is left in tiles that
-// fail the one-factor test, and in tiles too sparse to be tested (fewer
-// than cardShadowTileMin of their pixels left: a blob's ragged rim), is
-// unshaded. On those frames (3 scenes a table, 6 tables) it leaves every
-// held frame followed but the first and every 10th of each scene, and one
-// on the playmat, whose shadow crosses the mat's sharp pattern (with
-// tiles of 4 or 6 pixels, or cardShadowTileMin 0.25: 2 to 4 playmat
-// frames).
-const (
-	cardShadowTile    = 8
-	cardShadowTileMin = 0.1
-)
-
-// cardUnshaded is how many of the pixels added to tiles lie outside the
-// tiles that are a shadow (cardShadowTile).
-func cardUnshaded(tiles []cardShadowSums, gain [3]float64) int {
-	n := 0
-	for i := range tiles {
-		if t := &tiles[i]; t.n > 0 && (float64(t.n) < cardShadowTileMin*cardShadowTile*cardShadowTile || !t.shadow(gain)) {
-			n += t.n
-		}
-	}
-	return n
 }
 
 // nearSticker reports whether p lies within cardRefStickerReach marker sides
@@ -1814,28 +1045,4 @@ func (r *Reader) nearSticker(p geom.Point) bool {
 		}
 	}
 	return false
-}
-
-// maskChanged clears the pixels of place in mask (full resolution) that
-// did not change.
-func (c *cardRef) maskChanged(mask gocv.Mat, place image.Rectangle) error {
-	const s = cardRefShrink
-	sp := image.Rect(place.Min.X/s, place.Min.Y/s, (place.Max.X+s-1)/s, (place.Max.Y+s-1)/s).Intersect(image.Rect(0, 0, c.mask.Cols(), c.mask.Rows()))
-	if sp.Empty() {
-		return nil
-	}
-	sm := c.mask.Region(sp)
-	gocv.Resize(sm, &c.up, image.Pt(sp.Dx()*s, sp.Dy()*s), 0, 0, gocv.InterpolationNearestNeighbor)
-	sm.Close()
-	// c.up covers sp at full resolution, from (sp.Min·s); place lies in it.
-	in := place.Sub(sp.Min.Mul(s)).Intersect(image.Rect(0, 0, c.up.Cols(), c.up.Rows()))
-	up := c.up.Region(in)
-	defer up.Close()
-	dst := mask.Region(in.Add(sp.Min.Mul(s)))
-	defer dst.Close()
-	if up.Cols() != dst.Cols() || up.Rows() != dst.Rows() {
-		return errors.New("card: card reference: mask places differ")
-	}
-	gocv.BitwiseAnd(dst, up, &dst)
-	return nil
 }

@@ -60,19 +60,19 @@ func TestCardRefNoisyShadowLeftOut(t *testing.T) {
 		return [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 	}
 	shadow := quad(image.Rect(572, 252, 612, 480)) // left of the card, inside the shadow's soft edge
-	if got := r.ref.changedIn(shadow); got > 0.05 {
+	if got := r.ref.ChangedIn(shadow); got > 0.05 {
 		t.Errorf("shadow: %.2f of it changed, want at most 0.05", got)
 	}
 	for name, b := range map[string]image.Rectangle{"card": card, "sticker": sticker, "dark art": image.Rect(640, 440, 780, 480)} {
-		if got := r.ref.changedIn(quad(b)); got < 0.9 {
+		if got := r.ref.ChangedIn(quad(b)); got < 0.9 {
 			t.Errorf("%s: %.2f of it changed, want at least 0.9", name, got)
 		}
 	}
-	if len(r.ref.blobs) != 1 || !r.ref.blobs[0].clean {
-		t.Fatalf("%d blobs (want one, clean): %+v", len(r.ref.blobs), r.ref.blobs)
+	if len(r.ref.Blobs) != 1 || !r.ref.Blobs[0].Clean {
+		t.Fatalf("%d blobs (want one, clean): %+v", len(r.ref.Blobs), r.ref.Blobs)
 	}
-	if d := outline.AltDistance(r.ref.blobs[0].quad, outline.Candidate{Q: quad(card)}); d > 12 {
-		t.Errorf("the blob's outline %v is %.1f px from the card's", r.ref.blobs[0].quad, d)
+	if d := outline.AltDistance(r.ref.Blobs[0].Quad, outline.Candidate{Q: quad(card)}); d > 12 {
+		t.Errorf("the blob's outline %v is %.1f px from the card's", r.ref.Blobs[0].Quad, d)
 	}
 }
 
@@ -108,15 +108,15 @@ func TestCardRefThumbOnCleanBlob(t *testing.T) {
 		}
 		frame.Close()
 		ref.Close()
-		if len(r.ref.blobs) != 1 || r.ref.blobs[0].rest <= 0 {
-			t.Fatalf("angle %v: %d blobs, want one with the thumb taken out: %+v", angle, len(r.ref.blobs), r.ref.blobs)
+		if len(r.ref.Blobs) != 1 || r.ref.Blobs[0].Rest <= 0 {
+			t.Fatalf("angle %v: %d blobs, want one with the thumb taken out: %+v", angle, len(r.ref.Blobs), r.ref.Blobs)
 		}
 		best := math.Inf(1)
-		for _, p := range r.ref.parts {
-			best = min(best, outline.AltDistance(p.quad, outline.Candidate{Q: q}))
+		for _, p := range r.ref.Parts {
+			best = min(best, outline.AltDistance(p.Quad, outline.Candidate{Q: q}))
 		}
 		if best > 12 {
-			t.Errorf("angle %v: no part within 12 px of the card %v (nearest %.1f px; parts %v)", angle, q, best, r.ref.parts)
+			t.Errorf("angle %v: no part within 12 px of the card %v (nearest %.1f px; parts %v)", angle, q, best, r.ref.Parts)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/change"
 	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
@@ -123,18 +124,18 @@ func cardReaderOfCanon(t *testing.T, d *index.Describer) *Reader {
 // the pixels inside the quadrilaterals qs.
 func cardChangedForTest(t *testing.T, r *Reader, qs ...[4]geom.Point) {
 	t.Helper()
-	if r.ref.mask.Rows() != 720/cardRefShrink || r.ref.mask.Cols() != 1280/cardRefShrink {
-		r.ref.mask.Close()
-		r.ref.mask = gocv.NewMatWithSize(720/cardRefShrink, 1280/cardRefShrink, gocv.MatTypeCV8U)
+	if r.ref.Mask.Rows() != 720/change.Shrink || r.ref.Mask.Cols() != 1280/change.Shrink {
+		r.ref.Mask.Close()
+		r.ref.Mask = gocv.NewMatWithSize(720/change.Shrink, 1280/change.Shrink, gocv.MatTypeCV8U)
 	}
-	mask, err := r.ref.mask.DataPtrUint8()
+	mask, err := r.ref.Mask.DataPtrUint8()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := r.ref.mask.Cols()
+	w := r.ref.Mask.Cols()
 	for i := range mask {
 		mask[i] = 0
-		p := geom.Point{X: float32((i%w)*cardRefShrink + cardRefShrink/2), Y: float32((i/w)*cardRefShrink + cardRefShrink/2)}
+		p := geom.Point{X: float32((i%w)*change.Shrink + change.Shrink/2), Y: float32((i/w)*change.Shrink + change.Shrink/2)}
 		for _, q := range qs {
 			if geom.InQuad(p, q) {
 				mask[i] = 255

@@ -9,6 +9,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/vision/card/change"
 	"tablecam/vision/card/index"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
@@ -77,21 +78,21 @@ func TestCardRefHandTakenOut(t *testing.T) {
 			if err != nil || !ok {
 				t.Fatalf("refPlaces: %v %v", ok, err)
 			}
-			if len(r.ref.blobs) != 1 || r.ref.blobs[0].clean == hand {
-				t.Fatalf("angle %v, hand %v: %d blobs (want one, clean without the hand)", angle, hand, len(r.ref.blobs))
+			if len(r.ref.Blobs) != 1 || r.ref.Blobs[0].Clean == hand {
+				t.Fatalf("angle %v, hand %v: %d blobs (want one, clean without the hand)", angle, hand, len(r.ref.Blobs))
 			}
 			if !hand {
-				if len(r.ref.parts) != 0 {
-					t.Errorf("angle %v, no hand: %d parts, want none", angle, len(r.ref.parts))
+				if len(r.ref.Parts) != 0 {
+					t.Errorf("angle %v, no hand: %d parts, want none", angle, len(r.ref.Parts))
 				}
 				continue
 			}
 			best := math.Inf(1)
-			for _, p := range r.ref.parts {
-				best = min(best, outline.AltDistance(p.quad, outline.Candidate{Q: q}))
+			for _, p := range r.ref.Parts {
+				best = min(best, outline.AltDistance(p.Quad, outline.Candidate{Q: q}))
 			}
 			if best > 12 {
-				t.Errorf("angle %v: no part within 12 px of the card %v (nearest %.1f px; parts %v)", angle, q, best, r.ref.parts)
+				t.Errorf("angle %v: no part within 12 px of the card %v (nearest %.1f px; parts %v)", angle, q, best, r.ref.Parts)
 			}
 		}
 	}
@@ -151,10 +152,10 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 		sure,
 		reading(Unknown, onRead),
 	}
-	if c := r.ref.changedIn(quad(shadow)); c > 0.1 {
+	if c := r.ref.ChangedIn(quad(shadow)); c > 0.1 {
 		t.Errorf("shadow: %.2f of it changed, want about 0", c)
 	}
-	if c := r.ref.changedIn(quad(card)); c < 0.9 {
+	if c := r.ref.ChangedIn(quad(card)); c < 0.9 {
 		t.Errorf("card: %.2f of it changed, want about 1", c)
 	}
 	got := r.dropStrayReadings(out)
@@ -282,7 +283,7 @@ func TestCardRefShadowIn(t *testing.T) {
 	// around each: cardRefShadowNear); an outline is taken for a shadow
 	// where it did not (the noise is stronger, the shadow smaller), marked
 	// here.
-	if c := r.ref.changedIn(shadow); c > 0.2 {
+	if c := r.ref.ChangedIn(shadow); c > 0.2 {
 		t.Errorf("shadow: %.2f of it changed, want at most 0.2 (cardRefShadowNear)", c)
 	}
 	cardChangedForTest(t, r, shadow, card, tinted, dark)
@@ -297,7 +298,7 @@ func TestCardRefShadowIn(t *testing.T) {
 		{"table tinted", tinted, false},
 		{"table darkened by 0.2", dark, false},
 	} {
-		if got := r.ref.shadowIn(tc.q); got != tc.shadow {
+		if got := r.ref.ShadowIn(tc.q); got != tc.shadow {
 			t.Errorf("%s: shadow %v, want %v", tc.name, got, tc.shadow)
 		}
 	}
@@ -361,7 +362,7 @@ func TestCardOneUnknown(t *testing.T) {
 		got := rr.oneUnknown([]Reading{unknown(pair[0]), unknown(pair[1])})
 		if len(got) != 1 || got[0].Corners != q {
 			t.Errorf("with the reference: kept %+v, want the card %v alone (around it %.2f changed; panel %.2f)", got, q,
-				rr.ref.changedAdded(around, q), rr.ref.changedAdded(q, inner))
+				rr.ref.ChangedAdded(around, q), rr.ref.ChangedAdded(q, inner))
 		}
 	}
 }
@@ -433,10 +434,10 @@ func TestCardSettlePending(t *testing.T) {
 func TestCardKeepNearChanged(t *testing.T) {
 	c := newCardRef()
 	defer c.close()
-	c.rawMask.Close()
-	c.rawMask = gocv.NewMatWithSize(180, 320, gocv.MatTypeCV8U)
+	c.RawMask.Close()
+	c.RawMask = gocv.NewMatWithSize(180, 320, gocv.MatTypeCV8U)
 	changed := image.Rect(110, 55, 120, 65) // mask pixels: full resolution 440–480, 220–260
-	reg := c.rawMask.Region(changed)
+	reg := c.RawMask.Region(changed)
 	reg.SetTo(gocv.NewScalar(255, 0, 0, 0))
 	reg.Close()
 	dist := func(mx, my int) int { // a square's reach from changed
@@ -464,13 +465,13 @@ func TestCardKeepNearChanged(t *testing.T) {
 				bin[i] = 255
 			}
 		}
-		c.keepNearChanged(bin, cols, rows, tc.origin, tc.scale)
+		c.KeepNearChanged(bin, cols, rows, tc.origin, tc.scale)
 		kept, lost := 0, 0
 		for y := range rows {
 			for x := range cols {
 				fx := tc.origin.X + int((float64(x)+0.5)/tc.scale)
 				fy := tc.origin.Y + int((float64(y)+0.5)/tc.scale)
-				near := dist(fx/cardRefShrink, fy/cardRefShrink) <= cardRefNear
+				near := dist(fx/change.Shrink, fy/change.Shrink) <= change.Near
 				want := near && dark(y*cols+x)
 				if got := bin[y*cols+x] != 0; got != want {
 					t.Fatalf("%s: pixel (%d, %d) (full %d, %d) kept %v, want %v", tc.name, x, y, fx, fy, got, want)
@@ -502,11 +503,11 @@ func TestCardStickeredBlobs(t *testing.T) {
 		return marker.Sticker{Marker: marker.Marker{ID: id, Corners: q, Center: geom.QuadCentre(q)}}
 	}
 	r := &Reader{refUsed: true}
-	r.ref.blobs = []cardRefBlob{
-		{quad: rect(100, 100, 210, 260), hasQuad: true, clean: true},  // one sticker
-		{quad: rect(400, 100, 510, 260), hasQuad: true, clean: true},  // two
-		{quad: rect(700, 100, 810, 260), hasQuad: true},               // a hand: not clean
-		{quad: rect(900, 100, 1010, 260), hasQuad: true, clean: true}, // none
+	r.ref.Blobs = []change.Blob{
+		{Quad: rect(100, 100, 210, 260), HasQuad: true, Clean: true},  // one sticker
+		{Quad: rect(400, 100, 510, 260), HasQuad: true, Clean: true},  // two
+		{Quad: rect(700, 100, 810, 260), HasQuad: true},               // a hand: not clean
+		{Quad: rect(900, 100, 1010, 260), HasQuad: true, Clean: true}, // none
 	}
 	r.reads = []marker.Sticker{
 		mark(1, rect(170, 220, 195, 245)),
@@ -515,14 +516,14 @@ func TestCardStickeredBlobs(t *testing.T) {
 	}
 	// Parts of the blob with the hand: the card read (readAt), and one
 	// not read.
-	r.ref.parts = []cardRefBlob{
-		{quad: rect(700, 180, 810, 260), hasQuad: true, readAt: 1},
-		{quad: rect(700, 100, 810, 180), hasQuad: true},
+	r.ref.Parts = []change.Blob{
+		{Quad: rect(700, 180, 810, 260), HasQuad: true, ReadAt: 1},
+		{Quad: rect(700, 100, 810, 180), HasQuad: true},
 	}
 	r.reads = append(r.reads, mark(5, rect(720, 120, 745, 145)))
 	got := r.stickeredBlobs(nil)
-	if len(got) != 2 || got[0].card != r.ref.blobs[0].quad || got[0].marker != r.reads[0].Marker.Corners ||
-		got[1].card != r.ref.parts[0].quad || got[1].marker != r.reads[3].Marker.Corners {
+	if len(got) != 2 || got[0].card != r.ref.Blobs[0].Quad || got[0].marker != r.reads[0].Marker.Corners ||
+		got[1].card != r.ref.Parts[0].Quad || got[1].marker != r.reads[3].Marker.Corners {
 		t.Fatalf("stickered blobs %v, want the first blob with marker 1 and the part read with marker 4", got)
 	}
 	if !cardOffSticker(geom.Point{X: 130, Y: 130}, got) || cardOffSticker(geom.Point{X: 182, Y: 232}, got) || cardOffSticker(geom.Point{X: 430, Y: 130}, got) {

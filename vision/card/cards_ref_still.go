@@ -17,12 +17,13 @@ import (
 	"image"
 	"math"
 	"slices"
+	"tablecam/vision/card/change"
 
 	"gocv.io/x/gocv"
 )
 
 const (
-	cardStillMove = cardRefShrink // a shrunk pixel
+	cardStillMove = change.Shrink // a shrunk pixel
 	cardStillFree = 0.05
 	cardStillDiff = 2.5
 )
@@ -66,11 +67,11 @@ func (c *cardRef) stillKeep(box image.Rectangle, free float64, found []Reading) 
 	if !ok {
 		return
 	}
-	cur, err := c.cur.DataPtrUint8()
+	cur, err := c.Cur.DataPtrUint8()
 	if err != nil {
 		return
 	}
-	w := c.cur.Cols()
+	w := c.Cur.Cols()
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		s.pix = append(s.pix, cur[3*(y*w+sb.Min.X):3*(y*w+sb.Max.X)]...)
 	}
@@ -84,11 +85,11 @@ func (c *cardRef) stillDiff(s cardRefStill) (float64, bool) {
 	if !ok || len(s.pix) != 3*sb.Dx()*sb.Dy() {
 		return 0, false
 	}
-	cur, err := c.cur.DataPtrUint8()
+	cur, err := c.Cur.DataPtrUint8()
 	if err != nil {
 		return 0, false
 	}
-	w := c.cur.Cols()
+	w := c.Cur.Cols()
 	sum, k := 0, 0
 	for y := sb.Min.Y; y < sb.Max.Y; y++ {
 		for _, v := range cur[3*(y*w+sb.Min.X) : 3*(y*w+sb.Max.X)] {
@@ -102,9 +103,9 @@ func (c *cardRef) stillDiff(s cardRefStill) (float64, bool) {
 
 // stillPlace is box in the shrunk frame; false when it lies outside.
 func (c *cardRef) stillPlace(box image.Rectangle) (image.Rectangle, bool) {
-	const s = cardRefShrink
-	sb := image.Rect(box.Min.X/s, box.Min.Y/s, box.Max.X/s, box.Max.Y/s).Intersect(image.Rect(0, 0, c.cur.Cols(), c.cur.Rows()))
-	return sb, !sb.Empty() && c.cur.Type() == gocv.MatTypeCV8UC3
+	const s = change.Shrink
+	sb := image.Rect(box.Min.X/s, box.Min.Y/s, box.Max.X/s, box.Max.Y/s).Intersect(image.Rect(0, 0, c.Cur.Cols(), c.Cur.Rows()))
+	return sb, !sb.Empty() && c.Cur.Type() == gocv.MatTypeCV8UC3
 }
 
 // cardStillBox reports whether boxes a and b are the same within n pixels

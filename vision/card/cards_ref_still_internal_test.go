@@ -3,6 +3,7 @@ package card
 import (
 	"image"
 	"math/rand"
+	"tablecam/vision/card/change"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -18,9 +19,9 @@ func TestCardRefStill(t *testing.T) {
 	c := newCardRef()
 	defer c.close()
 	rng := rand.New(rand.NewSource(1))
-	c.cur.Close()
-	c.cur = gocv.NewMatWithSize(180, 320, gocv.MatTypeCV8UC3)
-	px, err := c.cur.DataPtrUint8()
+	c.Cur.Close()
+	c.Cur = gocv.NewMatWithSize(180, 320, gocv.MatTypeCV8UC3)
+	px, err := c.Cur.DataPtrUint8()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestCardRefStill(t *testing.T) {
 	for i := range px {
 		px[i] = uint8(int(px[i]) + rng.Intn(5) - 2)
 	}
-	if !c.stillSearchedForTest(box.Add(image.Pt(cardRefShrink, -cardRefShrink)), 1.03*free) {
+	if !c.stillSearchedForTest(box.Add(image.Pt(change.Shrink, -change.Shrink)), 1.03*free) {
 		t.Fatal("a still blob on a noisy frame is searched again")
 	}
 	for _, tc := range []struct {
@@ -56,7 +57,7 @@ func TestCardRefStill(t *testing.T) {
 		free  float64
 		paint bool
 	}{
-		{"moved", box.Add(image.Pt(3*cardRefShrink, 0)), free, false},
+		{"moved", box.Add(image.Pt(3*change.Shrink, 0)), free, false},
 		{"less left to search", box, 0.8 * free, false},
 		{"another card over it", box, free, true},
 	} {

@@ -300,3 +300,8 @@ func ExtendQuad(q [4]Point, along bool, f, at float64) [4]Point {
 	}
 	return e
 }
+
+// QuadWidth is the mean length of the shorter pair of q's opposite sides.
+func QuadWidth(q [4]Point) float64 {
+	return min(SideMeans(q))
+}
