@@ -21,13 +21,13 @@
 #include <new>
 #include <vector>
 
-// tc_ref_shadow_near is cardRefShadowNear (cards_ref_changed_test.go's
+// tc_ref_shadow_near is shadowNearRef (cards_ref_changed_test.go's
 // reference; cards_ref.go): whether the 3×3 pixels around pixel (x, y) of cur
 // (w×h BGR, ref the reference, off each channel's median difference) are
 // the table in a soft shadow: each darker than ref's by more than near_dark
 // over its three channels, their factors ((sum + 12) / (ref's sum + 12))
 // less than near_range apart, and their means darkened by about one factor
-// (cardRefShadow's test). The same integers and doubles as the reference.
+// (shadowRef's test). The same integers and doubles as the reference.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
 #endif
@@ -109,8 +109,8 @@ static inline bool tc_ref_quiet16(const uint8_t *c, const uint8_t *r, const int1
 // tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
 // ref are w×h BGR pixels; out[i] becomes 255 where a channel of cur differs
 // from ref's by at least level after taking out that channel's median
-// difference, but for a shadow (cardRefShadow, or one around the pixel:
-// cardRefShadowNear; the same doubles, the same operations in the same
+// difference, but for a shadow (shadowRef, or one around the pixel:
+// shadowNearRef; the same doubles, the same operations in the same
 // order), 0 elsewhere. Returns how many are 255.
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("O3", "fp-contract=off")))
@@ -183,7 +183,7 @@ int32_t tc_ref_changed(const uint8_t *cur, const uint8_t *ref, uint8_t *out, int
                     continue;
                 }
             }
-            // cardRefShadow.
+            // shadowRef.
             double lo = 2.0, hi = 0.0;
             bool shadow = true;
             for (int k = 0; k < 3; k++) {

@@ -3,10 +3,11 @@ package change
 import (
 	"math"
 	"math/rand/v2"
-	"tablecam/vision/geom"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/geom"
 )
 
 // TestCardRefChangedC checks that changed (tc_ref_changed) marks the same
@@ -14,7 +15,7 @@ import (
 // shift, with cards (any colour), shadows (every channel darkened by one
 // factor, near the shadow test's bounds), dark pixels and noise; in every
 // other frame they come in blocks of 4×4 pixels, its shadows noisy (what
-// cardRefShadowNear leaves out), and in two frames of eight in blocks of
+// shadowNearRef leaves out), and in two frames of eight in blocks of
 // 12×12 pixels.
 func TestCardRefChangedC(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 44))
@@ -72,7 +73,7 @@ func TestCardRefChangedC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		curM.CopyTo(&c.Cur) // into newChangeRef's Mats
+		curM.CopyTo(&c.Cur) // into NewRef's Mats
 		refM.CopyTo(&c.Small)
 		curM.Close()
 		refM.Close()
@@ -104,7 +105,7 @@ func TestCardRefChangedC(t *testing.T) {
 			if kinds[i] == 1 && want[i] == 0 && d >= cardRefLevel+2 {
 				shadows++
 				if !shadowRef(cur[3*i:3*i+3], ref[3*i:3*i+3], shift) {
-					near++ // left out by cardRefShadowNear alone
+					near++ // left out by shadowNearRef alone
 				}
 			}
 		}
@@ -162,7 +163,7 @@ func TestCardRefGainSums(t *testing.T) {
 }
 
 // TestCardRefShrinkSize: the reference and the frame are shrunk by
-// cardRefShrink with the sides rounded up, so that a place found in the
+// Shrink with the sides rounded up, so that a place found in the
 // quarter covers the frame's last rows and columns.
 func TestCardRefShrinkSize(t *testing.T) {
 	for _, c := range []struct{ w, h, wantW, wantH int }{{1280, 720, 320, 180}, {42, 30, 11, 8}, {1, 1, 1, 1}} {
@@ -177,7 +178,7 @@ func TestCardRefShrinkSize(t *testing.T) {
 	}
 }
 
-// TestCardQuadRowSpanMatchesTests checks that cardQuadRowSpan is exactly
+// TestCardQuadRowSpanMatchesTests checks that RowSpan is exactly
 // the points of a row that pass geom.InQuad (so that changedIn counts
 // what testing every point counted), for quads of every shape and
 // orientation, degenerate ones included.
@@ -215,7 +216,7 @@ func TestCardQuadRowSpanMatchesTests(t *testing.T) {
 	}
 }
 
-// cardRefChangedGo is cardRef.changed's loops in Go, the reference
+// changedGo is cardRef.changed's loops in Go, the reference
 // tc_ref_changed is tested against: the mask of cur (w×h BGR pixels)
 // against ref, and how many pixels changed.
 func changedGo(cur, ref []byte, w, h int) ([]byte, int) {
@@ -252,7 +253,7 @@ func changedGo(cur, ref []byte, w, h int) ([]byte, int) {
 	return out, changed
 }
 
-// cardRefShadow reports whether the pixel cur is the table's ref in a
+// shadowRef reports whether the pixel cur is the table's ref in a
 // shadow: every channel darker by about the same factor (exposure offset
 // off taken out).
 func shadowRef(cur, ref []byte, off [3]int) bool {
@@ -263,7 +264,7 @@ func shadowRef(cur, ref []byte, off [3]int) bool {
 	return shadowOf(c, r)
 }
 
-// cardRefShadowOf is cardRefShadow's test of the channels c (the exposure
+// shadowOf is shadowRef's test of the channels c (the exposure
 // offset taken out) against r.
 func shadowOf(c, r [3]float64) bool {
 	lo, hi := 2.0, 0.0
@@ -277,10 +278,10 @@ func shadowOf(c, r [3]float64) bool {
 	return lo > cardRefShadowMin && hi-lo < cardRefShadowSpread
 }
 
-// cardRefShadowNear reports whether the 3×3 pixels around pixel i of cur
+// shadowNearRef reports whether the 3×3 pixels around pixel i of cur
 // (w×h) are the table's ref in a soft shadow: each darker by more than
 // cardRefShadowNearDark over its channels, their factors less than
-// cardRefShadowNearRange apart, their means a shadow's (cardRefShadowOf).
+// cardRefShadowNearRange apart, their means a shadow's (shadowOf).
 func shadowNearRef(cur, ref []byte, w, h, i int, off [3]int) bool {
 	x, y := i%w, i/w
 	var sc, sr [3]int
