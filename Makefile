@@ -27,7 +27,7 @@ MATPROFILE_PKGS ?= ./vision/... ./perf/
 # What `make demo` runs after building.
 DEMO_CMD ?= ./bin/tablecam play --demo
 
-# Real photos for vision/card/cards_real_test.go beyond gocv's (which are always in
+# Real photos for vision/card/real_test.go beyond gocv's (which are always in
 # the module cache): OpenCV's ArUco tutorial photos and its stereo calibration
 # photos (a chessboard held up in an office) from Debian's opencv-doc. That
 # package is a 96 MB download, so `make test` does without it (those tests

@@ -21,8 +21,8 @@
 #include <new>
 #include <vector>
 
-// tc_ref_shadow_near is shadowNearRef (cards_ref_changed_test.go's
-// reference; cards_ref.go): whether the 3×3 pixels around pixel (x, y) of cur
+// tc_ref_shadow_near is shadowNearRef (ref_test.go's
+// reference): whether the 3×3 pixels around pixel (x, y) of cur
 // (w×h BGR, ref the reference, off each channel's median difference) are
 // the table in a soft shadow: each darker than ref's by more than near_dark
 // over its three channels, their factors ((sum + 12) / (ref's sum + 12))
@@ -106,7 +106,7 @@ static inline bool tc_ref_quiet16(const uint8_t *c, const uint8_t *r, const int1
     return m < level;
 }
 
-// tc_ref_changed is cardRef.changed's loops (cards_ref.go) in C: cur and
+// tc_ref_changed is Ref.Changed's loops in C: cur and
 // ref are w×h BGR pixels; out[i] becomes 255 where a channel of cur differs
 // from ref's by at least level after taking out that channel's median
 // difference, but for a shadow (shadowRef, or one around the pixel:

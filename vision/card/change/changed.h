@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-// tc_ref_changed is cardRef.changed (cards_ref.go) in C: out[i] (w×h
+// tc_ref_changed is Ref.Changed in C: out[i] (w×h
 // pixels) becomes 255 where the BGR pixel cur[i] differs from ref[i] by at
 // least level in a channel, each channel's median difference taken out,
 // and is no shadow (shadowRef, with shadow_min and shadow_spread) nor

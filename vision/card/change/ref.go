@@ -42,7 +42,7 @@ const (
 	// than cardRefShadowSpread apart, and the pixels off that darkened
 	// table by at most shadowFit of its level (root mean square).
 	// Training scenes of untaught cards with the empty table, the outlines
-	// reported unknown and at least cardRefUnknownChanged of them changed:
+	// reported unknown and at least card.refUnknownChanged of them changed:
 	// 24 of the 27 on no card are such shadows, none of the 1,150 on a
 	// card; a card's own pixels are off the table's by 0.3 and more.
 	shadowMax = 0.97

@@ -216,7 +216,7 @@ func TestCardQuadRowSpanMatchesTests(t *testing.T) {
 	}
 }
 
-// changedGo is cardRef.changed's loops in Go, the reference
+// changedGo is Ref.Changed's loops in Go, the reference
 // tc_ref_changed is tested against: the mask of cur (w×h BGR pixels)
 // against ref, and how many pixels changed.
 func changedGo(cur, ref []byte, w, h int) ([]byte, int) {

@@ -12,7 +12,7 @@ package index
 // nearest taught card only when it is close enough and clearly closer than
 // to any other taught card; otherwise it is "unknown". Each example also
 // keeps the ORB keypoints of its card, rectified upright
-// (cards_learn_keys.go): those of a card's first example find the card
+// (index/keys.go): those of a card's first example find the card
 // where its outline was missed; all of them confirm a match at its pose
 // (with the reference of the empty table, refConfirms).
 //

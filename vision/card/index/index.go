@@ -10,7 +10,7 @@ import (
 // Version is the version of the saved index format and of the
 // descriptor; Load refuses other versions (teach the cards again) but
 // version 4, whose descriptor is the same and whose entries are not
-// framed (cards_index_file.go).
+// framed (index/file.go).
 const Version = 5
 
 // descriptorName names the descriptor in saved indexes.
@@ -20,7 +20,7 @@ const descriptorName = "rect64-dct64-grey64lc8s2x2-chroma8x8+orb96x134+views4t1.
 // card when its distance is at most DefaultThreshold and at most
 // DefaultRatio times the distance of the nearest other taught card;
 // otherwise it is "unknown". Calibrated on training scenes only
-// (TestCardsCalibrate in cards_eval_test.go; 100 cards, 600 training
+// (TestCardsCalibrate in eval_test.go; 100 cards, 600 training
 // scenes: 81% of right-card outlines accepted, 1 of 1096 others) to keep
 // the false identification of untaught cards near 0.1%.
 const (

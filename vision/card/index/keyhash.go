@@ -10,7 +10,7 @@ package index
 // instead of a comparison with every taught keypoint); cards that gather
 // enough of them are located by a RANSAC homography and, like every
 // keypoint find, must then match that card by their rectified face
-// (cards_learn.go, confirmKeyFound), so untaught cards stay unknown.
+// (key_search.go, confirmKeyFound), so untaught cards stay unknown.
 
 // #include <stdint.h>
 // #include "native.h"

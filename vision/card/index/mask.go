@@ -44,7 +44,7 @@ const (
 // taught; at 500 taught none came nearer than 0.61; a lower ratio reads
 // fewer taught training cards. So a masked
 // match is never clear: its card's keypoints must be found at its pose
-// (cardRefClear), with the reference or without.
+// (card.refClear), with the reference or without.
 const MaskRatio = 0.40
 
 // occluders finds the occluders of d.canon: their pixels into d.occ and

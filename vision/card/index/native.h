@@ -16,7 +16,7 @@ extern "C" {
 // 2^31: n below 2^17).
 int32_t tc_dot_i8(const int8_t *a, const int8_t *b, int n);
 
-// tc_key_nearest is KeyHash.nearest (cards_learn_frame.go) for the nq
+// tc_key_nearest is KeyHash.nearest (frame_keys.go) for the nq
 // descriptors q (4 words each): out[j] is the index of the nearest taught
 // keypoint of q[j] among its buckets' (crowded buckets left out), or -1
 // when there is none within max_dist or (ratio below 1) it is not within

@@ -188,7 +188,7 @@ func (t *teacher) teach(ix *Index, id string, imgs []gocv.Mat) (int, []error) {
 			continue
 		}
 		// Only the whole outlines, by the keypoints common to the
-		// pictures, when there are any (cards_teach_common.go).
+		// pictures, when there are any (index/teach_common.go).
 		if slices.ContainsFunc(cs, func(c cand) bool { return c.whole }) {
 			cs = slices.DeleteFunc(cs, func(c cand) bool { return !c.whole })
 		}

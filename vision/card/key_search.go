@@ -14,20 +14,20 @@ import (
 )
 
 // The missed outlines searched by keypoints: their best match's distance
-// below cardKeyMissDist and below cardKeyMissRatio times the next card's
+// below keyMissDist and below keyMissRatio times the next card's
 // (on training scenes these bounds keep 39 of 41 cards found by keypoints
 // and skip 71% of the searches).
 const (
-	cardKeySure      = 15
-	cardKeySureRatio = 0.5
-	cardKeyMissDist  = 0.7
-	cardKeyMissRatio = 0.85
+	keySure      = 15
+	keySureRatio = 0.5
+	keyMissDist  = 0.7
+	keyMissRatio = 0.85
 )
 
-// cardKeyMiss is an outline that matched no taught card: its match (whose
+// keyMiss is an outline that matched no taught card: its match (whose
 // nearest cards are searched for by keypoints) and the index of its
 // "unknown" reading in the frame's readings (-1: not reported).
-type cardKeyMiss struct {
+type keyMiss struct {
 	o  outline.Candidate
 	m  index.Match
 	at int
@@ -35,13 +35,13 @@ type cardKeyMiss struct {
 
 // readByKeys searches the places of the first index.KeyPlaces missed
 // outlines for the keypoints of their nearest taught cards
-// (cards_learn_keys.go). A card found there whose rectified face then
+// (index/keys.go). A card found there whose rectified face then
 // matches that same card (the usual threshold and ratio) replaces the
 // outline's "unknown" reading, or is added. out are the readings so far.
 //
 // Then, with SearchWholeFrame, the rest of the frame is searched for the
-// keypoints of all taught cards (cards_learn_frame.go).
-func (r *Reader) readByKeys(img gocv.Mat, gr geom.View, out []Reading, missed []cardKeyMiss, minW, maxW float64) ([]Reading, error) {
+// keypoints of all taught cards (frame_keys.go).
+func (r *Reader) readByKeys(img gocv.Mat, gr geom.View, out []Reading, missed []keyMiss, minW, maxW float64) ([]Reading, error) {
 	t0 := r.times.now()
 	out, err := r.searchMissed(img, gr, out, missed, minW, maxW)
 	r.times.since("  outlines near a taught card searched for its keypoints", t0)
@@ -60,11 +60,11 @@ func (r *Reader) readByKeys(img gocv.Mat, gr geom.View, out []Reading, missed []
 //     that covers most of one (the card with the hand holding it), was
 //     that card seen a little off: one reading per card (a sticker whose
 //     marker the map does not name is a card read);
-//   - an outline all of whose corners lie within cardRefStickerReach
+//   - an outline all of whose corners lie within refStickerReach
 //     marker sides of a sticker read whose card's outline was not found
 //     (r.loose) is that card, or the part of it beside the thumb holding
 //     it, without its sticker;
-//   - with the reference, an outline less than cardRefUnknownChanged of
+//   - with the reference, an outline less than refUnknownChanged of
 //     which differs from the empty table is mostly table: a card's shadow,
 //     the pattern next to a card; so is one whose pixels are the table
 //     darkened by about one factor (shadowIn): the shadow of a card held
@@ -76,7 +76,7 @@ func (r *Reader) readByKeys(img gocv.Mat, gr geom.View, out []Reading, missed []
 // centre of either in the other), one (oneUnknown).
 func (r *Reader) dropStrayReadings(out []Reading) []Reading {
 	// The cards read: a sticker whose marker the map does not name is a
-	// card read too (cardReadTwice compares ids, so it never counts one).
+	// card read too (readTwice compares ids, so it never counts one).
 	read := slices.DeleteFunc(slices.Clone(out), func(rd Reading) bool { return rd.ID == Unknown && rd.Method != MethodMarker })
 	on := func(p geom.Point) bool {
 		return slices.ContainsFunc(read, func(rd Reading) bool { return geom.InQuad(p, rd.Corners) })
@@ -86,16 +86,16 @@ func (r *Reader) dropStrayReadings(out []Reading) []Reading {
 			return false
 		}
 		if rd.ID != Unknown {
-			return cardReadTwice(read, rd)
+			return readTwice(read, rd)
 		}
-		if r.refUsed && (r.ref.ChangedIn(rd.Corners) < cardRefUnknownChanged || r.ref.ShadowIn(rd.Corners)) {
+		if r.refUsed && (r.ref.ChangedIn(rd.Corners) < refUnknownChanged || r.ref.ShadowIn(rd.Corners)) {
 			return true
 		}
-		if cardOnLooseSticker(r.loose, rd.Corners) {
+		if onLooseSticker(r.loose, rd.Corners) {
 			return true
 		}
 		mid := rd.Box.Min.Add(rd.Box.Max).Div(2)
-		return on(geom.QuadCentre(rd.Corners)) || on(geom.Point{X: float32(mid.X), Y: float32(mid.Y)}) || cardMostlyOver(read, rd.Box)
+		return on(geom.QuadCentre(rd.Corners)) || on(geom.Point{X: float32(mid.X), Y: float32(mid.Y)}) || mostlyOver(read, rd.Box)
 	})
 	return r.oneUnknown(out)
 }
@@ -103,7 +103,7 @@ func (r *Reader) dropStrayReadings(out []Reading) []Reading {
 // oneUnknown keeps one of two unknown readings of one card (the centre of
 // either in the other's outline): the larger outline (the card, not its
 // art panel or the part beside a thumb), but with the reference the
-// smaller where less than cardRefPairChanged of what the larger adds
+// smaller where less than refPairChanged of what the larger adds
 // differs from the empty table (the larger is the card with the table
 // around it, or with the hand holding it and the table). On training
 // scenes of untaught cards with the empty table this keeps the outline
@@ -132,7 +132,7 @@ func (r *Reader) oneUnknown(out []Reading) []Reading {
 			if geom.QuadArea(a.Corners) < geom.QuadArea(b.Corners) {
 				large, small = j, i
 			}
-			if r.refUsed && r.ref.ChangedAdded(out[large].Corners, out[small].Corners) < cardRefPairChanged {
+			if r.refUsed && r.ref.ChangedAdded(out[large].Corners, out[small].Corners) < refPairChanged {
 				drop[large] = true
 			} else {
 				drop[small] = true
@@ -148,12 +148,12 @@ func (r *Reader) oneUnknown(out []Reading) []Reading {
 	return kept
 }
 
-// cardOnLooseSticker reports whether every corner of q lies within
-// cardRefStickerReach marker sides of one of the markers loose: on that
+// onLooseSticker reports whether every corner of q lies within
+// refStickerReach marker sides of one of the markers loose: on that
 // sticker's card.
-func cardOnLooseSticker(loose []marker.Marker, q [4]geom.Point) bool {
+func onLooseSticker(loose []marker.Marker, q [4]geom.Point) bool {
 	for _, m := range loose {
-		reach := cardRefStickerReach * m.Side
+		reach := refStickerReach * m.Side
 		on := true
 		for _, c := range q {
 			if geom.Dist(c, m.Center) >= reach {
@@ -168,10 +168,10 @@ func cardOnLooseSticker(loose []marker.Marker, q [4]geom.Point) bool {
 	return false
 }
 
-// cardReadTwice reports whether the card read rd was read with more
+// readTwice reports whether the card read rd was read with more
 // confidence by another reading of known whose outline holds rd's centre
 // or whose centre rd's outline holds.
-func cardReadTwice(known []Reading, rd Reading) bool {
+func readTwice(known []Reading, rd Reading) bool {
 	c := geom.QuadCentre(rd.Corners)
 	for _, k := range known {
 		if k.ID != rd.ID || k.Corners == rd.Corners {
@@ -187,9 +187,9 @@ func cardReadTwice(known []Reading, rd Reading) bool {
 	return false
 }
 
-// cardMostlyOver reports whether box covers most of the box of a card read
+// mostlyOver reports whether box covers most of the box of a card read
 // in out.
-func cardMostlyOver(out []Reading, box image.Rectangle) bool {
+func mostlyOver(out []Reading, box image.Rectangle) bool {
 	for _, rd := range out {
 		in := box.Intersect(rd.Box)
 		if a := rd.Box.Dx() * rd.Box.Dy(); a > 0 && 2*in.Dx()*in.Dy() >= a {
@@ -200,7 +200,7 @@ func cardMostlyOver(out []Reading, box image.Rectangle) bool {
 }
 
 // searchMissed is readByKeys' search around the missed outlines.
-func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed []cardKeyMiss, minW, maxW float64) ([]Reading, error) {
+func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed []keyMiss, minW, maxW float64) ([]Reading, error) {
 	ix := r.opts.Index
 	if ix == nil || len(missed) == 0 {
 		return out, nil
@@ -216,10 +216,10 @@ func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed 
 		// Only outlines that came near a taught card: far ones (a table
 		// pattern, a hand, an outline well off its card) seldom have the
 		// card among their nearest ones, and the search costs.
-		if ms.m.Dist >= cardKeyMissDist || ms.m.Dist >= cardKeyMissRatio*ms.m.Second {
+		if ms.m.Dist >= keyMissDist || ms.m.Dist >= keyMissRatio*ms.m.Second {
 			continue
 		}
-		if cardReadAt(out, geom.QuadCentre(ms.o.Q)) {
+		if readAt(out, geom.QuadCentre(ms.o.Q)) {
 			continue // a card found meanwhile (by keypoints) covers it
 		}
 		keys, ids = keys[:0], ids[:0]
@@ -249,7 +249,7 @@ func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed 
 			if err != nil {
 				return nil, err
 			}
-			if !ok || !slices.Contains(ids, rd.ID) || cardReadAt(out, geom.QuadCentre(f.Q)) {
+			if !ok || !slices.Contains(ids, rd.ID) || readAt(out, geom.QuadCentre(f.Q)) {
 				continue
 			}
 			rd.Box = rd.Box.Intersect(bounds)
@@ -271,8 +271,8 @@ func (r *Reader) searchMissed(img gocv.Mat, gr geom.View, out []Reading, missed 
 func (r *Reader) confirmKeyFound(img gocv.Mat, gr geom.View, f index.KeyFound, want string, minW, maxW float64) (Reading, bool, error) {
 	q := f.Q
 	relax := 0.0
-	if f.Inliers >= cardKeySure {
-		relax = cardKeySureRatio
+	if f.Inliers >= keySure {
+		relax = keySureRatio
 	}
 	c, ok := outline.NewCandidate(q, minW, maxW*outline.AspectMax)
 	if !ok || c.Q != q || !outline.Plausible(q, minW, maxW) {
@@ -319,7 +319,7 @@ func (r *Reader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax 
 		// near it stands when its keypoints are found at the pose as a
 		// near miss's must (whatever the next card's distance: the
 		// keypoints chose the card).
-		if !r.refUsed || m.ID != want || m.Dist > cardRefBandDist {
+		if !r.refUsed || m.ID != want || m.Dist > refBandDist {
 			return Reading{}, false, nil
 		}
 		if ok, err := r.confirmAt(q, m, false); !ok || err != nil {
@@ -335,8 +335,8 @@ func (r *Reader) matchOutline(img gocv.Mat, q [4]geom.Point, want string, relax 
 	return rd, true, nil
 }
 
-// cardReadAt reports whether p lies on a card already read (not unknown).
-func cardReadAt(out []Reading, p geom.Point) bool {
+// readAt reports whether p lies on a card already read (not unknown).
+func readAt(out []Reading, p geom.Point) bool {
 	for _, rd := range out {
 		if rd.ID != Unknown && geom.InQuad(p, rd.Corners) {
 			return true

@@ -6,12 +6,12 @@ package card
 // and a card lying still that it found (or did not find) in one frame it
 // finds (or does not find) in the next (the same pixels but for the
 // camera's noise): its readings are taken again. A blob
-// is the same when its box moved at most cardStillMove pixels, the area
-// left to search (blobFree) changed by at most cardStillFree, and the
+// is the same when its box moved at most stillMove pixels, the area
+// left to search (blobFree) changed by at most stillFree, and the
 // shrunk frame over its box differs from the one searched by at most
-// cardStillDiff on average (a card put in its place, a hand over it, the
-// light changing: it is searched again). Like the fits of cards_fit.go
-// (cardFitSame), on a live feed as on a repeated frame.
+// stillDiff on average (a card put in its place, a hand over it, the
+// light changing: it is searched again). Like the fits of fit.go
+// (fitSame), on a live feed as on a repeated frame.
 
 import (
 	"image"
@@ -23,14 +23,14 @@ import (
 )
 
 const (
-	cardStillMove = change.Shrink // a shrunk pixel
-	cardStillFree = 0.05
-	cardStillDiff = 2.5
+	stillMove = change.Shrink // a shrunk pixel
+	stillFree = 0.05
+	stillDiff = 2.5
 )
 
-// cardRefStill is a blob searched: its box (full resolution), its area
+// refStill is a blob searched: its box (full resolution), its area
 // left to search, the shrunk frame over its box and the cards found there.
-type cardRefStill struct {
+type refStill struct {
 	box   image.Rectangle
 	free  float64
 	pix   []byte
@@ -39,19 +39,19 @@ type cardRefStill struct {
 
 // stillFrame starts a frame's keypoint search: the blobs searched in the
 // last one are those that may be skipped in this one.
-func (c *cardRef) stillFrame() {
+func (c *refState) stillFrame() {
 	c.stillLast, c.stillNow = c.stillNow, c.stillLast[:0]
 }
 
 // stillSearched reports whether the blob with box and area left to search
 // free was searched in the last frame and lies still, and the cards found
 // there then (it is kept for the next frame).
-func (c *cardRef) stillSearched(box image.Rectangle, free float64) ([]Reading, bool) {
+func (c *refState) stillSearched(box image.Rectangle, free float64) ([]Reading, bool) {
 	for _, s := range c.stillLast {
-		if !cardStillBox(s.box, box, cardStillMove) || math.Abs(s.free-free) > cardStillFree*max(s.free, free) {
+		if !stillBox(s.box, box, stillMove) || math.Abs(s.free-free) > stillFree*max(s.free, free) {
 			continue
 		}
-		if d, ok := c.stillDiff(s); ok && d <= cardStillDiff {
+		if d, ok := c.stillDiff(s); ok && d <= stillDiff {
 			c.stillNow = append(c.stillNow, s)
 			return s.found, true
 		}
@@ -61,8 +61,8 @@ func (c *cardRef) stillSearched(box image.Rectangle, free float64) ([]Reading, b
 
 // stillKeep notes that the blob with box and area left to search free was
 // searched in this frame and found the cards found.
-func (c *cardRef) stillKeep(box image.Rectangle, free float64, found []Reading) {
-	s := cardRefStill{box: box, free: free, found: slices.Clone(found)}
+func (c *refState) stillKeep(box image.Rectangle, free float64, found []Reading) {
+	s := refStill{box: box, free: free, found: slices.Clone(found)}
 	sb, ok := c.stillPlace(box)
 	if !ok {
 		return
@@ -80,7 +80,7 @@ func (c *cardRef) stillKeep(box image.Rectangle, free float64, found []Reading) 
 
 // stillDiff is the mean difference of the shrunk frame over s's box from
 // the one s was searched on; false when it cannot be compared.
-func (c *cardRef) stillDiff(s cardRefStill) (float64, bool) {
+func (c *refState) stillDiff(s refStill) (float64, bool) {
 	sb, ok := c.stillPlace(s.box)
 	if !ok || len(s.pix) != 3*sb.Dx()*sb.Dy() {
 		return 0, false
@@ -102,15 +102,15 @@ func (c *cardRef) stillDiff(s cardRefStill) (float64, bool) {
 }
 
 // stillPlace is box in the shrunk frame; false when it lies outside.
-func (c *cardRef) stillPlace(box image.Rectangle) (image.Rectangle, bool) {
+func (c *refState) stillPlace(box image.Rectangle) (image.Rectangle, bool) {
 	const s = change.Shrink
 	sb := image.Rect(box.Min.X/s, box.Min.Y/s, box.Max.X/s, box.Max.Y/s).Intersect(image.Rect(0, 0, c.Cur.Cols(), c.Cur.Rows()))
 	return sb, !sb.Empty() && c.Cur.Type() == gocv.MatTypeCV8UC3
 }
 
-// cardStillBox reports whether boxes a and b are the same within n pixels
+// stillBox reports whether boxes a and b are the same within n pixels
 // on every side.
-func cardStillBox(a, b image.Rectangle, n int) bool {
+func stillBox(a, b image.Rectangle, n int) bool {
 	d := func(u, v int) bool { return max(u-v, v-u) <= n }
 	return d(a.Min.X, b.Min.X) && d(a.Min.Y, b.Min.Y) && d(a.Max.X, b.Max.X) && d(a.Max.Y, b.Max.Y)
 }

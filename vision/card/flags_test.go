@@ -17,7 +17,7 @@ var (
 	// The card evaluations, TestCardsTrainLearned.
 	evalRef = flag.String("eval-ref", "", "with the empty table's reference (yes), without (no), or the test's default (empty)")
 
-	// The card evaluations (cards_eval_test.go).
+	// The card evaluations (eval_test.go).
 	evalFull        = flag.Bool("eval-full", false, "card evaluations: the full run, with tables")
 	evalCond        = flag.String("eval-cond", "", "TestCardsEvalMarkers: only the conditions whose name holds this text")
 	evalTeachPhotos = flag.Int("eval-teach-photos", 3, "TestCardsEvalLearned: teaching photos per card")

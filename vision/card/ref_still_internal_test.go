@@ -16,7 +16,7 @@ import (
 // over it changed, when it was not searched in vain in between, and after
 // a new reference.
 func TestCardRefStill(t *testing.T) {
-	c := newCardRef()
+	c := newRef()
 	defer c.close()
 	rng := rand.New(rand.NewSource(1))
 	c.Cur.Close()
@@ -85,7 +85,7 @@ func TestCardRefStill(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.ref.stillNow = append(r.ref.stillNow, cardRefStill{box: box, free: free})
+	r.ref.stillNow = append(r.ref.stillNow, refStill{box: box, free: free})
 	ref := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
 	defer ref.Close()
 	if err := r.SetBackground(ref); err != nil {
@@ -97,7 +97,7 @@ func TestCardRefStill(t *testing.T) {
 }
 
 // stillSearchedForTest is stillSearched's skip alone.
-func (c *cardRef) stillSearchedForTest(box image.Rectangle, free float64) bool {
+func (c *refState) stillSearchedForTest(box image.Rectangle, free float64) bool {
 	_, ok := c.stillSearched(box, free)
 	return ok
 }

@@ -8,18 +8,18 @@ package card
 // reading (a taught card, an untaught one, a sticker) keeps the grey
 // picture sampled on a grid inside its outline; in the next frames the
 // reader looks for that picture near where the card was (a few pixels and
-// a degree each way, cardFollowShift, cardFollowTurns). A card found again
-// (the picture within cardFollowDiff of its own, still on what changed,
+// a degree each way, followShift, followTurns). A card found again
+// (the picture within followDiff of its own, still on what changed,
 // its sticker read again) is followed; when every place that changed
 // against the empty table is made of the cards followed (what is left
 // beyond them and their rims is skin, shadows (soft ones too:
-// cardUnshaded) or less than cardFollowRest of the smallest card: no new
+// change.Unshaded) or less than followRest of the smallest card: no new
 // card), the frame returns them moved, without searching for stickers or
 // outlines. Otherwise the frame is partly followed: the places that are
 // not (a new card, one moved or turned too far, one put in another's
 // place, a hand over one, the light changing) are read as a frame is read
 // in full, and the cards followed elsewhere are kept; a card not found
-// again that left no such place was taken away. Every cardFollowFrames-th
+// again that left no such place was taken away. Every followFrames-th
 // frame is read in full (an untaught card found later, a partial outline
 // mended). Without the reference, nothing is followed.
 
@@ -33,13 +33,13 @@ import (
 )
 
 const (
-	// cardFollowGrid is the grid's points on a side (grey samples inside
+	// followGrid is the grid's points on a side (grey samples inside
 	// the outline, from a tenth of it in).
-	cardFollowGrid = 20
-	// cardFollowShift is the largest shift (pixels, each way, whole
+	followGrid = 20
+	// followShift is the largest shift (pixels, each way, whole
 	// pixels) searched from a card's last place.
-	cardFollowShift = 3
-	// cardFollowDiff is the largest difference (cardFollowed.diff, grey
+	followShift = 3
+	// followDiff is the largest difference (followTrack.diff, grey
 	// levels) of a card's picture from its own, where it is found, for it
 	// to be followed. BenchmarkReadCards720pHeld's trembling cards (6
 	// tables, 3 scenes each, 872 taught and unknown cards followed): at
@@ -47,31 +47,31 @@ const (
 	// of 2, at most 3.35. Another scene's frame at the card's place (68
 	// cards): at least 7.11, 95% above 13.3. Stickers are read again
 	// instead: 880 of 880 held ones, none of 58 in another scene's frame.
-	cardFollowDiff = 5.0
-	// cardFollowRest is the changed area that may be left beyond the cards
+	followDiff = 5.0
+	// followRest is the changed area that may be left beyond the cards
 	// followed (their rims, skin and shadows not counted), in smallest
-	// cards: more, and a new card may lie there. It is cardRefRestMin, the
+	// cards: more, and a new card may lie there. It is refRestMin, the
 	// least that a blob must leave to be searched for a card's keypoints
 	// (calibrated there); at half of it, on felt 2 in 13 held frames left
 	// 0.52–0.64 (a held card's shadow).
-	cardFollowRest = cardRefRestMin
-	// cardFollowFrames is the most frames in a row that are followed
+	followRest = refRestMin
+	// followFrames is the most frames in a row that are followed
 	// before one is read in full again.
-	cardFollowFrames = 10
-	// cardFollowExposure is the most the mean brightness of a card's
+	followFrames = 10
+	// followExposure is the most the mean brightness of a card's
 	// picture may change from frame to frame (the camera's exposure) and
 	// be taken out of its difference.
-	cardFollowExposure = 12.0
+	followExposure = 12.0
 )
 
-// cardFollowTurns are the turns (degrees) tried from the card's last
+// followTurns are the turns (degrees) tried from the card's last
 // angle at the best shift, none first.
-var cardFollowTurns = [...]float64{0, -0.6, 0.6}
+var followTurns = [...]float64{0, -0.6, 0.6}
 
-// cardFollowed is a card followed: its reading, its sticker's read (marker
+// followTrack is a card followed: its reading, its sticker's read (marker
 // readings), where it lies (the outline's centre and its turn since it was
 // read) and the picture it was read with, sampled at offs from the centre.
-type cardFollowed struct {
+type followTrack struct {
 	rd     Reading
 	marker *marker.Sticker // when read
 	now    marker.Sticker  // where it was read again this frame
@@ -80,9 +80,9 @@ type cardFollowed struct {
 	c0     geom.Point      // its centre
 	c      geom.Point      // the centre now
 	turn   float64         // radians since read
-	offs   [cardFollowGrid * cardFollowGrid][2]float32
-	px     [cardFollowGrid * cardFollowGrid]float32
-	box    [cardFollowGrid * cardFollowGrid]float32 // px, each the mean of 2×2 pixels
+	offs   [followGrid * followGrid][2]float32
+	px     [followGrid * followGrid]float32
+	box    [followGrid * followGrid]float32 // px, each the mean of 2×2 pixels
 }
 
 // startFollowing starts following the readings out of a frame read in full
@@ -99,7 +99,7 @@ func (r *Reader) startFollowing(g geom.View, out []Reading) {
 			r.followed = r.followed[:0]
 			return // a card reaching out of the frame: read in full
 		}
-		t := cardFollowed{rd: rd, q0: rd.Corners}
+		t := followTrack{rd: rd, q0: rd.Corners}
 		t.c0 = geom.QuadCentre(rd.Corners)
 		t.c = t.c0
 		if rd.Method == MethodMarker && rd.Marker != nil {
@@ -108,7 +108,7 @@ func (r *Reader) startFollowing(g geom.View, out []Reading) {
 			}
 		}
 		s := &r.followSamples
-		cardQuadGrid(rd.Corners, cardFollowGrid, func(i int, x, y float64) {
+		quadGrid(rd.Corners, followGrid, func(i int, x, y float64) {
 			t.offs[i] = [2]float32{float32(x) - t.c0.X, float32(y) - t.c0.Y}
 			s.x[i], s.y[i] = x, y
 		})
@@ -144,7 +144,7 @@ func (r *Reader) markerRead(id int, box image.Rectangle) (marker.Sticker, bool) 
 // followed, the frame still counts in r.followRun); a card followed in an
 // open blob is read there again with what else is in it.
 func (r *Reader) follow(g geom.View, minW float64) (out []Reading, open []int, ok bool) {
-	if !r.refUsed || len(r.followed) == 0 || r.followRun >= cardFollowFrames {
+	if !r.refUsed || len(r.followed) == 0 || r.followRun >= followFrames {
 		return nil, nil, false
 	}
 	r.kept = r.kept[:0]
@@ -165,12 +165,12 @@ func (r *Reader) follow(g geom.View, minW float64) (out []Reading, open []int, o
 			r.reads = append(r.reads, t.now)
 		}
 	}
-	cardArea := minW * minW * cardRefAspect
+	cardArea := minW * minW * refAspect
 	for bi, b := range r.ref.Blobs {
-		if b.Area < cardRefMinBlob*cardArea {
+		if b.Area < refMinBlob*cardArea {
 			continue
 		}
-		if l := r.blobFreeOf(b, out, true); l.unshaded >= cardFollowRest*cardArea {
+		if l := r.blobFreeOf(b, out, true); l.unshaded >= followRest*cardArea {
 			open = append(open, bi) // a card not followed may lie there
 		}
 	}
@@ -179,7 +179,7 @@ func (r *Reader) follow(g geom.View, minW float64) (out []Reading, open []int, o
 		n := 0
 		for k, rd := range out {
 			ctr := geom.QuadCentre(rd.Corners)
-			if slices.ContainsFunc(open, func(bi int) bool { return cardPointInRect(ctr, r.ref.Blobs[bi].Box) }) {
+			if slices.ContainsFunc(open, func(bi int) bool { return pointInRect(ctr, r.ref.Blobs[bi].Box) }) {
 				continue
 			}
 			out[n], r.kept[n] = rd, r.kept[k]
@@ -200,9 +200,9 @@ func (r *Reader) follow(g geom.View, minW float64) (out []Reading, open []int, o
 
 // refound reports whether the card followed t is found again in g (its
 // new place in t.c, t.turn and t.q; a sticker's new read in t.now).
-func (r *Reader) refound(g geom.View, t *cardFollowed) bool {
+func (r *Reader) refound(g geom.View, t *followTrack) bool {
 	c, turn := t.find(g)
-	if t.marker == nil && t.diff(g, c, turn) > cardFollowDiff {
+	if t.marker == nil && t.diff(g, c, turn) > followDiff {
 		return false
 	}
 	t.c, t.turn = c, turn
@@ -211,7 +211,7 @@ func (r *Reader) refound(g geom.View, t *cardFollowed) bool {
 	}
 	// Still on what changed against the empty table: a card taken
 	// away leaves the table, however alike its picture.
-	if r.ref.ChangedIn(t.q) < cardRefUnknownChanged {
+	if r.ref.ChangedIn(t.q) < refUnknownChanged {
 		return false
 	}
 	if t.marker != nil {
@@ -230,8 +230,8 @@ func (r *Reader) refound(g geom.View, t *cardFollowed) bool {
 	return true
 }
 
-// cardPointInRect reports whether p lies in r.
-func cardPointInRect(p geom.Point, r image.Rectangle) bool {
+// pointInRect reports whether p lies in r.
+func pointInRect(p geom.Point, r image.Rectangle) bool {
 	return p.X >= float32(r.Min.X) && p.X < float32(r.Max.X) && p.Y >= float32(r.Min.Y) && p.Y < float32(r.Max.Y)
 }
 
@@ -271,18 +271,18 @@ func (r *Reader) keepFollowed(out, kept []Reading) []Reading {
 }
 
 // move is where point p of the card as read lies now.
-func (t *cardFollowed) move(p geom.Point) geom.Point {
+func (t *followTrack) move(p geom.Point) geom.Point {
 	s, c := math.Sincos(t.turn)
 	x, y := float64(p.X-t.c0.X), float64(p.Y-t.c0.Y)
 	return geom.Point{X: t.c.X + float32(c*x-s*y), Y: t.c.Y + float32(s*x+c*y)}
 }
 
 // find searches g for the card's picture around its last place: every
-// whole shift within cardFollowShift on every third point of the grid,
-// then at the best one the turns of cardFollowTurns, each with the shifts
+// whole shift within followShift on every third point of the grid,
+// then at the best one the turns of followTurns, each with the shifts
 // of a pixel around it, and last the shifts of half a pixel, on every
 // point. It returns the centre and the turn.
-func (t *cardFollowed) find(g geom.View) (geom.Point, float64) {
+func (t *followTrack) find(g geom.View) (geom.Point, float64) {
 	diff := func(c geom.Point, turn float64, step int, bound float64) float64 {
 		s, co := math.Sincos(turn)
 		sum, n := 0.0, 0
@@ -300,8 +300,8 @@ func (t *cardFollowed) find(g geom.View) (geom.Point, float64) {
 		return sum / float64(max(1, n))
 	}
 	best, bc := math.Inf(1), t.c
-	for dy := -cardFollowShift; dy <= cardFollowShift; dy++ {
-		for dx := -cardFollowShift; dx <= cardFollowShift; dx++ {
+	for dy := -followShift; dy <= followShift; dy++ {
+		for dx := -followShift; dx <= followShift; dx++ {
 			c := geom.Point{X: t.c.X + float32(dx), Y: t.c.Y + float32(dy)}
 			if d := diff(c, t.turn, 3, best); d < best {
 				best, bc = d, c
@@ -309,7 +309,7 @@ func (t *cardFollowed) find(g geom.View) (geom.Point, float64) {
 		}
 	}
 	best, bturn, bestC := math.Inf(1), t.turn, bc
-	for _, dt := range cardFollowTurns {
+	for _, dt := range followTurns {
 		for dy := -1; dy <= 1; dy++ {
 			for dx := -1; dx <= 1; dx++ {
 				c := geom.Point{X: bc.X + float32(dx), Y: bc.Y + float32(dy)}
@@ -338,19 +338,19 @@ func (t *cardFollowed) find(g geom.View) (geom.Point, float64) {
 // diff is the mean difference of the card's picture at centre c and turn
 // from its own, each point the mean of 2×2 pixels (a camera's noise
 // halved), the two pictures' mean difference taken out (the camera's
-// exposure changing) up to cardFollowExposure grey levels.
-func (t *cardFollowed) diff(g geom.View, c geom.Point, turn float64) float64 {
+// exposure changing) up to followExposure grey levels.
+func (t *followTrack) diff(g geom.View, c geom.Point, turn float64) float64 {
 	s, co := math.Sincos(turn)
-	var now [cardFollowGrid * cardFollowGrid]float64
+	var now [followGrid * followGrid]float64
 	mean := 0.0
 	for i, o := range t.offs {
 		x := float64(c.X) + co*float64(o[0]) - s*float64(o[1])
 		y := float64(c.Y) + s*float64(o[0]) + co*float64(o[1])
-		now[i] = cardBoxAt(g, x, y)
+		now[i] = boxAt(g, x, y)
 		mean += now[i] - float64(t.box[i])
 	}
 	mean /= float64(len(now))
-	mean = max(-cardFollowExposure, min(cardFollowExposure, mean))
+	mean = max(-followExposure, min(followExposure, mean))
 	sum := 0.0
 	for i, v := range now {
 		sum += math.Abs(v - float64(t.box[i]) - mean)
@@ -358,31 +358,31 @@ func (t *cardFollowed) diff(g geom.View, c geom.Point, turn float64) float64 {
 	return sum / float64(len(now))
 }
 
-// cardFollowSamples are the points of a followed card's grid and their
+// followSamples are the points of a followed card's grid and their
 // samples (startFollowing's).
-type cardFollowSamples struct {
-	x, y, px, box [cardFollowGrid * cardFollowGrid]float64
+type followSamples struct {
+	x, y, px, box [followGrid * followGrid]float64
 }
 
-// atAndBox takes cardAtAndBox at every point into s.px and s.box.
-func (s *cardFollowSamples) atAndBox(g geom.View) {
+// atAndBox takes atAndBox at every point into s.px and s.box.
+func (s *followSamples) atAndBox(g geom.View) {
 	for i := range s.x {
-		s.px[i], s.box[i] = cardAtAndBox(g, s.x[i], s.y[i])
+		s.px[i], s.box[i] = atAndBox(g, s.x[i], s.y[i])
 	}
 }
 
-// cardAtAndBox is g.at(x, y) and cardBoxAt(g, x, y) (the same values) in
+// atAndBox is g.at(x, y) and boxAt(g, x, y) (the same values) in
 // one call, the grey's five samples without at's test of the channels.
-func cardAtAndBox(g geom.View, x, y float64) (px, box float64) {
+func atAndBox(g geom.View, x, y float64) (px, box float64) {
 	if g.Channels == 3 {
-		return g.At(x, y), cardBoxAt(g, x, y)
+		return g.At(x, y), boxAt(g, x, y)
 	}
 	return g.At1(x, y), (g.At1(x-0.5, y-0.5) + g.At1(x+0.5, y-0.5) + g.At1(x-0.5, y+0.5) + g.At1(x+0.5, y+0.5)) / 4
 }
 
-// cardBoxAt is the mean of the 2×2 pixels around (x, y) of g, sampled
+// boxAt is the mean of the 2×2 pixels around (x, y) of g, sampled
 // bilinearly.
-func cardBoxAt(g geom.View, x, y float64) float64 {
+func boxAt(g geom.View, x, y float64) float64 {
 	return (g.At(x-0.5, y-0.5) + g.At(x+0.5, y-0.5) + g.At(x-0.5, y+0.5) + g.At(x+0.5, y+0.5)) / 4
 }
 

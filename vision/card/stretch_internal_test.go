@@ -8,7 +8,7 @@ import (
 
 // TestCardStretch checks the stretch of a place's grey levels before its
 // keypoints are taken: a dim place to the full range, by at most
-// cardStretchMax; a place already spanning about the full range, or flat,
+// stretchMax; a place already spanning about the full range, or flat,
 // is left alone.
 func TestCardStretch(t *testing.T) {
 	out := gocv.NewMat()
@@ -35,7 +35,7 @@ func TestCardStretch(t *testing.T) {
 			}
 			m.SetUCharAt(i/8, i%8, v)
 		}
-		ok := cardStretch(m, &out)
+		ok := stretch(m, &out)
 		if ok != c.stretched {
 			t.Errorf("%s: stretched %v, want %v", c.name, ok, c.stretched)
 		}

@@ -23,7 +23,7 @@ func TestCardStickerOutlineSpansTwo(t *testing.T) {
 	}
 	r := &Reader{markers: marker.DefaultMap(), reads: []marker.Sticker{mk(37, 120, 140, 30), mk(220, 250, 150, 26)}}
 	both := outline.Candidate{Q: sq(90, 100, 330, 280), Refined: true} // spans the two cards
-	if !cardStickerFits(r.reads[0].Marker, both.Q) {
+	if !stickerFits(r.reads[0].Marker, both.Q) {
 		t.Fatal("the outline around the two cards does not fit the first sticker: the test shows nothing")
 	}
 	out, _ := r.stickerReadings([]outline.Candidate{both}, 640, 480)
@@ -37,7 +37,7 @@ func TestCardStickerOutlineSpansTwo(t *testing.T) {
 	// One sticker and a small stray read (card art a third its size).
 	r.reads = []marker.Sticker{mk(37, 120, 140, 30), mk(5, 250, 200, 10)}
 	out, _ = r.stickerReadings([]outline.Candidate{both}, 640, 480)
-	if len(out) != 2 || out[0].Corners != cardOrderFrom(both.Q, r.reads[0].Marker.Corners) || !r.onCard[0] {
+	if len(out) != 2 || out[0].Corners != orderFrom(both.Q, r.reads[0].Marker.Corners) || !r.onCard[0] {
 		t.Errorf("readings %+v: want the sticker's card to be the outline", out)
 	}
 	// The stray goes; the sticker kept has its card's outline, so none is
@@ -70,7 +70,7 @@ func TestCardStickerCards(t *testing.T) {
 		p    geom.Point
 		skip bool
 	}{{geom.Point{X: 190, Y: 240}, true}, {geom.Point{X: 145, Y: 155}, false}, {geom.Point{X: 350, Y: 200}, false}, {geom.Point{X: 50, Y: 50}, false}} {
-		if got := cardOffSticker(tc.p, cs); got != tc.skip {
+		if got := offSticker(tc.p, cs); got != tc.skip {
 			t.Errorf("%v: left alone %v, want %v", tc.p, got, tc.skip)
 		}
 	}
@@ -82,7 +82,7 @@ func TestCardStickerCards(t *testing.T) {
 
 // TestCardDropBesideLooseSticker checks dropStrayReadings' rules for the
 // stickers read: an "unknown" outline all of whose corners lie within
-// cardRefStickerReach marker sides of a sticker whose card's outline was
+// refStickerReach marker sides of a sticker whose card's outline was
 // not found (r.loose) is that card without its sticker and goes; one
 // reaching farther, a taught card's reading there, and the same outline
 // with no loose sticker stay; an unknown outline centred on the card of a

@@ -2,30 +2,30 @@ package card
 
 import "time"
 
-// cardTimes adds up where a reader's time goes, by part of the reading
-// (tests: TimeCardsForTest); a nil *cardTimes adds nothing. The parts of
+// times adds up where a reader's time goes, by part of the reading
+// (tests: TimeCardsForTest); a nil *times adds nothing. The parts of
 // ReadCards follow each other (laps); the parts inside them (the
 // comparisons with the taught cards and theirs, the keypoint searches)
 // are added too (add), so they overlap the laps.
-type cardTimes struct {
+type times struct {
 	at time.Time
 	d  map[string]time.Duration
 	n  map[string]int
 }
 
-func newCardTimes() *cardTimes {
-	return &cardTimes{d: map[string]time.Duration{}, n: map[string]int{}}
+func newTimes() *times {
+	return &times{d: map[string]time.Duration{}, n: map[string]int{}}
 }
 
 // start starts the laps of a frame.
-func (t *cardTimes) start() {
+func (t *times) start() {
 	if t != nil {
 		t.at = time.Now()
 	}
 }
 
 // lap adds the time since the last lap (or start) to part name.
-func (t *cardTimes) lap(name string) {
+func (t *times) lap(name string) {
 	if t == nil {
 		return
 	}
@@ -36,7 +36,7 @@ func (t *cardTimes) lap(name string) {
 }
 
 // since adds the time since t0 to part name.
-func (t *cardTimes) since(name string, t0 time.Time) {
+func (t *times) since(name string, t0 time.Time) {
 	if t == nil {
 		return
 	}
@@ -45,7 +45,7 @@ func (t *cardTimes) since(name string, t0 time.Time) {
 }
 
 // now is time.Now when t adds up, the zero time otherwise.
-func (t *cardTimes) now() time.Time {
+func (t *times) now() time.Time {
 	if t == nil {
 		return time.Time{}
 	}

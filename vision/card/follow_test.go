@@ -42,13 +42,13 @@ func cardsReadKeys(t *testing.T, what string, got []card.Reading, truth []synth.
 }
 
 // TestCardsFollow checks that cards read with the reference are followed
-// from frame to frame while they tremble in place (cards_follow.go), also
+// from frame to frame while they tremble in place (follow.go), also
 // when the camera's exposure brightens the frame; that a frame is partly
 // followed (the cards found again kept, the rest read) when a card is put
 // in another's place, a new card comes, a card is taken away (the renderer
 // draws the cards left a little otherwise, so that some are read again)
 // or a sticker changed, and followed again after; and that it is read in
-// full after cardFollowFrames frames followed or partly followed, and
+// full after followFrames frames followed or partly followed, and
 // without the reference.
 func TestCardsFollow(t *testing.T) {
 	if testing.Short() {
@@ -56,7 +56,7 @@ func TestCardsFollow(t *testing.T) {
 	}
 	ix, _ := cardsTeachAll(t, 100, 2)
 	bg := synth.BackgroundWood
-	seed := cardsTrembleSeed + 5 // not one of the benchmark's (0-2), which cardFollowDiff was calibrated on
+	seed := cardsTrembleSeed + 5 // not one of the benchmark's (0-2), which followDiff was calibrated on
 	s0, rng := cardsHeldScene(bg, seed)
 	a, b := seed*7%100, (seed*7+50)%100
 	want := map[string]int{cardsID(a): 1, cardsID(b): 1, "marker 2": 1, "marker 17": 1}
@@ -127,7 +127,7 @@ func TestCardsFollow(t *testing.T) {
 		read("first frame", s0, want, full)
 	}
 
-	// Trembling cards are followed, cardFollowFrames frames in a row; the
+	// Trembling cards are followed, followFrames frames in a row; the
 	// next frame is read in full.
 	start()
 	s := s0
@@ -151,7 +151,7 @@ func TestCardsFollow(t *testing.T) {
 	read("a card in another's place", s, map[string]int{cardsID(a): 1, cardsID(c): 1, "marker 2": 1, "marker 17": 1}, partly)
 
 	// A new card beside them, then all five trembling: followed, until
-	// cardFollowFrames frames followed or partly followed.
+	// followFrames frames followed or partly followed.
 	start()
 	s = tremble(s0)
 	s.Cards = append(append([]synth.CardSpec(nil), s.Cards...), synth.CardSpec{Art: (a + 30) % 100, Center: image.Pt(640, 360), Angle: 10, FixAngle: true, Width: 130})

@@ -102,7 +102,7 @@ func (r *Reader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, 
 		}
 		f(geom.QuadBox(q), m.ID, ConfirmKeysForTest{Accepted: accepted,
 			Found: v.Found, Taught: v.Taught, DistinctFound: v.DistinctFound, DistinctTaught: v.DistinctTaught,
-			Stands: cardRefVerified(accepted, v), Dist: m.Dist, Second: m.Second,
+			Stands: refVerified(accepted, v), Dist: m.Dist, Second: m.Second,
 			Cells: bits.OnesCount64(v.Cells), DistinctCells: bits.OnesCount64(v.DistinctCells), TaughtCells: bits.OnesCount64(v.TaughtCells),
 			RivalFound: rv.Found, RivalTaught: rv.Taught})
 	}
@@ -123,7 +123,7 @@ func SearchPlaceKeysForTest(r *Reader, img gocv.Mat, place image.Rectangle, shor
 	f := r.frameKeys()
 	f.maskRead(grey, nil)
 	if r.ref.keyer == nil {
-		r.ref.keyer = index.NewKeyerWith(cardRefKeyFeatures, index.FrameLevels)
+		r.ref.keyer = index.NewKeyerWith(refKeyFeatures, index.FrameLevels)
 	}
 	minW, maxW := r.cardWidths(img.Cols(), img.Rows())
 	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, short, minW, maxW)
@@ -133,7 +133,7 @@ func SearchPlaceKeysForTest(r *Reader, img gocv.Mat, place image.Rectangle, shor
 func (r *Reader) TimeCardsForTest(on bool) {
 	r.times = nil
 	if on {
-		r.times = newCardTimes()
+		r.times = newTimes()
 	}
 }
 
@@ -152,7 +152,7 @@ func (r *Reader) CardTimesForTest() (map[string]time.Duration, map[string]int) {
 func PointInQuadForTest(p geom.Point, q [4]geom.Point) bool { return geom.InQuad(p, q) }
 
 // FollowedForTest reports whether the last frame read was the cards of the
-// frame before it followed (cards_follow.go), not read in full, not even
+// frame before it followed (follow.go), not read in full, not even
 // partly.
 func (r *Reader) FollowedForTest() bool { return r.followRun > 0 && !r.partly }
 
@@ -160,5 +160,5 @@ func (r *Reader) FollowedForTest() bool { return r.followRun > 0 && !r.partly }
 // followed: the cards found again kept, the places they do not make read.
 func (r *Reader) PartlyFollowedForTest() bool { return r.partly }
 
-// CardFollowFramesForTest is cardFollowFrames.
-const CardFollowFramesForTest = cardFollowFrames
+// CardFollowFramesForTest is followFrames.
+const CardFollowFramesForTest = followFrames

@@ -12,27 +12,27 @@ import (
 	"tablecam/vision/geom"
 )
 
-// cardFrameKeys is the reader's frame search: its keyer, the hashed
+// frameKeys is the reader's frame search: its keyer, the hashed
 // keypoints of its index and buffers.
-type cardFrameKeys struct {
+type frameKeys struct {
 	keyer  *index.Keyer
 	hash   *index.KeyHash
 	mask   gocv.Mat
 	votes  [][]int32 // per card of hash: the query keypoints and …
 	taught [][]int32 // … their taught keypoints (indexes of hash.desc)
-	// stretch is a dim place's grey, its contrast stretched (cardStretch).
+	// stretch is a dim place's grey, its contrast stretched (stretch).
 	stretch gocv.Mat
 	// up and upMask are a small card's place and its mask enlarged
-	// (cardKeyUp).
+	// (keyUp).
 	up, upMask gocv.Mat
 }
 
-func newCardFrameKeys() *cardFrameKeys {
-	return &cardFrameKeys{keyer: index.NewKeyerWith(index.FrameFeatures, index.FrameLevels), mask: gocv.NewMat(), stretch: gocv.NewMat(),
+func newFrameKeys() *frameKeys {
+	return &frameKeys{keyer: index.NewKeyerWith(index.FrameFeatures, index.FrameLevels), mask: gocv.NewMat(), stretch: gocv.NewMat(),
 		up: gocv.NewMat(), upMask: gocv.NewMat()}
 }
 
-func (f *cardFrameKeys) close() {
+func (f *frameKeys) close() {
 	f.keyer.Close()
 	f.mask.Close()
 	f.stretch.Close()
@@ -42,44 +42,44 @@ func (f *cardFrameKeys) close() {
 
 // ORB's pyramid only shrinks the picture, so a card narrower than the
 // upright card its keypoints were taught on (index.KeyW) cannot match them:
-// the place of a blob whose card is narrower than cardKeyUpFrom times that
-// is enlarged (by at most cardKeyUpMax) before its keypoints are taken
+// the place of a blob whose card is narrower than keyUpFrom times that
+// is enlarged (by at most keyUpMax) before its keypoints are taken
 // (TestCardKeySearchSmall: cards 50–70 px across among 16 taught are
 // found more often enlarged than not).
 const (
-	cardKeyUpFrom = 1.2
-	cardKeyUpMax  = 2.0
+	keyUpFrom = 1.2
+	keyUpMax  = 2.0
 )
 
-// cardKeyUp is the factor a blob's place is enlarged by when its card's
+// keyUp is the factor a blob's place is enlarged by when its card's
 // short side is short px (0: not known, not enlarged).
-func cardKeyUp(short float64) float64 {
+func keyUp(short float64) float64 {
 	if short <= 0 {
 		return 1
 	}
-	return min(cardKeyUpMax, max(1, cardKeyUpFrom*index.KeyW/short))
+	return min(keyUpMax, max(1, keyUpFrom*index.KeyW/short))
 }
 
 // A place whose grey levels span less than the full range is stretched
-// to it, by at most cardStretchMax, before its keypoints are taken: ORB's
+// to it, by at most stretchMax, before its keypoints are taken: ORB's
 // corner threshold is absolute, and in a dim frame the art's contrasts
 // fall below it (a dim training scene: a blob's grey at
 // most 76, 165 keypoints taken and no card found; stretched, 848 and the
-// card read). A gain under cardStretchMin is not worth it.
+// card read). A gain under stretchMin is not worth it.
 const (
-	cardStretchMax = 4
-	cardStretchMin = 1.2
+	stretchMax = 4
+	stretchMin = 1.2
 )
 
-// cardStretch writes grey (8-bit) to out with its levels stretched to the
+// stretch writes grey (8-bit) to out with its levels stretched to the
 // full range, and reports whether it did.
-func cardStretch(grey gocv.Mat, out *gocv.Mat) bool {
+func stretch(grey gocv.Mat, out *gocv.Mat) bool {
 	lo, hi, _, _ := gocv.MinMaxLoc(grey)
 	if hi <= lo {
 		return false
 	}
-	gain := min(cardStretchMax, 255/(hi-lo))
-	if gain < cardStretchMin {
+	gain := min(stretchMax, 255/(hi-lo))
+	if gain < stretchMin {
 		return false
 	}
 	grey.ConvertToWithParams(out, gocv.MatTypeCV8U, gain, -lo*gain)
@@ -88,9 +88,9 @@ func cardStretch(grey gocv.Mat, out *gocv.Mat) bool {
 
 // frameKeys returns the reader's frame search, its hash filled with the
 // keypoints of the reader's index (not nil).
-func (r *Reader) frameKeys() *cardFrameKeys {
+func (r *Reader) frameKeys() *frameKeys {
 	if r.frame == nil {
-		r.frame = newCardFrameKeys()
+		r.frame = newFrameKeys()
 	}
 	f, ix := r.frame, r.opts.Index
 	if f.hash == nil || f.hash.Index != ix || f.hash.N != ix.Len() {
@@ -110,7 +110,7 @@ func (r *Reader) readFrameKeys(img, grey gocv.Mat, gr geom.View, out []Reading, 
 		return out, nil
 	}
 	if !r.opts.SearchWholeFrame {
-		// With a reference: where the frame changed (cards_ref.go).
+		// With a reference: where the frame changed (ref.go).
 		return r.searchChangedKeys(img, grey, gr, out, minW, maxW)
 	}
 	f := r.frameKeys()
@@ -126,17 +126,17 @@ func (r *Reader) readFrameKeys(img, grey gocv.Mat, gr geom.View, out []Reading, 
 // card (blob, a blob of the reference), only cards with at least half the
 // first card's keypoints are located: the others' are mostly stray.
 //
-// A blob's place is enlarged by cardKeyUp(short), short the short side of
+// A blob's place is enlarged by keyUp(short), short the short side of
 // its card (0: not known).
 func (r *Reader) searchFrameKeys(img, grey gocv.Mat, gr geom.View, out []Reading, k *index.Keyer, place image.Rectangle, blob bool, short, minW, maxW float64) ([]Reading, error) {
 	f := r.frame
 	pg, pm := grey.Region(place), f.mask.Region(place)
 	src, mask := pg, pm
-	if blob && cardStretch(pg, &f.stretch) {
+	if blob && stretch(pg, &f.stretch) {
 		src = f.stretch
 	}
 	sx, sy := 1.0, 1.0
-	if up := cardKeyUp(short); blob && up > 1 {
+	if up := keyUp(short); blob && up > 1 {
 		sz := image.Pt(int(math.Round(up*float64(place.Dx()))), int(math.Round(up*float64(place.Dy()))))
 		gocv.Resize(src, &f.up, sz, 0, 0, gocv.InterpolationLinear)
 		gocv.Resize(pm, &f.upMask, sz, 0, 0, gocv.InterpolationNearestNeighbor)
@@ -187,14 +187,14 @@ func (r *Reader) searchFrameKeys(img, grey gocv.Mat, gr geom.View, out []Reading
 			k.DstPts = append(k.DstPts, gocv.Point2f{X: qp.X, Y: qp.Y})
 		}
 		found, ok := k.Homography(hc.Keys, place, sx, sy)
-		if !ok || cardReadAt(out, geom.QuadCentre(found.Q)) {
+		if !ok || readAt(out, geom.QuadCentre(found.Q)) {
 			continue
 		}
 		rd, ok, err := r.confirmKeyFound(img, gr, found, hc.ID, minW, maxW)
 		if err != nil {
 			return nil, err
 		}
-		if !ok || rd.ID != hc.ID || cardReadAt(out, geom.QuadCentre(rd.Corners)) {
+		if !ok || rd.ID != hc.ID || readAt(out, geom.QuadCentre(rd.Corners)) {
 			continue
 		}
 		rd.Box = rd.Box.Intersect(bounds)
@@ -204,7 +204,7 @@ func (r *Reader) searchFrameKeys(img, grey gocv.Mat, gr geom.View, out []Reading
 }
 
 // maskRead sets f.mask (grey's size) to 255 but on the cards read in out.
-func (f *cardFrameKeys) maskRead(grey gocv.Mat, out []Reading) {
+func (f *frameKeys) maskRead(grey gocv.Mat, out []Reading) {
 	if f.mask.Rows() != grey.Rows() || f.mask.Cols() != grey.Cols() {
 		f.mask.Close()
 		f.mask = gocv.NewMatWithSize(grey.Rows(), grey.Cols(), gocv.MatTypeCV8U)

@@ -168,7 +168,7 @@ func TestCardStrayUnknownDropped(t *testing.T) {
 // a card read and the hand holding it, nor a hand alone; a card with the
 // hand holding it; another card lying in the blob of a card read; not
 // what is left beyond the rim of a card read when it is less than a card
-// or a shadow (cardRefRestMin).
+// or a shadow (refRestMin).
 func TestCardRefSearchable(t *testing.T) {
 	const card = 2195.0 // the smallest card's area at 720p
 	for _, c := range []struct {
@@ -192,11 +192,11 @@ func TestCardRefSearchable(t *testing.T) {
 		{"a card read, its rim and a sliver left", 10 * card, 1 * card, 20 * card, false, 0.9 * card, false},
 		{"a card read, a card left beyond its rim", 10 * card, 1 * card, 20 * card, true, 1.1 * card, false},
 	} {
-		l := cardBlobLeft{free: c.free, skin: c.skin, rest: c.rest, shadow: c.shadow}
+		l := blobLeft{free: c.free, skin: c.skin, rest: c.rest, shadow: c.shadow}
 		if c.rest == 0 {
 			l.rest = c.free - c.skin
 		}
-		if got := cardRefSearchable(l, c.area, card); got != c.want {
+		if got := refSearchable(l, c.area, card); got != c.want {
 			t.Errorf("%s: searched %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -207,20 +207,20 @@ func TestCardRefSearchable(t *testing.T) {
 // taught card's reading not reported, nor outside.
 func TestCardLearnedReadAt(t *testing.T) {
 	card := [4]geom.Point{{X: 100, Y: 100}, {X: 200, Y: 100}, {X: 200, Y: 240}, {X: 100, Y: 240}}
-	read := func(id string, ok bool) cardLearnedRead {
-		return cardLearnedRead{rd: Reading{ID: id, Corners: card}, ok: ok, done: true}
+	read := func(id string, ok bool) learnedRead {
+		return learnedRead{rd: Reading{ID: id, Corners: card}, ok: ok, done: true}
 	}
 	for _, c := range []struct {
 		name string
-		ls   cardLearnedReads
+		ls   learnedReads
 		p    geom.Point
 		want bool
 	}{
-		{"on a card read", cardLearnedReads{read("taught-1", true)}, geom.Point{X: 150, Y: 170}, true},
-		{"beside it", cardLearnedReads{read("taught-1", true)}, geom.Point{X: 250, Y: 170}, false},
-		{"on an unknown outline", cardLearnedReads{read(Unknown, true)}, geom.Point{X: 150, Y: 170}, false},
-		{"on a card not reported", cardLearnedReads{read("taught-1", false)}, geom.Point{X: 150, Y: 170}, false},
-		{"on an outline not compared", cardLearnedReads{{rd: Reading{ID: "taught-1", Corners: card}, ok: true}}, geom.Point{X: 150, Y: 170}, false},
+		{"on a card read", learnedReads{read("taught-1", true)}, geom.Point{X: 150, Y: 170}, true},
+		{"beside it", learnedReads{read("taught-1", true)}, geom.Point{X: 250, Y: 170}, false},
+		{"on an unknown outline", learnedReads{read(Unknown, true)}, geom.Point{X: 150, Y: 170}, false},
+		{"on a card not reported", learnedReads{read("taught-1", false)}, geom.Point{X: 150, Y: 170}, false},
+		{"on an outline not compared", learnedReads{{rd: Reading{ID: "taught-1", Corners: card}, ok: true}}, geom.Point{X: 150, Y: 170}, false},
 		{"none", nil, geom.Point{X: 150, Y: 170}, false},
 	} {
 		if got := c.ls.readAt(c.p); got != c.want {
@@ -280,13 +280,13 @@ func TestCardRefShadowIn(t *testing.T) {
 	r := cardsRefReader(t, frame, ref)
 	defer r.Close()
 	// Most of that shadow is left out of the mask already (the pixels
-	// around each: cardRefShadowNear); an outline is taken for a shadow
+	// around each: change.shadowNearRef); an outline is taken for a shadow
 	// where it did not (the noise is stronger, the shadow smaller), marked
 	// here.
 	if c := r.ref.ChangedIn(shadow); c > 0.2 {
 		t.Errorf("shadow: %.2f of it changed, want at most 0.2 (cardRefShadowNear)", c)
 	}
-	cardChangedForTest(t, r, shadow, card, tinted, dark)
+	changedForTest(t, r, shadow, card, tinted, dark)
 	for _, tc := range []struct {
 		name   string
 		q      [4]geom.Point
@@ -378,11 +378,11 @@ func TestCardSettlePending(t *testing.T) {
 	rect := func(x0, y0, x1, y1 float32) outline.Candidate {
 		return outline.Candidate{Q: [4]geom.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}}
 	}
-	taught := func(o outline.Candidate, id string) cardLearnedRead {
-		return cardLearnedRead{rd: Reading{ID: id, Corners: o.Q}, ok: true, done: true, m: index.Match{ID: id}}
+	taught := func(o outline.Candidate, id string) learnedRead {
+		return learnedRead{rd: Reading{ID: id, Corners: o.Q}, ok: true, done: true, m: index.Match{ID: id}}
 	}
-	unknown := func(o outline.Candidate, m index.Match) cardLearnedRead {
-		return cardLearnedRead{rd: Reading{ID: Unknown, Corners: o.Q}, ok: true, done: true, m: m}
+	unknown := func(o outline.Candidate, m index.Match) learnedRead {
+		return learnedRead{rd: Reading{ID: Unknown, Corners: o.Q}, ok: true, done: true, m: m}
 	}
 	sure := rect(0, 0, 100, 140)
 	onCard := rect(305, 5, 395, 135)    // the finder's outline of the pending card
@@ -394,12 +394,12 @@ func TestCardSettlePending(t *testing.T) {
 	far := rect(600, 300, 700, 440)     // a pending part, far from any
 	nearM := index.Match{ID: "taught-9", Dist: 0.5, Second: 1.5}
 	farM := index.Match{ID: "taught-8", Dist: 1.2, Second: 1.3}
-	r.ref.pre = []cardLearnedRead{taught(sure, "taught-1")}
-	r.ref.pending = []cardRefPending{{q: card}, {q: nothing}, {q: near, part: true}, {q: far, part: true}}
+	r.ref.pre = []learnedRead{taught(sure, "taught-1")}
+	r.ref.pending = []refPending{{q: card}, {q: nothing}, {q: near, part: true}, {q: far, part: true}}
 	r.ref.pendingFrom = 4
-	frame := func() ([]outline.Candidate, cardLearnedReads) {
+	frame := func() ([]outline.Candidate, learnedReads) {
 		return []outline.Candidate{sure, onCard, elsewhere, rectOn, card, nothing, near, far},
-			cardLearnedReads{taught(sure, "taught-1"), unknown(onCard, index.Match{}), taught(elsewhere, "taught-2"), unknown(rectOn, index.Match{}),
+			learnedReads{taught(sure, "taught-1"), unknown(onCard, index.Match{}), taught(elsewhere, "taught-2"), unknown(rectOn, index.Match{}),
 				taught(card, "taught-3"), unknown(nothing, index.Match{}), unknown(near, nearM), unknown(far, farM)}
 	}
 	outlines, learned := r.settlePending(frame())
@@ -428,11 +428,11 @@ func TestCardSettlePending(t *testing.T) {
 }
 
 // The sticker search's thresholded picture of a place keeps its dark
-// pixels within cardRefNear changed-mask pixels (a square's reach) of what
+// pixels within change.Near changed-mask pixels (a square's reach) of what
 // changed against the empty table (before the mask's opening) and loses
 // the others (the table's pattern), at half resolution and at full.
 func TestCardKeepNearChanged(t *testing.T) {
-	c := newCardRef()
+	c := newRef()
 	defer c.close()
 	c.RawMask.Close()
 	c.RawMask = gocv.NewMatWithSize(180, 320, gocv.MatTypeCV8U)
@@ -526,7 +526,7 @@ func TestCardStickeredBlobs(t *testing.T) {
 		got[1].card != r.ref.Parts[0].Quad || got[1].marker != r.reads[3].Marker.Corners {
 		t.Fatalf("stickered blobs %v, want the first blob with marker 1 and the part read with marker 4", got)
 	}
-	if !cardOffSticker(geom.Point{X: 130, Y: 130}, got) || cardOffSticker(geom.Point{X: 182, Y: 232}, got) || cardOffSticker(geom.Point{X: 430, Y: 130}, got) {
+	if !offSticker(geom.Point{X: 130, Y: 130}, got) || offSticker(geom.Point{X: 182, Y: 232}, got) || offSticker(geom.Point{X: 430, Y: 130}, got) {
 		t.Errorf("off the sticker on its card: art; on the sticker or another card: not")
 	}
 	// Without the reference, none.

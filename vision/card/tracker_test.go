@@ -7,20 +7,20 @@ import (
 	"testing"
 )
 
-// cardScript is a scripted observation: from frame From to frame To
+// script is a scripted observation: from frame From to frame To
 // (inclusive), the cards listed are in view.
-type cardScript struct {
+type script struct {
 	from, to int
 	cards    []Reading
 }
 
-func cardAt(id string, x, y int) Reading {
+func at(id string, x, y int) Reading {
 	return Reading{ID: id, Method: MethodLearned, Box: image.Rect(x-40, y-56, x+40, y+56), Confidence: 0.9}
 }
 
 // runCardScript feeds frames 0..last and returns the events as
 // "frame:id#showing" strings.
-func runCardScript(t *testing.T, tr *Tracker, last int, script []cardScript) []string {
+func runCardScript(t *testing.T, tr *Tracker, last int, script []script) []string {
 	t.Helper()
 	var out []string
 	for f := 0; f <= last; f++ {
@@ -38,53 +38,53 @@ func runCardScript(t *testing.T, tr *Tracker, last int, script []cardScript) []s
 			if e.Frame != f {
 				t.Errorf("event of frame %d carries frame %d", f, e.Frame)
 			}
-			out = append(out, cardEventString(e))
+			out = append(out, eventString(e))
 		}
 	}
 	return out
 }
 
-func cardEventString(e Shown) string {
+func eventString(e Shown) string {
 	return strconv.Itoa(e.Frame) + ":" + e.Card.ID + "#" + strconv.Itoa(e.Showing)
 }
 
 func TestCardTrackerScripts(t *testing.T) {
 	cfg := TrackerConfig{StableFrames: 5, GoneFrames: 6, MaxGap: 2}
-	a := cardAt("activation-3", 400, 300)
-	b := cardAt("goal-2", 900, 300)
-	moved := cardAt("activation-3", 480, 300) // 80 px: more than 0.25 of 112
-	nudged := cardAt("activation-3", 410, 302)
+	a := at("activation-3", 400, 300)
+	b := at("goal-2", 900, 300)
+	moved := at("activation-3", 480, 300) // 80 px: more than 0.25 of 112
+	nudged := at("activation-3", 410, 302)
 	for _, tc := range []struct {
 		name   string
 		last   int
-		script []cardScript
+		script []script
 		want   []string
 	}{
-		{"held steadily: once, on the 5th frame", 30, []cardScript{{0, 30, []Reading{a}}}, []string{"4:activation-3#1"}},
-		{"too short", 20, []cardScript{{0, 3, []Reading{a}}}, nil},
-		{"starts later", 20, []cardScript{{7, 20, []Reading{a}}}, []string{"11:activation-3#1"}},
+		{"held steadily: once, on the 5th frame", 30, []script{{0, 30, []Reading{a}}}, []string{"4:activation-3#1"}},
+		{"too short", 20, []script{{0, 3, []Reading{a}}}, nil},
+		{"starts later", 20, []script{{7, 20, []Reading{a}}}, []string{"11:activation-3#1"}},
 		{"gap within MaxGap keeps the run (gap frames do not count)", 20,
-			[]cardScript{{0, 2, []Reading{a}}, {5, 20, []Reading{a}}}, []string{"6:activation-3#1"}},
+			[]script{{0, 2, []Reading{a}}, {5, 20, []Reading{a}}}, []string{"6:activation-3#1"}},
 		{"gap longer than MaxGap restarts the run", 20,
-			[]cardScript{{0, 2, []Reading{a}}, {6, 20, []Reading{a}}}, []string{"10:activation-3#1"}},
+			[]script{{0, 2, []Reading{a}}, {6, 20, []Reading{a}}}, []string{"10:activation-3#1"}},
 		{"not again while in view, even with short gaps", 60,
-			[]cardScript{{0, 20, []Reading{a}}, {24, 40, []Reading{a}}, {43, 60, []Reading{a}}}, []string{"4:activation-3#1"}},
+			[]script{{0, 20, []Reading{a}}, {24, 40, []Reading{a}}, {43, 60, []Reading{a}}}, []string{"4:activation-3#1"}},
 		{"again after leaving the view for GoneFrames", 40,
-			[]cardScript{{0, 10, []Reading{a}}, {17, 40, []Reading{a}}}, []string{"4:activation-3#1", "21:activation-3#2"}},
+			[]script{{0, 10, []Reading{a}}, {17, 40, []Reading{a}}}, []string{"4:activation-3#1", "21:activation-3#2"}},
 		{"not again after a gap shorter than GoneFrames", 40,
-			[]cardScript{{0, 10, []Reading{a}}, {16, 40, []Reading{a}}}, []string{"4:activation-3#1"}},
+			[]script{{0, 10, []Reading{a}}, {16, 40, []Reading{a}}}, []string{"4:activation-3#1"}},
 		{"moving restarts the steady run", 30,
-			[]cardScript{{0, 2, []Reading{a}}, {3, 30, []Reading{moved}}}, []string{"7:activation-3#1"}},
+			[]script{{0, 2, []Reading{a}}, {3, 30, []Reading{moved}}}, []string{"7:activation-3#1"}},
 		{"nudges do not", 30,
-			[]cardScript{{0, 2, []Reading{a}}, {3, 30, []Reading{nudged}}}, []string{"4:activation-3#1"}},
+			[]script{{0, 2, []Reading{a}}, {3, 30, []Reading{nudged}}}, []string{"4:activation-3#1"}},
 		{"two cards, each once", 30,
-			[]cardScript{{0, 30, []Reading{a}}, {2, 30, []Reading{b}}}, []string{"4:activation-3#1", "6:goal-2#1"}},
+			[]script{{0, 30, []Reading{a}}, {2, 30, []Reading{b}}}, []string{"4:activation-3#1", "6:goal-2#1"}},
 		{"a one-frame misread is ignored", 30,
-			[]cardScript{{0, 2, []Reading{a}}, {3, 3, []Reading{cardAt("activation-5", 400, 300)}}, {4, 30, []Reading{a}}},
+			[]script{{0, 2, []Reading{a}}, {3, 3, []Reading{at("activation-5", 400, 300)}}, {4, 30, []Reading{a}}},
 			[]string{"5:activation-3#1"}},
-		{"unknown cards are not reported", 30, []cardScript{{0, 30, []Reading{cardAt(Unknown, 400, 300)}}}, nil},
+		{"unknown cards are not reported", 30, []script{{0, 30, []Reading{at(Unknown, 400, 300)}}}, nil},
 		{"same id in two places: two cards", 30,
-			[]cardScript{{0, 30, []Reading{a, cardAt("activation-3", 1000, 500)}}}, []string{"4:activation-3#1", "4:activation-3#2"}},
+			[]script{{0, 30, []Reading{a, at("activation-3", 1000, 500)}}}, []string{"4:activation-3#1", "4:activation-3#2"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := runCardScript(t, NewTracker(cfg), tc.last, tc.script)
@@ -101,7 +101,7 @@ func TestCardTrackerDetails(t *testing.T) {
 	if c.StableFrames != DefaultCardStableFrames || c.GoneFrames != DefaultCardGoneFrames || c.MaxGap != DefaultCardMaxGap {
 		t.Errorf("defaults %+v", c)
 	}
-	u := cardAt(Unknown, 300, 300)
+	u := at(Unknown, 300, 300)
 	var got []Shown
 	for f := 10; f < 30; f++ {
 		r := u

@@ -31,9 +31,9 @@ func TestCardReadStill(t *testing.T) {
 	for i := range cp {
 		cp[i] = uint8(rng.Intn(256))
 	}
-	r := cardReaderOfCanon(t, d)
+	r := readerOfCanon(t, d)
 
-	img, px := cardFrameForTest(t)
+	img, px := frameForTest(t)
 	for i := range px {
 		px[i] = uint8(60 + rng.Intn(120))
 	}
@@ -110,7 +110,7 @@ func TestCardReadStill(t *testing.T) {
 // TestCardConfirmStill: a match confirmed by keypoints at an outline is
 // not confirmed again in the next frame for the same card and turn while
 // the outline and the picture inside it lie still, nor, when it stood,
-// while they move by a held card's tremble (cardConfirmMove); it is for
+// while they move by a held card's tremble (confirmMove); it is for
 // another card or turn, an outline moved further, a changed picture, and a
 // match that did not stand is when its outline moved at all.
 func TestCardConfirmStill(t *testing.T) {
@@ -164,8 +164,8 @@ func TestCardConfirmStill(t *testing.T) {
 		t.Error("a match that stood, its outline moved by 3 px: confirmed again")
 	}
 	keep(band)
-	if confirm(shift(cardConfirmMove+1), band) {
-		t.Errorf("a match that stood, its outline moved by %d px: the last frame's taken", cardConfirmMove+1)
+	if confirm(shift(confirmMove+1), band) {
+		t.Errorf("a match that stood, its outline moved by %d px: the last frame's taken", confirmMove+1)
 	}
 	// What did not stand (the taken match, turned): kept only still.
 	keep(took)

@@ -23,10 +23,10 @@ package card
 //     blob's (findParts). The blob's place is still searched by the outline
 //     finder unless its parts read as cards cover what is not the hand.
 //   - Blobs that no card read covers are searched for the keypoints of
-//     every taught card (the frame search of cards_learn_frame.go, in
+//     every taught card (the frame search of frame_keys.go, in
 //     those places only).
 //   - An outline's match with a taught card that is not clear (closer
-//     than cardRefSureRatio of the next card's) stands only where that
+//     than refSureRatio of the next card's) stands only where that
 //     card's keypoints are found too, where the outline and the match's
 //     turn put them (refConfirms): with the reference more untaught cards
 //     are outlined, and well, and so come near a taught one. A match a
@@ -53,12 +53,9 @@ package card
 // blobs give them one.
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"image"
-	"math"
-	"math/bits"
 	"slices"
 
 	"gocv.io/x/gocv"
@@ -72,98 +69,98 @@ import (
 
 // Reference comparison settings.
 const (
-	// cardRefMinBlob is the smallest blob that is searched, as a share of
+	// refMinBlob is the smallest blob that is searched, as a share of
 	// the smallest card's area (a card partly out of the frame).
-	cardRefMinBlob = 0.25
-	// cardRefMargin is the margin around a blob's box searched, as a share
-	// of its longer side (at least cardRefMinMargin px).
-	cardRefMargin    = 0.1
-	cardRefMinMargin = 20
-	// cardRefKeyPlaces is the most blobs searched for keypoints a frame,
-	// cardRefKeyFeatures the keypoints taken in each (fewer are cheaper
+	refMinBlob = 0.25
+	// refMargin is the margin around a blob's box searched, as a share
+	// of its longer side (at least refMinMargin px).
+	refMargin    = 0.1
+	refMinMargin = 20
+	// refKeyPlaces is the most blobs searched for keypoints a frame,
+	// refKeyFeatures the keypoints taken in each (fewer are cheaper
 	// but lose small, tilted cards).
-	cardRefKeyPlaces   = 3
-	cardRefKeyFeatures = 1500
-	// cardRefRim is the rim around a card read (full-resolution pixels)
+	refKeyPlaces   = 3
+	refKeyFeatures = 1500
+	// refRim is the rim around a card read (full-resolution pixels)
 	// that a blob's changed pixels may reach beyond the card: the changes
 	// are closed at a quarter of the resolution, and an outline read may
 	// lie a few pixels inside its card's edge.
-	cardRefRim = 10
-	// cardRefRestMin is the least changed area beyond the cards read and
+	refRim = 10
+	// refRestMin is the least changed area beyond the cards read and
 	// their rims, but skin, for a blob to be searched for keypoints, in
 	// smallest cards: training scenes (TestCardsTrainLearned, 100 taught,
 	// with the reference), 1,057 blob searches, 95 of which found a card:
 	// those left at least 1.7 cards; 60 searches in vain less than 1 card.
 	// Nor is a blob searched whose pixels left are a shadow (shadowIn's
 	// test, on them): 182 searches in vain, none that found a card.
-	cardRefRestMin = 1.0
-	// cardRefFree is the least share of a blob that no card read covers
+	refRestMin = 1.0
+	// refFree is the least share of a blob that no card read covers
 	// for the blob to be searched for keypoints (a card read and the hand
 	// holding it leave less).
-	cardRefFree = 0.4
+	refFree = 0.4
 	// A blob with less free is still searched when what is free but
-	// skin-coloured makes cardRefFreeRest of the smallest cards: another
+	// skin-coloured makes refFreeRest of the smallest cards: another
 	// card in the blob of a card read (held by the same hand, lying
 	// against it).
-	cardRefFreeRest = 4.0
-	// cardRefStickerReach is how far from a sticker read (in marker
+	refFreeRest = 4.0
+	// refStickerReach is how far from a sticker read (in marker
 	// sides) its card may reach: a sticker in a corner of a card 6 sides
 	// long.
-	cardRefStickerReach = 6
+	refStickerReach = 6
 	// Of two unknown outlines of one card, the larger is the card with
-	// the table around it when less than cardRefPairChanged of what it
+	// the table around it when less than refPairChanged of what it
 	// adds to the smaller changed (oneUnknown).
-	cardRefPairChanged = 0.7
-	// cardRefPartsRead is the share of a blob's changed area (the hand
+	refPairChanged = 0.7
+	// refPartsRead is the share of a blob's changed area (the hand
 	// taken out) that its parts read as cards must cover for its place not
 	// to be searched for outlines too.
-	cardRefPartsRead = 0.8
-	// cardRefUnknownChanged is the least share of an outline matching no
+	refPartsRead = 0.8
+	// refUnknownChanged is the least share of an outline matching no
 	// taught card that must differ from the reference for the outline to
 	// be reported as an unknown card (less: a shadow, the table's pattern
 	// next to a card).
-	cardRefUnknownChanged = 0.5
-	// cardRefAspect is a card's length over its width (63 × 88 mm).
-	cardRefAspect = 1.4
-	// cardRefSureRatio: an outline of a frame read with the reference
+	refUnknownChanged = 0.5
+	// refAspect is a card's length over its width (63 × 88 mm).
+	refAspect = 1.4
+	// refSureRatio: an outline of a frame read with the reference
 	// whose match is closer than this share of the next card's distance
 	// is taken for its card as it is; other matches stand when at least
-	// cardRefMinFound of their card's taught keypoints, and
-	// cardRefMinShare of them, are found at the pose (refConfirms;
+	// refMinFound of their card's taught keypoints, and
+	// refMinShare of them, are found at the pose (refConfirms;
 	// training scenes, 100 and 500 taught: matches of other cards find at
 	// most 7% and 15%, 97.6% of those of their own card 18% or more).
-	cardRefSureRatio = 0.2
-	cardRefMinFound  = 12
-	cardRefMinShare  = 0.18
+	refSureRatio = 0.2
+	refMinFound  = 12
+	refMinShare  = 0.18
 	// Matches beyond the match decision's threshold or ratio but within
-	// cardRefBandDist and cardRefBandRatio stand when at least
-	// cardRefBandFound keypoints, cardRefBandShare of the taught ones, are
+	// refBandDist and refBandRatio stand when at least
+	// refBandFound keypoints, refBandShare of the taught ones, are
 	// found at the pose. In the band (training scenes, 100 and 500
 	// taught) matches of other cards find up to 35% (a card of the same
 	// family with the same icons), right ones 40% and more. The distance
 	// ends at 0.55: beyond it, an untaught card of the same family with
 	// the same two big icons as a taught one finds 56% of its keypoints at
 	// 0.57 (TestCardsConfirmCalibrate, 500 taught); within it none does.
-	cardRefBandDist  = 0.55
-	cardRefBandRatio = 0.85
-	cardRefBandFound = 30
-	cardRefBandShare = 0.4
+	refBandDist  = 0.55
+	refBandRatio = 0.85
+	refBandFound = 30
+	refBandShare = 0.4
 	// A match in the band also stands with fewer of its keypoints found,
-	// cardRefDistinctShare of them, when cardRefDistinctFound of those no
+	// refDistinctShare of them, when refDistinctFound of those no
 	// other taught card has at the same place (index.Distinct), at least
-	// cardRefDistinctOwn of the card's distinct ones, are found: a card of
+	// refDistinctOwn of the card's distinct ones, are found: a card of
 	// the same family finds the keypoints of the frame, the icons and the
 	// layout the cards share, not those of the art. On the same scenes
 	// the matches of other cards finding 30% or more find at most 7% of
 	// their distinct keypoints, and of those finding fewer than 30% at
 	// most 26%; right ones not taken by the 40% find 11–38%.
-	cardRefDistinctShare = 0.3
-	cardRefDistinctOwn   = 0.18
-	cardRefDistinctFound = 10
+	refDistinctShare = 0.3
+	refDistinctOwn   = 0.18
+	refDistinctFound = 10
 	// A match in the band also stands when the keypoints found, at least
-	// cardRefSpreadShare of the taught ones, are spread over the card: in
-	// at least cardRefSpreadCells of the cardVerifyCells² cells over it,
-	// cardRefSpreadDistinct of them with a distinct keypoint found. An
+	// refSpreadShare of the taught ones, are spread over the card: in
+	// at least refSpreadCells of the cardVerifyCells² cells over it,
+	// refSpreadDistinct of them with a distinct keypoint found. An
 	// untaught card finds a taught one's keypoints where the two share a
 	// frame, an icon or a title bar: a few places, or few keypoints spread
 	// thin. In TestCardsConfirmCalibrate's training scenes (-confirm-dump
@@ -171,49 +168,49 @@ const (
 	// 9 cells (7 distinct), 10 cells (7 distinct) at a 0.20 share, and 11
 	// cells (8 distinct) at 0.15; none meets all three, while about a fifth
 	// of the right matches the other rules leave do.
-	cardRefSpreadShare    = 0.2
-	cardRefSpreadCells    = 10
-	cardRefSpreadDistinct = 8
+	refSpreadShare    = 0.2
+	refSpreadCells    = 10
+	refSpreadDistinct = 8
 )
 
-// cardRef is a card reader's reference of the empty table (changeRef)
+// refState is a card reader's reference of the empty table (change.Ref)
 // and what the reader keeps of a frame read against it.
-type cardRef struct {
+type refState struct {
 	change.Ref
 	keyer      *index.Keyer      // the keypoint search in blobs, made when first needed
 	col, half  gocv.Mat          // a place of the frame (continuous) and its half
 	places     []image.Rectangle // searched for stickers
 	edgePlaces []image.Rectangle // searched for outlines: blobs not clean
-	pre        []cardLearnedRead // the readings of the first outlines (findOutlinesIn)
+	pre        []learnedRead     // the readings of the first outlines (findOutlinesIn)
 	// pending are the outlines of blobs (clean ones and parts) that a
 	// quick reading did not take for a card; they are findOutlinesIn's
 	// last outlines, from pendingFrom on, and are read in full only where
 	// no other outline is read as a taught card (settlePending).
-	pending     []cardRefPending
+	pending     []refPending
 	pendingFrom int
 	pendingDrop []bool             // settlePending's
 	failed      []marker.Candidate // sticker candidates of all places
-	// blobFree's cards read (corners within cardQuadRowSpan's bound: each
+	// blobFree's cards read (corners within change.RowSpan's bound: each
 	// card read, then it with its rim) and the others, and their spans on a
 	// row.
 	freeReads, freeFar [][4]geom.Point
 	freeSpans          [][2]int
-	freeTiles          []change.ShadowSums // blobFreeOf's tiles (cardUnshaded)
+	freeTiles          []change.ShadowSums // blobFreeOf's tiles (change.Unshaded)
 	openAt             []int               // openBlobs' new indices
 	markerBlobs        []image.Rectangle
 	// confirmTrace, when set, sees every verification of refConfirms
 	// (tests).
 	confirmTrace func(q [4]geom.Point, m index.Match, v index.Verified)
 	// stillNow are the blobs searched in vain for keypoints this frame,
-	// stillLast in the last one (cards_ref_still.go).
-	stillNow, stillLast []cardRefStill
+	// stillLast in the last one (ref_still.go).
+	stillNow, stillLast []refStill
 }
 
-func newCardRef() cardRef {
-	return cardRef{Ref: change.NewRef(), col: gocv.NewMat(), half: gocv.NewMat()}
+func newRef() refState {
+	return refState{Ref: change.NewRef(), col: gocv.NewMat(), half: gocv.NewMat()}
 }
 
-func (c *cardRef) close() {
+func (c *refState) close() {
 	c.Ref.Close()
 	c.col.Close()
 	c.half.Close()
@@ -225,7 +222,7 @@ func (c *cardRef) close() {
 // SetBackground gives the reader a picture of the empty table (8-bit BGR,
 // BGRA or grey, the size of the frames; the reader keeps its own copy):
 // cards are then looked for where the frame differs from it (see
-// cards_ref.go), which finds cards whose edges a busy table hides and
+// ref.go), which finds cards whose edges a busy table hides and
 // costs less. An empty Mat removes the reference; without one the reader
 // reads as before. A reference of another size than the frames read so far
 // is an error; frames of another size than the reference are read without
@@ -234,7 +231,7 @@ func (r *Reader) SetBackground(img gocv.Mat) error {
 	if r.closed {
 		return errors.New("card: card reader: SetBackground after Close")
 	}
-	r.forgetStill() // searched and read against another reference (cards_still.go)
+	r.forgetStill() // searched and read against another reference (still.go)
 	if img.Empty() {
 		r.ref.Has = false
 		return nil
@@ -288,15 +285,15 @@ func (r *Reader) refPlaces(colour gocv.Mat, minW float64) (bool, error) {
 	c.Mask.CopyTo(&c.RawMask) // before the opening takes out a sticker alone on a card like the table
 	gocv.MorphologyEx(c.Mask, &c.Mask, gocv.MorphClose, c.Kernel)
 	gocv.MorphologyEx(c.Mask, &c.Mask, gocv.MorphOpen, c.Kernel)
-	c.FindBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
-	if err := c.FindParts(minW * minW * cardRefAspect); err != nil {
+	c.FindBlobs(refMinBlob * minW * minW * refAspect)
+	if err := c.FindParts(minW * minW * refAspect); err != nil {
 		return false, err
 	}
 	c.places = c.places[:0]
 	for _, b := range c.Blobs {
 		c.places = append(c.places, r.refPlace(b.Box))
 	}
-	c.places = cardRefMerge(c.places)
+	c.places = refMerge(c.places)
 	return true, nil
 }
 
@@ -323,13 +320,13 @@ func (r *Reader) openBlobs(open []int) {
 	for _, b := range c.Blobs {
 		c.places = append(c.places, r.refPlace(b.Box))
 	}
-	c.places = cardRefMerge(c.places)
+	c.places = refMerge(c.places)
 }
 
-// cardRefMerge merges the places that overlap where their box covers
+// refMerge merges the places that overlap where their box covers
 // little more than the two: places far apart are searched apart even when
 // their margins meet (a pixel may then be searched twice).
-func cardRefMerge(ps []image.Rectangle) []image.Rectangle {
+func refMerge(ps []image.Rectangle) []image.Rectangle {
 	area := func(r image.Rectangle) int { return r.Dx() * r.Dy() }
 	for merged := true; merged; {
 		merged = false
@@ -405,7 +402,7 @@ func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float6
 		// (clean) and not read as a card: the hand is taken out and the
 		// parts left are read with the other blobs' (readParts) before
 		// the outline finder searches the place.
-		if err := c.FindPartsOf(i, minW*minW*cardRefAspect); err != nil {
+		if err := c.FindPartsOf(i, minW*minW*refAspect); err != nil {
 			return nil, err
 		}
 	}
@@ -418,11 +415,11 @@ func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float6
 	c.edgePlaces = c.edgePlaces[:0]
 	for _, b := range c.Blobs {
 		// Not a blob whose parts read as cards cover what is not the hand.
-		if !b.Clean && (b.Rest == 0 || b.Read < cardRefPartsRead*b.Rest) {
+		if !b.Clean && (b.Rest == 0 || b.Read < refPartsRead*b.Rest) {
 			c.edgePlaces = append(c.edgePlaces, r.refPlace(b.Box))
 		}
 	}
-	c.edgePlaces = cardRefMerge(c.edgePlaces)
+	c.edgePlaces = refMerge(c.edgePlaces)
 	t0 = r.times.now()
 	out, err := r.findOutlinesAt(colour, c.edgePlaces, minW, maxW)
 	r.times.since("  outline finder", t0)
@@ -458,12 +455,12 @@ func (r *Reader) findOutlinesIn(colour gocv.Mat, gr geom.View, minW, maxW float6
 	return out, nil
 }
 
-// cardRefPending is a blob's outline q read quickly as no card
+// refPending is a blob's outline q read quickly as no card
 // (blobCard); part, the blob is a part of one.
-type cardRefPending struct {
+type refPending struct {
 	q     outline.Candidate
 	part  bool
-	quick cardQuickRead // where its quick reading stopped
+	quick quickRead // where its quick reading stopped
 }
 
 // settlePending keeps each pending outline (r.ref.pending: the last
@@ -476,7 +473,7 @@ type cardRefPending struct {
 // (readByKeys) and not reported itself (the outline finder's outline of
 // the card and hand may be). learned are preReadOutlines' readings of
 // outlines, kept in step.
-func (r *Reader) settlePending(outlines []outline.Candidate, learned cardLearnedReads) ([]outline.Candidate, cardLearnedReads) {
+func (r *Reader) settlePending(outlines []outline.Candidate, learned learnedReads) ([]outline.Candidate, learnedReads) {
 	c := &r.ref
 	if !r.refUsed || len(c.pending) == 0 || c.pendingFrom+len(c.pending) != len(outlines) {
 		return outlines, learned
@@ -488,7 +485,7 @@ func (r *Reader) settlePending(outlines []outline.Candidate, learned cardLearned
 		l := &learned[i]
 		if !l.taught() || !l.ok {
 			m := l.m
-			if c.pending[i-c.pendingFrom].part && l.rd.ID == Unknown && m.ID != "" && m.Dist < cardKeyMissDist && m.Dist < cardKeyMissRatio*m.Second {
+			if c.pending[i-c.pendingFrom].part && l.rd.ID == Unknown && m.ID != "" && m.Dist < keyMissDist && m.Dist < keyMissRatio*m.Second {
 				l.ok = false
 				continue
 			}
@@ -549,12 +546,12 @@ func (r *Reader) readParts(colour gocv.Mat, gr geom.View, sure *[]outline.Candid
 // partOnRead reports whether part i's centre lies on a card read from an
 // earlier part of its blob (the same part found a second time, closed:
 // findParts).
-func (c *cardRef) partOnRead(i int) bool {
+func (c *refState) partOnRead(i int) bool {
 	p := &c.Parts[i]
 	ctr := geom.QuadCentre(p.Quad)
 	for j := range i {
 		o := &c.Parts[j]
-		if o.Parent == p.Parent && o.ReadAt > 0 && cardLearnedReads(c.pre[o.ReadAt-1:o.ReadAt]).readAt(ctr) {
+		if o.Parent == p.Parent && o.ReadAt > 0 && learnedReads(c.pre[o.ReadAt-1:o.ReadAt]).readAt(ctr) {
 			return true
 		}
 	}
@@ -572,23 +569,23 @@ func (r *Reader) blobCard(colour gocv.Mat, gr geom.View, b *change.Blob, part bo
 		return sure, false, nil
 	}
 	if r.stickerIn(q.Q) {
-		c.pre = append(c.pre, cardLearnedRead{})
+		c.pre = append(c.pre, learnedRead{})
 		return append(sure, q), true, nil
 	}
 	// A blob is read quickly first, and in full at the end
 	// (settlePending) where no other outline is read as its card: its
 	// outline is often the card with its shadow or the hand's edge,
 	// which the outline finder's outline of the card reads at once.
-	var qr cardQuickRead
+	var qr quickRead
 	rd, ok, m, err := r.readLearnedOn(colour, q, true, &qr)
 	if err != nil {
 		return sure, false, err
 	}
 	if rd.ID == Unknown {
-		c.pending = append(c.pending, cardRefPending{q: q, part: part, quick: qr})
+		c.pending = append(c.pending, refPending{q: q, part: part, quick: qr})
 		return sure, false, nil // the outline finder looks again
 	}
-	c.pre = append(c.pre, cardLearnedRead{rd: rd, ok: ok, done: true, m: m})
+	c.pre = append(c.pre, learnedRead{rd: rd, ok: ok, done: true, m: m})
 	return append(sure, q), true, nil
 }
 
@@ -601,7 +598,7 @@ func (r *Reader) blobCard(colour gocv.Mat, gr geom.View, b *change.Blob, part bo
 // (stickerCards). Such a quadrilateral is its card (with its shadow) when
 // the outline re-fitted to the card's edges is not: a small card on a busy
 // table, a sticker near its corner.
-func (r *Reader) stickeredBlobs(out []cardStickered) []cardStickered {
+func (r *Reader) stickeredBlobs(out []stickered) []stickered {
 	if !r.refUsed {
 		return out
 	}
@@ -613,7 +610,7 @@ func (r *Reader) stickeredBlobs(out []cardStickered) []cardStickered {
 			}
 		}
 		if n == 1 {
-			out = append(out, cardStickered{q, r.reads[k].Marker.Corners})
+			out = append(out, stickered{q, r.reads[k].Marker.Corners})
 		}
 	}
 	for _, b := range r.ref.Blobs {
@@ -701,348 +698,4 @@ func (r *Reader) blobOutline(gr geom.View, q, alt [4]geom.Point, minW, maxW floa
 		rc.Alts = append(rc.Alts, alt)
 	}
 	return rc, true
-}
-
-// refConfirms reports whether the match m of outline q (a frame read
-// with the reference) stands: a clear one does; else the keypoints of m's
-// card must be found where q and m's turn put them (index.Keyer.verifyAt:
-// the best of its taught examples), at least cardRefMinFound and
-// cardRefMinShare of them; a match not accepted by the match decision but
-// within cardRefBand stands with cardRefBandFound and cardRefBandShare.
-// With the reference more cards are outlined, and well, so more untaught
-// ones come near a taught card (training scenes, 500 taught: false
-// identifications 13 of 3658 untaught cards without a confirmation, 5
-// without the reference); their keypoints do not agree, but for what a
-// card shares with its family (frame, title bar, icons): a card of the
-// same family finds up to 30% of them (training scenes, 500 taught).
-func (r *Reader) refConfirms(q [4]geom.Point, m index.Match) (bool, error) {
-	ix := r.opts.Index
-	accepted := ix.Accepts(m)
-	if cardRefClear(ix, m) {
-		return true, nil
-	}
-	if !accepted && !cardRefBand(m) {
-		return false, nil
-	}
-	return r.confirmAt(q, m, accepted)
-}
-
-// cardRefClear reports whether the match m stands without its keypoints:
-// accepted, and nearer than cardRefSureRatio of the next card's distance;
-// a masked match (fewer pixels compared) never does.
-func cardRefClear(ix *index.Index, m index.Match) bool {
-	return ix.Accepts(m) && m.Mask == nil && m.Dist <= cardRefSureRatio*m.Second
-}
-
-// confirmAt verifies the match m of outline q at its pose: accepted, the
-// match decision took it; otherwise it is a near miss, which needs more of
-// its card's keypoints found there.
-func (r *Reader) confirmAt(q [4]geom.Point, m index.Match, accepted bool) (bool, error) {
-	keys := r.opts.Index.KeysAll(m.ID, nil)
-	if len(keys) == 0 {
-		return accepted, nil // taught without keypoints: the match decides
-	}
-	// The card's top-left corner first, as taught.
-	var corners [4]geom.Point
-	for k := range 4 {
-		corners[k] = q[(k+4-m.Rot)%4]
-	}
-	dist := r.distinct()
-	shared := make([][]bool, len(keys))
-	for i, ks := range keys {
-		shared[i] = dist.SharedOf(m.ID, ks)
-	}
-	// A match the decision took stands by its found keypoints alone: the
-	// examples are verified until one makes it stand as the best would
-	// (all of them when traced).
-	var enough index.Enough
-	if accepted && r.ref.confirmTrace == nil {
-		enough = index.Enough{Found: cardRefMinFound, Share: cardRefMinShare}
-	}
-	var first *index.Keyer // the first look's keyer, when it looked
-	if r.ref.confirmTrace == nil {
-		// A first look with the keypoints of the first pyramid level
-		// alone (a subset of the full look's, for about half its ORB
-		// time): a match it makes stand, stands (training scenes: 91% of
-		// the accepted matches that stand do so at the first look, and
-		// none stood there that the full look did not make stand). A
-		// match in the band gets it too (most full looks are the band's).
-		// There the first look can make stand a match the full look
-		// would not (rarely: a card read right from a larger outline of
-		// it). A full look after a first look takes that look's level
-		// (verifyAfter).
-		v, err := r.firstKeyer.VerifyUntil(r.grey, corners, keys, m.Mask, shared, enough)
-		if err != nil {
-			return false, err
-		}
-		if cardRefVerified(accepted, v) {
-			return true, nil
-		}
-		first = r.firstKeyer
-	}
-	// The full look takes the first look's keypoints as its first level's.
-	v, err := r.keyer.VerifyAfter(first, r.grey, corners, keys, m.Mask, shared, enough)
-	if err != nil {
-		return false, err
-	}
-	if r.ref.confirmTrace != nil {
-		r.ref.confirmTrace(q, m, v)
-	}
-	return cardRefVerified(accepted, v), nil
-}
-
-// cardRefVerified reports whether v, the verification at its pose of a
-// match accepted by the match decision or not (within cardRefBand), is
-// enough for the match to stand.
-func cardRefVerified(accepted bool, v index.Verified) bool {
-	n, share := v.Found, float64(v.Found)/float64(max(1, v.Taught))
-	if accepted {
-		return n >= cardRefMinFound && share >= cardRefMinShare
-	}
-	if n < cardRefBandFound {
-		return false
-	}
-	own := float64(v.DistinctFound) / float64(max(1, v.DistinctTaught))
-	return share >= cardRefBandShare ||
-		share >= cardRefDistinctShare && v.DistinctFound >= cardRefDistinctFound && own >= cardRefDistinctOwn ||
-		share >= cardRefSpreadShare && bits.OnesCount64(v.Cells) >= cardRefSpreadCells &&
-			bits.OnesCount64(v.DistinctCells) >= cardRefSpreadDistinct
-}
-
-// cardRefBand reports whether m, not accepted by the match decision, is
-// near enough to be accepted when its card's keypoints are found.
-func cardRefBand(m index.Match) bool {
-	return m.ID != "" && m.Dist <= cardRefBandDist && m.Dist <= cardRefBandRatio*m.Second
-}
-
-// refPlace is the place searched around a blob's box: a margin added,
-// corners even (a place's half-resolution copy is then the frame's).
-func (r *Reader) refPlace(box image.Rectangle) image.Rectangle {
-	w, h := r.ref.Size.X, r.ref.Size.Y
-	p := cardRefAround(box, image.Rect(0, 0, w, h))
-	p.Min.X, p.Min.Y = p.Min.X&^1, p.Min.Y&^1
-	p.Max.X, p.Max.Y = min(w, (p.Max.X+1)&^1), min(h, (p.Max.Y+1)&^1)
-	return p
-}
-
-// cardRefAround is box with the search margin added, within bounds.
-func cardRefAround(box, bounds image.Rectangle) image.Rectangle {
-	m := max(cardRefMinMargin, int(cardRefMargin*float64(max(box.Dx(), box.Dy()))))
-	return box.Inset(-m).Intersect(bounds)
-}
-
-// searchChangedKeys searches the blobs that no card read in out covers
-// for the keypoints of every taught card (at most cardRefKeyPlaces of
-// them, the largest first), when the frame was compared with a reference.
-func (r *Reader) searchChangedKeys(img, grey gocv.Mat, gr geom.View, out []Reading, minW, maxW float64) ([]Reading, error) {
-	r.ref.stillFrame()
-	if !r.refUsed || len(r.ref.Blobs) == 0 {
-		return out, nil
-	}
-	f := r.frameKeys()
-	if len(f.hash.Desc) == 0 {
-		return out, nil
-	}
-	if r.ref.keyer == nil {
-		r.ref.keyer = index.NewKeyerWith(cardRefKeyFeatures, index.FrameLevels)
-	}
-	cardArea := minW * minW * cardRefAspect
-	bounds := image.Rect(0, 0, img.Cols(), img.Rows())
-	order := make([]int, 0, len(r.ref.Blobs))
-	for i, b := range r.ref.Blobs {
-		if b.Area >= 0.5*cardArea {
-			order = append(order, i)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.ref.Blobs[b].Area, r.ref.Blobs[a].Area) })
-	searched := 0
-	for _, i := range order {
-		if searched >= cardRefKeyPlaces {
-			break
-		}
-		b := r.ref.Blobs[i]
-		left := r.blobFree(b, out)
-		if !cardRefSearchable(left, b.Area, cardArea) {
-			continue // read already; what is left is a hand, a shadow
-		}
-		free := left.free
-		searched++
-		if found, ok := r.ref.stillSearched(b.Box, free); ok {
-			out = append(out, found...) // searched in the last frame, lying still
-			continue
-		}
-		place := cardRefAround(b.Box, bounds)
-		// Keypoints only on what changed and is not read yet.
-		f.maskRead(grey, out)
-		if err := r.ref.MaskChanged(f.mask, place); err != nil {
-			return nil, err
-		}
-		n := len(out)
-		var err error
-		t0 := r.times.now()
-		a, c := geom.SideMeans(b.Rect)
-		out, err = r.searchFrameKeys(img, grey, gr, out, r.ref.keyer, place, true, min(a, c), minW, maxW)
-		r.times.since("  blobs searched for every card's keypoints", t0)
-		if err != nil {
-			return nil, err
-		}
-		r.ref.stillKeep(b.Box, free, out[n:])
-	}
-	return out, nil
-}
-
-// cardRefSearchable reports whether a blob of area whose changed area no
-// card read covers is l (blobFree) is searched for keypoints, cardArea the
-// smallest card's area: what is left but skin must make half a card (a
-// hand alone, a shadow is not searched; a card with warm art held by the
-// hand is), and be cardRefFree of the blob or cardRefFreeRest cards (a
-// card read and the hand holding it leave less; another card lying
-// against it does not); and what is left beyond the rims of the cards
-// read must make cardRefRestMin cards and not be a shadow.
-func cardRefSearchable(l cardBlobLeft, area, cardArea float64) bool {
-	free, skin := l.free, l.skin
-	if free < 0.5*cardArea || free-skin < 0.5*cardArea {
-		return false
-	}
-	if l.rest < cardRefRestMin*cardArea || l.shadow {
-		return false
-	}
-	return free >= cardRefFree*area || free-skin >= cardRefFreeRest*cardArea
-}
-
-// cardBlobLeft is what blobFree finds left of a blob once the cards read
-// are taken out: free, the changed area (full-resolution pixels) no card
-// read covers; skin, how much of it is skin-coloured; rest, free but the
-// skin and the rim of cardRefRim pixels around each card read; shadow,
-// whether rest's pixels are the table darkened by about one factor
-// (cardShadowSums.shadow); unshaded (blobFreeOf with unknownToo only),
-// rest's area outside the tiles where it is a shadow (cardUnshaded; 0
-// when the whole is one, so never more than rest).
-type cardBlobLeft struct {
-	free, skin, rest, unshaded float64
-	shadow                     bool
-}
-
-// blobFree is what is left of blob b to search once the cards read in out
-// (and a sticker read's card, within cardRefStickerReach of its marker)
-// are taken out; skin-coloured is a shadow of a warm table too (red over
-// green over blue, clearly).
-func (r *Reader) blobFree(b change.Blob, out []Reading) cardBlobLeft {
-	return r.blobFreeOf(b, out, false)
-}
-
-// blobFreeOf is blobFree, the unknown readings in out taken out too when
-// unknownToo (cards followed: an untaught card is a card seen); then
-// unshaded is found too.
-func (r *Reader) blobFreeOf(b change.Blob, out []Reading, unknownToo bool) cardBlobLeft {
-	cur, ref, mask, ok := r.ref.ShadowData()
-	if !ok {
-		return cardBlobLeft{}
-	}
-	const s = change.Shrink
-	w := r.ref.Mask.Cols()
-	sb := image.Rect(b.Box.Min.X/s, b.Box.Min.Y/s, b.Box.Max.X/s, b.Box.Max.Y/s).Intersect(image.Rect(0, 0, w, r.ref.Mask.Rows()))
-	px := func(x int) float32 { return float32(x*s + s/2) }
-	// The tiles of the soft-shadow test (cardUnshaded), row by row over
-	// sb.
-	const ts = change.ShadowTile
-	tw := (sb.Dx() + ts - 1) / ts
-	var tiles []change.ShadowSums
-	if unknownToo {
-		n := tw * ((sb.Dy() + ts - 1) / ts)
-		r.ref.freeTiles = slices.Grow(r.ref.freeTiles[:0], n)[:n]
-		tiles = r.ref.freeTiles
-		clear(tiles)
-	}
-	// The cards read: each row's span on them (cardQuadRowSpan: the very
-	// test of cardReadAt) and on them with their rim, but for corners too
-	// far out (tested by point, without a rim).
-	c := &r.ref
-	c.freeReads, c.freeFar = c.freeReads[:0], c.freeFar[:0]
-	for _, rd := range out {
-		if rd.ID == Unknown && !unknownToo {
-			continue
-		}
-		if geom.QuadFinite(rd.Corners) {
-			// Each card read and, next, the card with its rim.
-			ma, mb := geom.SideMeans(rd.Corners)
-			c.freeReads = append(c.freeReads, rd.Corners, geom.GrowQuad(rd.Corners, cardRefRim/max(1, min(ma, mb))))
-		} else {
-			c.freeFar = append(c.freeFar, rd.Corners)
-		}
-	}
-	reads, far := c.freeReads, c.freeFar
-	c.freeSpans = slices.Grow(c.freeSpans[:0], len(reads))[:len(reads)]
-	spans := c.freeSpans
-	nf, ns, nr := 0, 0, 0
-	var sums change.ShadowSums
-	for y := sb.Min.Y; y < sb.Max.Y; y++ {
-		py := px(y)
-		for k, q := range reads {
-			spans[k][0], spans[k][1] = change.RowSpan(q, py, s, sb.Min.X, sb.Max.X)
-		}
-	pixels:
-		for x := sb.Min.X; x < sb.Max.X; x++ {
-			if mask[y*w+x] == 0 {
-				continue
-			}
-			rim := false
-			for k, sp := range spans {
-				if x >= sp[0] && x < sp[1] {
-					if k%2 == 0 {
-						continue pixels // on a card read
-					}
-					rim = true
-				}
-			}
-			p := geom.Point{X: px(x), Y: py}
-			for _, q := range far {
-				if geom.InQuad(p, q) {
-					continue pixels
-				}
-			}
-			if r.nearSticker(p) {
-				continue
-			}
-			nf++
-			i := y*w + x
-			switch {
-			case geom.Skin(cur[3*i:]):
-				ns++
-			case !rim:
-				nr++
-				sums.Add(cur[3*i:3*i+3], ref[3*i:3*i+3])
-				if tiles != nil {
-					tiles[(y-sb.Min.Y)/ts*tw+(x-sb.Min.X)/ts].Add(cur[3*i:3*i+3], ref[3*i:3*i+3])
-				}
-			}
-		}
-	}
-	l := cardBlobLeft{free: float64(nf * s * s), skin: float64(ns * s * s), rest: float64(nr * s * s)}
-	if nr > 0 {
-		gain := c.Gain(cur, ref, mask)
-		l.shadow = sums.Shadow(gain)
-		if tiles != nil && !l.shadow {
-			l.unshaded = float64(change.Unshaded(tiles, gain) * s * s)
-		}
-	}
-	return l
-}
-
-// nearSticker reports whether p lies within cardRefStickerReach marker sides
-// of a sticker read in this frame: on its card, whose outline may not
-// have been found.
-func (r *Reader) nearSticker(p geom.Point) bool {
-	for _, m := range r.reads {
-		reach := cardRefStickerReach * m.Marker.Side
-		// The distance is at least the larger of the offsets (a margin for
-		// math.Hypot's rounding): most points are decided without it.
-		if dx, dy := math.Abs(float64(p.X-m.Marker.Center.X)), math.Abs(float64(p.Y-m.Marker.Center.Y)); max(dx, dy) > reach*(1+1e-9)+1e-9 {
-			continue
-		}
-		if geom.Dist(p, m.Marker.Center) < reach {
-			return true
-		}
-	}
-	return false
 }

@@ -13,11 +13,11 @@ import (
 	"tablecam/vision/marker"
 )
 
-// cardReaderShrunk is a reader whose reference holds a shrunk frame,
+// readerShrunk is a reader whose reference holds a shrunk frame,
 // reference and mask of w×h pixels (blobFree's inputs; the caller sets
 // their pixels and closes r.ref).
-func cardReaderShrunk(w, h int) *Reader {
-	r := &Reader{ref: newCardRef()}
+func readerShrunk(w, h int) *Reader {
+	r := &Reader{ref: newRef()}
 	r.ref.Mask.Close()
 	r.ref.Cur.Close()
 	r.ref.Small.Close()
@@ -29,8 +29,8 @@ func cardReaderShrunk(w, h int) *Reader {
 
 // TestCardBlobFreeRows checks blobFree (cards read tested row by row,
 // stickers far off skipped before math.Hypot) against its test of every
-// changed pixel by cardReadAt and the distance to each sticker, and of
-// the rest by the cards read grown by cardRefRim: random masks and skin
+// changed pixel by readAt and the distance to each sticker, and of
+// the rest by the cards read grown by refRim: random masks and skin
 // under cards read (turned, one with a corner far out), an unknown
 // reading (not a card read) and stickers.
 func TestCardBlobFreeRows(t *testing.T) {
@@ -38,7 +38,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 	const s = change.Shrink
 	const w, h = 320, 180 // the shrunk mask of a 1280×720 frame
 	for trial := range 30 {
-		r := cardReaderShrunk(w, h)
+		r := readerShrunk(w, h)
 		mask, _ := r.ref.Mask.DataPtrUint8()
 		cur, _ := r.ref.Cur.DataPtrUint8()
 		for i := range mask {
@@ -84,13 +84,13 @@ func TestCardBlobFreeRows(t *testing.T) {
 					continue
 				}
 				p := geom.Point{X: float32(x*s + s/2), Y: float32(y*s + s/2)}
-				if cardReadAt(out, p) {
+				if readAt(out, p) {
 					read++
 					continue
 				}
 				stuck := false
 				for _, m := range r.reads {
-					stuck = stuck || geom.Dist(p, m.Marker.Center) < cardRefStickerReach*m.Marker.Side
+					stuck = stuck || geom.Dist(p, m.Marker.Center) < refStickerReach*m.Marker.Side
 				}
 				if stuck {
 					near++
@@ -105,7 +105,7 @@ func TestCardBlobFreeRows(t *testing.T) {
 				for _, rd := range out {
 					if rd.ID != Unknown && geom.QuadFinite(rd.Corners) {
 						a, c := geom.SideMeans(rd.Corners)
-						onRim = onRim || geom.InQuad(p, geom.GrowQuad(rd.Corners, cardRefRim/max(1, min(a, c))))
+						onRim = onRim || geom.InQuad(p, geom.GrowQuad(rd.Corners, refRim/max(1, min(a, c))))
 					}
 				}
 				if onRim {
@@ -143,7 +143,7 @@ func TestCardBlobFreeShadow(t *testing.T) {
 		{"card", true, false, false},
 		{"card read, its rim left", true, true, false},
 	} {
-		r := cardReaderShrunk(w, h)
+		r := readerShrunk(w, h)
 		mask, _ := r.ref.Mask.DataPtrUint8()
 		cur, _ := r.ref.Cur.DataPtrUint8()
 		ref, _ := r.ref.Small.DataPtrUint8()

@@ -11,10 +11,10 @@ import (
 	"tablecam/vision/geom"
 )
 
-// cardFitSetup returns a reader with two taught cards (noise), a frame of
+// fitSetup returns a reader with two taught cards (noise), a frame of
 // noise, an outline on it and a match with one of them that is near and
 // not taken.
-func cardFitSetup(t testing.TB) (*Reader, gocv.Mat, [4]geom.Point, index.Match) {
+func fitSetup(t testing.TB) (*Reader, gocv.Mat, [4]geom.Point, index.Match) {
 	ix := index.New()
 	for i, id := range []string{"a", "b"} {
 		card := gocv.NewMatWithSize(280, 200, gocv.MatTypeCV8UC3)
@@ -39,7 +39,7 @@ func cardFitSetup(t testing.TB) (*Reader, gocv.Mat, [4]geom.Point, index.Match) 
 // BenchmarkCardFitOutline is the cost of one fit (fitToCard) of an outline
 // about 140 × 190 px to a card it is not: all its tries.
 func BenchmarkCardFitOutline(b *testing.B) {
-	r, frame, q, m := cardFitSetup(b)
+	r, frame, q, m := fitSetup(b)
 	defer r.Close()
 	defer frame.Close()
 	for b.Loop() {
@@ -52,7 +52,7 @@ func BenchmarkCardFitOutline(b *testing.B) {
 // An outline fitted in vain is not fitted again in the next frame where
 // it lies in the same place (a card lying still), but is where it moved.
 func TestCardFitNotRepeated(t *testing.T) {
-	r, frame, q, m := cardFitSetup(t)
+	r, frame, q, m := fitSetup(t)
 	defer r.Close()
 	defer frame.Close()
 	fits := func(q [4]geom.Point) int {
@@ -94,7 +94,7 @@ func TestCardMostlyOver(t *testing.T) {
 		{image.Rect(170, 90, 320, 250), false}, // a card beside it, overlapping a little
 		{image.Rect(300, 100, 400, 240), false},
 	} {
-		if got := cardMostlyOver(read, c.box); got != c.want {
+		if got := mostlyOver(read, c.box); got != c.want {
 			t.Errorf("%v over %v: %v, want %v", c.box, read[0].Box, got, c.want)
 		}
 	}
@@ -128,14 +128,14 @@ func TestCardExtensions(t *testing.T) {
 		{"left of a lying card", [4]geom.Point{at(0, 0), at(105, 0), at(105, 100), at(0, 100)}, lying},
 	} {
 		found := false
-		for _, e := range cardExtensions(tc.part) {
+		for _, e := range extensions(tc.part) {
 			found = found || near(e, tc.want)
 		}
 		if !found {
-			t.Errorf("%s: %v extended to %v, want %v among them", tc.name, tc.part, cardExtensions(tc.part), tc.want)
+			t.Errorf("%s: %v extended to %v, want %v among them", tc.name, tc.part, extensions(tc.part), tc.want)
 		}
 	}
-	if e := cardExtensions(card); len(e) != 0 {
+	if e := extensions(card); len(e) != 0 {
 		t.Errorf("a whole card extended: %v", e)
 	}
 }

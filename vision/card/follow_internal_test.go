@@ -38,7 +38,7 @@ func TestCardFollowOnChanged(t *testing.T) {
 		}
 	}
 	frame := func(card bool) gocv.Mat {
-		img, px := cardFrameForTest(t)
+		img, px := frameForTest(t)
 		for y := range 720 {
 			for x := range 1280 {
 				v := 120 + rng.NormFloat64()
@@ -103,7 +103,7 @@ func TestCardUnshaded(t *testing.T) {
 	}
 	// Noise as a camera's, so that most of the shadow's pixels fail the
 	// test of each pixel (changed) as TestCardRefShadowIn's do. The
-	// pixels around each pass it (cardRefShadowNear), which leaves this
+	// pixels around each pass it (change.shadowNearRef), which leaves this
 	// shadow out of the mask; the mask is set by hand to the card and the
 	// shadow, as where the noise is stronger (the card's blob then holds
 	// its shadow, which blobFreeOf sees).
@@ -115,32 +115,32 @@ func TestCardUnshaded(t *testing.T) {
 	gocv.Rectangle(&other, at, color.RGBA{60, 180, 200, 0}, -1)
 	gocv.Rectangle(&other, at.Inset(15), color.RGBA{200, 40, 40, 0}, -1)
 	minW, _ := (&Reader{}).cardWidths(1280, 720)
-	cardArea := minW * minW * cardRefAspect
+	cardArea := minW * minW * refAspect
 	read := []Reading{{ID: "x", Method: MethodLearned, Corners: card, Box: geom.QuadBox(card)}}
-	left := func(img gocv.Mat) cardBlobLeft {
+	left := func(img gocv.Mat) blobLeft {
 		t.Helper()
 		r := cardsRefReader(t, img, ref)
 		defer r.Close()
-		cardChangedForTest(t, r, card, shadow)
-		r.ref.FindBlobs(cardRefMinBlob * minW * minW * cardRefAspect)
+		changedForTest(t, r, card, shadow)
+		r.ref.FindBlobs(refMinBlob * minW * minW * refAspect)
 		for _, b := range r.ref.Blobs {
 			if image.Pt(840, 400).In(b.Box) {
 				return r.blobFreeOf(b, read, true)
 			}
 		}
 		t.Fatal("no blob holds the shadow")
-		return cardBlobLeft{}
+		return blobLeft{}
 	}
 	l := left(frame)
 	t.Logf("shadow alone: rest %.1f unshaded %.2f shadow %v", l.rest/cardArea, l.unshaded/cardArea, l.shadow)
 	if l.rest < 4*cardArea || l.shadow {
 		t.Fatalf("shadow alone: rest %.1f smallest cards, one-factor shadow %v; want at least 4 and false (the test shows nothing)", l.rest/cardArea, l.shadow)
 	}
-	if l.unshaded >= cardFollowRest*cardArea {
-		t.Errorf("shadow alone: %.2f smallest cards unshaded, want under %v", l.unshaded/cardArea, cardFollowRest)
+	if l.unshaded >= followRest*cardArea {
+		t.Errorf("shadow alone: %.2f smallest cards unshaded, want under %v", l.unshaded/cardArea, followRest)
 	}
-	if l := left(other); l.unshaded < cardFollowRest*cardArea || l.shadow {
-		t.Errorf("a card in the shadow: %.2f smallest cards unshaded (one-factor shadow %v), want at least %v", l.unshaded/cardArea, l.shadow, cardFollowRest)
+	if l := left(other); l.unshaded < followRest*cardArea || l.shadow {
+		t.Errorf("a card in the shadow: %.2f smallest cards unshaded (one-factor shadow %v), want at least %v", l.unshaded/cardArea, l.shadow, followRest)
 	}
 }
 
@@ -164,7 +164,7 @@ func TestCardKeepFollowed(t *testing.T) {
 	r := &Reader{}
 	var kept []Reading
 	follow := func(rd Reading) {
-		t := cardFollowed{rd: rd}
+		t := followTrack{rd: rd}
 		if rd.Marker != nil {
 			t.marker = &marker.Sticker{Marker: marker.Marker{ID: *rd.Marker}}
 			t.now = *t.marker
@@ -198,7 +198,7 @@ func TestCardKeepFollowed(t *testing.T) {
 	}
 }
 
-// TestCardAtAndBox: cardAtAndBox gives g.at and cardBoxAt's values exactly,
+// TestCardAtAndBox: atAndBox gives g.at and boxAt's values exactly,
 // inside a grey picture, at its border and beyond it (clamped), at whole
 // and half pixels and anywhere between.
 func TestCardAtAndBox(t *testing.T) {
@@ -214,8 +214,8 @@ func TestCardAtAndBox(t *testing.T) {
 		if i%5 == 0 {
 			x, y = math.Round(2*x)/2, math.Round(2*y)/2
 		}
-		px, box := cardAtAndBox(g, x, y)
-		if wp, wb := g.At(x, y), cardBoxAt(g, x, y); px != wp || box != wb {
+		px, box := atAndBox(g, x, y)
+		if wp, wb := g.At(x, y), boxAt(g, x, y); px != wp || box != wb {
 			t.Fatalf("at (%v, %v): %v and %v, want %v and %v", x, y, px, box, wp, wb)
 		}
 	}

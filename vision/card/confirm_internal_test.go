@@ -141,7 +141,7 @@ func TestCardKeyFoundConfirmedAtPose(t *testing.T) {
 		}
 		m := ix.Match(&desc)
 		d := m.Dist
-		if m.ID != "shown" || d > cardRefBandDist/2 {
+		if m.ID != "shown" || d > refBandDist/2 {
 			t.Fatalf("the face matches %s at %.3f", m.ID, d)
 		}
 		ix.Threshold = d / 2
@@ -182,7 +182,7 @@ func TestCardKeysVerifyAt(t *testing.T) {
 			t.Fatal(err)
 		}
 		share := float64(v.Found) / float64(max(1, v.Taught))
-		if got := v.Found >= cardRefBandFound && share >= cardRefBandShare; got != c.found {
+		if got := v.Found >= refBandFound && share >= refBandShare; got != c.found {
 			t.Errorf("%s: %d of %d taught keypoints found (%d pairs, %d inliers), want found %v", c.name, v.Found, v.Taught, v.Pairs, v.Inliers, c.found)
 		}
 	}
@@ -215,7 +215,7 @@ func TestCardVerifyUntil(t *testing.T) {
 	for i := range skip {
 		skip[i] = i%index.ChromN < 2 // the card's left columns hidden
 	}
-	enough := index.Enough{Found: cardRefMinFound, Share: cardRefMinShare}
+	enough := index.Enough{Found: refMinFound, Share: refMinShare}
 	stopped := 0
 	for _, c := range []struct {
 		name    string
@@ -240,7 +240,7 @@ func TestCardVerifyUntil(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := enough.Stands(until), cardRefVerified(true, all); got != want {
+		if got, want := enough.Stands(until), refVerified(true, all); got != want {
 			t.Errorf("%s: stands %v stopped early (%d of %d found), %v verified to the end (%d of %d)", c.name, got, until.Found, until.Taught, want, all.Found, all.Taught)
 		}
 		first, err := k.VerifyAt(grey, c.corners, c.keys[:1], c.skip, nil)

@@ -163,7 +163,7 @@ func TestCardsMaskCalibrate(t *testing.T) {
 		t.Logf("%d taught: masked comparisons of taught cards %d, right %d (%.1f%%); untaught %d, taken %d, lowest ratio within the threshold %.3f",
 			n, taught, right, 100*float64(right)/float64(max(1, taught)), untaught, falseIDs, lowest)
 		// The face alone; a masked match must then be confirmed by its
-		// keypoints at its pose (cardRefClear).
+		// keypoints at its pose (refClear).
 		if falseIDs*400 > untaught {
 			t.Errorf("%d taught: %d of %d untaught cards taken masked, want at most 0.25%%", n, falseIDs, untaught)
 		}

@@ -19,7 +19,7 @@ import (
 // and a far match is not compared again without its occluded blocks; the
 // same outlines are without the reference.
 func TestCardRefCompareChanged(t *testing.T) {
-	img := cardBlocksForTest(t, 8)
+	img := blocksForTest(t, 8)
 	// The taught card "a" is the picture inside card; other shows
 	// another picture.
 	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 210}, {X: 850, Y: 430}, {X: 690, Y: 420}}
@@ -29,13 +29,13 @@ func TestCardRefCompareChanged(t *testing.T) {
 	if err := d.Rectify(img, card, 0); err != nil {
 		t.Fatal(err)
 	}
-	r := cardReaderOfCanon(t, d)
+	r := readerOfCanon(t, d)
 	var traced []index.Match
 	r.trace = func(_ image.Rectangle, m index.Match) { traced = append(traced, m) }
-	r.times = newCardTimes()
+	r.times = newTimes()
 	// The shrunk frame's changed pixels: those inside the quadrilaterals
 	// given.
-	changed := func(qs ...[4]geom.Point) { t.Helper(); cardChangedForTest(t, r, qs...) }
+	changed := func(qs ...[4]geom.Point) { t.Helper(); changedForTest(t, r, qs...) }
 	read := func(ref bool, o outline.Candidate) (string, bool) {
 		t.Helper()
 		r.refUsed = ref
@@ -85,8 +85,8 @@ func TestCardRefCompareChanged(t *testing.T) {
 		if id, _ := read(ref, far); id != Unknown {
 			t.Fatalf("another picture read %q", id)
 		}
-		if len(traced) != 1 || traced[0].Dist < cardRefOccludedFar {
-			t.Fatalf("setup: another picture's match %+v, want one at %v or more", traced, cardRefOccludedFar)
+		if len(traced) != 1 || traced[0].Dist < refOccludedFar {
+			t.Fatalf("setup: another picture's match %+v, want one at %v or more", traced, refOccludedFar)
 		}
 		return r.times.n["    compared without occluders"]
 	}
@@ -98,9 +98,9 @@ func TestCardRefCompareChanged(t *testing.T) {
 	}
 }
 
-// cardReaderOfCanon returns a reader whose index holds one card, "a": the
+// readerOfCanon returns a reader whose index holds one card, "a": the
 // picture in d.canon as it is; the test closes it.
-func cardReaderOfCanon(t *testing.T, d *index.Describer) *Reader {
+func readerOfCanon(t *testing.T, d *index.Describer) *Reader {
 	t.Helper()
 	var ds [4]index.Desc
 	if err := d.Describe(&ds); err != nil {
@@ -120,9 +120,9 @@ func cardReaderOfCanon(t *testing.T, d *index.Describer) *Reader {
 	return r
 }
 
-// cardChangedForTest sets r's shrunk changed mask (of a 1280×720 frame) to
+// changedForTest sets r's shrunk changed mask (of a 1280×720 frame) to
 // the pixels inside the quadrilaterals qs.
-func cardChangedForTest(t *testing.T, r *Reader, qs ...[4]geom.Point) {
+func changedForTest(t *testing.T, r *Reader, qs ...[4]geom.Point) {
 	t.Helper()
 	if r.ref.Mask.Rows() != 720/change.Shrink || r.ref.Mask.Cols() != 1280/change.Shrink {
 		r.ref.Mask.Close()
@@ -144,13 +144,13 @@ func cardChangedForTest(t *testing.T, r *Reader, qs ...[4]geom.Point) {
 	}
 }
 
-// cardBlocksForTest returns a 1280×720 BGR frame of 12 px blocks in
+// blocksForTest returns a 1280×720 BGR frame of 12 px blocks in
 // random colours (rand seed), slightly blurred: shapes a card's picture
 // has. The test closes it.
-func cardBlocksForTest(t testing.TB, seed int64) gocv.Mat {
+func blocksForTest(t testing.TB, seed int64) gocv.Mat {
 	t.Helper()
 	rng := rand.New(rand.NewSource(seed))
-	img, px := cardFrameForTest(t)
+	img, px := frameForTest(t)
 	for by := 0; by < 720; by += 12 {
 		for bx := 0; bx < 1280; bx += 12 {
 			c := [3]uint8{uint8(rng.Intn(256)), uint8(rng.Intn(256)), uint8(rng.Intn(256))}
@@ -165,9 +165,9 @@ func cardBlocksForTest(t testing.TB, seed int64) gocv.Mat {
 	return img
 }
 
-// cardFrameForTest returns a 1280×720 BGR frame and its pixels; the test
+// frameForTest returns a 1280×720 BGR frame and its pixels; the test
 // closes it.
-func cardFrameForTest(t testing.TB) (gocv.Mat, []byte) {
+func frameForTest(t testing.TB) (gocv.Mat, []byte) {
 	t.Helper()
 	img := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
 	t.Cleanup(func() { img.Close() })
@@ -183,17 +183,17 @@ func cardFrameForTest(t testing.TB) (gocv.Mat, []byte) {
 // stopped: the same reading as one from the start, without comparing the
 // quick reading's outlines again.
 func TestCardQuickReadGoesOn(t *testing.T) {
-	img := cardBlocksForTest(t, 9)
+	img := blocksForTest(t, 9)
 	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 210}, {X: 850, Y: 430}, {X: 690, Y: 420}}
 	d := index.NewDescriber()
 	defer d.Close()
 	if err := d.Rectify(img, card, 0); err != nil {
 		t.Fatal(err)
 	}
-	r := cardReaderOfCanon(t, d)
-	r.times = newCardTimes()
+	r := readerOfCanon(t, d)
+	r.times = newTimes()
 	r.refUsed = true
-	cardChangedForTest(t, r, card)
+	changedForTest(t, r, card)
 	// Most of the card, cut across by a thumb: read only extended to a
 	// card's proportions (a try after the quick ones).
 	half := outline.Candidate{Q: [4]geom.Point{card[0], card[1], {X: 853, Y: 360}, {X: 693, Y: 350}}, Refined: true}
@@ -202,7 +202,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 		m     index.Match
 		tries int
 	}
-	read := func(quick bool, qr *cardQuickRead) reading {
+	read := func(quick bool, qr *quickRead) reading {
 		t.Helper()
 		r.forgetStill()
 		r.startStill()
@@ -217,7 +217,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 	if whole.rd.ID != "a" || whole.tries < 2 {
 		t.Fatalf("setup: the half card read %q in %d tries, want a after the quick ones", whole.rd.ID, whole.tries)
 	}
-	var qr cardQuickRead
+	var qr quickRead
 	quick := read(true, &qr)
 	if quick.rd.ID != Unknown || !qr.set || qr.next <= 0 {
 		t.Fatalf("setup: the quick reading read %q (%+v), want nothing and where it stopped", quick.rd.ID, qr)
@@ -238,7 +238,7 @@ func TestCardQuickReadGoesOn(t *testing.T) {
 // example's own entry by an outline tried grown (the card's inner frame) is
 // the outline grown.
 func TestCardGrownExampleOutline(t *testing.T) {
-	img := cardBlocksForTest(t, 10)
+	img := blocksForTest(t, 10)
 	card := [4]geom.Point{{X: 700, Y: 200}, {X: 860, Y: 200}, {X: 860, Y: 424}, {X: 700, Y: 424}}
 	d := index.NewDescriber()
 	defer d.Close()
@@ -256,7 +256,7 @@ func TestCardGrownExampleOutline(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	r.times = newCardTimes()
+	r.times = newTimes()
 	rd, _, m, err := r.readLearned(img, outline.Candidate{Q: card, Refined: true})
 	if err != nil {
 		t.Fatal(err)
@@ -269,11 +269,11 @@ func TestCardGrownExampleOutline(t *testing.T) {
 			t.Fatalf("corners %v, want the card's %v", rd.Corners, card)
 		}
 	}
-	if q := cardMatchedOutline(card, index.GrowInner, m); q != card {
+	if q := matchedOutline(card, index.GrowInner, m); q != card {
 		t.Errorf("keypoints looked for at %v, want the card's %v", q, card)
 	}
 	m.Grown = false
-	if q := cardMatchedOutline(card, index.GrowInner, m); q != geom.GrowQuad(card, index.GrowInner) {
+	if q := matchedOutline(card, index.GrowInner, m); q != geom.GrowQuad(card, index.GrowInner) {
 		t.Errorf("an example's own entry matched by the outline grown: %v, want it grown", q)
 	}
 }

@@ -113,7 +113,7 @@ func TestCardTeachCropRepeating(t *testing.T) {
 // wrong way (art 21: dark green, its text panel alone an outline in both;
 // art 78: doubled across its width into the table in both; art 45) are
 // taught as the card: the outline chosen must hold the keypoints common to
-// the photos (cards_teach_common.go). The card's true outline in each
+// the photos (index/teach_common.go). The card's true outline in each
 // photo then matches what was taught within the match threshold
 // (index.DefaultThreshold); chosen by likeness alone, it was 1.36–1.43 away.
 func TestCardTeachCommonKeys(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"math"
+
+	"gocv.io/x/gocv"
 )
 
 // Defaults of [TrackerConfig].
@@ -97,14 +99,14 @@ type Shown struct {
 // deterministic, and not safe for concurrent use.
 type Tracker struct {
 	cfg      TrackerConfig
-	tracks   []*cardTrack
+	tracks   []*track
 	showings map[string]int
 	last     int
 	started  bool
 }
 
-// cardTrack follows one card in view.
-type cardTrack struct {
+// track follows one card in view.
+type track struct {
 	id        string
 	last      image.Point // centre when last seen
 	size      float64
@@ -163,13 +165,13 @@ func (t *Tracker) Observe(frame int, cards []Reading) ([]Shown, error) {
 	}
 	var pairs []pair
 	for ri, c := range cards {
-		ctr := cardBoxCentre(c.Box)
+		ctr := boxCentre(c.Box)
 		for k, tr := range t.tracks {
 			if tr.id != c.ID {
 				continue
 			}
-			size := math.Max(tr.size, cardBoxSize(c.Box))
-			d := cardPtDist(ctr, tr.last)
+			size := math.Max(tr.size, boxSize(c.Box))
+			d := ptDist(ctr, tr.last)
 			if d <= t.cfg.MatchDistance*size {
 				pairs = append(pairs, pair{ri, k, d})
 			}
@@ -183,17 +185,17 @@ func (t *Tracker) Observe(frame int, cards []Reading) ([]Shown, error) {
 	usedR := make([]bool, len(cards))
 	usedK := make([]bool, len(t.tracks))
 	var events []Shown
-	see := func(tr *cardTrack, c Reading) {
-		ctr := cardBoxCentre(c.Box)
+	see := func(tr *track, c Reading) {
+		ctr := boxCentre(c.Box)
 		gap := frame - tr.lastFrame - 1
-		moved := cardPtDist(ctr, tr.anchor) > t.cfg.MoveTolerance*math.Max(tr.size, cardBoxSize(c.Box))
+		moved := ptDist(ctr, tr.anchor) > t.cfg.MoveTolerance*math.Max(tr.size, boxSize(c.Box))
 		if tr.runLen == 0 || gap > t.cfg.MaxGap || moved {
 			tr.anchor, tr.runStart, tr.runLen, tr.confSum = ctr, frame, 0, 0
 		}
 		tr.runLen++
 		tr.confSum += c.Confidence
 		tr.last, tr.lastFrame = ctr, frame
-		tr.size = cardBoxSize(c.Box)
+		tr.size = boxSize(c.Box)
 		if tr.reported || tr.runLen < t.cfg.StableFrames {
 			return
 		}
@@ -218,7 +220,7 @@ func (t *Tracker) Observe(frame int, cards []Reading) ([]Shown, error) {
 		if usedR[ri] {
 			continue
 		}
-		tr := &cardTrack{id: c.ID, size: cardBoxSize(c.Box), lastFrame: frame - 1}
+		tr := &track{id: c.ID, size: boxSize(c.Box), lastFrame: frame - 1}
 		t.tracks = append(t.tracks, tr)
 		see(tr, c)
 	}
@@ -236,14 +238,57 @@ func (t *Tracker) Observe(frame int, cards []Reading) ([]Shown, error) {
 	return events, nil
 }
 
-func cardBoxCentre(b image.Rectangle) image.Point {
+func boxCentre(b image.Rectangle) image.Point {
 	return image.Pt((b.Min.X+b.Max.X)/2, (b.Min.Y+b.Max.Y)/2)
 }
 
-func cardBoxSize(b image.Rectangle) float64 {
+func boxSize(b image.Rectangle) float64 {
 	return math.Max(1, float64(max(b.Dx(), b.Dy())))
 }
 
-func cardPtDist(a, b image.Point) float64 {
+func ptDist(a, b image.Point) float64 {
 	return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y))
+}
+
+// Watcher reads the cards in each frame and reports the ones shown: a
+// [Reader] feeding a [Tracker]. It is what a live loop calls once
+// per frame; not safe for concurrent use.
+type Watcher struct {
+	Reader  *Reader
+	Tracker *Tracker
+	// last holds the cards read in the frame last observed.
+	last []Reading
+}
+
+// NewWatcher returns a watcher reading with r and tracking with cfg.
+func NewWatcher(r *Reader, cfg TrackerConfig) *Watcher {
+	return &Watcher{Reader: r, Tracker: NewTracker(cfg)}
+}
+
+// Observe reads frame (its index and image) and returns the cards shown as
+// of it.
+func (w *Watcher) Observe(frame int, img gocv.Mat) ([]Shown, error) {
+	cards, err := w.Reader.ReadCards(img)
+	w.last = cards
+	if err != nil {
+		return nil, err
+	}
+	return w.Tracker.Observe(frame, cards)
+}
+
+// InView returns the cards read in the frame last observed (for drawing
+// them on a preview).
+func (w *Watcher) InView() []Reading { return w.last }
+
+// Shown is Observe returning only the content ids of the cards shown.
+func (w *Watcher) Shown(frame int, img gocv.Mat) ([]string, error) {
+	evs, err := w.Observe(frame, img)
+	if err != nil || len(evs) == 0 {
+		return nil, err
+	}
+	ids := make([]string, len(evs))
+	for i, e := range evs {
+		ids[i] = e.Card.ID
+	}
+	return ids, nil
 }

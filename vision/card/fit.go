@@ -20,35 +20,35 @@ import (
 // card: the usual threshold and ratio decide (and, with the reference, its
 // confirmation), so an untaught card stays unknown.
 const (
-	cardFitStep   = 0.04 // the first move, of the card's width
-	cardFitHalves = 3    // the move is halved this often when nothing helps
-	cardFitEvals  = 16   // outlines compared at most per fit (training: as many read as with 24 or 40, within noise)
-	cardFitFrame  = 4    // fits a frame
-	cardFitMargin = 16   // canvas pixels around the outline (index.CanonSize wide)
+	fitStep   = 0.04 // the first move, of the card's width
+	fitHalves = 3    // the move is halved this often when nothing helps
+	fitEvals  = 16   // outlines compared at most per fit (training: as many read as with 24 or 40, within noise)
+	fitFrame  = 4    // fits a frame
+	fitMargin = 16   // canvas pixels around the outline (index.CanonSize wide)
 )
 
-// cardFitTried is an outline whose fit to card id did not make it taken
+// fitTried is an outline whose fit to card id did not make it taken
 // for that card.
-type cardFitTried struct {
+type fitTried struct {
 	q  [4]geom.Point
 	id string
 }
 
-// cardFitSame is how far (pixels, any corner) an outline may lie from one
+// fitSame is how far (pixels, any corner) an outline may lie from one
 // fitted in vain in the last frame to be that one again: a card lying
 // still is not fitted again every frame.
-const cardFitSame = 1.5
+const fitSame = 1.5
 
 // fitOutline fits the outline q grown by grow (its match m, not taken) to
 // its nearest card when that is near and the frame's fits are not spent,
 // and returns the outline, its growth and its match then.
 func (r *Reader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m index.Match) ([4]geom.Point, float64, index.Match, error) {
-	if m.ID == "" || m.Dist >= cardKeyMissDist || m.Dist >= cardKeyMissRatio*m.Second || r.fits >= cardFitFrame {
+	if m.ID == "" || m.Dist >= keyMissDist || m.Dist >= keyMissRatio*m.Second || r.fits >= fitFrame {
 		return q, grow, m, nil
 	}
 	gq, id := geom.GrowQuad(q, grow), m.ID
 	for _, f := range r.fitLast {
-		if f.id == m.ID && outline.AltDistance(gq, outline.Candidate{Q: f.q}) <= cardFitSame {
+		if f.id == m.ID && outline.AltDistance(gq, outline.Candidate{Q: f.q}) <= fitSame {
 			r.fitFailed = append(r.fitFailed, f)
 			return q, grow, m, nil
 		}
@@ -62,7 +62,7 @@ func (r *Reader) fitOutline(img gocv.Mat, q [4]geom.Point, grow float64, m index
 		q, grow, m = fq, 0, fm
 	}
 	if !r.opts.Index.Accepts(m) {
-		r.fitFailed = append(r.fitFailed, cardFitTried{q: gq, id: id})
+		r.fitFailed = append(r.fitFailed, fitTried{q: gq, id: id})
 	}
 	return q, grow, m, nil
 }
@@ -81,7 +81,7 @@ func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m index.Match) ([4]geo
 	// The place around the outline is warped once, to a canvas on which
 	// the outline is index.CanonSize pixels wide; each outline tried is warped
 	// from there.
-	const c, lo = index.CanonSize + 2*cardFitMargin, cardFitMargin
+	const c, lo = index.CanonSize + 2*fitMargin, fitMargin
 	var src [4][2]float64
 	for k, p := range q {
 		src[k] = [2]float64{float64(p.X), float64(p.Y)}
@@ -110,16 +110,16 @@ func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m index.Match) ([4]geo
 		return q, m, false, err
 	}
 	start := best
-	step := cardFitStep * geom.QuadWidth(q)
+	step := fitStep * geom.QuadWidth(q)
 	evals := 1
-	for halves := 0; halves <= cardFitHalves && evals < cardFitEvals; {
+	for halves := 0; halves <= fitHalves && evals < fitEvals; {
 		moved := false
 		for k := range 4 {
 			for _, sgn := range [2]float64{1, -1} {
-				if evals >= cardFitEvals {
+				if evals >= fitEvals {
 					break
 				}
-				q2, ok := cardShiftSide(q, k, sgn*step)
+				q2, ok := shiftSide(q, k, sgn*step)
 				if !ok {
 					continue
 				}
@@ -157,10 +157,10 @@ func (r *Reader) fitToCard(img gocv.Mat, q [4]geom.Point, m index.Match) ([4]geo
 	return q, ix.Match(ds), true, nil
 }
 
-// cardShiftSide moves side k of q (from q[k] to q[k+1]) outwards by t
+// shiftSide moves side k of q (from q[k] to q[k+1]) outwards by t
 // pixels (inwards when negative), its ends sliding along the neighbouring
 // sides; false when the result is no convex quadrilateral.
-func cardShiftSide(q [4]geom.Point, k int, t float64) ([4]geom.Point, bool) {
+func shiftSide(q [4]geom.Point, k int, t float64) ([4]geom.Point, bool) {
 	pt := func(p geom.Point) [2]float64 { return [2]float64{float64(p.X), float64(p.Y)} }
 	a, b := pt(q[k]), pt(q[(k+1)%4])
 	dx, dy := b[0]-a[0], b[1]-a[1]
