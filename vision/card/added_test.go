@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"image"
@@ -6,7 +6,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -66,11 +65,11 @@ func TestCardsAddedEveryFrame(t *testing.T) {
 		t.Skip("renders and reads 26 frames")
 	}
 	seed := cardsTrembleSeed + 6 // not one of the benchmark's
-	cardsReadEveryFrame(t, seed, cardsAddedFrames, func(i int, r *card.Reader, what string) {
+	cardsReadEveryFrame(t, seed, cardsAddedFrames, func(i int, r *Reader, what string) {
 		switch {
-		case i >= 1 && i <= cardsAddedMoves && !r.PartlyFollowedForTest():
+		case i >= 1 && i <= cardsAddedMoves && !r.partlyFollowedForTest():
 			t.Errorf("%s: the card sliding in, not partly followed", what)
-		case i > cardsAddedMoves && i < card.CardFollowFramesForTest && !r.FollowedForTest():
+		case i > cardsAddedMoves && i < followFrames && !r.followedForTest():
 			t.Errorf("%s: the card in place, not followed", what)
 		}
 	})

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"fmt"
@@ -12,7 +12,6 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -49,7 +48,7 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 	slowest := make([]float64, len(tables))
 	nfs := 0.0 // frames counted a table
 	for ti, bg := range tables {
-		r, err := card.NewReader(card.Options{Index: ix})
+		r, err := NewReader(Options{Index: ix})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,14 +71,14 @@ func TestCardsNewFrameBreakdown(t *testing.T) {
 		for _, s := range steps {
 			read(s)
 		}
-		r.TimeCardsForTest(true)
+		r.timeCardsForTest(true)
 		var frameMS []float64
 		byFrame := make([][]float64, len(steps))
 		sum := map[string]part{}
 		for range rounds {
 			for si, s := range steps {
 				dt := read(s)
-				d, n := r.CardTimesForTest()
+				d, n := r.cardTimesForTest()
 				if !s.counted {
 					continue
 				}
@@ -252,10 +251,10 @@ func TestCardsNewFrameCPU(t *testing.T) {
 	rounds := positiveOr(*cardRounds, 12)
 	ix, _ := cardsTeachAll(t, 100, 2)
 	tables := synth.Backgrounds()
-	readers := make([]*card.Reader, len(tables))
+	readers := make([]*Reader, len(tables))
 	steps := make([][]cardsStep, len(tables))
 	for ti, bg := range tables {
-		r, err := card.NewReader(card.Options{Index: ix})
+		r, err := NewReader(Options{Index: ix})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -269,7 +268,7 @@ func TestCardsNewFrameCPU(t *testing.T) {
 		}()
 		steps[ti] = s
 	}
-	read := func(r *card.Reader, s cardsStep) float64 {
+	read := func(r *Reader, s cardsStep) float64 {
 		t.Helper()
 		if err := r.SetBackground(*s.bg); err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"bufio"
@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"tablecam/vision"
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -49,7 +48,7 @@ func TestCardsReadingDigest(t *testing.T) {
 	vision.SetOpenCVThreads(1)
 	t.Cleanup(func() { vision.SetOpenCVThreads(before) })
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +73,7 @@ func TestCardsReadingDigest(t *testing.T) {
 	var seeds []int64
 	var cpu [2]time.Duration
 	frames := 0
-	read := func(s synth.CardScene, ref bool) ([]card.Reading, []synth.CardTruth) {
+	read := func(s synth.CardScene, ref bool) ([]Reading, []synth.CardTruth) {
 		m, truth, err := synth.RenderCardScene(s)
 		defer m.Close()
 		if err != nil {
@@ -131,9 +130,9 @@ func TestCardsReadingDigest(t *testing.T) {
 			seeds = append(seeds, seed)
 			s := cardsLearnedScene(seed, n, false, cardsUntaughtCalib)
 			got, truth := read(s, ref)
-			untaught.add(cardsMatch(got, truth, func(synth.CardTruth) string { return card.Unknown }))
+			untaught.add(cardsMatch(got, truth, func(synth.CardTruth) string { return Unknown }))
 			for _, g := range got {
-				if g.ID != card.Unknown && g.Method == card.MethodLearned {
+				if g.ID != Unknown && g.Method == MethodLearned {
 					falseIDs++
 				}
 			}

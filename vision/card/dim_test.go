@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"image"
@@ -7,7 +7,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
@@ -21,10 +20,10 @@ const cardsKeySearchN = 16
 // search with a reader, the frame, the card's place (its box and a third
 // around it) and the card; it returns the scenes rendered.
 func cardsKeySearch(t *testing.T, seed int64, scenes int, set func(k int64, s *synth.CardScene),
-	search func(r *card.Reader, m gocv.Mat, place image.Rectangle, tr synth.CardTruth)) int {
+	search func(r *Reader, m gocv.Mat, place image.Rectangle, tr synth.CardTruth)) int {
 	t.Helper()
 	ix, _ := cardsTeachAll(t, cardsKeySearchN, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +47,9 @@ func cardsKeySearch(t *testing.T, seed int64, scenes int, set func(k int64, s *s
 
 // cardsKeySearchFinds reports whether searching place of m for keypoints
 // (the card's short side short, 0 if not known) reads card tr.
-func cardsKeySearchFinds(t *testing.T, r *card.Reader, m gocv.Mat, place image.Rectangle, short float64, tr synth.CardTruth) bool {
+func cardsKeySearchFinds(t *testing.T, r *Reader, m gocv.Mat, place image.Rectangle, short float64, tr synth.CardTruth) bool {
 	t.Helper()
-	got, err := card.SearchPlaceKeysForTest(r, m, place, short)
+	got, err := searchPlaceKeysForTest(r, m, place, short)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +72,7 @@ func TestCardKeySearchDim(t *testing.T) {
 	cards := cardsKeySearch(t, cardsDimSeed, scenes, func(k int64, s *synth.CardScene) {
 		s.Lighting = synth.Lighting{Level: 0.2}
 		s.Cards[0].Tilt = 40
-	}, func(r *card.Reader, m gocv.Mat, place image.Rectangle, tr synth.CardTruth) {
+	}, func(r *Reader, m gocv.Mat, place image.Rectangle, tr synth.CardTruth) {
 		if cardsKeySearchFinds(t, r, m, place, 0, tr) {
 			found++
 		}
@@ -97,7 +96,7 @@ func TestCardKeySearchSmall(t *testing.T) {
 		s.Cards[0].Width, s.Cards[0].Tilt = 50+float64(k%5)*5, float64(k%4)*15
 		s.Lighting = synth.Lighting{}
 		s.Cards[0].Finger = false
-	}, func(r *card.Reader, m gocv.Mat, place image.Rectangle, tr synth.CardTruth) {
+	}, func(r *Reader, m gocv.Mat, place image.Rectangle, tr synth.CardTruth) {
 		c := tr.Corners
 		side := func(a, b geom.Point) float64 { return math.Hypot(float64(a.X-b.X), float64(a.Y-b.Y)) }
 		short := min(side(c[0], c[1])+side(c[2], c[3]), side(c[1], c[2])+side(c[3], c[0])) / 2

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 // Held-out evaluation of card reading on synthetic scenes (vision/synth):
 // stickers per condition, taught cards among 100 and 500, false
@@ -34,7 +34,6 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/stickers"
-	"tablecam/vision/card"
 	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
@@ -72,7 +71,7 @@ func cardsRefName(ref bool) string {
 // same table) as its reference, as the live pipeline gives it. cpu is the
 // reading's own CPU time (a live reader gets the reference once, not every
 // frame).
-func cardsRead(r *card.Reader, s synth.CardScene, m gocv.Mat, ref bool) (got []card.Reading, cpu time.Duration, err error) {
+func cardsRead(r *Reader, s synth.CardScene, m gocv.Mat, ref bool) (got []Reading, cpu time.Duration, err error) {
 	bg := gocv.NewMat()
 	if ref {
 		bg.Close()
@@ -205,7 +204,7 @@ func (s cardsScore) rate() float64 { return float64(s.right) / float64(max(1, s.
 
 // cardsMatch pairs readings with true cards by box centre and scores them;
 // want returns the id a true card should be read as.
-func cardsMatch(got []card.Reading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
+func cardsMatch(got []Reading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
 	var s cardsScore
 	used := make([]bool, len(got))
 	for _, tr := range truth {
@@ -229,7 +228,7 @@ func cardsMatch(got []card.Reading, truth []synth.CardTruth, want func(synth.Car
 		switch g := got[gi]; {
 		case g.ID == want(tr):
 			s.right++
-		case g.ID == card.Unknown:
+		case g.ID == Unknown:
 			s.unknown++
 		default:
 			s.wrong++
@@ -238,7 +237,7 @@ func cardsMatch(got []card.Reading, truth []synth.CardTruth, want func(synth.Car
 	for i, u := range used {
 		if !u {
 			s.extra++
-			if got[i].ID != card.Unknown {
+			if got[i].ID != Unknown {
 				s.extraTaught++
 			}
 		}
@@ -251,18 +250,18 @@ func cardsMatch(got []card.Reading, truth []synth.CardTruth, want func(synth.Car
 // whose outline's centre lies on a card whose sticker was read too (a
 // second reading of that card); off, those whose centre lies on no card
 // (a stretch of table, a shadow or a hand reported as a card).
-func cardsLearnedStrays(got []card.Reading, truth []synth.CardTruth) (twice, off int) {
+func cardsLearnedStrays(got []Reading, truth []synth.CardTruth) (twice, off int) {
 	for _, g := range got {
-		if g.Method != card.MethodLearned {
+		if g.Method != MethodLearned {
 			continue
 		}
 		c := cardsCentre(g.Corners)
 		on, stuck := false, false
 		for _, tr := range truth {
-			if card.PointInQuadForTest(c, tr.Corners) {
+			if geom.InQuad(c, tr.Corners) {
 				on = true
-				stuck = stuck || slices.ContainsFunc(got, func(m card.Reading) bool {
-					return m.Method == card.MethodMarker && card.PointInQuadForTest(cardsCentre(m.Corners), tr.Corners)
+				stuck = stuck || slices.ContainsFunc(got, func(m Reading) bool {
+					return m.Method == MethodMarker && geom.InQuad(cardsCentre(m.Corners), tr.Corners)
 				})
 			}
 		}
@@ -285,7 +284,7 @@ func cardsCentre(q [4]geom.Point) geom.Point {
 // reading of its marker id (and the content the map gives it) holds the
 // sticker's centre in its box; wrong when only readings of other ids do; a
 // reading holding no sticker's centre is a phantom (extra).
-func cardsMatchMarkers(got []card.Reading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
+func cardsMatchMarkers(got []Reading, truth []synth.CardTruth, want func(synth.CardTruth) string) cardsScore {
 	var s cardsScore
 	used := make([]bool, len(got))
 	for _, tr := range truth {
@@ -407,7 +406,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 	if cardsEvalFull() {
 		scenes = 60
 	}
-	r, err := card.NewReader(card.Options{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +416,7 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 		if e, ok := mm.Lookup(tr.Marker); ok {
 			return e.Content
 		}
-		return card.Unknown
+		return Unknown
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -459,9 +458,9 @@ func cardsEvalMarkers(t *testing.T, ref bool) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var marked []card.Reading
+			var marked []Reading
 			for _, g := range got {
-				if g.Method == card.MethodMarker {
+				if g.Method == MethodMarker {
 					marked = append(marked, g)
 				}
 			}
@@ -549,7 +548,7 @@ type cardsTrace struct {
 
 // cardsCollect reads scenes and returns every outline's best match,
 // labelled against the truth.
-func cardsCollect(t testing.TB, r *card.Reader, seeds []int64, n int, taught bool, untaughtBase int64) []cardsTrace {
+func cardsCollect(t testing.TB, r *Reader, seeds []int64, n int, taught bool, untaughtBase int64) []cardsTrace {
 	t.Helper()
 	var out []cardsTrace
 	for _, seed := range seeds {
@@ -559,7 +558,7 @@ func cardsCollect(t testing.TB, r *card.Reader, seeds []int64, n int, taught boo
 			m.Close()
 			continue
 		}
-		r.TraceMatchesForTest(func(box image.Rectangle, id string, dist, second float64) {
+		r.traceMatchesForTest(func(box image.Rectangle, id string, dist, second float64) {
 			tr := cardsTraceTruth(box, truth)
 			if tr == nil {
 				// No card under most of it: a table pattern, a hand.
@@ -571,7 +570,7 @@ func cardsCollect(t testing.TB, r *card.Reader, seeds []int64, n int, taught boo
 		if _, err := r.ReadCards(m); err != nil {
 			t.Fatal(err)
 		}
-		r.TraceMatchesForTest(nil)
+		r.traceMatchesForTest(nil)
 		m.Close()
 	}
 	return out
@@ -634,7 +633,7 @@ func TestCardsCalibrate(t *testing.T) {
 		n, scenes = 100, 1500
 	}
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -679,7 +678,7 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 	}
 	n = positiveOr(*confirmN, n) // another count of cards taught
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -713,7 +712,7 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 			m.Close()
 			continue
 		}
-		r.TraceConfirmKeysForTest(func(box image.Rectangle, id string, c card.ConfirmKeysForTest) {
+		r.traceConfirmKeysForTest(func(box image.Rectangle, id string, c confirmKeysForTest) {
 			tr := cardsTraceTruth(box, truth)
 			right := taught && tr != nil && id == cardsID(tr.Art)
 			if dump != nil {
@@ -738,7 +737,7 @@ func TestCardsConfirmCalibrate(t *testing.T) {
 			}
 		})
 		_, _, err = cardsRead(r, s, m, true)
-		r.TraceConfirmKeysForTest(nil)
+		r.traceConfirmKeysForTest(nil)
 		m.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -821,7 +820,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 	// -eval-whole-frame measures the reading of single pictures (tablecam
 	// card): SearchWholeFrame.
 	whole := *evalWholeFrame
-	r, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: whole})
+	r, err := NewReader(Options{Index: ix, SearchWholeFrame: whole})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -876,7 +875,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 		if !ok {
 			continue
 		}
-		fs.add(cardsMatch(got, truth, func(synth.CardTruth) string { return card.Unknown }))
+		fs.add(cardsMatch(got, truth, func(synth.CardTruth) string { return Unknown }))
 		falseIDs += len(cardsFalseIDs(got))
 	}
 	cardsCheckSeeds(t, teachSeeds, evalSeeds)
@@ -903,7 +902,7 @@ func cardsEvalLearned(t *testing.T, n, scenes, untaughtScenes int, ref bool) {
 
 // cardsReadUntaught reads the scene of untaught cards of seed (art from
 // untaughtBase) with r; false when it could not be rendered.
-func cardsReadUntaught(t *testing.T, r *card.Reader, seed int64, n int, untaughtBase int64, ref bool) ([]card.Reading, []synth.CardTruth, bool) {
+func cardsReadUntaught(t *testing.T, r *Reader, seed int64, n int, untaughtBase int64, ref bool) ([]Reading, []synth.CardTruth, bool) {
 	t.Helper()
 	s := cardsLearnedScene(seed, n, false, untaughtBase)
 	m, truth, err := synth.RenderCardScene(s)
@@ -920,10 +919,10 @@ func cardsReadUntaught(t *testing.T, r *card.Reader, seed int64, n int, untaught
 
 // cardsFalseIDs are the readings of got that name a taught card (in a
 // scene of untaught cards: false identifications).
-func cardsFalseIDs(got []card.Reading) []card.Reading {
-	var out []card.Reading
+func cardsFalseIDs(got []Reading) []Reading {
+	var out []Reading
 	for _, g := range got {
-		if g.ID != card.Unknown && g.Method == card.MethodLearned {
+		if g.ID != Unknown && g.Method == MethodLearned {
 			out = append(out, g)
 		}
 	}
@@ -979,7 +978,7 @@ func cardsBenchRead(b *testing.B, whole bool) {
 // cardsBenchTable reads the benchmark's frame on table bg, with the empty
 // table as the reader's reference when ref.
 func cardsBenchTable(b *testing.B, ix *index.Index, bg synth.Background, whole, ref bool) {
-	r, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: whole})
+	r, err := NewReader(Options{Index: ix, SearchWholeFrame: whole})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -1058,7 +1057,7 @@ func cardsBenchName(bg synth.Background, ref bool) string {
 // cardsBenchNew reads BenchmarkReadCards720pNew's cycle of frames on table bg.
 func cardsBenchNew(b *testing.B, ix *index.Index, bg synth.Background, ref bool) {
 	const k = 12
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -1206,15 +1205,15 @@ func TestCardsMethodComparison(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c64, err := card.CanonicalCardForTest(m, truth[0].Corners, 64)
+			c64, err := canonicalCardForTest(m, truth[0].Corners, 64)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := card.AddCanonicalForTest(ix, cardsID(int64(a)), c64); err != nil {
+			if err := addCanonicalForTest(ix, cardsID(int64(a)), c64); err != nil {
 				t.Fatal(err)
 			}
 			hashes[a] = cardsPHash(c64)
-			c128, _ := card.CanonicalCardForTest(m, truth[0].Corners, 128)
+			c128, _ := canonicalCardForTest(m, truth[0].Corners, 128)
 			_, desc := orb.DetectAndCompute(c128, noMask)
 			for r := range desc.Rows() {
 				row := make([]byte, desc.Cols())
@@ -1250,7 +1249,7 @@ func TestCardsMethodComparison(t *testing.T) {
 					break
 				}
 				q++
-				c64, _ := card.CanonicalCardForTest(m, tr.Corners, 64)
+				c64, _ := canonicalCardForTest(m, tr.Corners, 64)
 				// pHash alone.
 				st := time.Now()
 				h := cardsPHash(c64)
@@ -1268,13 +1267,13 @@ func TestCardsMethodComparison(t *testing.T) {
 				}
 				// tablecam's descriptor.
 				st = time.Now()
-				id, _, _, _ := card.CardMatchCanonicalForTest(ix, c64)
+				id, _, _, _ := matchCanonicalForTest(ix, c64)
 				dur[1] += time.Since(st)
 				if id == cardsID(tr.Art) {
 					right[1]++
 				}
 				// ORB + BFMatcher + ratio test, votes per card.
-				c128, _ := card.CanonicalCardForTest(m, tr.Corners, 128)
+				c128, _ := canonicalCardForTest(m, tr.Corners, 128)
 				st = time.Now()
 				_, qd := orb.DetectAndCompute(c128, noMask)
 				votes := make([]int, n)
@@ -1339,7 +1338,7 @@ func TestCardsStickerSheetPhotographed(t *testing.T) {
 	}
 	defer page.Close()
 	onPage := ids[:min(len(ids), perPage)]
-	r, err := card.NewReader(card.Options{Markers: mm})
+	r, err := NewReader(Options{Markers: mm})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,9 @@
-package card_test
+package card
 
 import (
 	"math"
 	"testing"
 
-	"tablecam/vision/card"
 	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/synth"
@@ -17,7 +16,7 @@ import (
 // outline off by a little on both ends better than by more on one.
 func TestCardReaderFitsOutlineToCard(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 8, 2)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +43,7 @@ func TestCardReaderFitsOutlineToCard(t *testing.T) {
 			q[i[0]].X += 0.1 * (c[i[1]].X - c[i[0]].X)
 			q[i[0]].Y += 0.1 * (c[i[1]].Y - c[i[0]].Y)
 		}
-		fq, id, before, after, err := r.FitOutlineForTest(m, q)
+		fq, id, before, after, err := r.fitOutlineForTest(m, q)
 		m.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"flag"

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"fmt"
@@ -8,14 +8,13 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
 // cardsReadKeys are the cards read in got ("marker N" for a sticker, the
 // id for a taught card; unknown ones not counted), each checked to lie on
 // its card of truth.
-func cardsReadKeys(t *testing.T, what string, got []card.Reading, truth []synth.CardTruth) map[string]int {
+func cardsReadKeys(t *testing.T, what string, got []Reading, truth []synth.CardTruth) map[string]int {
 	t.Helper()
 	seen := map[string]int{}
 	for _, g := range got {
@@ -23,7 +22,7 @@ func cardsReadKeys(t *testing.T, what string, got []card.Reading, truth []synth.
 		switch {
 		case g.Marker != nil:
 			k = fmt.Sprint("marker ", *g.Marker)
-		case g.ID != card.Unknown:
+		case g.ID != Unknown:
 			k = g.ID
 		default:
 			continue
@@ -65,7 +64,7 @@ func TestCardsFollow(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer empty.Close()
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +98,9 @@ func TestCardsFollow(t *testing.T) {
 		}
 		done := full
 		switch {
-		case r.FollowedForTest():
+		case r.followedForTest():
 			done = followed
-		case r.PartlyFollowedForTest():
+		case r.partlyFollowedForTest():
 			done = partly
 		}
 		if done != how {
@@ -131,7 +130,7 @@ func TestCardsFollow(t *testing.T) {
 	// next frame is read in full.
 	start()
 	s := s0
-	for i := range card.CardFollowFramesForTest {
+	for i := range followFrames {
 		s = tremble(s)
 		read(fmt.Sprintf("trembling frame %d", i+1), s, want, followed)
 	}
@@ -157,7 +156,7 @@ func TestCardsFollow(t *testing.T) {
 	s.Cards = append(append([]synth.CardSpec(nil), s.Cards...), synth.CardSpec{Art: (a + 30) % 100, Center: image.Pt(640, 360), Angle: 10, FixAngle: true, Width: 130})
 	five := map[string]int{cardsID(a): 1, cardsID(b): 1, cardsID((a + 30) % 100): 1, "marker 2": 1, "marker 17": 1}
 	read("a new card", s, five, partly)
-	for i := 1; i < card.CardFollowFramesForTest; i++ {
+	for i := 1; i < followFrames; i++ {
 		s = tremble(s)
 		read(fmt.Sprintf("a new card, trembling frame %d", i), s, five, followed)
 	}

@@ -1,9 +1,8 @@
-package card_test
+package card
 
 import (
 	"testing"
 
-	"tablecam/vision/card"
 	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
@@ -15,7 +14,7 @@ import (
 func TestCardReadHalfOutline(t *testing.T) {
 	const n = 16
 	ix, seeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,19 +37,19 @@ func TestCardReadHalfOutline(t *testing.T) {
 		top := [4]geom.Point{c[0], c[1], mid(c[1], c[2]), mid(c[3], c[0])}
 		bottom := [4]geom.Point{mid(c[3], c[0]), mid(c[1], c[2]), c[2], c[3]}
 		for _, half := range [][4]geom.Point{top, bottom} {
-			rd, err := card.ReadOutlineForTest(r, m, half)
+			rd, err := readOutlineForTest(r, m, half)
 			if err != nil {
 				t.Fatal(err)
 			}
 			tried++
 			if rd.ID == cardsID(k) {
 				read++
-			} else if rd.ID != card.Unknown {
+			} else if rd.ID != Unknown {
 				t.Errorf("scene %d: half of %s read as %s", seed, cardsID(k), rd.ID)
 			}
 		}
 		quarter := [4]geom.Point{c[0], mid(c[0], c[1]), mid(mid(c[0], c[1]), mid(c[3], c[2])), mid(c[0], c[3])}
-		if rd, err := card.ReadOutlineForTest(r, m, quarter); err != nil || rd.ID != card.Unknown {
+		if rd, err := readOutlineForTest(r, m, quarter); err != nil || rd.ID != Unknown {
 			t.Errorf("scene %d: a quarter of %s read as %q (%v)", seed, cardsID(k), rd.ID, err)
 		}
 		m.Close()

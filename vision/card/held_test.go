@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -126,7 +125,7 @@ func cardsBenchLive(b *testing.B, steps func(testing.TB, synth.Background) ([]ca
 	ix, _ := cardsTeachAll(b, 100, 2)
 	for _, bg := range synth.Backgrounds() {
 		b.Run(string(bg), func(b *testing.B) {
-			r, err := card.NewReader(card.Options{Index: ix})
+			r, err := NewReader(Options{Index: ix})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -145,7 +144,7 @@ func cardsBenchLive(b *testing.B, steps func(testing.TB, synth.Background) ([]ca
 // cardsBenchSteps reads steps with r in turn, each scene's empty table set
 // first, once through (what the reader keeps is built) and then as long as
 // b runs: cpu-ms/op is ReadCards' CPU time per counted step.
-func cardsBenchSteps(b *testing.B, r *card.Reader, steps []cardsStep) {
+func cardsBenchSteps(b *testing.B, r *Reader, steps []cardsStep) {
 	read := func(s cardsStep) time.Duration {
 		if s.bg != nil { // a new scene: its empty table
 			if err := r.SetBackground(*s.bg); err != nil {
@@ -193,12 +192,12 @@ func TestCardsHeldEveryFrame(t *testing.T) {
 // it (by its truth: a card not in a frame is not wanted there), each where
 // its card is in that frame, and nothing else; check, when set, looks at
 // the reader after each frame.
-func cardsReadEveryFrame(t *testing.T, seed int64, frames func(testing.TB, synth.Background, int64) ([]gocv.Mat, [][]synth.CardTruth), check func(i int, r *card.Reader, what string)) {
+func cardsReadEveryFrame(t *testing.T, seed int64, frames func(testing.TB, synth.Background, int64) ([]gocv.Mat, [][]synth.CardTruth), check func(i int, r *Reader, what string)) {
 	t.Helper()
 	ix, _ := cardsTeachAll(t, 100, 2)
 	a, b := seed*7%100, (seed*7+50)%100
 	for _, bg := range []synth.Background{synth.BackgroundFelt, synth.BackgroundCloth} {
-		r, err := card.NewReader(card.Options{Index: ix})
+		r, err := NewReader(Options{Index: ix})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,9 +1,8 @@
-package card_test
+package card
 
 import (
 	"testing"
 
-	"tablecam/vision/card"
 	"tablecam/vision/geom"
 	"tablecam/vision/synth"
 )
@@ -16,7 +15,7 @@ import (
 func TestCardKeyFoundReadOff(t *testing.T) {
 	const n = 16
 	ix, seeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +50,7 @@ func TestCardKeyFoundReadOff(t *testing.T) {
 				if !taught {
 					want = cardsID(k % n) // the keypoints chose a taught card
 				}
-				rd, ok, err := card.ConfirmKeyFoundForTest(r, m, q, want, 20)
+				rd, ok, err := confirmKeyFoundForTest(r, m, q, want, 20)
 				if err != nil {
 					t.Fatal(err)
 				}

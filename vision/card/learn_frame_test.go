@@ -1,9 +1,8 @@
-package card_test
+package card
 
 import (
 	"testing"
 
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -14,12 +13,12 @@ import (
 func TestCardsWholeFrame(t *testing.T) {
 	const n = 16
 	ix, teach := cardsTeachAll(t, n, 3)
-	plain, err := card.NewReader(card.Options{Index: ix})
+	plain, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer plain.Close()
-	whole, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: true})
+	whole, err := NewReader(Options{Index: ix, SearchWholeFrame: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +72,7 @@ func TestCardsWholeFrame(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, g := range got {
-			if g.ID != card.Unknown {
+			if g.ID != Unknown {
 				t.Errorf("seed %d: an untaught card read as %s", seed, g.ID)
 			}
 		}

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"image"
@@ -7,14 +7,13 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/card/index"
 	"tablecam/vision/synth"
 )
 
 // cardsMaskAccepts is the match decision of a masked comparison.
 func cardsMaskAccepts(d, second float64) bool {
-	return d <= index.DefaultThreshold && d <= card.CardMaskRatioForTest*second
+	return d <= index.DefaultThreshold && d <= index.MaskRatio*second
 }
 
 // cardsCanonOf renders card art upright on a plain table (training seed)
@@ -30,7 +29,7 @@ func cardsCanonOf(t *testing.T, art int64, seed int64) gocv.Mat {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	c, err := card.CanonicalCardForTest(m, truth[0].Corners, 64)
+	c, err := canonicalCardForTest(m, truth[0].Corners, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,18 +55,18 @@ func TestCardOccludedMatch(t *testing.T) {
 	}{{"glare", 3, glare}, {"thumb", 5, thumb}, {"glare", 7, glare}, {"thumb", 12, thumb}} {
 		c := cardsCanonOf(t, tc.art, seed+tc.art)
 		want := cardsID(tc.art)
-		if id, d, d2, n, err := card.CardMatchOccludedForTest(ix, c); err != nil || n >= 2 {
+		if id, d, d2, n, err := matchOccludedForTest(ix, c); err != nil || n >= 2 {
 			t.Errorf("card %s clean: %d blocks masked (%s %.3f %.3f, %v), want none", want, n, id, d, d2, err)
 		}
 		tc.draw(&c)
-		id, d, d2, err := card.CardMatchCanonicalForTest(ix, c)
+		id, d, d2, err := matchCanonicalForTest(ix, c)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if id == want && d <= index.DefaultThreshold && d <= index.DefaultRatio*d2 {
 			t.Errorf("card %s with %s: taken unmasked (%.3f, next %.3f): the case proves nothing", want, tc.name, d, d2)
 		}
-		mid, md, md2, n, err := card.CardMatchOccludedForTest(ix, c)
+		mid, md, md2, n, err := matchOccludedForTest(ix, c)
 		c.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +78,7 @@ func TestCardOccludedMatch(t *testing.T) {
 	for k := range int64(8) {
 		c := cardsCanonOf(t, cardsUntaughtCalib+k, seed+100+k)
 		glare(&c)
-		id, d, d2, _, err := card.CardMatchOccludedForTest(ix, c)
+		id, d, d2, _, err := matchOccludedForTest(ix, c)
 		c.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -130,11 +129,11 @@ func TestCardsMaskCalibrate(t *testing.T) {
 					continue
 				}
 				for _, tc := range truth {
-					c, err := card.CanonicalCardForTest(m, tc.Corners, 64)
+					c, err := canonicalCardForTest(m, tc.Corners, 64)
 					if err != nil {
 						continue
 					}
-					id, d, d2, _, err := card.CardMatchOccludedForTest(ix, c)
+					id, d, d2, _, err := matchOccludedForTest(ix, c)
 					c.Close()
 					if err != nil {
 						t.Fatal(err)

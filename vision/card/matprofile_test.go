@@ -1,6 +1,6 @@
 //go:build matprofile
 
-package card_test
+package card
 
 // Run with: go test -tags matprofile -run NoLeak ./vision/card/
 // Teaching, reading (stickers, taught, untaught cards, every input type),
@@ -16,7 +16,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/card/index"
 	"tablecam/vision/synth"
 )
@@ -32,7 +31,7 @@ func cardsCheckNoLeak(t *testing.T, start int) {
 
 func TestCardsNoLeak(t *testing.T) {
 	// Build the codebook and other once-only state before counting.
-	warm, _ := card.NewReader(card.Options{})
+	warm, _ := NewReader(Options{})
 	warm.Close()
 	start := gocv.MatProfile.Count()
 
@@ -61,16 +60,16 @@ func TestCardsNoLeak(t *testing.T) {
 	if ix, err = index.Load(filepath.Join(dir, "index")); err != nil {
 		t.Fatal(err)
 	}
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The whole-frame search (tablecam card) keeps Mats of its own.
-	rw, err := card.NewReader(card.Options{Index: ix, SearchWholeFrame: true})
+	rw, err := NewReader(Options{Index: ix, SearchWholeFrame: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := card.NewWatcher(r, card.TrackerConfig{})
+	w := NewWatcher(r, TrackerConfig{})
 	frame := 0
 	for seed := range int64(20) {
 		cards := []synth.CardSpec{{Art: seed % 3}, {Art: cardsUntaughtEval + seed, Sticker: true, Marker: int(seed)}, {Art: cardsUntaughtEval + 100 + seed}}
@@ -118,10 +117,10 @@ func TestCardsNoLeak(t *testing.T) {
 // alive.
 func TestCardsRefNoLeak(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 3, 2)
-	warm, _ := card.NewReader(card.Options{})
+	warm, _ := NewReader(Options{})
 	warm.Close()
 	start := gocv.MatProfile.Count()
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +159,7 @@ func TestCardsRefNoLeak(t *testing.T) {
 			if _, err := r.ReadCards(m); err != nil {
 				t.Fatal(err)
 			}
-			if r.FollowedForTest() {
+			if r.followedForTest() {
 				followed++
 			}
 		}

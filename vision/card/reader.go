@@ -164,7 +164,7 @@ type Reader struct {
 	// followSamples are startFollowing's points and samples.
 	followSamples followSamples
 	partly        bool // the last frame was partly followed
-	// times, when set, adds up where the time goes (TimeCardsForTest).
+	// times, when set, adds up where the time goes (timeCardsForTest).
 	times *times
 }
 

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"encoding/json"
@@ -13,7 +13,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/marker"
@@ -22,7 +21,7 @@ import (
 
 func TestCardReadingJSON(t *testing.T) {
 	id := 7
-	r := card.Reading{ID: "activation-8", Marker: &id, Dictionary: "DICT_4X4_250", Method: card.MethodMarker,
+	r := Reading{ID: "activation-8", Marker: &id, Dictionary: "DICT_4X4_250", Method: MethodMarker,
 		Box: image.Rect(10, 20, 110, 160), Confidence: 0.98765, Kind: marker.KindActivation}
 	b, err := json.Marshal(r)
 	if err != nil {
@@ -32,12 +31,12 @@ func TestCardReadingJSON(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("JSON %s, want %s", b, want)
 	}
-	l := card.Reading{ID: card.Unknown, Method: card.MethodLearned, Box: image.Rect(1, 2, 3, 4), Confidence: 0.5}
-	b, _ = json.Marshal([]card.Reading{l})
+	l := Reading{ID: Unknown, Method: MethodLearned, Box: image.Rect(1, 2, 3, 4), Confidence: 0.5}
+	b, _ = json.Marshal([]Reading{l})
 	if string(b) != `[{"id":"unknown","method":"learned","box":[1,2,3,4],"confidence":0.5}]` {
 		t.Errorf("learned JSON %s", b)
 	}
-	var back card.Reading
+	var back Reading
 	if err := json.Unmarshal([]byte(want), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -47,13 +46,13 @@ func TestCardReadingJSON(t *testing.T) {
 }
 
 func TestCardReaderInputs(t *testing.T) {
-	if _, err := card.NewReader(card.Options{MinCardWidth: 300, MaxCardWidth: 100}); err == nil {
+	if _, err := NewReader(Options{MinCardWidth: 300, MaxCardWidth: 100}); err == nil {
 		t.Error("empty width range accepted")
 	}
-	if _, err := card.NewReader(card.Options{MinMarkerSide: -1}); err == nil {
+	if _, err := NewReader(Options{MinMarkerSide: -1}); err == nil {
 		t.Error("negative size accepted")
 	}
-	r, err := card.NewReader(card.Options{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +106,7 @@ func TestCardReaderInputs(t *testing.T) {
 // untaught one, and checks boxes and the top-left corner of each card.
 func TestCardReaderScene(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 6, 2)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,9 +127,9 @@ func TestCardReaderScene(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{cardsID(2), cardsID(4), "ghoul-2", card.Unknown}
+	want := []string{cardsID(2), cardsID(4), "ghoul-2", Unknown}
 	for i, tr := range truth {
-		var g *card.Reading
+		var g *Reading
 		for k := range got {
 			c := image.Pt((got[k].Box.Min.X+got[k].Box.Max.X)/2, (got[k].Box.Min.Y+got[k].Box.Max.Y)/2)
 			if c.In(tr.Box) {
@@ -148,15 +147,15 @@ func TestCardReaderScene(t *testing.T) {
 		if float64(inter.Dx()*inter.Dy()) < 0.8*float64(tr.Box.Dx()*tr.Box.Dy()) {
 			t.Errorf("card %d: box %v, true box %v", i, g.Box, tr.Box)
 		}
-		if g.ID != card.Unknown && cardsCornerDist(g.Corners[0], tr.Corners[0]) > 0.15*tr.Width {
+		if g.ID != Unknown && cardsCornerDist(g.Corners[0], tr.Corners[0]) > 0.15*tr.Width {
 			t.Errorf("card %d: top-left corner %v, truth %v", i, g.Corners[0], tr.Corners[0])
 		}
 	}
-	hide, _ := card.NewReader(card.Options{Index: ix, HideUnknown: true})
+	hide, _ := NewReader(Options{Index: ix, HideUnknown: true})
 	defer hide.Close()
 	got2, _ := hide.ReadCards(m)
 	for _, g := range got2 {
-		if g.ID == card.Unknown {
+		if g.ID == Unknown {
 			t.Errorf("HideUnknown: %+v", g)
 		}
 	}
@@ -223,7 +222,7 @@ func TestTeachCardsDir(t *testing.T) {
 		t.Errorf("manifest:\n%s", man)
 	}
 	// The loaded index reads a new photo of goal-3 (art 2).
-	r, err := card.NewReader(card.Options{Index: back})
+	r, err := NewReader(Options{Index: back})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,10 +236,10 @@ func TestTeachCardsDir(t *testing.T) {
 	// The loaded index finds goal-3 nearest (whether it is sure enough to
 	// name it is the evaluation's business) and names no other card.
 	best, bestDist := "", 0.0
-	r.TraceMatchesForTest(func(_ image.Rectangle, id string, dist, _ float64) { best, bestDist = id, dist })
+	r.traceMatchesForTest(func(_ image.Rectangle, id string, dist, _ float64) { best, bestDist = id, dist })
 	got, err := r.ReadCards(m)
-	r.TraceMatchesForTest(nil)
-	if err != nil || len(got) != 1 || (got[0].ID != "goal-3" && got[0].ID != card.Unknown) || best != "goal-3" || bestDist > 0.5 {
+	r.traceMatchesForTest(nil)
+	if err != nil || len(got) != 1 || (got[0].ID != "goal-3" && got[0].ID != Unknown) || best != "goal-3" || bestDist > 0.5 {
 		t.Errorf("read %+v, %v; nearest %s at %.2f", got, err, best, bestDist)
 	}
 

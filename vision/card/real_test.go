@@ -1,4 +1,4 @@
-package card_test
+package card
 
 // Card and sticker reading on real photographs (issue 4: accuracy on data
 // the recognizer never saw, real photos where we can). None of these photos
@@ -45,7 +45,6 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
-	"tablecam/vision/card"
 	"tablecam/vision/card/index"
 	"tablecam/vision/marker"
 )
@@ -204,7 +203,7 @@ func realBounds(q [4]image.Point) image.Rectangle {
 }
 
 // realReadings formats readings for the tables.
-func realReadings(got []card.Reading) string {
+func realReadings(got []Reading) string {
 	var s []string
 	for _, g := range got {
 		id := g.ID
@@ -221,14 +220,14 @@ func realReadings(got []card.Reading) string {
 
 // realLearned formats the readings by look: the taught cards read, and
 // how many outlines were unknown and how many stickers read.
-func realLearned(got []card.Reading) string {
+func realLearned(got []Reading) string {
 	var s []string
 	unknown, stickers := 0, 0
 	for _, g := range got {
 		switch {
-		case g.Method != card.MethodLearned:
+		case g.Method != MethodLearned:
 			stickers++
-		case g.ID == card.Unknown:
+		case g.ID == Unknown:
 			unknown++
 		default:
 			s = append(s, fmt.Sprintf("%s %d,%d-%d,%d %.2f", g.ID, g.Box.Min.X, g.Box.Min.Y, g.Box.Max.X, g.Box.Max.Y, g.Confidence))
@@ -238,10 +237,10 @@ func realLearned(got []card.Reading) string {
 }
 
 // realTaught returns the readings of taught cards (by their look).
-func realTaught(got []card.Reading) []card.Reading {
-	var out []card.Reading
+func realTaught(got []Reading) []Reading {
+	var out []Reading
 	for _, g := range got {
-		if g.Method == card.MethodLearned && g.ID != card.Unknown {
+		if g.Method == MethodLearned && g.ID != Unknown {
 			out = append(out, g)
 		}
 	}
@@ -249,9 +248,9 @@ func realTaught(got []card.Reading) []card.Reading {
 }
 
 // realRead reads img with a fresh reader with opts.
-func realRead(t *testing.T, opts card.Options, img gocv.Mat) []card.Reading {
+func realRead(t *testing.T, opts Options, img gocv.Mat) []Reading {
 	t.Helper()
-	r, err := card.NewReader(opts)
+	r, err := NewReader(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +292,7 @@ type realTally struct{ shown, right, off, falseIDs int }
 // Asserted: no
 // false id among 100 or with the card untaught. It logs the table and
 // returns the tallies alone and among 100 (index 0 plain, 1 whole-frame).
-func realEvalCard(t *testing.T, id string, teach []gocv.Mat, views []realView, opts card.Options) (alone, among [2]realTally) {
+func realEvalCard(t *testing.T, id string, teach []gocv.Mat, views []realView, opts Options) (alone, among [2]realTally) {
 	t.Helper()
 	ixAlone := index.New()
 	if err := ixAlone.Teach(id, teach...); err != nil {
@@ -414,7 +413,7 @@ func TestCardsRealBox(t *testing.T) {
 			v.img.Close()
 		}
 	}()
-	alone, _ := realEvalCard(t, "box", []gocv.Mat{box}, views, card.Options{})
+	alone, _ := realEvalCard(t, "box", []gocv.Mat{box}, views, Options{})
 	for w, a := range alone {
 		if a.right != 1 {
 			t.Errorf("box alone, %s: the box is not read over its true place %v", realSearch(w == 1), realBounds(quad))
@@ -425,9 +424,9 @@ func TestCardsRealBox(t *testing.T) {
 // realMarkers reads img with a sticker-only reader over mm and with the
 // reference: our binding's detector (OpenCV's defaults) on the same
 // dictionary.
-func realMarkers(t *testing.T, mm *marker.Map, img gocv.Mat) (got []card.Reading, ref []marker.Marker) {
+func realMarkers(t *testing.T, mm *marker.Map, img gocv.Mat) (got []Reading, ref []marker.Marker) {
 	t.Helper()
-	r, err := card.NewReader(card.Options{Markers: mm, HideUnknown: true})
+	r, err := NewReader(Options{Markers: mm, HideUnknown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -471,7 +470,7 @@ func realAllIDs(t *testing.T, dict string) *marker.Map {
 
 // realScore scores marker readings against truth (marker id → true centre
 // in the photo): right when a reading of the id holds its centre.
-func realScore(got []card.Reading, truth map[int]image.Point) (right, wrong int, missed []int) {
+func realScore(got []Reading, truth map[int]image.Point) (right, wrong int, missed []int) {
 	read := map[int]bool{}
 	for _, g := range got {
 		if g.Marker == nil {
@@ -599,7 +598,7 @@ func TestCardsRealStickers(t *testing.T) {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "photo\tmarkers\tright\twrong\tmissed\treference right\treadings")
-	row := func(name string, got []card.Reading, ref []marker.Marker, truth map[int]image.Point) (right, refRight int) {
+	row := func(name string, got []Reading, ref []marker.Marker, truth map[int]image.Point) (right, refRight int) {
 		right, wrong, missed := realScore(got, truth)
 		for _, m := range ref {
 			if c, ok := truth[m.ID]; ok && math.Hypot(float64(c.X)-float64(m.Center.X), float64(c.Y)-float64(m.Center.Y)) < m.Side/2 {
@@ -736,7 +735,7 @@ func TestCardsRealChessboard(t *testing.T) {
 		h.Close()
 		img.Close()
 	}
-	realEvalCard(t, "chessboard", teach, views, card.Options{MaxCardWidth: 400})
+	realEvalCard(t, "chessboard", teach, views, Options{MaxCardWidth: 400})
 }
 
 // realCentre is the centre of box b.

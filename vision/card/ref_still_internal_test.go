@@ -3,10 +3,11 @@ package card
 import (
 	"image"
 	"math/rand"
-	"tablecam/vision/card/change"
 	"testing"
 
 	"gocv.io/x/gocv"
+
+	"tablecam/vision/card/change"
 )
 
 // TestCardRefStill: a blob searched is skipped in the next frame while it

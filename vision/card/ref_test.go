@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"image"
@@ -7,7 +7,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -35,7 +34,7 @@ func cardsRefScene(t *testing.T, seed int64, n int, bg synth.Background) (synth.
 
 func TestCardReaderSetBackground(t *testing.T) {
 	ix, _ := cardsTeachAll(t, 4, 2)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +70,7 @@ func TestCardReaderSetBackground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.EqualFunc(plain, again, func(a, b card.Reading) bool { return a.ID == b.ID && a.Box == b.Box && a.Corners == b.Corners }) {
+	if !slices.EqualFunc(plain, again, func(a, b Reading) bool { return a.ID == b.ID && a.Box == b.Box && a.Corners == b.Corners }) {
 		t.Errorf("readings without a reference changed after one was removed:\n%v\n%v", plain, again)
 	}
 	// A reference of another size than the frames read is refused.
@@ -107,7 +106,7 @@ func TestCardReaderSetBackground(t *testing.T) {
 func TestCardReaderReferenceOnBusyTables(t *testing.T) {
 	const n = 16
 	ix, _ := cardsTeachAll(t, n, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +185,7 @@ func TestCardReaderHeldStickerReadOnce(t *testing.T) {
 // and returns the cards shown and cardsLearnedStrays' counts over them.
 func cardsStickerScenesStrays(t *testing.T, seed, art int64, finger bool, set func(*synth.CardScene)) (cards, twice, off int) {
 	t.Helper()
-	r, err := card.NewReader(card.Options{})
+	r, err := NewReader(Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
 package card
 
 import (
-	"tablecam/vision/card/index"
 	"testing"
+
+	"tablecam/vision/card/index"
 )
 
 // TestCardRefVerifiedSpread checks the band's rule of keypoints spread

@@ -1,4 +1,4 @@
-package card_test
+package card
 
 import (
 	"image"
@@ -7,7 +7,6 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision/card"
 	"tablecam/vision/card/index"
 	"tablecam/vision/geom"
 	"tablecam/vision/synth"
@@ -49,11 +48,11 @@ func cardsTeachTruthNear(t *testing.T, art int64, photos int, limit float64) {
 		t.Fatal(err)
 	}
 	for ex, m := range ms {
-		c, err := card.CanonicalCardForTest(m, truths[ex], 64)
+		c, err := canonicalCardForTest(m, truths[ex], 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, d, _, err := card.CardMatchCanonicalForTest(ix, c)
+		id, d, _, err := matchCanonicalForTest(ix, c)
 		c.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -94,11 +93,11 @@ func TestCardTeachCropRepeating(t *testing.T) {
 	for k, m := range crops {
 		w, h := float32(m.Cols()), float32(m.Rows())
 		whole := [4]geom.Point{{X: -0.5, Y: -0.5}, {X: w - 0.5, Y: -0.5}, {X: w - 0.5, Y: h - 0.5}, {X: -0.5, Y: h - 0.5}}
-		c, err := card.CanonicalCardForTest(m, whole, 64)
+		c, err := canonicalCardForTest(m, whole, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		id, d, _, err := card.CardMatchCanonicalForTest(ix, c)
+		id, d, _, err := matchCanonicalForTest(ix, c)
 		c.Close()
 		if err != nil {
 			t.Fatal(err)

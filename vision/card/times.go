@@ -3,7 +3,7 @@ package card
 import "time"
 
 // times adds up where a reader's time goes, by part of the reading
-// (tests: TimeCardsForTest); a nil *times adds nothing. The parts of
+// (tests: timeCardsForTest); a nil *times adds nothing. The parts of
 // ReadCards follow each other (laps); the parts inside them (the
 // comparisons with the taught cards and theirs, the keypoint searches)
 // are added too (add), so they overlap the laps.

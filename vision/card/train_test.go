@@ -1,4 +1,4 @@
-package card_test
+package card
 
 // The taught-card evaluation on training seeds, for tuning: the held-out
 // evaluation (TestCardsEvalLearned) must never be what a change is chosen
@@ -19,7 +19,6 @@ import (
 	"strings"
 	"testing"
 
-	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
 
@@ -36,7 +35,7 @@ func TestCardsTrainLearned(t *testing.T) {
 	untaught := positiveOr(*evalTrainUntaught, 300)
 	ref := *evalRef != "no"
 	ix, teachSeeds := cardsTeachAll(t, n, 3)
-	r, err := card.NewReader(card.Options{Index: ix})
+	r, err := NewReader(Options{Index: ix})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,16 +46,16 @@ func TestCardsTrainLearned(t *testing.T) {
 		dist, second float64
 	}
 	var traces []trace
-	r.TraceMatchesForTest(func(box image.Rectangle, id string, dist, second float64) {
+	r.traceMatchesForTest(func(box image.Rectangle, id string, dist, second float64) {
 		traces = append(traces, trace{box, id, dist, second})
 	})
 	type confirm struct {
 		box image.Rectangle
 		id  string
-		c   card.ConfirmKeysForTest
+		c   confirmKeysForTest
 	}
 	var confirms []confirm
-	r.TraceConfirmKeysForTest(func(box image.Rectangle, id string, c card.ConfirmKeysForTest) {
+	r.traceConfirmKeysForTest(func(box image.Rectangle, id string, c confirmKeysForTest) {
 		confirms = append(confirms, confirm{box, id, c})
 	})
 	var seeds []int64
@@ -109,8 +108,8 @@ func TestCardsTrainLearned(t *testing.T) {
 				}
 				// The card on its true outline: is the outline or the
 				// match at fault?
-				if cm, err := card.CanonicalCardForTest(m, tr.Corners, 64); err == nil {
-					id, d, sec, _ := card.CardMatchCanonicalForTest(ix, cm)
+				if cm, err := canonicalCardForTest(m, tr.Corners, 64); err == nil {
+					id, d, sec, _ := matchCanonicalForTest(ix, cm)
 					fmt.Fprintf(&b, " TRUE outline: %s %.3f / %.3f;", id, d, sec)
 					cm.Close()
 				}

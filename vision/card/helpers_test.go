@@ -12,12 +12,12 @@ import (
 	"tablecam/vision/geom"
 )
 
-// Test hooks for package vision_test (the evaluation needs synth, which
-// imports vision).
+// Helpers of the tests that reach into the reader: tracing its matches and
+// verifications, timing its parts, reading one outline as it does.
 
-// TraceMatchesForTest makes r report every card outline's best match: the
+// traceMatchesForTest makes r report every card outline's best match: the
 // taught card, its distance and the nearest other card's distance.
-func (r *Reader) TraceMatchesForTest(f func(box image.Rectangle, id string, dist, second float64)) {
+func (r *Reader) traceMatchesForTest(f func(box image.Rectangle, id string, dist, second float64)) {
 	if f == nil {
 		r.trace = nil
 		return
@@ -25,10 +25,10 @@ func (r *Reader) TraceMatchesForTest(f func(box image.Rectangle, id string, dist
 	r.trace = func(box image.Rectangle, m index.Match) { f(box, m.ID, m.Dist, m.Second) }
 }
 
-// FitOutlineForTest matches the outline q of img with r's taught cards and
+// fitOutlineForTest matches the outline q of img with r's taught cards and
 // fits it to the nearest one (fitToCard): the fitted outline, the card
 // nearest then, and that card's distance before and after.
-func (r *Reader) FitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Point, id string, before, after float64, err error) {
+func (r *Reader) fitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Point, id string, before, after float64, err error) {
 	if err := r.desc.Rectify(img, q, 0); err != nil {
 		return q, "", 0, 0, err
 	}
@@ -41,17 +41,17 @@ func (r *Reader) FitOutlineForTest(img gocv.Mat, q [4]geom.Point) (fq [4]geom.Po
 	return fq, fm.ID, m.Dist, fm.Dist, err
 }
 
-// ReadOutlineForTest reads the card inside outline q of img as the reader
+// readOutlineForTest reads the card inside outline q of img as the reader
 // reads an outline it found (its tries, fit and masked comparison).
-func ReadOutlineForTest(r *Reader, img gocv.Mat, q [4]geom.Point) (Reading, error) {
+func readOutlineForTest(r *Reader, img gocv.Mat, q [4]geom.Point) (Reading, error) {
 	rd, _, _, err := r.readLearned(img, outline.Candidate{Q: q})
 	return rd, err
 }
 
-// ConfirmKeyFoundForTest confirms outline q of img found by the keypoints
+// confirmKeyFoundForTest confirms outline q of img found by the keypoints
 // of card want (with inliers agreeing), as the keypoint searches do, the
 // frame read without a reference.
-func ConfirmKeyFoundForTest(r *Reader, img gocv.Mat, q [4]geom.Point, want string, inliers int) (Reading, bool, error) {
+func confirmKeyFoundForTest(r *Reader, img gocv.Mat, q [4]geom.Point, want string, inliers int) (Reading, bool, error) {
 	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
 	g, err := geom.GreyView(r.grey)
 	if err != nil {
@@ -62,11 +62,11 @@ func ConfirmKeyFoundForTest(r *Reader, img gocv.Mat, q [4]geom.Point, want strin
 	return r.confirmKeyFound(img, g, index.KeyFound{Q: q, Inliers: inliers}, want, minW, maxW)
 }
 
-// ConfirmKeysForTest is one verification of a match at its pose: whether
+// confirmKeysForTest is one verification of a match at its pose: whether
 // the match decision accepted it, the best taught example's keypoints
 // found there and taught, of them those no other taught card shares, and
 // whether the match stands.
-type ConfirmKeysForTest struct {
+type confirmKeysForTest struct {
 	Accepted                      bool
 	Found, Taught                 int
 	DistinctFound, DistinctTaught int
@@ -81,10 +81,10 @@ type ConfirmKeysForTest struct {
 	RivalFound, RivalTaught int
 }
 
-// TraceConfirmKeysForTest makes r report every verification of a match
+// traceConfirmKeysForTest makes r report every verification of a match
 // at its outline's pose (with the reference): the outline's box, the
 // matched card and what was found.
-func (r *Reader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, c ConfirmKeysForTest)) {
+func (r *Reader) traceConfirmKeysForTest(f func(box image.Rectangle, id string, c confirmKeysForTest)) {
 	if f == nil {
 		r.ref.confirmTrace = nil
 		return
@@ -100,7 +100,7 @@ func (r *Reader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, 
 			keys := r.opts.Index.KeysAll(rival, nil)
 			rv, _ = r.keyer.VerifyAt(r.grey, corners, keys, m.Mask, nil)
 		}
-		f(geom.QuadBox(q), m.ID, ConfirmKeysForTest{Accepted: accepted,
+		f(geom.QuadBox(q), m.ID, confirmKeysForTest{Accepted: accepted,
 			Found: v.Found, Taught: v.Taught, DistinctFound: v.DistinctFound, DistinctTaught: v.DistinctTaught,
 			Stands: refVerified(accepted, v), Dist: m.Dist, Second: m.Second,
 			Cells: bits.OnesCount64(v.Cells), DistinctCells: bits.OnesCount64(v.DistinctCells), TaughtCells: bits.OnesCount64(v.TaughtCells),
@@ -108,12 +108,12 @@ func (r *Reader) TraceConfirmKeysForTest(f func(box image.Rectangle, id string, 
 	}
 }
 
-// SearchPlaceKeysForTest searches place of img (8-bit BGR) for the
+// searchPlaceKeysForTest searches place of img (8-bit BGR) for the
 // keypoints of every taught card as a changed blob is searched with the
 // reference, and returns the cards read there.
 //
 // short is the card's short side (px) when known, else 0.
-func SearchPlaceKeysForTest(r *Reader, img gocv.Mat, place image.Rectangle, short float64) ([]Reading, error) {
+func searchPlaceKeysForTest(r *Reader, img gocv.Mat, place image.Rectangle, short float64) ([]Reading, error) {
 	gocv.CvtColor(img, &r.grey, gocv.ColorBGRToGray)
 	grey := r.grey
 	gr, err := geom.ColourView(img)
@@ -129,17 +129,17 @@ func SearchPlaceKeysForTest(r *Reader, img gocv.Mat, place image.Rectangle, shor
 	return r.searchFrameKeys(img, grey, gr, nil, r.ref.keyer, place, true, short, minW, maxW)
 }
 
-// TimeCardsForTest makes r add up where its time goes (on) or stop (off).
-func (r *Reader) TimeCardsForTest(on bool) {
+// timeCardsForTest makes r add up where its time goes (on) or stop (off).
+func (r *Reader) timeCardsForTest(on bool) {
 	r.times = nil
 	if on {
 		r.times = newTimes()
 	}
 }
 
-// CardTimesForTest returns what r added up since TimeCardsForTest: the
+// cardTimesForTest returns what r added up since timeCardsForTest: the
 // time and count of each part, and clears it.
-func (r *Reader) CardTimesForTest() (map[string]time.Duration, map[string]int) {
+func (r *Reader) cardTimesForTest() (map[string]time.Duration, map[string]int) {
 	if r.times == nil {
 		return nil, nil
 	}
@@ -148,17 +148,11 @@ func (r *Reader) CardTimesForTest() (map[string]time.Duration, map[string]int) {
 	return d, n
 }
 
-// PointInQuadForTest is geom.InQuad: whether p lies in quadrilateral q.
-func PointInQuadForTest(p geom.Point, q [4]geom.Point) bool { return geom.InQuad(p, q) }
-
-// FollowedForTest reports whether the last frame read was the cards of the
+// followedForTest reports whether the last frame read was the cards of the
 // frame before it followed (follow.go), not read in full, not even
 // partly.
-func (r *Reader) FollowedForTest() bool { return r.followRun > 0 && !r.partly }
+func (r *Reader) followedForTest() bool { return r.followRun > 0 && !r.partly }
 
-// PartlyFollowedForTest reports whether the last frame read was partly
+// partlyFollowedForTest reports whether the last frame read was partly
 // followed: the cards found again kept, the places they do not make read.
-func (r *Reader) PartlyFollowedForTest() bool { return r.partly }
-
-// CardFollowFramesForTest is followFrames.
-const CardFollowFramesForTest = followFrames
+func (r *Reader) partlyFollowedForTest() bool { return r.partly }

@@ -10,10 +10,10 @@ import (
 	"tablecam/vision/geom"
 )
 
-// CanonicalCardForTest rectifies the card with outline q (corners clockwise,
+// canonicalCardForTest rectifies the card with outline q (corners clockwise,
 // image coordinates) from img into a new size×size BGR Mat the caller
 // closes (size 64 or 128).
-func CanonicalCardForTest(img gocv.Mat, q [4]geom.Point, size int) (gocv.Mat, error) {
+func canonicalCardForTest(img gocv.Mat, q [4]geom.Point, size int) (gocv.Mat, error) {
 	d := index.NewDescriber()
 	defer d.Close()
 	if err := d.Rectify(img, q, 0); err != nil {
@@ -39,10 +39,10 @@ func CanonicalCardForTest(img gocv.Mat, q [4]geom.Point, size int) (gocv.Mat, er
 	return out, nil
 }
 
-// CardMatchCanonicalForTest matches a canonical card image (CanonicalCardForTest,
+// matchCanonicalForTest matches a canonical card image (canonicalCardForTest,
 // 64×64) against ix and returns the best card, its distance and the next
 // card's.
-func CardMatchCanonicalForTest(ix *index.Index, canon gocv.Mat) (string, float64, float64, error) {
+func matchCanonicalForTest(ix *index.Index, canon gocv.Mat) (string, float64, float64, error) {
 	d := index.NewDescriber()
 	defer d.Close()
 	canon.CopyTo(&d.Canon)
@@ -54,8 +54,8 @@ func CardMatchCanonicalForTest(ix *index.Index, canon gocv.Mat) (string, float64
 	return m.ID, m.Dist, m.Second, nil
 }
 
-// AddCanonicalForTest teaches ix card id from a canonical card image.
-func AddCanonicalForTest(ix *index.Index, id string, canon gocv.Mat) error {
+// addCanonicalForTest teaches ix card id from a canonical card image.
+func addCanonicalForTest(ix *index.Index, id string, canon gocv.Mat) error {
 	d := index.NewDescriber()
 	defer d.Close()
 	canon.CopyTo(&d.Canon)
@@ -67,11 +67,11 @@ func AddCanonicalForTest(ix *index.Index, id string, canon gocv.Mat) error {
 	return nil
 }
 
-// CardMatchOccludedForTest matches a canonical card image (cardCanon² BGR)
+// matchOccludedForTest matches a canonical card image (cardCanon² BGR)
 // without its occluders (glare, a thumb): the nearest card, its distance,
 // the next card's, and how many blocks were masked (none compared when
 // outside index.maskMin..cardMaskMax).
-func CardMatchOccludedForTest(ix *index.Index, canon gocv.Mat) (string, float64, float64, int, error) {
+func matchOccludedForTest(ix *index.Index, canon gocv.Mat) (string, float64, float64, int, error) {
 	d := index.NewDescriber()
 	defer d.Close()
 	canon.CopyTo(&d.Canon)
@@ -81,6 +81,3 @@ func CardMatchOccludedForTest(ix *index.Index, canon gocv.Mat) (string, float64,
 	}
 	return m.ID, m.Dist, m.Second, n, nil
 }
-
-// CardMaskRatioForTest is the ratio test of a masked comparison.
-const CardMaskRatioForTest = index.MaskRatio
