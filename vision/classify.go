@@ -1004,9 +1004,10 @@ func (d *DiceDetector) readBlank(im dieImage, contrast float64, rect dieRect, ca
 		return Die{}, false
 	}
 	conf := clamp01((flatContrast - contrast) / (0.5 * flatContrast))
-	if !rect.squareEnough() || ru != nil && du < bodyFits {
-		// An oblong flat patch: a part of a face (see readDieOnce). Or
-		// the die's colour is another set's body colour too.
+	if !rect.squareEnough() || cand.darkTop || ru != nil && du < bodyFits {
+		// An oblong flat patch: a part of a face (see readDieOnce), as a
+		// top found in the hull of its ink may be. Or the die's colour is
+		// another set's body colour too.
 		conf = math.Min(conf, 0.5*br.threshold)
 	}
 	return br.die(br.flatFace, conf, rect, 0, cand), true

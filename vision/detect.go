@@ -107,6 +107,11 @@ type dieFinder struct {
 	// frame (see selfMask); teaching finds its dice its own way.
 	estimate bool
 	self     selfRef
+	// darkTops: with the reference frame, a top that changed as a shadow
+	// would may be a die's (see groupMask). Reading dice takes them;
+	// teaching does not, so that the profiles it makes (the built-in ones
+	// are cached by their generation) do not depend on them.
+	darkTops bool
 }
 
 func newDieFinder(cfg DiceConfig) dieFinder {
@@ -170,6 +175,7 @@ func NewDiceDetector(c *models.Content, profiles []*DiceProfile, cfg DiceConfig)
 	}
 	d.dieFinder = newDieFinder(cfg)
 	d.estimate = true
+	d.darkTops = true
 	for _, r := range d.readers {
 		d.lookAgain = d.lookAgain || r.num != nil
 	}
@@ -256,6 +262,10 @@ type dieCandidate struct {
 	// again: found on the second look for dark dice (see find); only a
 	// numeral may be read on it.
 	again bool
+	// darkTop: found in the hull of its ink, its top a shade of the
+	// table's colour (see groupMask): it may be a part of a face between
+	// its symbols, so a blank reading there is not sure.
+	darkTop bool
 }
 
 // Read finds and reads the dice in img (8-bit BGR; the caller keeps it).
@@ -411,14 +421,15 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 		if roi.Dx() < 4 || roi.Dy() < 4 {
 			continue
 		}
+		darkTop := false
 		if diffed && float64(g.die)*scale*scale < 0.3*lim.minSide*lim.minSide {
 			// A die that looks like the table (white on paper) changes
 			// only its rim, sides and shadow: its top is the hole in them.
-			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
+			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false, false)
 		} else if diffed {
 			// The die pixels and what they enclose: a top face much like
 			// the table (white on paper) changes only its pips and rim.
-			d.sf.groupMask(d.seg, ws.X, g, roi, scale, true)
+			darkTop = d.sf.groupMask(d.seg, ws.X, g, roi, scale, true, useRef && d.darkTops)
 		} else {
 			d.sf.workMask(d.seg, ws.X, ws.Y, g, roi, scale)
 		}
@@ -431,7 +442,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			// body darkens the table the way a shadow does and was cut
 			// out with the shadow. Look again with what the die pixels
 			// enclose kept whole.
-			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false)
+			d.sf.groupMask(d.seg, ws.X, g, roi, scale, false, false)
 			d.sf.components(roi.Dx(), roi.Dy())
 			tops = d.tf.find(im, &d.sf, roi, lim)
 			again = len(tops) > 0
@@ -453,7 +464,7 @@ func (d *dieFinder) find(img gocv.Mat, im dieImage, bodies []DieColour, lim topL
 			if 2*math.Sqrt(r.HU*r.HV) > 1.1*lim.maxSide {
 				continue
 			}
-			out = append(out, dieCandidate{rect: r, again: again})
+			out = append(out, dieCandidate{rect: r, again: again, darkTop: darkTop})
 		}
 	}
 	return out, occluded, nil
@@ -1043,8 +1054,11 @@ func (sf *silFinder) workMask(seg *segScratch, workW, workH int, g dieGroup, roi
 }
 
 // groupMask fills sf.mask over roi with work-resolution group g and every
-// pixel it encloses; with dieOnly, of g only its die pixels.
-func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image.Rectangle, scale float64, dieOnly bool) {
+// pixel it encloses; with dieOnly, of g only its die pixels. With
+// darkTops (g differs from a reference frame of the table, not from a
+// table estimated from the frame), a die's top that changed as a shadow
+// would is kept (see below); it reports whether it kept one.
+func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image.Rectangle, scale float64, dieOnly, darkTops bool) bool {
 	b := g.box
 	w, h := b.Dx(), b.Dy()
 	// Outside (non-zero): the pixels not of g reached from the box's
@@ -1059,6 +1073,7 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 	sf.outside = growInt32s(sf.outside, w*h)
 	outside := sf.outside
 	sf.cl.labelBorder(notG, outside, w, h, fourConnected)
+	keepDark := false
 	if dieOnly && 2*g.die < g.area {
 		// Most of the change is shadow-like (a die much like the table):
 		// the die is also everything within the hull of its die pixels.
@@ -1080,13 +1095,31 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 		sf.pts = pts
 		sf.hull = dieHull(sf.hull, pts)
 		if hull := sf.hull; len(hull) >= 3 {
+			inHull, same, dark, die := 0, 0, 0, 0
 			for y := 0; y < h; y++ {
 				for x := 0; x < w; x++ {
-					if i := y*w + x; outside[i] != 0 && inConvex(hull, diePt{float64(x), float64(y)}) {
-						outside[i] = 0
+					i := y*w + x
+					if !inConvex(hull, diePt{float64(x), float64(y)}) {
+						continue
+					}
+					inHull++
+					outside[i] = 0
+					switch m := seg.mask[(b.Min.Y+y)*workW+b.Min.X+x]; {
+					case notG[i]:
+						same++
+					case m&fgDie != 0:
+						die++
+					case m&fgDark != 0:
+						dark++
 					}
 				}
 			}
+			// Within the hull of its die pixels a die much like the table
+			// (white on paper) shows its unchanged top. When nearly all of
+			// it changed, and mostly the way a shadow would, the top is a
+			// die darker than the table in the table's colour (grey on
+			// paper): its shadow-like pixels there are the die.
+			keepDark = darkTops && 4*same < inHull && dark > die
 		}
 	}
 	rw, rh := roi.Dx(), roi.Dy()
@@ -1098,13 +1131,15 @@ func (sf *silFinder) groupMask(seg *segScratch, workW int, g dieGroup, roi image
 			v := false
 			if wx >= 0 && wy >= 0 && wx < w && wy < h && outside[wy*w+wx] == 0 {
 				v = true
-				if wi := (b.Min.Y+wy)*workW + b.Min.X + wx; dieOnly && int(seg.lab[wi]) == g.label && seg.mask[wi]&fgDark != 0 {
+				if wi := (b.Min.Y+wy)*workW + b.Min.X + wx; dieOnly && int(seg.lab[wi]) == g.label && seg.mask[wi]&fgDark != 0 &&
+					!(keepDark && inConvex(sf.hull, diePt{float64(wx), float64(wy)})) {
 					v = false
 				}
 			}
 			sf.mask[y*rw+x] = v
 		}
 	}
+	return keepDark
 }
 
 // components labels the 8-connected components of sf.mask (rw wide) into
