@@ -70,7 +70,7 @@ def crop(img, cx, cy, w, h, rng=None):
     return cv2.warpAffine(img, M, (SIDE, SIDE), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
-ARCHS = ("full", "half")
+ARCHS = ("full", "half", "wide")
 
 
 class Faces(nn.Module):
@@ -79,7 +79,8 @@ class Faces(nn.Module):
 
     arch "full" runs two full 3x3 convolutions at the input's resolution;
     "half" runs one narrow one there and goes to half the resolution at
-    once, for about a third of the arithmetic."""
+    once, for about a third of the arithmetic; "wide" is "full" with a
+    third more channels in every layer and a fourth stage."""
 
     def __init__(self, classes=CLASSES, dim=64, width=(24, 48, 96), arch="full"):
         super().__init__()
@@ -91,6 +92,16 @@ class Faces(nn.Module):
                 nets.Separable(32, 32),
                 nets.stage(32, 64, 2),       # 12
                 nets.stage(64, w[2], 2),     # 6
+            )
+        elif arch == "wide":
+            w = (32, 64, 128)
+            self.body = nn.Sequential(
+                nets.conv_bn(3, w[0], 3, 1),
+                nets.conv_bn(w[0], w[0], 3, 1),
+                nets.stage(w[0], w[1], 2),   # 24
+                nets.stage(w[1], w[2], 2),   # 12
+                nets.stage(w[2], w[2], 2),   # 6
+                nets.Separable(w[2], w[2]),
             )
         else:
             self.body = nn.Sequential(
@@ -128,18 +139,24 @@ def inside(x, y, px):
     return any(abs(x - cx) <= w / 2 and abs(y - cy) <= h / 2 for cx, cy, w, h in px)
 
 
-def negative(img, p, cx, cy, w, h, rng):
+def negative(img, p, cx, cy, w, h, rng, pip=0.4):
     """A view of the photo that a finder could mark but that is no die's
-    top face, near the die at (cx, cy, w, h) in pixels, or None."""
+    top face, near the die at (cx, cy, w, h) in pixels, or None. A share
+    pip of them are a pip or a corner of the die; the rest lie beside the
+    die or on the table."""
     H, W = img.shape[:2]
     px = [(bx * W, by * H, bw * W, bh * H) for _, bx, by, bw, bh in p.boxes]
     kind = rng.random()
-    if kind < 0.4:
+    if kind < pip:
         # A pip or a corner of this die: a mark much smaller than the die.
+        # Such a view looks like the 1 or 2 of a light die whose edges do
+        # not stand out from the table, so the reader also drops these
+        # marks by geometry (a small mark inside a larger one's box).
         k = rng.uniform(0.2, 0.45)
         return crop(img, cx + rng.uniform(-0.35, 0.35) * w, cy + rng.uniform(-0.35, 0.35) * h, w * k, h * k, rng)
+    beside = (kind - pip) / (1 - pip) < 0.35 / 0.6
     for _ in range(6):
-        if kind < 0.75:
+        if beside:
             # Beside the die: a side face, the gap between two dice.
             a = rng.uniform(0, 2 * math.pi)
             d = rng.uniform(0.6, 1.0)
@@ -178,9 +195,10 @@ def shuffled_by_photo(smp, rng, window=1024):
     return order
 
 
-def batch_iter(photos, blobs, smp, rng, size, train=True, neg=0.0, invert=0.0, synth=0.0, by_photo=False):
+def batch_iter(photos, blobs, smp, rng, size, train=True, neg=0.0, invert=0.0, synth=0.0, by_photo=False, pip=0.4):
     """Batches of die views; with neg > 0, that share of the views is a
-    NONE view near the die instead. In training, a share invert of the real
+    NONE view near the die instead (a share pip of them a pip or corner of
+    the die, see negative). In training, a share invert of the real
     views is inverted (light pips on a dark die) and a share synth of the
     views is a procedural d6 face. by_photo keeps each photo's dice near
     each other in the order (fewer decodes, less shuffled batches)."""
@@ -203,7 +221,7 @@ def batch_iter(photos, blobs, smp, rng, size, train=True, neg=0.0, invert=0.0, s
             H, W = img.shape[:2]
             a = None
             if neg and rng.random() < neg:
-                a = negative(img, photos[pi], cx * W, cy * H, w * W, h * H, rng)
+                a = negative(img, photos[pi], cx * W, cy * H, w * W, h * H, rng, pip)
                 if a is not None:
                     c = NONE
             if a is None and train and synth and rng.random() < synth:
@@ -328,6 +346,7 @@ def main():
     ap.add_argument("--invert", type=float, default=0.0, help="share of real training views inverted (light pips on a dark die)")
     ap.add_argument("--synth", type=float, default=0.0, help="share of training views that are procedural d6 faces")
     ap.add_argument("--neg", type=float, default=0.25, help="share of training views that are no die's top face")
+    ap.add_argument("--pip-neg", type=float, default=0.4, help="share of those that are a pip or a corner of the die (see negative)")
     ap.add_argument("--arch", default="full", choices=ARCHS, help="the face network's body (see Faces)")
     ap.add_argument("--by-photo", action="store_true", help="order the training views photo by photo (see shuffled_by_photo)")
     ap.add_argument("--calib", action="store_true", help="set one training source photo in ten aside and fit the confidence's temperature on it before export")
@@ -369,7 +388,7 @@ def main():
         t0 = time.time()
         tot, tot_art, n = 0.0, 0.0, 0
         art = ArtBatches(random.Random(args.seed * 7919 + epoch), families)
-        for x, y in batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth, by_photo=args.by_photo):
+        for x, y in batch_iter(train, tb, ts, rng, args.batch, neg=args.neg, invert=args.invert, synth=args.synth, by_photo=args.by_photo, pip=args.pip_neg):
             logits, _ = model(x)
             loss = F.cross_entropy(logits, y)
             if args.art_every and n % args.art_every == 0:
