@@ -15,6 +15,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/config"
+	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
@@ -121,17 +122,15 @@ reader; with --set it reads the sets taught to it (tablecam learn dice
 --reader learned). --background does not apply to it.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if reader == "" {
-				reader = a.cfg.Vision.DiceReader
-			}
-			if !slices.Contains(diceReaders(), reader) {
-				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders(), ", "), reader)
+			which, err := a.diceReader(reader)
+			if err != nil {
+				return err
 			}
 			c, err := a.content()
 			if err != nil {
 				return err
 			}
-			if reader == "learned" {
+			if which == "learned" {
 				lr, err := a.newLearnedReader(c, config.Vision{DiceSets: sets}.Sets())
 				if err != nil {
 					return err
@@ -145,7 +144,7 @@ reader; with --set it reads the sets taught to it (tablecam learn dice
 			}
 			defer det.Close()
 			if background != "" {
-				bg, err := vision.ReadImage(background)
+				bg, err := frame.ReadImage(background)
 				if err != nil {
 					return fmt.Errorf("--background: %w", err)
 				}
@@ -169,6 +168,18 @@ reader; with --set it reads the sets taught to it (tablecam learn dice
 	return cmd
 }
 
+// diceReader is the reader a --reader flag names, or with none the
+// configured vision.dice_reader.
+func (a *app) diceReader(flag string) (string, error) {
+	if flag == "" {
+		flag = a.cfg.Vision.DiceReader
+	}
+	if !slices.Contains(diceReaders(), flag) {
+		return "", fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders(), ", "), flag)
+	}
+	return flag, nil
+}
+
 // readDicePictures reads each picture with read and reports it; a picture
 // that cannot be read is reported and the command exits 1 after the others.
 func (a *app) readDicePictures(cmd *cobra.Command, paths []string, jsonOut bool, read func(gocv.Mat) ([]vision.Die, error)) error {
@@ -177,7 +188,7 @@ func (a *app) readDicePictures(cmd *cobra.Command, paths []string, jsonOut bool,
 	failed := 0
 	for _, path := range paths {
 		res := diceResult{Image: path, Dice: []vision.Die{}}
-		img, err := vision.ReadImage(path)
+		img, err := frame.ReadImage(path)
 		if err == nil {
 			var ds []vision.Die
 			ds, err = read(img)
@@ -270,7 +281,7 @@ times longer than a live frame.`,
 			failed := 0
 			for _, path := range args {
 				res := cardResult{Image: path, Cards: []card.Reading{}}
-				img, err := vision.ReadImage(path)
+				img, err := frame.ReadImage(path)
 				if err == nil {
 					var cs []card.Reading
 					cs, err = r.ReadCards(img)
@@ -376,18 +387,16 @@ read back (each against the others) is printed.`,
 			if set == "" {
 				return errors.New("learn dice needs --set NAME")
 			}
-			if reader == "" {
-				reader = a.cfg.Vision.DiceReader
-			}
-			if !slices.Contains(diceReaders(), reader) {
-				return fmt.Errorf("--reader: want one of %s, got %q", strings.Join(diceReaders(), ", "), reader)
+			which, err := a.diceReader(reader)
+			if err != nil {
+				return err
 			}
 			c, err := a.packContent()
 			if err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
-			if reader == "learned" {
+			if which == "learned" {
 				return a.teachLearned(w, c, set, args[0])
 			}
 			cat := a.catalog()
