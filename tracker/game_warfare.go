@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tablecam/engine"
+	"tablecam/engine/dice"
 	"tablecam/engine/warfare"
 )
 
@@ -24,6 +25,9 @@ type WarfareGame struct {
 	// Attacker won this turn's initiative; Previous won last turn's.
 	Attacker warfare.Side `json:"attacker,omitempty"`
 	Previous warfare.Side `json:"previous,omitempty"`
+	// Clouds are the smoke clouds on the table, as the group places them
+	// (clouds N) and as they clear (smoke).
+	Clouds int `json:"clouds,omitempty"`
 	// Result is the final score once victory is counted.
 	Result *warfare.VictoryResult `json:"result,omitempty"`
 }
@@ -36,7 +40,8 @@ const (
 	KindWarfarePoison      = "warfare.poison"      // vars roll, target, success, damage
 	KindWarfareUnconscious = "warfare.unconscious" // vars roll, target, dies
 	KindWarfareRadiation   = "warfare.radiation"   // vars roll, target, immune, unconscious
-	KindWarfareSmoke       = "warfare.smoke"       // vars roll, clears
+	KindWarfareSmoke       = "warfare.smoke"       // vars roll, clears; tracked, left when the clouds are counted
+	KindWarfareClouds      = "warfare.clouds"      // vars clouds
 	KindWarfareMineDamage  = "warfare.mine_damage" // vars roll, damage
 	KindWarfareHarm        = "warfare.harm"        // vars hp, condition
 	KindWarfareLight       = "warfare.light"       // vars light
@@ -100,6 +105,8 @@ func warfareSpecs() []moveSpec {
 			Summary: sum("Warfare: a unit in a radiation zone", "Warfare: eine Einheit in einer Strahlungszone")},
 		{Game: GameWarfare, Cmd: "smoke", Args: []argSpec{roll},
 			Summary: sum("Warfare: does a smoke cloud clear?", "Warfare: verzieht sich eine Rauchwolke?")},
+		{Game: GameWarfare, Cmd: "clouds", Args: []argSpec{{Name: "count", Kind: argInt, Lo: 0, Hi: 20}},
+			Summary: sum("Warfare: the smoke clouds now on the table (a smoke grenade places 2, or 3)", "Warfare: die Rauchwolken, die jetzt auf dem Tisch liegen (eine Rauchgranate legt 2 oder 3)")},
 		{Game: GameWarfare, Cmd: "mine", Args: []argSpec{stat("endurance"), roll},
 			Summary: sum("Warfare: the save of a unit caught by a mine", "Warfare: der Rettungswurf einer Einheit in einer Minenexplosion")},
 		{Game: GameWarfare, Cmd: "minedamage", Args: []argSpec{roll},
@@ -246,9 +253,22 @@ func applyWarfare(g Game, ev Event) (Game, outs, error) {
 		res, err = warfare.Radiation(m.int("endurance"), r[0], m.has("immune"))
 		o = one(KindWarfareRadiation, engine.Vars{"roll": res.Roll, "target": res.Target, "immune": res.Immune, "unconscious": res.Unconscious})
 	case "smoke":
+		// A d10 per cloud on the table; one that clears leaves it (seed 002
+		// ch. 4 "Fumo"). Clouds the group has not counted are not tracked.
 		var clears bool
 		clears, err = warfare.SmokeClears(r[0])
-		o = one(KindWarfareSmoke, engine.Vars{"roll": r[0], "clears": clears})
+		v, _ := dice.ReadD10(r[0])
+		vars := engine.Vars{"roll": v, "clears": clears}
+		if wg.Clouds > 0 {
+			if clears {
+				wg.Clouds--
+			}
+			vars["tracked"], vars["left"] = true, wg.Clouds
+		}
+		o = one(KindWarfareSmoke, vars)
+	case "clouds":
+		wg.Clouds = m.int("count")
+		o = one(KindWarfareClouds, engine.Vars{"clouds": wg.Clouds})
 	case "minedamage":
 		var d int
 		d, err = warfare.MineDamage(r[0])

@@ -13,7 +13,7 @@ import (
 // Suggested lists command lines that fit a game other than Fallout: The
 // Board Game as it stands, for the dashboard's buttons: the Journal's next
 // step and the rolls of the step in This War of Mine, the turn's rolls in
-// Fallout: Warfare, the luck uses legal now in Wasteland Warfare. A line
+// Fallout: Warfare (the smoke roll while clouds are on the table), the luck uses legal now in Wasteland Warfare. A line
 // that reads a die leaves the reading out: the camera reads it (a combat
 // die's line is offered once c has the die's face set). Lines that need the
 // group's numbers (a raid card, a modifier) are typed.
@@ -72,7 +72,12 @@ func warfareSuggested(w *WarfareGame) []string {
 		out = append(out, "initiative")
 	}
 	out = append(out, "endturn")
-	return append(out, "smoke")
+	// The smoke roll applies only while clouds are on the table: a d10 for
+	// each (seed 002 ch. 4 "Fumo").
+	if w.Clouds > 0 {
+		out = append(out, "smoke")
+	}
+	return out
 }
 
 func wastelandSuggested(c *models.Content, w *WastelandGame) []string {

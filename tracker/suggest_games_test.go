@@ -10,7 +10,7 @@ import (
 // rolls and the next step in This War of Mine (seed 004 "Sonnenuntergang —
 // Durst", "Lärmanzeiger setzen", "Der Tod wandelt unter uns": Dawn does not
 // end before its roll), the turn's rolls in Warfare (seed 002 ch. 4 "Tirare
-// per l'Iniziativa"), the luck uses legal now in Wasteland Warfare (seed
+// per l'Iniziativa"; the smoke roll only while clouds are on the table), the luck uses legal now in Wasteland Warfare (seed
 // 001 "Genauigkeit": after a failed test only). Every suggested line
 // parses.
 func TestSuggestedLines(t *testing.T) {
@@ -24,7 +24,13 @@ func TestSuggestedLines(t *testing.T) {
 		{"setup twom players 1 anna:4 bruno:7\n" + strings.Repeat("next\n", 9), []string{"noisetest", "noise +1", "next"}, []string{"thirst anna"}},
 		{"setup twom players 1 anna:4 bruno:7\nlose bruno\n" + strings.Repeat("next\n", 20), []string{"deathwalks"}, []string{"next"}},
 		{"setup warfare a vault b raiders\n", []string{"lightroll", "initiative", "endturn"}, nil},
-		{"setup warfare a vault b raiders\ninitiative 7 4\n", []string{"endturn"}, []string{"initiative", "lightroll"}},
+		{"setup warfare a vault b raiders\ninitiative 7 4\n", []string{"endturn"}, []string{"initiative", "lightroll", "smoke"}},
+		// seed 002 ch. 4 "Fumo" (lines 799–803): a d10 for each cloud on
+		// the table, 5 or more clears it; no roll without a cloud.
+		{"setup warfare a vault b raiders\nclouds 2\n", []string{"smoke", "endturn"}, nil},
+		{"setup warfare a vault b raiders\nclouds 2\nsmoke 5\n", []string{"smoke"}, nil},
+		{"setup warfare a vault b raiders\nclouds 2\nsmoke 5\nsmoke 4\nsmoke 9\n", []string{"endturn"}, []string{"smoke"}},
+		{"setup warfare a vault b raiders\nclouds 2\nclouds 0\n", nil, []string{"smoke"}},
 		{"setup wasteland nora:2 raider:1\nskill nora 5 7\n", []string{"luck accuracy luck", "luck accuracy blank", "done"}, []string{"luck dodge luck"}},
 		{"setup wasteland nora:2 raider:1\n", nil, []string{"done"}},
 	} {
