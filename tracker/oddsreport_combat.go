@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"tablecam/engine/dice"
 	"tablecam/engine/twom"
 	"tablecam/engine/warfare"
 	"tablecam/models"
@@ -26,6 +27,11 @@ type CombatOddsRequest struct {
 	Shots int
 	// Enemy: an enemy's roll.
 	Enemy bool
+	// Strength is the roller's strength: its rerolls (seed 004 "Stärke im
+	// Kampf"); 0: the roll alone. An enemy rerolls a roll of 0 wounds
+	// automatically; a character's chance of each number of wounds is
+	// given for rerolling every roll short of it.
+	Strength int
 }
 
 // colourWeapons is the weapon a colour alone rolls for.
@@ -75,9 +81,21 @@ func twomCombatOdds(w io.Writer, cat *Catalog, c *models.Content, r CombatOddsRe
 		faces = append(faces, f)
 	}
 	shots := max(1, r.Shots)
+	if r.Strength != 0 && shots != 1 {
+		return fmt.Errorf("odds --game twom: --strength with --shots 2: the Journal does not say which of the two rolls a reroll repeats")
+	}
 	o, err := twom.CombatRollOdds(weapon, faces, shots, r.Enemy)
+	if r.Enemy && r.Strength != 0 && err == nil {
+		o, err = twom.EnemyRerollOdds(weapon, faces, r.Strength)
+	}
 	if err != nil {
 		return err
+	}
+	var reach []dice.Ratio
+	if !r.Enemy && r.Strength != 0 {
+		if reach, err = twom.ReachOdds(weapon, faces, r.Strength); err != nil {
+			return err
+		}
 	}
 	who := ""
 	if r.Enemy {
@@ -86,6 +104,9 @@ func twomCombatOdds(w io.Writer, cat *Catalog, c *models.Content, r CombatOddsRe
 	if shots == 2 {
 		who += cat.T("oddsCombatTwice")
 	}
+	if r.Enemy && r.Strength != 0 {
+		who += cat.T("oddsCombatEnemyRerolls", r.Strength)
+	}
 	fmt.Fprint(w, cat.T("oddsCombat", cat.T("die."+string(die)), weapon, who, strings.Join(ids, ","), listed))
 	for k, p := range o.Wounds {
 		fmt.Fprint(w, cat.T("oddsCombatWounds", k, ratio(p)))
@@ -93,6 +114,12 @@ func twomCombatOdds(w io.Writer, cat *Catalog, c *models.Content, r CombatOddsRe
 	fmt.Fprint(w, cat.T("oddsCombatMarks", ratio(o.Kills), ratio(o.Fate)))
 	if r.Enemy && twom.Firearm(weapon) {
 		fmt.Fprint(w, cat.T("oddsCombatEmpty", ratio(o.OutOfAmmo)))
+	}
+	if len(reach) > 0 {
+		fmt.Fprint(w, cat.T("oddsCombatReach", r.Strength))
+		for k := 1; k < len(reach); k++ {
+			fmt.Fprint(w, cat.T("oddsCombatReachLine", k, ratio(reach[k])))
+		}
 	}
 	return nil
 }

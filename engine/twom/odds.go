@@ -114,3 +114,117 @@ func b2i(b bool) int64 {
 	}
 	return 0
 }
+
+// A roll an enemy keeps without a reroll although it deals no wounds: a
+// kill outright, an empty firearm (its marker moves to another row
+// instead, seed 004 "Waffengebrauch im Kampf") and the fate face (the group
+// decides, "Schicksalssymbol"). Only a plain miss is the "0 wounds" of
+// "Stärke im Kampf" that enemies reroll.
+func enemyKeeps(s Strike) bool { return s.Wounds > 0 || s.Kills || s.OutOfAmmo || s.Fate }
+
+// EnemyRerollOdds enumerates an enemy's combat roll with its strength's
+// automatic rerolls: a roll of 0 wounds is rolled again while rerolls are
+// left, and the last roll stands (seed 004 "Stärke im Kampf"). A kill
+// outright, an empty firearm and the fate face are kept (enemyKeeps). The
+// odds are those of the roll that stands.
+func EnemyRerollOdds(w Weapon, faces []CombatFace, strength int) (CombatOdds, error) {
+	if strength < 0 || strength > MaxStrength {
+		return CombatOdds{}, fmt.Errorf("combat odds: strength %d must be 0 … %d", strength, MaxStrength)
+	}
+	single, err := CombatRollOdds(w, faces, 1, true)
+	if err != nil {
+		return CombatOdds{}, err
+	}
+	strikes := make([]Strike, len(faces))
+	for i, f := range faces {
+		strikes[i], _ = Roll(w, f, true)
+	}
+	// Each face of the roll that stands is reached by rolling plain misses
+	// before it; a plain miss stands only on the last roll. With n faces
+	// and m plain misses, a kept face stands with weight
+	// n^S + m·n^(S-1) + … + m^S over n^(S+1), a plain miss with m^(S+1).
+	n, m := int64(len(faces)), int64(0)
+	for _, s := range strikes {
+		if !enemyKeeps(s) {
+			m++
+		}
+	}
+	total := pow(n, strength+1)
+	var kept int64
+	for k := 0; k <= strength; k++ {
+		kept += pow(m, k) * pow(n, strength-k)
+	}
+	wounds := make([]int64, len(single.Wounds))
+	var kills, fate, empty int64
+	for _, s := range strikes {
+		wt := kept
+		if !enemyKeeps(s) {
+			wt = pow(m, strength)
+		}
+		wounds[s.Wounds] += wt
+		kills += wt * b2i(s.Kills)
+		fate += wt * b2i(s.Fate)
+		empty += wt * b2i(s.OutOfAmmo)
+	}
+	var o CombatOdds
+	for _, c := range wounds {
+		r, err := dice.NewRatio(c, total)
+		if err != nil {
+			return CombatOdds{}, fmt.Errorf("combat odds: %w", err)
+		}
+		o.Wounds = append(o.Wounds, r)
+	}
+	o.Kills, _ = dice.NewRatio(kills, total)
+	o.Fate, _ = dice.NewRatio(fate, total)
+	o.OutOfAmmo, _ = dice.NewRatio(empty, total)
+	return o, nil
+}
+
+// ReachOdds are a character's chances with its strength's rerolls (seed 004
+// "Stärke im Kampf", "Stärke während des nächtlichen Überfalls": a
+// character need not use them all, and the last roll stands). Reach[k] is
+// the chance of at least k wounds (k symbols against a raid) or a kill
+// outright, when every roll short of that is rolled again while rerolls
+// are left; Reach[0] is 1. The fate face counts as a miss there: a group
+// that trusts fate keeps the roll instead.
+func ReachOdds(w Weapon, faces []CombatFace, strength int) ([]dice.Ratio, error) {
+	if strength < 0 || strength > MaxStrength {
+		return nil, fmt.Errorf("combat odds: strength %d must be 0 … %d", strength, MaxStrength)
+	}
+	single, err := CombatRollOdds(w, faces, 1, false)
+	if err != nil {
+		return nil, err
+	}
+	n := int64(len(faces))
+	total := pow(n, strength+1)
+	var reach []dice.Ratio
+	for k := range single.Wounds {
+		var short int64
+		for _, f := range faces {
+			s, _ := Roll(w, f, false)
+			if s.Wounds < k && !s.Kills {
+				short++
+			}
+		}
+		// The goal is missed only when every roll falls short.
+		r, err := dice.NewRatio(total-pow(short, strength+1), total)
+		if err != nil {
+			return nil, fmt.Errorf("combat odds: %w", err)
+		}
+		reach = append(reach, r)
+	}
+	return reach, nil
+}
+
+// MaxStrength bounds the strength the odds take (the count of rolls stays
+// small enough to count exactly).
+const MaxStrength = 10
+
+// pow is b^e for small non-negative e.
+func pow(b int64, e int) int64 {
+	r := int64(1)
+	for range e {
+		r *= b
+	}
+	return r
+}
