@@ -877,6 +877,7 @@ func (a *app) oddsCmd() *cobra.Command {
   tablecam odds --enemy raider-1 --faces head,torso,2h --rerolls 1
   tablecam odds --game twom --noise 3 --empathy 6
   tablecam odds --game twom --combat hatchet --combat-faces 0,0,1,1,2,hatchet
+  tablecam odds --game twom --combat pistol --enemy-roll --strength 2
   tablecam odds --game warfare --stat 7 --mod +2
   tablecam odds --game warfare --melee 7 --ac 2 --behind
   tablecam odds --game warfare --shoot 8 --ac 1 --cover --light dusk
@@ -953,6 +954,7 @@ func (a *app) oddsCmd() *cobra.Command {
 	f.StringVar(&combatFaces, "combat-faces", "", "twom: your combat die's faces, comma-separated (0-6 symbols, shotgun, hatchet, out_of_ammo, fate)")
 	f.IntVar(&g.Combat.Shots, "shots", 1, "twom: 2 for the assault rifle's two rolls")
 	f.BoolVar(&g.Combat.Enemy, "enemy-roll", false, "twom: the combat roll is an enemy's")
+	f.IntVar(&g.Combat.Strength, "strength", 0, "twom: the roller's strength: its rerolls (an enemy rerolls 0 wounds automatically)")
 	f.IntVar(&g.Stat, "stat", 0, "warfare: the stat the d10 rolls under")
 	f.IntVar(&g.Mod, "mod", 0, "warfare: the modifiers added to the roll")
 	wo := &g.Warfare

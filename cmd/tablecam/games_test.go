@@ -36,6 +36,20 @@ func TestOtherGamesListAndOdds(t *testing.T) {
 		// faces of 2 symbols.
 		{[]string{"odds", "--game", "twom", "--combat", "red", "--enemy-roll", "--combat-faces", "0,1,2,2,shotgun,out_of_ammo,fate"},
 			[]string{"red die (pistol), an enemy's roll", "P(wounds = 2)     = 2/7", "P(kill outright)   = 0/1", "P(out of ammo)     = 1/7"}},
+		// The same pistol at strength 1 (seed 004 "Stärke im Kampf": an
+		// enemy rerolls 0 wounds): the blank and the shotgun's face are
+		// plain misses, 2 of 7; each other face stands on the first roll
+		// (7 of 49) or after a miss (2 of 49): 2 symbols on 2 × 9/49; a
+		// plain miss stands only twice in a row, 2 × 2/49, and with the
+		// kept out-of-ammo and fate faces 0 wounds is 22/49.
+		{[]string{"odds", "--game", "twom", "--combat", "red", "--enemy-roll", "--strength", "1", "--combat-faces", "0,1,2,2,shotgun,out_of_ammo,fate"},
+			[]string{"strength 1: a roll of 0 wounds rerolled", "P(wounds = 0)     = 22/49", "P(wounds = 2)     = 18/49", "P(out of ammo)     = 9/49"}},
+		// A character's hatchet at strength 1 on the listed yellow faces
+		// (0, 1, 2, hatchet, fate): a wound or a kill unless both rolls
+		// fall on 0 or fate (1 − 4/25); 2 or a kill unless both fall on
+		// 0, 1 or fate (1 − 9/25).
+		{[]string{"odds", "--game", "twom", "--combat", "hatchet", "--strength", "1"},
+			[]string{"With strength 1", "P(wounds ≥ 1)     = 21/25", "P(wounds ≥ 2)     = 16/25"}},
 		// Endurance 4 saves on 1 … 6 with the mine's −2; a failed save
 		// (2/5) takes 1 damage on 1 … 6 of the damage roll (3/5): 6/25
 		// (seed 002 ch. 6 "Far Brillare le Mine").
@@ -60,6 +74,8 @@ func TestOtherGamesListAndOdds(t *testing.T) {
 		{"odds", "--game", "twom", "--combat", "spoon"},
 		{"odds", "--game", "twom", "--combat", "grey", "--combat-faces", "0,7"},
 		{"odds", "--game", "twom", "--combat", "knife", "--shots", "2"},
+		{"odds", "--game", "twom", "--combat", "assault_rifle", "--shots", "2", "--strength", "1"},
+		{"odds", "--game", "twom", "--combat", "grey", "--strength", "11"},
 		{"odds", "--game", "warfare", "--mine", "30"},
 	} {
 		if _, _, err := runIn(t, data, args...); err == nil {
