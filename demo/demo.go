@@ -17,6 +17,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/announce"
+	"tablecam/frame"
 	"tablecam/live"
 	"tablecam/models"
 	"tablecam/tracker"
@@ -33,6 +34,12 @@ const Seed = synth.EvalSeedMin + 424242
 type Step struct {
 	Lines []string
 	Dice  *synth.SequenceSpec
+	// Typed are lines typed while the dice segment plays, just before its
+	// throw number TypedBefore (0 is the first), once the session waits
+	// for no roll: the group has heard the throws before and says what the
+	// next one is for (a luck token's use is declared before it is thrown).
+	Typed       []string
+	TypedBefore int
 	// Card is the content id of a card shown to the camera, with its marker.
 	Card string
 	// Note is what happens, for the log.
@@ -99,12 +106,17 @@ func Games() []string {
 }
 
 // Content is the content a game's demo plays with. Wasteland Warfare's
-// skill die has no built-in face set (its faces are unconfirmed), so its
-// demo adds one as a group adds theirs: tracker.SetSkill with the faces
-// 2–10, ap, crit and x, drawn by the renderer as symbols of its own.
+// skill die and luck token have no built-in face sets (the die's faces are
+// unconfirmed, the token is a group's own), so its demo adds them as a
+// group adds theirs: tracker.SetSkill with the faces 2–10, ap, crit and x,
+// drawn by the renderer as symbols of its own, and the renderer's luck
+// token (synth.WithGamePieces), whose side the camera reads.
 func Content(c *models.Content, game string) *models.Content {
 	if game != tracker.GameWasteland {
 		return c
+	}
+	if _, ok := c.FaceSet(tracker.SetLuck); !ok {
+		c = synth.WithGamePieces(c)
 	}
 	if _, ok := c.FaceSet(tracker.SetSkill); ok {
 		return c
@@ -167,18 +179,24 @@ func warfareScript() []Step {
 	}
 }
 
-// wastelandScript is a Wasteland Warfare demo on the demo's skill die
-// (Content): an attack that misses, saved by a luck token, and a skill
-// test; each skill line is typed without its face and the camera reads it.
+// wastelandScript is a Wasteland Warfare demo on the demo's skill die and
+// luck token (Content): an attack that misses, saved by a luck token, and a
+// skill test. Each skill line is typed without its face and the luck use
+// without its side: the camera reads the skill die, then the token thrown
+// beside it (seed 001: the use is declared before the throw).
 func wastelandScript() []Step {
 	throw := func(seed int64, face string) *synth.SequenceSpec {
 		return diceOf(tracker.SetSkill, seed, []string{face}, []synth.Step{{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}})
 	}
+	shot := diceOf(tracker.SetSkill, Seed+31, []string{"8"}, []synth.Step{
+		{Kind: synth.StepThrow, Count: 1}, {Kind: synth.StepWait, Frames: 20},
+		{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}})
+	shot.Scene.Dice = append(shot.Scene.Dice, synth.DieSpec{Set: tracker.SetLuck, Face: "luck"})
 	return []Step{
 		{Note: "setup; nora shoots at the raider", Lines: []string{"setup wasteland nora:2 raider:1", "skill nora 6 vs raider"}},
-		{Note: "the skill die for nora's shot", Dice: throw(Seed+31, "8")},
-		{Note: "a luck token for accuracy; the shot stands", Lines: []string{"luck accuracy luck", "done"}},
-		{Note: "the raider's skill test", Lines: []string{"skill raider 5"}},
+		{Note: "the skill die for nora's shot; a luck token for accuracy thrown beside it", Dice: shot,
+			Typed: []string{"luck accuracy"}, TypedBefore: 1},
+		{Note: "the shot stands; the raider's skill test", Lines: []string{"done", "skill raider 5"}},
 		{Note: "the skill die for the raider", Dice: throw(Seed+32, "crit")},
 	}
 }
@@ -224,20 +242,8 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		if o.Log != nil && st.Note != "" {
 			fmt.Fprintf(o.Log, "-- demo step %d: %s\n", i+1, st.Note)
 		}
-		for _, line := range st.Lines {
-			ev, ok, err := tracker.ParseLine(o.Content, line)
-			if err != nil || !ok {
-				return res, fmt.Errorf("demo step %d: %q: %v", i+1, line, err)
-			}
-			as, err := o.Session.Submit(ctx, ev)
-			if err != nil {
-				return res, fmt.Errorf("demo step %d: %q: %w", i+1, line, err)
-			}
-			for _, a := range as {
-				if err := o.Announce.Announce(ctx, a); err != nil {
-					return res, err
-				}
-			}
+		if err := o.submit(ctx, st.Lines); err != nil {
+			return res, fmt.Errorf("demo step %d: %w", i+1, err)
 		}
 		switch {
 		case st.Dice != nil:
@@ -245,14 +251,27 @@ func Run(ctx context.Context, o Options) (Result, error) {
 			if err != nil {
 				return res, fmt.Errorf("demo step %d: %w", i+1, err)
 			}
+			var src frame.Source = seq
+			var typed *typedSource
+			if len(st.Typed) > 0 {
+				typed, err = o.newTypedSource(seq, st.Typed, st.TypedBefore)
+				if err != nil {
+					seq.Close()
+					return res, fmt.Errorf("demo step %d: %w", i+1, err)
+				}
+				src = typed
+			}
 			read, done, err := o.Dice()
 			if err != nil {
 				seq.Close()
 				return res, err
 			}
-			stats, err := o.run(ctx, seq, read, nil)
+			stats, err := o.run(ctx, src, read, nil)
 			done()
 			seq.Close()
+			if err == nil && typed != nil {
+				err = typed.err
+			}
 			if err != nil {
 				return res, fmt.Errorf("demo step %d: %w", i+1, err)
 			}
@@ -283,11 +302,89 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	return res, nil
 }
 
+// submit types lines into the session and says their announcements.
+func (o *Options) submit(ctx context.Context, lines []string) error {
+	for _, line := range lines {
+		ev, ok, err := tracker.ParseLine(o.Content, line)
+		if err != nil || !ok {
+			return fmt.Errorf("%q: %v", line, err)
+		}
+		as, err := o.Session.Submit(ctx, ev)
+		if err != nil {
+			return fmt.Errorf("%q: %w", line, err)
+		}
+		for _, a := range as {
+			if err := o.Announce.Announce(ctx, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// typedWait bounds how long a typed step waits for the rolls before it to
+// be said.
+const typedWait = time.Minute
+
+// typedSource plays a dice segment and types its lines just before the
+// frame at which its throw comes in, once the session waits for no roll
+// (the pipeline has read and said the throws before).
+type typedSource struct {
+	*synth.Sequence
+	o     *Options
+	lines []string
+	// at is the frame before which the lines are typed (-1 once typed),
+	// next the index of the frame Read returns next.
+	at, next int
+	err      error
+}
+
+func (o *Options) newTypedSource(seq *synth.Sequence, lines []string, before int) (*typedSource, error) {
+	n := 0
+	for _, e := range seq.Events() {
+		if e.Kind != synth.EventThrow {
+			continue
+		}
+		if n == before {
+			return &typedSource{Sequence: seq, o: o, lines: lines, at: e.Frame}, nil
+		}
+		n++
+	}
+	return nil, fmt.Errorf("lines typed before throw %d: the segment has %d throws", before+1, n)
+}
+
+func (s *typedSource) Read(ctx context.Context) (frame.Frame, error) {
+	if s.at >= 0 && s.next == s.at {
+		s.at = -1
+		if err := s.typeLines(ctx); err != nil {
+			s.err = err
+			return frame.Frame{}, err
+		}
+	}
+	s.next++
+	return s.Sequence.Read(ctx)
+}
+
+func (s *typedSource) typeLines(ctx context.Context) error {
+	deadline := time.Now().Add(typedWait)
+	for s.o.Session.Game().Pending != nil {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%q: the rolls before were not read within %s", s.lines, typedWait)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return s.o.submit(ctx, s.lines)
+}
+
 // run plays one camera segment through the live pipeline (at 30 fps when
 // Paced). Latency figures are the perf package's (tablecam bench).
-func (o *Options) run(ctx context.Context, src vision.Source, read vision.DiceReader, cards live.CardReader) (live.Stats, error) {
+func (o *Options) run(ctx context.Context, src frame.Source, read vision.DiceReader, cards live.CardReader) (live.Stats, error) {
 	if o.Paced {
-		src = vision.Paced(src, nil)
+		src = frame.Paced(src, nil)
 	}
 	return live.Run(ctx, live.Options{Source: src, Dice: read, Cards: cards, Session: o.Session, Announce: o.Announce,
 		FramesDir: o.FramesDir, Preview: o.Preview, Roll: o.Roll})
@@ -325,18 +422,18 @@ func newCardSource(c *models.Content, m *marker.Map, card string, seed int64) (*
 	return &cardSource{empty: empty, card: img, n: 60}, nil
 }
 
-func (s *cardSource) Read(ctx context.Context) (vision.Frame, error) {
+func (s *cardSource) Read(ctx context.Context) (frame.Frame, error) {
 	if err := ctx.Err(); err != nil {
-		return vision.Frame{}, err
+		return frame.Frame{}, err
 	}
 	if s.i >= s.n {
-		return vision.Frame{}, io.EOF
+		return frame.Frame{}, io.EOF
 	}
 	m := s.empty
 	if s.i >= cardFrom && s.i < cardTo {
 		m = s.card
 	}
-	f := vision.Frame{Mat: m.Clone(), Index: s.i, Time: time.Duration(s.i) * time.Second / 30}
+	f := frame.Frame{Mat: m.Clone(), Index: s.i, Time: time.Duration(s.i) * time.Second / 30}
 	s.i++
 	return f, nil
 }

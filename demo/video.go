@@ -8,8 +8,8 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/models"
-	"tablecam/vision"
 	"tablecam/vision/marker"
 	"tablecam/vision/synth"
 )
@@ -42,7 +42,7 @@ func WriteVideo(ctx context.Context, c *models.Content, m *marker.Map, path stri
 		return Recording{}, fmt.Errorf("demo video %s: OpenCV cannot write MJPG .avi files", path)
 	}
 	rec := Recording{FPS: 30}
-	write := func(src vision.Source) error {
+	write := func(src frame.Source) error {
 		for {
 			f, err := src.Read(ctx)
 			if errors.Is(err, io.EOF) {

@@ -11,6 +11,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/live"
 	"tablecam/models"
 	"tablecam/tracker"
@@ -26,11 +27,11 @@ type frames struct {
 	i    int
 }
 
-func (f *frames) Read(ctx context.Context) (vision.Frame, error) {
+func (f *frames) Read(ctx context.Context) (frame.Frame, error) {
 	if f.i >= len(f.mats) {
-		return vision.Frame{}, io.EOF
+		return frame.Frame{}, io.EOF
 	}
-	fr := vision.Frame{Mat: f.mats[f.i].Clone(), Index: f.i, Time: time.Duration(f.i) * time.Second / 30}
+	fr := frame.Frame{Mat: f.mats[f.i].Clone(), Index: f.i, Time: time.Duration(f.i) * time.Second / 30}
 	f.i++
 	return fr, nil
 }

@@ -20,6 +20,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/announce"
+	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
@@ -29,7 +30,7 @@ import (
 // Options configure a live run.
 type Options struct {
 	// Source delivers frames (camera, video file, synthetic sequence).
-	Source vision.Source
+	Source frame.Source
 	// Dice reads the dice in a frame.
 	Dice vision.DiceReader
 	// Cards reads shown cards (optional).
@@ -328,7 +329,7 @@ func rollSet(d vision.Die) string {
 }
 
 // saveProof writes the frame a reading came from and returns its reference.
-func (o *Options) saveProof(f vision.Frame) string {
+func (o *Options) saveProof(f frame.Frame) string {
 	if o.FramesDir == "" {
 		return fmt.Sprintf("frame-%06d", f.Index)
 	}

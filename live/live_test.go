@@ -11,6 +11,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/engine"
+	"tablecam/frame"
 	"tablecam/live"
 	"tablecam/models"
 	"tablecam/tracker"
@@ -25,7 +26,7 @@ type indexed struct {
 	last int
 }
 
-func (s *indexed) Read(ctx context.Context) (vision.Frame, error) {
+func (s *indexed) Read(ctx context.Context) (frame.Frame, error) {
 	f, err := s.Sequence.Read(ctx)
 	s.last = f.Index
 	return f, err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"tablecam/frame"
 	"tablecam/live"
 	"tablecam/models"
 	"tablecam/tracker"
@@ -152,7 +153,7 @@ type typedSource struct {
 	err   error
 }
 
-func (s *typedSource) Read(ctx context.Context) (vision.Frame, error) {
+func (s *typedSource) Read(ctx context.Context) (frame.Frame, error) {
 	f, err := s.Sequence.Read(ctx)
 	if err == nil && f.Index == s.at {
 		s.err = s.typeLine(ctx)

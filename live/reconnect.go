@@ -6,25 +6,25 @@ import (
 	"log/slog"
 	"time"
 
-	"tablecam/vision"
+	"tablecam/frame"
 )
 
 // Reconnect is a source stage for a camera that may be unplugged: when the
-// source reports vision.ErrCameraLost it is closed and opened again with
+// source reports frame.ErrCameraLost it is closed and opened again with
 // backoff (100 ms doubling up to MaxBackoff, 1 s by default, so reading
 // resumes within about a second of the camera coming back). Status is told
 // "camera lost, retrying" and then "" when frames flow again. Frame indices
 // keep counting across reconnects, so the roll tracker never sees a jump
 // back. The session state is untouched: events live in the tracker.
 type Reconnect struct {
-	Open       func() (vision.Source, error)
+	Open       func() (frame.Source, error)
 	Status     func(string)
 	MaxBackoff time.Duration
 	Logger     *slog.Logger
 	// Sleep waits (tests replace it); default waits on a timer or ctx.
 	Sleep func(ctx context.Context, d time.Duration) error
 
-	src      vision.Source
+	src      frame.Source
 	next     int
 	lost     bool
 	Retries  int
@@ -32,7 +32,7 @@ type Reconnect struct {
 }
 
 // Read returns the next frame, reconnecting as needed.
-func (r *Reconnect) Read(ctx context.Context) (vision.Frame, error) {
+func (r *Reconnect) Read(ctx context.Context) (frame.Frame, error) {
 	if r.Sleep == nil {
 		r.Sleep = func(ctx context.Context, d time.Duration) error {
 			t := time.NewTimer(d)
@@ -57,12 +57,12 @@ func (r *Reconnect) Read(ctx context.Context) (vision.Frame, error) {
 			src, err := r.Open()
 			if err != nil {
 				if !r.lost {
-					return vision.Frame{}, err // the first open: the caller reports it
+					return frame.Frame{}, err // the first open: the caller reports it
 				}
 				r.Retries++
 				r.Logger.Debug("camera still missing", "err", err)
 				if err := r.Sleep(ctx, backoff); err != nil {
-					return vision.Frame{}, err
+					return frame.Frame{}, err
 				}
 				backoff = min(2*backoff, r.MaxBackoff)
 				continue
@@ -83,7 +83,7 @@ func (r *Reconnect) Read(ctx context.Context) (vision.Frame, error) {
 			r.next++
 			return f, nil
 		}
-		if !errors.Is(err, vision.ErrCameraLost) {
+		if !errors.Is(err, frame.ErrCameraLost) {
 			return f, err
 		}
 		r.Logger.Warn("camera lost, retrying", "err", err)
@@ -94,7 +94,7 @@ func (r *Reconnect) Read(ctx context.Context) (vision.Frame, error) {
 		r.src.Close()
 		r.src = nil
 		if err := r.Sleep(ctx, backoff); err != nil {
-			return vision.Frame{}, err
+			return frame.Frame{}, err
 		}
 		backoff = min(2*backoff, r.MaxBackoff)
 	}

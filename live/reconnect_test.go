@@ -9,19 +9,19 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/live"
-	"tablecam/vision"
 )
 
 // flaky delivers n frames, then reports the camera lost.
 type flaky struct{ n, i int }
 
-func (f *flaky) Read(context.Context) (vision.Frame, error) {
+func (f *flaky) Read(context.Context) (frame.Frame, error) {
 	if f.i >= f.n {
-		return vision.Frame{}, &vision.CameraLostError{}
+		return frame.Frame{}, &frame.CameraLostError{}
 	}
 	f.i++
-	return vision.Frame{Mat: gocv.NewMatWithSize(4, 4, gocv.MatTypeCV8UC3), Index: f.i - 1}, nil
+	return frame.Frame{Mat: gocv.NewMatWithSize(4, 4, gocv.MatTypeCV8UC3), Index: f.i - 1}, nil
 }
 func (f *flaky) Close() error { return nil }
 
@@ -31,7 +31,7 @@ func TestReconnectRetriesUntilCameraReturns(t *testing.T) {
 	opens, slept := 0, time.Duration(0)
 	var statuses []string
 	r := &live.Reconnect{
-		Open: func() (vision.Source, error) {
+		Open: func() (frame.Source, error) {
 			opens++
 			if opens >= 2 && opens < 5 { // unplugged for three attempts
 				return nil, errors.New("no such device")
@@ -65,7 +65,7 @@ func TestReconnectRetriesUntilCameraReturns(t *testing.T) {
 }
 
 func TestReconnectFirstOpenErrorIsReturned(t *testing.T) {
-	r := &live.Reconnect{Open: func() (vision.Source, error) { return nil, io.ErrUnexpectedEOF }}
+	r := &live.Reconnect{Open: func() (frame.Source, error) { return nil, io.ErrUnexpectedEOF }}
 	if _, err := r.Read(context.Background()); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("err %v", err)
 	}

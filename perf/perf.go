@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"tablecam/announce"
+	"tablecam/frame"
 	"tablecam/live"
 	"tablecam/models"
 	"tablecam/tracker"
@@ -153,14 +154,14 @@ func Run(ctx context.Context, o Options) (Report, error) {
 				return rep, err
 			}
 		}
-		v, err := vision.OpenVideoFile(o.Video)
+		v, err := frame.OpenVideoFile(o.Video)
 		if err != nil {
 			return rep, err
 		}
-		var src vision.Source = v
-		var paced *vision.PacedSource
+		var src frame.Source = v
+		var paced *frame.PacedSource
 		if !o.Unpaced {
-			paced = vision.Paced(v, nil)
+			paced = frame.Paced(v, nil)
 			src = paced
 		}
 		read, done, err := o.NewDice()

@@ -2,12 +2,8 @@ package vision
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
 	"image"
 	"math"
-
-	"gocv.io/x/gocv"
 )
 
 // dieJSON is the CLI's (and the dashboard's) form of a die: the set, face,
@@ -59,20 +55,4 @@ func (d *Die) UnmarshalJSON(data []byte) error {
 	}
 	d.Center = image.Pt((d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2)
 	return nil
-}
-
-// ErrBadImage is returned by ReadImage for a file that is not a readable
-// PNG, JPEG, BMP, TIFF or WebP picture.
-var ErrBadImage = errors.New("not a readable PNG, JPEG, BMP, TIFF or WebP image")
-
-// ReadImage reads a picture file as an 8-bit BGR Mat (close it). A missing,
-// empty, truncated or corrupt file is an error wrapping ErrBadImage (or the
-// file system's error), one whose header declares too many pixels an
-// error wrapping ErrImageTooLarge; never a crash.
-func ReadImage(path string) (gocv.Mat, error) {
-	m, err := readImageFile(path)
-	if err != nil {
-		return gocv.Mat{}, fmt.Errorf("read image: %w", err)
-	}
-	return m, nil
 }

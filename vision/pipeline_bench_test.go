@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/vision"
 	"tablecam/vision/synth"
@@ -30,7 +31,7 @@ type pipeBenchSource struct {
 	render time.Duration // CPU spent rendering
 }
 
-func (s *pipeBenchSource) Read(ctx context.Context) (vision.Frame, error) {
+func (s *pipeBenchSource) Read(ctx context.Context) (frame.Frame, error) {
 	s.b.StopTimer()
 	defer s.b.StartTimer()
 	c0 := pipeBenchCPU()
@@ -38,9 +39,9 @@ func (s *pipeBenchSource) Read(ctx context.Context) (vision.Frame, error) {
 	img, _, err := s.seq.Frame(i)
 	s.render += pipeBenchCPU() - c0
 	if err != nil {
-		return vision.Frame{}, err
+		return frame.Frame{}, err
 	}
-	f := vision.Frame{Mat: img, Index: s.next}
+	f := frame.Frame{Mat: img, Index: s.next}
 	s.next++
 	return f, nil
 }

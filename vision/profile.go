@@ -19,6 +19,8 @@ import (
 	"sort"
 	"strings"
 
+	"tablecam/frame"
+
 	"tablecam/models"
 )
 
@@ -297,16 +299,16 @@ func writeCropPNG(path string, crop []byte) error {
 }
 
 // readCropPNG reads an example crop, exampleCrop px square. Its header is
-// checked (readImageBytes, then the crop's size) before it is decoded: a
+// checked (frame.ReadImageBytes, then the crop's size) before it is decoded: a
 // crop file whose header claims a huge picture costs an error, not the
 // memory of decoding it.
 func readCropPNG(path string) ([]byte, error) {
-	data, err := readImageBytes(path)
+	data, err := frame.ReadImageBytes(path)
 	if err != nil {
 		return nil, err
 	}
-	if w, h, err := imageHeaderSize(data); err != nil || w != exampleCrop || h != exampleCrop {
-		return nil, fmt.Errorf("%s: %dx%d, want %dx%d", path, w, h, exampleCrop, exampleCrop)
+	if cfg, err := png.DecodeConfig(bytes.NewReader(data)); err != nil || cfg.Width != exampleCrop || cfg.Height != exampleCrop {
+		return nil, fmt.Errorf("%s: %dx%d, want %dx%d", path, cfg.Width, cfg.Height, exampleCrop, exampleCrop)
 	}
 	img, err := png.Decode(bytes.NewReader(data))
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tablecam/frame"
 	"tablecam/vision"
 )
 
@@ -151,7 +152,7 @@ func TestDiceProfileOversizedCrop(t *testing.T) {
 	if len(p.Examples) != len(man.Examples)-1 || len(p.Skipped) != 1 {
 		t.Fatalf("%d of %d examples kept, %d skipped; want all but one", len(p.Examples), len(man.Examples), len(p.Skipped))
 	}
-	if err := p.Skipped[0]; !errors.Is(err, vision.ErrImageTooLarge) || !strings.Contains(err.Error(), crop) || !strings.Contains(err.Error(), "16384") {
+	if err := p.Skipped[0]; !errors.Is(err, frame.ErrImageTooLarge) || !strings.Contains(err.Error(), crop) || !strings.Contains(err.Error(), "16384") {
 		t.Errorf("oversized crop: %v", err)
 	}
 	// A face left with no readable example is an error that names the

@@ -107,7 +107,7 @@ func (c RollConfig) withDefaults() RollConfig {
 
 // Observation is what the [RollTracker] learns about one frame.
 type Observation struct {
-	// Frame is the frame's index ([Frame].Index). Observations must come in
+	// Frame is the frame's index ([frame.Frame].Index). Observations must come in
 	// frame order.
 	Frame int
 	// Quiet reports that the frame shows no motion since the previous frame

@@ -47,6 +47,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/vision"
 	"tablecam/vision/dice"
@@ -272,7 +273,7 @@ func seqEvalTeach(t *testing.T, c *models.Content, style synth.Style, sets ...st
 				}
 			}
 		}
-		taught, check, err := dice.TeachFolder(r, set, dir, values, vision.ReadImage, nil)
+		taught, check, err := dice.TeachFolder(r, set, dir, values, frame.ReadImage, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,8 @@ import (
 	"math"
 	"slices"
 
+	"tablecam/frame"
+
 	"gocv.io/x/gocv"
 )
 
@@ -494,7 +496,7 @@ func (m *Motion) Close() error {
 // as measured by m; the other frames are closed. Use it for steps that need
 // a settled table, such as reading a card. Closing the stage closes src but
 // not m.
-func Settled(src Source, m *Motion, n int) Source {
+func Settled(src frame.Source, m *Motion, n int) frame.Source {
 	if n <= 0 {
 		n = m.Config().SettleFrames
 	}
@@ -502,12 +504,12 @@ func Settled(src Source, m *Motion, n int) Source {
 }
 
 type settled struct {
-	src Source
+	src frame.Source
 	m   *Motion
 	n   int
 }
 
-func (s *settled) Read(ctx context.Context) (Frame, error) {
+func (s *settled) Read(ctx context.Context) (frame.Frame, error) {
 	for {
 		f, err := s.src.Read(ctx)
 		if err != nil {
@@ -515,7 +517,7 @@ func (s *settled) Read(ctx context.Context) (Frame, error) {
 		}
 		if _, err := s.m.Observe(f.Mat); err != nil {
 			f.Close()
-			return Frame{}, fmt.Errorf("vision: settled: frame %d: %w", f.Index, err)
+			return frame.Frame{}, fmt.Errorf("vision: settled: frame %d: %w", f.Index, err)
 		}
 		if s.m.Still(s.n) {
 			return f, nil
@@ -535,7 +537,7 @@ type Step struct {
 	// Frame is the frame. From [Pipeline.Next] the caller owns it and must
 	// Close it; in [Pipeline.Run] it is closed after the callback returns
 	// (Clone the Mat to keep the image, e.g. for the roll-proof trail).
-	Frame Frame
+	Frame frame.Frame
 	// Motion is the motion measured on the frame.
 	Motion MotionSample
 	// Read is set when the dice reader ran on the frame; Reading is its
@@ -548,14 +550,14 @@ type Step struct {
 	Events []Event
 }
 
-// Pipeline connects a [Source], a [Motion], a [DiceReader] and a
+// Pipeline connects a [frame.Source], a [Motion], a [DiceReader] and a
 // [RollTracker]: for each frame it measures motion, reads the dice when the
 // frame is quiet (or always, with ReadMoving), and feeds the tracker,
 // telling it where the scene at rest changed ([Motion.NetChanges] as
 // [Observation].Moved). It
 // starts no goroutines; it owns none of its parts (close them yourself).
 type Pipeline struct {
-	src     Source
+	src     frame.Source
 	motion  *Motion
 	read    DiceReader
 	tracker *RollTracker
@@ -569,7 +571,7 @@ type Pipeline struct {
 
 // NewPipeline returns a pipeline over the given parts. The Motion's
 // SettleFrames does not matter here: the tracker counts quiet frames.
-func NewPipeline(src Source, m *Motion, read DiceReader, t *RollTracker) *Pipeline {
+func NewPipeline(src frame.Source, m *Motion, read DiceReader, t *RollTracker) *Pipeline {
 	return &Pipeline{src: src, motion: m, read: read, tracker: t}
 }
 

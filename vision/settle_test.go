@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"tablecam/frame"
+
 	"gocv.io/x/gocv"
 )
 
@@ -238,15 +240,15 @@ type sceneSource struct {
 	closed bool
 }
 
-func (s *sceneSource) Read(ctx context.Context) (Frame, error) {
+func (s *sceneSource) Read(ctx context.Context) (frame.Frame, error) {
 	if err := ctx.Err(); err != nil {
-		return Frame{}, err
+		return frame.Frame{}, err
 	}
 	if s.cur+1 >= len(s.pos) {
-		return Frame{}, io.EOF
+		return frame.Frame{}, io.EOF
 	}
 	s.cur++
-	return Frame{Mat: tableFrame(1280, 720, 4, tableNoise(uint64(s.cur)), s.pos[s.cur]...), Index: s.cur, Time: time.Duration(s.cur) * time.Second / 30}, nil
+	return frame.Frame{Mat: tableFrame(1280, 720, 4, tableNoise(uint64(s.cur)), s.pos[s.cur]...), Index: s.cur, Time: time.Duration(s.cur) * time.Second / 30}, nil
 }
 
 func (s *sceneSource) Close() error { s.closed = true; return nil }

@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 
+	"tablecam/frame"
+
 	"gocv.io/x/gocv"
 
 	"tablecam/models"
@@ -700,7 +702,7 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 			progress(fmt.Sprintf(format, args...))
 		}
 	}
-	faceDirs, badLinks, err := Subfolders(dir)
+	faceDirs, badLinks, err := frame.Subfolders(dir)
 	if err != nil {
 		return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %w", err)
 	}
@@ -708,7 +710,7 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 		say("skipped %v", err)
 	}
 	var bgFile string
-	if files, _, err := PictureFiles(dir, imageExts); err == nil {
+	if files, _, err := frame.PictureFiles(dir, frame.ImageExts()); err == nil {
 		for _, f := range files {
 			name := filepath.Base(f)
 			if strings.EqualFold(strings.TrimSuffix(name, filepath.Ext(name)), "background") {
@@ -746,7 +748,7 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 	bg := gocv.NewMat()
 	defer bg.Close()
 	if bgFile != "" {
-		m, err := readImageFile(bgFile)
+		m, err := frame.ReadImage(bgFile)
 		if err != nil {
 			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: background: %w", err)
 		}
@@ -760,7 +762,7 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 		}
 	}()
 	for _, fd := range faceDirs {
-		files, badLinks, err := PictureFiles(filepath.Join(dir, fd), imageExts)
+		files, badLinks, err := frame.PictureFiles(filepath.Join(dir, fd), frame.ImageExts())
 		if err != nil {
 			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %w", err)
 		}
@@ -772,17 +774,17 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 		}
 		read := 0
 		for _, path := range files {
-			m, err := readImageFile(path)
+			m, err := frame.ReadImage(path)
 			if err != nil {
 				// One unreadable or oversized picture costs itself.
-				say("%s: %s: skipped: %s", fd, filepath.Base(path), strings.TrimPrefix(err.Error(), path+": "))
+				say("%s: %s: skipped: %s", fd, filepath.Base(path), strings.TrimPrefix(err.Error(), "read image: "+path+": "))
 				continue
 			}
 			read++
 			examples = append(examples, TeachExample{Face: fd, Image: m, Background: bg, Name: path})
 		}
 		if read == 0 {
-			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s: no readable picture (reads %s files)", filepath.Join(dir, fd), imageExtList(imageExts))
+			return nil, DiceSelfCheck{}, fmt.Errorf("vision: teach dice: %s: no readable picture (reads %s files)", filepath.Join(dir, fd), frame.ExtList(frame.ImageExts()))
 		}
 	}
 	if progress != nil {
@@ -800,10 +802,8 @@ func TeachDice(c *models.Content, set string, dir string, progress func(string))
 const (
 	// MaxTeachFaces is the most faces a taught die has.
 	MaxTeachFaces = 100
-	// MaxTeachPictures is the most pictures read of one face or card.
+	// MaxTeachPictures is the most pictures read of one face.
 	MaxTeachPictures = 200
-	// MaxTeachCards is the most cards taught at once.
-	MaxTeachCards = 5000
 )
 
 // customFaceSet makes a face set from face ids: numeric (in number order)

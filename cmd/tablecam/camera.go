@@ -11,6 +11,7 @@ import (
 	"tablecam/announce"
 	"tablecam/config"
 	"tablecam/dashboard"
+	"tablecam/frame"
 	"tablecam/live"
 	"tablecam/models"
 	"tablecam/tracker"
@@ -31,8 +32,8 @@ type cameraOpts struct {
 
 // frameSource opens what play reads: a video file, a folder of pictures, or
 // the camera (reopened with backoff when it is unplugged).
-func (a *app) frameSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Source, func() int, error) {
-	area, err := vision.ParseCrop(a.cfg.Camera.Crop)
+func (a *app) frameSource(o cameraOpts, feed *dashboard.FrameBuffer) (frame.Source, func() int, error) {
+	area, err := frame.ParseCrop(a.cfg.Camera.Crop)
 	if err != nil {
 		return nil, nil, fmt.Errorf("camera.crop: %w", err)
 	}
@@ -40,38 +41,38 @@ func (a *app) frameSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Sou
 	if err != nil {
 		return nil, nil, err
 	}
-	return vision.Crop(src, area), skipped, nil
+	return frame.Crop(src, area), skipped, nil
 }
 
-func (a *app) rawSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Source, func() int, error) {
+func (a *app) rawSource(o cameraOpts, feed *dashboard.FrameBuffer) (frame.Source, func() int, error) {
 	switch {
 	case o.video != "":
-		v, err := vision.OpenVideoFile(o.video)
+		v, err := frame.OpenVideoFile(o.video)
 		if err != nil {
 			return nil, nil, err
 		}
-		var src vision.Source = v
+		var src frame.Source = v
 		if o.realtime {
-			src = vision.Paced(v, nil)
+			src = frame.Paced(v, nil)
 		}
 		return src, v.Skipped, nil
 	case o.images != "":
-		d, err := vision.OpenImageDir(o.images, float64(a.cfg.Camera.FPS))
+		d, err := frame.OpenImageDir(o.images, float64(a.cfg.Camera.FPS))
 		if err != nil {
 			return nil, nil, err
 		}
 		d.OnSkip = func(err error) { a.log.Warn("frame skipped", "err", err) }
-		var src vision.Source = d
+		var src frame.Source = d
 		if o.realtime {
-			src = vision.Paced(d, nil)
+			src = frame.Paced(d, nil)
 		}
 		return src, d.Skipped, nil
 	}
 	cam := a.cfg.Camera
-	var last *vision.Camera
+	var last *frame.Camera
 	var mu sync.Mutex
-	open := func() (vision.Source, error) {
-		c, err := vision.OpenCamera(cam.Device, cam.Width, cam.Height, cam.FPS)
+	open := func() (frame.Source, error) {
+		c, err := frame.OpenCamera(cam.Device, cam.Width, cam.Height, cam.FPS)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +87,7 @@ func (a *app) rawSource(o cameraOpts, feed *dashboard.FrameBuffer) (vision.Sourc
 	}
 	opened := false
 	r := &live.Reconnect{
-		Open: func() (vision.Source, error) {
+		Open: func() (frame.Source, error) {
 			if !opened {
 				opened = true
 				return first, nil

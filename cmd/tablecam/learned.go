@@ -10,6 +10,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/vision"
 	"tablecam/vision/dice"
@@ -87,7 +88,7 @@ func (a *app) teachLearned(w io.Writer, c *models.Content, set, dir string) erro
 		return err
 	}
 	defer r.Close()
-	t, check, err := dice.TeachFolder(r, set, dir, values, vision.ReadImage, func(s string) { fmt.Fprintln(w, s) })
+	t, check, err := dice.TeachFolder(r, set, dir, values, frame.ReadImage, func(s string) { fmt.Fprintln(w, s) })
 	if err != nil {
 		return err
 	}

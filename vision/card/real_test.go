@@ -44,7 +44,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision"
+	"tablecam/frame"
 	"tablecam/vision/card/index"
 	"tablecam/vision/marker"
 )
@@ -112,7 +112,7 @@ func realDocPhotos(t *testing.T, names ...string) []string {
 // converted). The caller closes it.
 func realImage(t *testing.T, path string) gocv.Mat {
 	t.Helper()
-	m, err := vision.ReadImage(path)
+	m, err := frame.ReadImage(path)
 	if err != nil {
 		t.Fatalf("real photo: %v", err)
 	}

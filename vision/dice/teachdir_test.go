@@ -9,8 +9,8 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/models"
-	"tablecam/vision"
 	"tablecam/vision/synth"
 )
 
@@ -58,7 +58,7 @@ func TestTeachFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var said []string
-	taught, check, err := TeachFolder(r, "d20", dir, values, vision.ReadImage, func(s string) { said = append(said, s) })
+	taught, check, err := TeachFolder(r, "d20", dir, values, frame.ReadImage, func(s string) { said = append(said, s) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,13 +76,13 @@ func TestTeachFolder(t *testing.T) {
 	t.Logf("read back: %d of %d right, %d sure; misread %v", check.Right, check.Pictures, check.Sure, check.Misread)
 
 	empty := t.TempDir()
-	if _, _, err := TeachFolder(r, "x", empty, nil, vision.ReadImage, nil); err == nil || !strings.Contains(err.Error(), "no face folders") {
+	if _, _, err := TeachFolder(r, "x", empty, nil, frame.ReadImage, nil); err == nil || !strings.Contains(err.Error(), "no face folders") {
 		t.Errorf("an empty folder: %v", err)
 	}
 	if err := os.MkdirAll(filepath.Join(empty, "a"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := TeachFolder(r, "x", empty, nil, vision.ReadImage, nil); err == nil || !strings.Contains(err.Error(), "no readable picture") {
+	if _, _, err := TeachFolder(r, "x", empty, nil, frame.ReadImage, nil); err == nil || !strings.Contains(err.Error(), "no readable picture") {
 		t.Errorf("a face folder without pictures: %v", err)
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/models"
-	"tablecam/vision"
 )
 
 // StepKind is what one step of a sequence script does.
@@ -123,7 +123,7 @@ type Event struct {
 	Die int
 }
 
-// Sequence is a rendered rolling sequence and a [vision.Source]. Frames are
+// Sequence is a rendered rolling sequence and a [frame.Source]. Frames are
 // drawn on demand (Read or Frame) and depend only on the spec and the frame
 // index. Not safe for concurrent use. Close releases its buffers.
 type Sequence struct {
@@ -827,7 +827,7 @@ func (seg *dieSeg) tumbleAt(t float64) cube {
 // Frame renders frame i and its truth; the caller closes the Mat.
 func (s *Sequence) Frame(i int) (gocv.Mat, Truth, error) {
 	if s.closed {
-		return gocv.NewMat(), Truth{}, vision.ErrClosed
+		return gocv.NewMat(), Truth{}, frame.ErrClosed
 	}
 	if i < 0 || i >= s.n {
 		return gocv.NewMat(), Truth{}, fmt.Errorf("synth: frame %d outside 0…%d", i, s.n-1)
@@ -855,30 +855,30 @@ func (s *Sequence) Truth(i int) Truth {
 	return t
 }
 
-// Read returns the next frame (vision.Source); io.EOF after the last.
-func (s *Sequence) Read(ctx context.Context) (vision.Frame, error) {
+// Read returns the next frame (frame.Source); io.EOF after the last.
+func (s *Sequence) Read(ctx context.Context) (frame.Frame, error) {
 	if s.closed {
-		return vision.Frame{}, vision.ErrClosed
+		return frame.Frame{}, frame.ErrClosed
 	}
 	if err := ctx.Err(); err != nil {
-		return vision.Frame{}, err
+		return frame.Frame{}, err
 	}
 	if s.next >= s.n {
-		return vision.Frame{}, io.EOF
+		return frame.Frame{}, io.EOF
 	}
 	i := s.next
 	m, _, err := s.Frame(i)
 	if err != nil {
-		return vision.Frame{}, err
+		return frame.Frame{}, err
 	}
 	s.next++
-	return vision.Frame{Mat: m, Index: i, Time: time.Duration(i) * time.Second / time.Duration(s.fps)}, nil
+	return frame.Frame{Mat: m, Index: i, Time: time.Duration(i) * time.Second / time.Duration(s.fps)}, nil
 }
 
 // Rewind makes the next Read return frame 0 again.
 func (s *Sequence) Rewind() { s.next = 0 }
 
-// Close releases the sequence's buffers; Read returns vision.ErrClosed
+// Close releases the sequence's buffers; Read returns frame.ErrClosed
 // after it. Closing twice is harmless.
 func (s *Sequence) Close() error {
 	if !s.closed {

@@ -12,8 +12,8 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"tablecam/frame"
 	"tablecam/models"
-	"tablecam/vision"
 )
 
 func content(t testing.TB) *models.Content {
@@ -802,7 +802,7 @@ func TestSequencePlays(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer seq.Close()
-	var src vision.Source = seq
+	var src frame.Source = seq
 	ev := seq.Events()
 	find := func(k EventKind) []Event {
 		var out []Event
@@ -927,7 +927,7 @@ func TestSequencePlays(t *testing.T) {
 		t.Errorf("after the end: %v", err)
 	}
 	src.Close()
-	if _, err := src.Read(ctx); !errors.Is(err, vision.ErrClosed) {
+	if _, err := src.Read(ctx); !errors.Is(err, frame.ErrClosed) {
 		t.Errorf("after close: %v", err)
 	}
 }

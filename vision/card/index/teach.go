@@ -12,13 +12,22 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"tablecam/vision"
+	"tablecam/frame"
 	"tablecam/vision/card/outline"
 	"tablecam/vision/geom"
 )
 
 // imageExts are the picture files TeachFolder reads.
 var imageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".bmp": true, ".tif": true, ".tiff": true, ".webp": true}
+
+// Bounds of what TeachFolder reads, so that a wrong folder (a photo
+// library) is refused at once instead of filling the memory.
+const (
+	// MaxTeachCards is the most cards taught at once.
+	MaxTeachCards = 5000
+	// MaxTeachPictures is the most pictures read of one card.
+	MaxTeachPictures = 200
+)
 
 // extList is imageExts sorted, for messages.
 func extList() string { return strings.Join(slices.Sorted(maps.Keys(imageExts)), ", ") }
@@ -40,15 +49,15 @@ func TeachFolder(dir string, progress func(string)) (*Index, error) {
 			progress(fmt.Sprintf(format, args...))
 		}
 	}
-	ids, badLinks, err := vision.Subfolders(dir)
+	ids, badLinks, err := frame.Subfolders(dir)
 	if err != nil {
 		return nil, fmt.Errorf("index: teach cards: %w", err)
 	}
 	for _, err := range badLinks {
 		say("skipped %v", err)
 	}
-	if len(ids) > vision.MaxTeachCards {
-		return nil, fmt.Errorf("index: teach cards: %s has %d card folders; teaching takes at most %d", dir, len(ids), vision.MaxTeachCards)
+	if len(ids) > MaxTeachCards {
+		return nil, fmt.Errorf("index: teach cards: %s has %d card folders; teaching takes at most %d", dir, len(ids), MaxTeachCards)
 	}
 	t, err := newTeacher()
 	if err != nil {
@@ -61,20 +70,20 @@ func TeachFolder(dir string, progress func(string)) (*Index, error) {
 			say("%s: skipped: %v", id, err)
 			continue
 		}
-		files, badLinks, err := vision.PictureFiles(filepath.Join(dir, id), imageExts)
+		files, badLinks, err := frame.PictureFiles(filepath.Join(dir, id), imageExts)
 		if err != nil {
 			return nil, fmt.Errorf("index: teach cards: %w", err)
 		}
 		for _, err := range badLinks {
 			say("%s: skipped %v", id, err)
 		}
-		if len(files) > vision.MaxTeachPictures {
-			return nil, fmt.Errorf("index: teach cards: %s holds %d pictures; teaching reads at most %d of a card (two to five are enough)", filepath.Join(dir, id), len(files), vision.MaxTeachPictures)
+		if len(files) > MaxTeachPictures {
+			return nil, fmt.Errorf("index: teach cards: %s holds %d pictures; teaching reads at most %d of a card (two to five are enough)", filepath.Join(dir, id), len(files), MaxTeachPictures)
 		}
 		var imgs []gocv.Mat
 		var names []string
 		for _, path := range files {
-			img, err := vision.ReadImage(path)
+			img, err := frame.ReadImage(path)
 			if err != nil {
 				say("%s: %s: skipped: %s", id, filepath.Base(path), strings.TrimPrefix(err.Error(), "read image: "+path+": "))
 				continue

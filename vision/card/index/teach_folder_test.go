@@ -14,8 +14,6 @@ import (
 	"testing"
 
 	"gocv.io/x/gocv"
-
-	"tablecam/vision"
 )
 
 // TestTeachCardsLinksAndOversized: learn cards follows symbolic links to
@@ -84,7 +82,7 @@ func TestTeachCardsCountsBounded(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for i := range vision.MaxTeachPictures + 1 {
+	for i := range MaxTeachPictures + 1 {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("%04d.png", i)), nil, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,9 @@
-package vision
+package frame
 
 import (
 	"context"
 	"errors"
+	"image/color"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -119,9 +120,9 @@ func (g *fakeGrabber) Read(m *gocv.Mat) bool {
 	var src gocv.Mat
 	switch step {
 	case "ok":
-		src = tableFrame(64, 48, 0, nil)
+		src = scene(64, 48, color.RGBA{G: 90, A: 255})
 	case "big":
-		src = tableFrame(80, 48, 0, nil)
+		src = scene(80, 48, color.RGBA{G: 90, A: 255})
 	case "grey":
 		src = gocv.NewMatWithSize(48, 64, gocv.MatTypeCV8UC1)
 	case "empty":

@@ -1,6 +1,6 @@
 //go:build matprofile
 
-package vision
+package frame
 
 import (
 	"bytes"

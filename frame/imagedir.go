@@ -1,4 +1,4 @@
-package vision
+package frame
 
 import (
 	"bytes"
@@ -36,11 +36,14 @@ const (
 // declares more pixels than this program decodes.
 var ErrImageTooLarge = fmt.Errorf("too large (at most %d px a side and %d pixels)", maxImageSide, maxImagePixels)
 
-// imageExts are the file names ImageDir reads; other files are ignored.
-var imageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".bmp": true}
+// ImageExts returns the extensions of the picture files ImageDir reads
+// (other files are ignored), for [PictureFiles]; the map is the caller's.
+func ImageExts() map[string]bool {
+	return map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".bmp": true}
+}
 
-// imageExtList is exts' names sorted, for messages.
-func imageExtList(exts map[string]bool) string {
+// ExtList is exts' names sorted and joined, for messages.
+func ExtList(exts map[string]bool) string {
 	var out []string
 	for e := range exts {
 		out = append(out, e)
@@ -74,12 +77,12 @@ type ImageDir struct {
 // ignored). A folder without any is an error. fps spaces the frame times;
 // fps <= 0 means 30.
 func OpenImageDir(dir string, fps float64) (*ImageDir, error) {
-	files, links, err := PictureFiles(dir, imageExts)
+	files, links, err := PictureFiles(dir, ImageExts())
 	if err != nil {
 		return nil, fmt.Errorf("vision: image folder: %w", err)
 	}
 	if len(files) == 0 {
-		msg := fmt.Sprintf("vision: image folder %s: no pictures (reads %s files)", dir, imageExtList(imageExts))
+		msg := fmt.Sprintf("vision: image folder %s: no pictures (reads %s files)", dir, ExtList(ImageExts()))
 		if len(links) > 0 {
 			msg += "; " + errors.Join(links...).Error()
 		}
@@ -181,7 +184,7 @@ func (d *ImageDir) Read(ctx context.Context) (Frame, error) {
 		}
 		if d.next >= len(d.files) {
 			if d.index == 0 {
-				return Frame{}, fmt.Errorf("vision: image folder %s: none of its %d pictures could be read (reads %s files)", d.dir, len(d.files), imageExtList(imageExts))
+				return Frame{}, fmt.Errorf("vision: image folder %s: none of its %d pictures could be read (reads %s files)", d.dir, len(d.files), ExtList(ImageExts()))
 			}
 			return Frame{}, io.EOF
 		}
@@ -208,12 +211,12 @@ func (d *ImageDir) Close() error {
 }
 
 // readImageFile reads a picture file (PNG, JPEG, BMP, TIFF or WebP) as
-// 8-bit BGR after checking the size its header declares (readImageBytes):
+// 8-bit BGR after checking the size its header declares (ReadImageBytes):
 // every picture a user gives is read through it. The error names the file
 // and wraps ErrBadImage (unreadable, not such a picture, corrupt),
 // ErrImageTooLarge or the file system's error.
 func readImageFile(path string) (gocv.Mat, error) {
-	data, err := readImageBytes(path)
+	data, err := ReadImageBytes(path)
 	if err != nil {
 		return gocv.Mat{}, err
 	}
@@ -228,10 +231,11 @@ func readImageFile(path string) (gocv.Mat, error) {
 	return mat, nil
 }
 
-// readImageBytes reads a picture file whose header declares a size within
+// ReadImageBytes reads a picture file whose header declares a size within
 // the limits (checkImageHeader), not decoded: the check every picture
-// file goes through before it is decoded. Errors are as readImageFile's.
-func readImageBytes(path string) ([]byte, error) {
+// file goes through before it is decoded, for readers that decode it
+// themselves. Errors are as readImageFile's.
+func ReadImageBytes(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -389,4 +393,20 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// ErrBadImage is returned by ReadImage for a file that is not a readable
+// PNG, JPEG, BMP, TIFF or WebP picture.
+var ErrBadImage = errors.New("not a readable PNG, JPEG, BMP, TIFF or WebP image")
+
+// ReadImage reads a picture file as an 8-bit BGR Mat (close it). A missing,
+// empty, truncated or corrupt file is an error wrapping ErrBadImage (or the
+// file system's error), one whose header declares too many pixels an
+// error wrapping ErrImageTooLarge; never a crash.
+func ReadImage(path string) (gocv.Mat, error) {
+	m, err := readImageFile(path)
+	if err != nil {
+		return gocv.Mat{}, fmt.Errorf("read image: %w", err)
+	}
+	return m, nil
 }
