@@ -1130,10 +1130,14 @@ func (r *faceReader) toneDist(m [3]byte) float64 {
 // reading rm of another set ru (rm.score ≤ bm.score). When the other set's
 // best face is not clearly worse, by the margin that makes a reading sure
 // within a set, the two sets' faces look alike (a V.A.T.S. "1h" and a d6
-// "1" are both one dot): the die's body colour (patch p's median) decides.
-// The set whose body colours lie nearer wins; the reading is sure only when
-// the die's colour is none of the loser's body colours (the winner's need
-// not fit: white, grey and black bodies are not kept, see bodyColours).
+// "1" are both one dot; a combat die's symbol in grey and in yellow): the
+// die's colour (patch p's median) decides. The set whose colours lie nearer
+// wins; the reading is sure only when the die's colour is none of the
+// loser's. The colours are the sets' body colours; when a set keeps none
+// (white, grey and black bodies are not kept, see bodyColours) both sets
+// are compared by their tones, which keep them: a set without a body
+// colour has no distance 0 to every die, so it does not take the faces of
+// every coloured set whose faces look like its own.
 func pickSet(p *facePatch, br *faceReader, bm faceMatch, ru *faceReader, rm faceMatch) (*faceReader, faceMatch, bool) {
 	cross := bm
 	cross.margin = bm.score - rm.score
@@ -1141,7 +1145,11 @@ func pickSet(p *facePatch, br *faceReader, bm faceMatch, ru *faceReader, rm face
 		return br, bm, true
 	}
 	m := p.median()
-	db, du := br.bodyDist(m), ru.bodyDist(m)
+	dist := (*faceReader).bodyDist
+	if (len(br.body) == 0 || len(ru.body) == 0) && len(br.tones) > 0 && len(ru.tones) > 0 {
+		dist = (*faceReader).toneDist
+	}
+	db, du := dist(br, m), dist(ru, m)
 	if du < db {
 		br, bm, ru, rm, db, du = ru, rm, br, bm, du, db
 	}

@@ -144,6 +144,51 @@ func TestPickSetByBody(t *testing.T) {
 	}
 }
 
+// Combat dice of three colours whose faces look alike (a symbol on the
+// grey, the yellow and the red die) are told apart by the die's colour,
+// also when one set keeps no body colour (grey bodies are not kept): the
+// grey die's set is then compared by its tones, not taken as near to every
+// die. A yellow or red die is never the grey die's, whichever set's face
+// scores higher, and a grey die is the grey die's; each surely.
+func TestPickSetCombatColours(t *testing.T) {
+	grey, yellow, red := colourOf(146, 150, 150), colourOf(40, 194, 236), colourOf(36, 32, 184)
+	reader := func(id string, tone DieColour, body bool) *faceReader {
+		r := &faceReader{set: models.FaceSet{ID: id}, threshold: 0.5, tones: []DieColour{tone}}
+		if body {
+			r.body = []DieColour{tone}
+		}
+		return r
+	}
+	g, y, r := reader("twom-grey", grey, false), reader("twom-yellow", yellow, true), reader("twom-red", red, true)
+	patch := func(b, gr, rd byte) *facePatch {
+		var p facePatch
+		for i := 0; i < facePatchSize*facePatchSize; i++ {
+			p[3*i], p[3*i+1], p[3*i+2] = b, gr, rd
+		}
+		return &p
+	}
+	scored := func(s float64) faceMatch { return faceMatch{face: 0, score: s, margin: 0.4} }
+	for _, c := range []struct {
+		name   string
+		p      *facePatch
+		br, ru *faceReader
+		want   *faceReader
+	}{
+		{"yellow die, yellow scores higher", patch(40, 194, 236), y, g, y},
+		{"yellow die, grey scores higher", patch(40, 194, 236), g, y, y},
+		{"red die, red scores higher", patch(36, 32, 184), r, g, r},
+		{"red die, grey scores higher", patch(36, 32, 184), g, r, r},
+		{"grey die, yellow scores higher", patch(146, 150, 150), y, g, g},
+		{"grey die, red scores higher", patch(146, 150, 150), r, g, g},
+		{"grey die, grey scores higher", patch(146, 150, 150), g, y, g},
+	} {
+		got, _, sure := pickSet(c.p, c.br, scored(0.97), c.ru, scored(0.96))
+		if got != c.want || !sure {
+			t.Errorf("%s: read as %s (sure %v), want %s, sure", c.name, got.set.ID, sure, c.want.set.ID)
+		}
+	}
+}
+
 // A blank face is the blank face of the set whose body colour it shows,
 // also when another set with a blank face has a white, grey or black body
 // (which is kept for telling sets apart, not for finding dice): a yellow or
