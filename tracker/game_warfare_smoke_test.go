@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,9 @@ func TestSeed002SmokeCloudsClear(t *testing.T) {
 	}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+	if st := s.Summary(); !strings.Contains(st, "Smoke      clouds on the table: 3") {
+		t.Errorf("the state does not show the clouds:\n%s", st)
 	}
 	// The camera's d10: a 0 reads 10 and clears the cloud.
 	if got := submitLines(t, s, "roll d10 0"); got[0][0] != "Smoke: 10, the cloud clears; smoke clouds left: 2." {

@@ -24,6 +24,7 @@ func summaryTexts() map[string]map[string]string {
 			"raidDone":  "defended",
 			"warfare":   "Game       Fallout: Warfare, %s against %s\nTurn       %d, light %s\n",
 			"attacker":  "Attacker   %s\n",
+			"clouds":    "Smoke      clouds on the table: %d\n",
 			"score":     "Score      %s %g, %s %g (%s)\n",
 			"draw":      "draw",
 			"wins":      "%s wins",
@@ -48,6 +49,7 @@ func summaryTexts() map[string]map[string]string {
 			"raidDone":  "abgewehrt",
 			"warfare":   "Spiel      Fallout: Warfare, %s gegen %s\nZug        %d, Licht %s\n",
 			"attacker":  "Angreifer  %s\n",
+			"clouds":    "Rauch      Wolken auf dem Tisch: %d\n",
 			"score":     "Wertung    %s %g, %s %g (%s)\n",
 			"draw":      "unentschieden",
 			"wins":      "%s gewinnt",
@@ -107,6 +109,9 @@ func (g Game) gameSummary(cat *Catalog) string {
 		b.WriteString(st(cat, "warfare", w.Sides[0], w.Sides[1], w.Turn, lightName(w.Light)))
 		if w.Attacker != warfare.SideNone {
 			b.WriteString(st(cat, "attacker", w.side(w.Attacker)))
+		}
+		if w.Clouds > 0 {
+			b.WriteString(st(cat, "clouds", w.Clouds))
 		}
 		if r := w.Result; r != nil {
 			res := st(cat, "draw")
