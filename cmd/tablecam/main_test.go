@@ -11,6 +11,7 @@ import (
 	"tablecam/demo"
 	"tablecam/models"
 	"tablecam/tracker"
+	"tablecam/vision/synth"
 )
 
 // run executes the CLI in-process with an isolated data directory.
@@ -151,34 +152,61 @@ func TestVersionFlag(t *testing.T) {
 // from the rendered frames, and each command typed without its reading
 // resolves as the engine does for the faces rendered: the demo says
 // exactly what a session says for the same lines with those faces typed.
+// Wasteland Warfare's luck token is thrown beside the skill die after its
+// use is declared without a side (seed 001: the use before the throw): the
+// side comes from the camera, so a side typed (no "Throw the luck token"
+// prompt) or misread (another sentence) fails.
 func TestOtherGameDemosResolveCameraRolls(t *testing.T) {
 	base, err := models.LoadContent("")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, game := range []string{"twom", "warfare", "wasteland"} {
-		t.Run(game, func(t *testing.T) {
-			script, err := demo.GameScript(game)
+	for _, tc := range []struct {
+		game   string
+		tokens int
+	}{{"twom", 0}, {"warfare", 0}, {"wasteland", 1}} {
+		t.Run(tc.game, func(t *testing.T) {
+			script, err := demo.GameScript(tc.game)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := demo.Content(base, game)
-			set := tracker.GameDiceSets(c, game)[0]
+			c := demo.Content(base, tc.game)
 			var lines []string
-			rolls := 0
+			rolls, tokens := 0, 0
 			for _, st := range script {
 				lines = append(lines, st.Lines...)
-				if st.Dice != nil {
-					roll := "roll " + set
-					for _, d := range st.Dice.Scene.Dice {
-						roll += " " + d.Face
+				if st.Dice == nil {
+					continue
+				}
+				throws := demoThrows(t, st.Dice)
+				for i, dice := range throws {
+					if i == st.TypedBefore {
+						lines = append(lines, st.Typed...)
 					}
-					lines = append(lines, roll)
+					// A throw is one roll of each set it brings in (the
+					// dice lying from before are not read again).
+					var sets []string
+					faces := map[string]string{}
+					for _, d := range dice {
+						if _, ok := faces[d.Set]; !ok {
+							sets = append(sets, d.Set)
+						}
+						faces[d.Set] += " " + d.Face
+						if d.Set == tracker.SetLuck {
+							tokens++
+						}
+					}
+					for _, set := range sets {
+						lines = append(lines, "roll "+set+faces[set])
+					}
 					rolls++
 				}
 			}
+			if tokens != tc.tokens {
+				t.Fatalf("the demo throws %d luck tokens, want %d", tokens, tc.tokens)
+			}
 			want := typedAnnouncements(t, c, lines)
-			out, errs, err := run(t, "", "play", "--demo", game, "--voice", "off")
+			out, errs, err := run(t, "", "play", "--demo", tc.game, "--voice", "off")
 			if err != nil {
 				t.Fatalf("demo: %v\n%s", err, errs)
 			}
@@ -188,11 +216,37 @@ func TestOtherGameDemosResolveCameraRolls(t *testing.T) {
 			if out != want {
 				t.Errorf("demo:\n%s\nwant (the lines with the rendered faces typed):\n%s", out, want)
 			}
-			if n := strings.Count(out, "Roll the ") + strings.Count(out, "Roll 2 × "); n != rolls {
+			if n := strings.Count(out, "Roll the ") + strings.Count(out, "Roll 2 × ") + strings.Count(out, "Throw the luck token"); n != rolls {
 				t.Errorf("%d commands waited for the camera, want %d:\n%s", n, rolls, out)
+			}
+			if n := strings.Count(out, "Throw the luck token"); n != tc.tokens {
+				t.Errorf("%d luck uses waited for the camera's token, want %d:\n%s", n, tc.tokens, out)
 			}
 		})
 	}
+}
+
+// demoThrows lists the dice each throw of a demo segment brings in: a
+// throw brings the first Count dice not on the table yet (0: all).
+func demoThrows(t *testing.T, spec *synth.SequenceSpec) [][]synth.DieSpec {
+	t.Helper()
+	var out [][]synth.DieSpec
+	next := 0
+	for _, st := range spec.Script {
+		if st.Kind == synth.StepReroll || st.Kind == synth.StepPickUp {
+			t.Fatalf("a demo segment of another game rerolls or picks up dice: %v", st.Kind)
+		}
+		if st.Kind != synth.StepThrow {
+			continue
+		}
+		n := len(spec.Scene.Dice) - next
+		if st.Count > 0 {
+			n = min(n, st.Count)
+		}
+		out = append(out, spec.Scene.Dice[next:next+n])
+		next += n
+	}
+	return out
 }
 
 // typedAnnouncements submits lines to a fresh session and returns its
