@@ -25,6 +25,7 @@ import (
 	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/card"
+	"tablecam/vision/motion"
 )
 
 // Options configure a live run.
@@ -55,7 +56,7 @@ type Options struct {
 	// Roll configures settle detection and roll events.
 	Roll vision.RollConfig
 	// Motion configures the motion measure (zero: defaults).
-	Motion vision.MotionConfig
+	Motion motion.Config
 	// Logger receives warnings (default slog.Default()).
 	Logger *slog.Logger
 	// Now is the clock for latency figures (default time.Now).
@@ -159,10 +160,10 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 			return Stats{}, fmt.Errorf("live: frames directory: %w", err)
 		}
 	}
-	motion := vision.NewMotion(o.Motion)
-	defer motion.Close()
+	md := motion.New(o.Motion)
+	defer md.Close()
 	rolls := vision.NewRollTracker(o.Roll)
-	pipe := vision.NewPipeline(o.Source, motion, o.Dice, rolls)
+	pipe := vision.NewPipeline(o.Source, md, o.Dice, rolls)
 	pipe.ReadMoving = o.ReadMoving || o.Preview != nil
 
 	events := make(chan pending, 256) // events are never dropped: the sender blocks

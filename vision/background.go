@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 
+	"tablecam/vision/motion"
+
 	"gocv.io/x/gocv"
 )
 
@@ -79,8 +81,8 @@ type BackgroundConfig struct {
 	// that was taken into the reference. Default 90.
 	StuckFrames int
 	// Motion configures the reader's own stillness check (see
-	// [MotionConfig]); zero fields take its defaults.
-	Motion MotionConfig
+	// [motion.Config]); zero fields take its defaults.
+	Motion motion.Config
 	// Share, when set, is handed the reference whenever it changes (learned,
 	// refreshed, repaired or set; the Mat is valid during the call only),
 	// and an empty Mat when it is dropped and when the reader is closed:
@@ -118,7 +120,7 @@ func (c BackgroundConfig) withDefaults() BackgroundConfig {
 	if c.StuckFrames <= 0 {
 		c.StuckFrames = DefaultBackgroundStuckFrames
 	}
-	c.Motion = c.Motion.withDefaults()
+	c.Motion = c.Motion.WithDefaults()
 	return c
 }
 
@@ -158,7 +160,7 @@ type BackgroundStats struct {
 // nobody hands it an empty frame:
 //
 //   - Learning: without a reference, once LearnFrames frames in a row are
-//     still (its own [Motion], frame to frame) and the detector finds
+//     still (its own [motion.Detector], frame to frame) and the detector finds
 //     neither a die nor anything occluding in them, the last one becomes
 //     the reference. Dice the detector finds where nothing ever moved
 //     since the reader started do not count (see StrictLearn): they are
@@ -196,7 +198,7 @@ type BackgroundStats struct {
 type BackgroundReader struct {
 	cfg      BackgroundConfig
 	det      *DiceDetector
-	motion   *Motion
+	motion   *motion.Detector
 	ref      gocv.Mat // the reference, full resolution (when hasRef)
 	refSmall gocv.Mat // the reference as the Motion shrinks frames
 	diff     gocv.Mat
@@ -206,7 +208,7 @@ type BackgroundReader struct {
 	emptyRun, stuckRun, ghostRun int
 	// Where the picture ever changed since the reader started or was
 	// reset, and the last frame's changes.
-	everMoved, changes MotionMask
+	everMoved, changes motion.Mask
 	// Spots (frame pixels) of things taken into the reference that were
 	// read as dice and never moved.
 	suspects []image.Rectangle
@@ -238,7 +240,7 @@ func NewBackgroundReader(det *DiceDetector, cfg BackgroundConfig) *BackgroundRea
 		cfg:       cfg,
 		det:       det,
 		estimate:  estimate,
-		motion:    NewMotion(cfg.Motion),
+		motion:    motion.New(cfg.Motion),
 		ref:       gocv.NewMat(),
 		refSmall:  gocv.NewMat(),
 		diff:      gocv.NewMat(),
@@ -277,14 +279,15 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 	img.CopyTo(&b.ref)
 	b.hasRef = true
 	b.emptyRun, b.stuckRun = 0, 0
-	// The reference as the Motion shrinks frames, for the change check.
-	m := NewMotion(b.cfg.Motion)
+	// The reference as the motion detector shrinks frames, for the change check.
+	m := motion.New(b.cfg.Motion)
 	defer m.Close()
 	if _, err := m.Observe(img); err != nil {
 		b.drop()
 		return fmt.Errorf("vision: background: %w", err)
 	}
-	m.prev.CopyTo(&b.refSmall)
+	last := m.Last()
+	last.CopyTo(&b.refSmall)
 	return b.share()
 }
 
@@ -293,7 +296,7 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 func (b *BackgroundReader) Reset() {
 	b.drop()
 	b.motion.Reset()
-	b.everMoved.clear()
+	b.everMoved.Clear()
 	b.forgetDice()
 }
 
@@ -317,9 +320,9 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 	}
 	b.stats.Frames++
 	b.motion.Changes(&b.changes)
-	b.changes.orInto(&b.everMoved)
+	b.changes.OrInto(&b.everMoved)
 	// After Observe, the Motion's prev holds this frame shrunk and blurred.
-	small := b.motion.prev
+	small := b.motion.Last()
 	b.stats.Changed = 0
 	diffOK := false
 	if b.hasRef {

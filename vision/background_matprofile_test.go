@@ -11,6 +11,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/motion"
 	"tablecam/vision/synth"
 )
 
@@ -37,7 +38,7 @@ func TestNoMatLeakBackgroundPipeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
-	m := vision.NewMotion(vision.MotionConfig{})
+	m := motion.New(motion.Config{})
 	p := vision.NewPipeline(seq, m, bg.Reader(), vision.NewRollTracker(vision.RollConfig{}))
 	rolls := 0
 	if err := p.Run(context.Background(), func(s *vision.Step) error {

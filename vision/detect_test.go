@@ -16,6 +16,7 @@ import (
 	"tablecam/vision"
 	"tablecam/vision/defaults"
 	"tablecam/vision/evaluate"
+	"tablecam/vision/motion"
 	"tablecam/vision/synth"
 )
 
@@ -326,7 +327,7 @@ func TestDiceDetectorInPipeline(t *testing.T) {
 	det.SetBackground(bg)
 	bg.Close()
 	last := seq.Truth(seq.Len() - 1)
-	m := vision.NewMotion(vision.MotionConfig{})
+	m := motion.New(motion.Config{})
 	defer m.Close()
 	p := vision.NewPipeline(seq, m, det.Reader(), vision.NewRollTracker(vision.RollConfig{}))
 	var rolls []vision.RollEvent

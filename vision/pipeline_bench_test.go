@@ -10,6 +10,7 @@ import (
 	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/vision"
+	"tablecam/vision/motion"
 	"tablecam/vision/synth"
 )
 
@@ -89,7 +90,7 @@ func pipeBench(b *testing.B, c *models.Content, profs []*vision.DiceProfile, nd 
 	defer det.Close()
 	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
 	defer bg.Close()
-	m := vision.NewMotion(vision.MotionConfig{})
+	m := motion.New(motion.Config{})
 	defer m.Close()
 	src := &pipeBenchSource{b: b, seq: seq}
 	p := vision.NewPipeline(src, m, bg.Reader(), vision.NewRollTracker(vision.RollConfig{}))

@@ -6,6 +6,8 @@ import (
 	"image"
 	"math"
 	"slices"
+
+	"tablecam/vision/motion"
 )
 
 // Defaults of [RollConfig].
@@ -78,7 +80,7 @@ type RollConfig struct {
 
 func (c RollConfig) withDefaults() RollConfig {
 	if c.SettleFrames <= 0 {
-		c.SettleFrames = DefaultSettleFrames
+		c.SettleFrames = motion.DefaultSettleFrames
 	}
 	if c.VoteWindow <= 0 {
 		c.VoteWindow = c.SettleFrames + DefaultVoteExtra
@@ -111,29 +113,29 @@ type Observation struct {
 	// frame order.
 	Frame int
 	// Quiet reports that the frame shows no motion since the previous frame
-	// ([MotionSample].Quiet). The tracker counts quiet frames itself, so
+	// ([motion.Sample].Quiet). The tracker counts quiet frames itself, so
 	// pass the per-frame Quiet, not Still.
 	Quiet bool
 	// Reading is what the dice reader saw. It is only used when Quiet is
 	// set, so moving frames need not be read at all.
 	Reading Reading
 	// Moved, when set, marks where the picture changed with this frame (a
-	// [Pipeline] passes [Motion.NetChanges]: where the scene at rest
+	// [Pipeline] passes [motion.Detector.NetChanges]: where the scene at rest
 	// differs from the scene at rest before the last disturbance, so a hand
 	// passing over resting dice marks nothing there). The tracker then
 	// only accepts dice that arrived where something moved (rule 8); nil
 	// on every observation turns the rule off. The tracker does not keep
 	// the pointer.
-	Moved *MotionMask
+	Moved *motion.Mask
 	// Passed, when set, marks where the picture changed since the previous
-	// frame, gross (a [Pipeline] passes [Motion.Changes]): on a frame that
+	// frame, gross (a [Pipeline] passes [motion.Detector.Changes]): on a frame that
 	// is not quiet, the path of a hand or of tumbling dice. Where it
 	// crosses changes that a decision already passed over without taking
 	// a die there (the reader could not read it at rest), those changes
 	// are forgotten (rule 8): a die read there only after a hand went over
 	// it was not thrown since. nil turns this off. The tracker does not
 	// keep the pointer.
-	Passed *MotionMask
+	Passed *motion.Mask
 }
 
 // Event is something the [RollTracker] reports: a [RollEvent] or a
@@ -278,8 +280,8 @@ type RollTracker struct {
 	// Where the picture changed since the last decision (rule 8), and
 	// whether any observation said; stale: the part of moved that a
 	// decision passed over without taking a die.
-	moved    MotionMask
-	stale    MotionMask
+	moved    motion.Mask
+	stale    motion.Mask
 	hasStale bool // stale may mark a cell
 	useMoved bool
 	// left[j]: die j of roll showed evidence of leaving (rule 9).
@@ -311,8 +313,8 @@ func (t *RollTracker) Config() RollConfig { return t.cfg }
 // changed; roll numbers go on.
 func (t *RollTracker) Reset() {
 	t.breakRun()
-	t.moved.clear()
-	t.stale.clear()
+	t.moved.Clear()
+	t.stale.Clear()
 	t.hasStale = false
 	t.active, t.roll, t.left, t.gone, t.empty = false, nil, nil, 0, 0
 }
@@ -348,11 +350,11 @@ func (t *RollTracker) Correct(i int, d Die) error {
 // causes (usually none). The rules are in the [RollTracker] doc.
 func (t *RollTracker) Observe(o Observation) []Event {
 	if o.Passed != nil && !o.Quiet && t.hasStale {
-		t.stale.dropPassed(&t.moved, o.Passed)
+		t.stale.DropPassed(&t.moved, o.Passed)
 	}
 	if o.Moved != nil {
 		t.useMoved = true
-		o.Moved.orInto(&t.moved)
+		o.Moved.OrInto(&t.moved)
 		t.markLeft(o.Moved)
 	}
 	if !o.Quiet {
@@ -377,8 +379,8 @@ func (t *RollTracker) Observe(o Observation) []Event {
 	if t.empty >= t.cfg.FramesToEnd && !t.active {
 		// An empty table for a while since anything moved: what moved
 		// is gone.
-		t.moved.clear()
-		t.stale.clear()
+		t.moved.Clear()
+		t.stale.Clear()
 		t.hasStale = false
 	}
 	if !t.follow(dice) || t.decided || t.runLen < t.cfg.SettleFrames {
@@ -397,11 +399,11 @@ func (t *RollTracker) Observe(o Observation) []Event {
 		// roll's dice were seen again. Otherwise (no roll yet and no die
 		// that moved) they are kept for the next decision, but only until
 		// a disturbance passes over them (rule 8).
-		t.moved.clear()
-		t.stale.clear()
+		t.moved.Clear()
+		t.stale.Clear()
 		t.hasStale = false
 	} else {
-		t.moved.copyInto(&t.stale)
+		t.moved.CopyInto(&t.stale)
 		t.hasStale = slices.Contains(t.stale.Bits, true)
 		t.restartVotes()
 	}
@@ -579,7 +581,7 @@ func (t *RollTracker) arrived(d Die) bool {
 
 // markLeft records which dice of the roll the scene at rest changed under
 // (rule 9).
-func (t *RollTracker) markLeft(moved *MotionMask) {
+func (t *RollTracker) markLeft(moved *motion.Mask) {
 	for j, d := range t.roll {
 		if !t.left[j] && moved.Share(dieBox(d)) >= t.cfg.LeftShare {
 			t.left[j] = true

@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"testing"
+
+	"tablecam/vision/motion"
 )
 
 // rd returns a d6 die showing face at (x, y), 40 px wide, as a reader would.
@@ -525,8 +527,8 @@ func TestRollDoubleReadingIsOneDie(t *testing.T) {
 
 // movedMask returns a 1280×720 motion mask (160×90 cells) changed inside
 // the given frame rectangles.
-func movedMask(rs ...image.Rectangle) *MotionMask {
-	m := &MotionMask{ROI: image.Rect(0, 0, 1280, 720), W: 160, H: 90, Bits: make([]bool, 160*90)}
+func movedMask(rs ...image.Rectangle) *motion.Mask {
+	m := &motion.Mask{ROI: image.Rect(0, 0, 1280, 720), W: 160, H: 90, Bits: make([]bool, 160*90)}
 	for _, r := range rs {
 		for y := r.Min.Y / 8; y < (r.Max.Y+7)/8 && y < 90; y++ {
 			for x := r.Min.X / 8; x < (r.Max.X+7)/8 && x < 160; x++ {
@@ -541,7 +543,7 @@ func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
 	tr := NewRollTracker(RollConfig{})
 	f := 0
 	var events []Event
-	feed := func(n int, quiet bool, moved *MotionMask, dice ...Die) {
+	feed := func(n int, quiet bool, moved *motion.Mask, dice ...Die) {
 		for range n {
 			if moved == nil {
 				moved = movedMask()
@@ -644,7 +646,7 @@ type maskFeeder struct {
 	events []Event
 }
 
-func (m *maskFeeder) feed(n int, quiet bool, moved, passed *MotionMask, dice ...Die) {
+func (m *maskFeeder) feed(n int, quiet bool, moved, passed *motion.Mask, dice ...Die) {
 	for range n {
 		if moved == nil {
 			moved = movedMask()

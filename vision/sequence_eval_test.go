@@ -52,6 +52,7 @@ import (
 	"tablecam/vision"
 	"tablecam/vision/dice"
 	"tablecam/vision/learned"
+	"tablecam/vision/motion"
 	"tablecam/vision/synth"
 )
 
@@ -213,7 +214,7 @@ func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, rd seqE
 	}
 	bg := vision.NewBackgroundReader(det, bgc)
 	defer bg.Close()
-	m := vision.NewMotion(vision.MotionConfig{})
+	m := motion.New(motion.Config{})
 	defer m.Close()
 	tracker := vision.NewRollTracker(vision.RollConfig{})
 	p := vision.NewPipeline(seq, m, bg.Reader(), tracker)

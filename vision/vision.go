@@ -19,9 +19,9 @@
 //		return err
 //	}
 //	defer det.Close()
-//	motion := vision.NewMotion(vision.MotionConfig{})
+//	md := motion.New(motion.Config{})
 //	defer motion.Close()
-//	pipe := vision.NewPipeline(src, motion, det.Reader(), vision.NewRollTracker(vision.RollConfig{}))
+//	pipe := vision.NewPipeline(src, md, det.Reader(), vision.NewRollTracker(vision.RollConfig{}))
 //	return pipe.Run(ctx, func(step *vision.Step) error {
 //		for _, ev := range step.Events {
 //			if roll, ok := ev.(vision.RollEvent); ok {
