@@ -58,6 +58,11 @@ func TestScriptedOtherGames(t *testing.T) {
 			if g.Kind != GameWarfare || w == nil {
 				t.Fatalf("kind %q, warfare %v", g.Kind, w)
 			}
+			// seed 002 ch. 4 "Fumo": of two clouds a 5 clears one, a 4 leaves
+			// the other.
+			if w.Clouds != 1 {
+				t.Errorf("%d smoke clouds, want 1", w.Clouds)
+			}
 			// seed 002 ch. 6: a 10 at dusk brings darkness; the turn counts on.
 			if w.Turn != 3 || w.Light != warfare.Darkness {
 				t.Errorf("turn %d light %q, want 3 and darkness", w.Turn, w.Light)
@@ -128,7 +133,7 @@ func TestOtherGameKindsHaveSentences(t *testing.T) {
 		twom.KindNoiseTest, twom.KindEncounter, twom.KindScript, twom.KindLockpick, twom.KindEmpathyTest, twom.KindGone,
 		KindTwomSetup, KindTwomJoined, KindTwomStrike, KindTwomUnchanged,
 		KindWarfareSetup, KindWarfareTest, KindWarfareAttack, KindWarfarePoison, KindWarfareUnconscious,
-		KindWarfareRadiation, KindWarfareSmoke, KindWarfareMineDamage, KindWarfareHarm, KindWarfareLight,
+		KindWarfareRadiation, KindWarfareSmoke, KindWarfareClouds, KindWarfareMineDamage, KindWarfareHarm, KindWarfareLight,
 		KindWarfareTurn, KindWarfareInitiative, KindWarfareVictory,
 		KindWastelandSetup, KindWastelandSkill, KindWastelandLuck, KindWastelandDamage, KindWastelandFinal,
 		KindWastelandOptions, KindWastelandTokens, KindMoveWaiting, KindMoveUncertain}
