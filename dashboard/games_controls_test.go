@@ -94,3 +94,24 @@ func TestWarfareEndTurnButton(t *testing.T) {
 		}
 	}
 }
+
+// Fallout: Warfare's smoke button is offered only while smoke clouds are on
+// the table (seed 002 ch. 4 "Fumo": a d10 for each cloud on the table), and
+// goes when the last one clears.
+func TestWarfareSmokeButton(t *testing.T) {
+	c := testContent(t)
+	s := newSession(t, c)
+	submitScript(t, c, s, "setup warfare a vault b raiders\n")
+	srv := newServer(t, Options{Session: s, Content: c, Output: recorder(func(models.Announcement) {})})
+	if g := srv.snapshot(false).Game; g == nil || slices.Contains(g.Controls, "smoke") {
+		t.Fatalf("controls without smoke: %+v", g)
+	}
+	submitScript(t, c, s, "clouds 1\n")
+	if g := srv.snapshot(false).Game; g == nil || !slices.Contains(g.Controls, "smoke") || !strings.Contains(g.State, "clouds on the table: 1") {
+		t.Fatalf("controls with a cloud: %+v", g)
+	}
+	submitScript(t, c, s, "smoke 7\n")
+	if g := srv.snapshot(false).Game; g == nil || slices.Contains(g.Controls, "smoke") {
+		t.Errorf("controls once the cloud cleared: %+v", g)
+	}
+}
