@@ -50,7 +50,7 @@ type Options struct {
 	PreviewFPS float64
 	// ReadMoving reads the dice on moving frames too (always so with a
 	// Preview, whose labels show them). A stateful reader such as
-	// vision.BackgroundReader learns the empty table from the frames it
+	// background.Reader learns the empty table from the frames it
 	// reads, so it needs them even when nobody watches.
 	ReadMoving bool
 	// Roll configures settle detection and roll events.

@@ -15,6 +15,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/defaults"
 	"tablecam/vision/synth"
 )
@@ -77,7 +78,7 @@ func playLuck(t *testing.T, c *models.Content, profs []*vision.DiceProfile, lang
 		t.Fatal(err)
 	}
 	defer det.Close()
-	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+	bg := background.New(det, background.Config{})
 	defer bg.Close()
 	seq, err := synth.NewSequence(c, synth.SequenceSpec{
 		Scene: synth.Scene{Seed: synth.EvalSeedMin + 424_301, Width: 1280, Height: 720, Background: synth.BackgroundWood,

@@ -12,6 +12,7 @@ import (
 	"tablecam/perf"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/card"
 	"tablecam/vision/defaults"
 	"tablecam/vision/marker"
@@ -75,8 +76,8 @@ func (r *rig) options(loops int) perf.Options {
 	return perf.Options{
 		Video: r.video, Settles: r.rec.Settles, Rolls: r.rec.Rolls, Loops: loops, Unpaced: true,
 		NewDice: func() (vision.DiceReader, func(), error) {
-			bg := vision.NewBackgroundReader(r.det, vision.BackgroundConfig{})
-			return bg.Reader(), func() { bg.Close() }, nil
+			bg := background.New(r.det, background.Config{})
+			return bg.Read, func() { bg.Close() }, nil
 		},
 		NewCards: func() live.CardReader {
 			return card.NewWatcher(r.cards, card.TrackerConfig{})

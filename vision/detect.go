@@ -268,13 +268,24 @@ type dieCandidate struct {
 	darkTop bool
 }
 
+// EstimateTable turns on or off the estimate of the empty table from each
+// frame read without a reference (on from NewDiceDetector) and returns the
+// setting it replaces. A reader that learns the empty table from the
+// frames (tablecam/vision/background) turns it off meanwhile: the estimate
+// also finds uncertain things on a busy table, which would keep the table
+// from ever looking empty.
+func (d *DiceDetector) EstimateTable(on bool) (was bool) {
+	was, d.estimate = d.estimate, on
+	return was
+}
+
 // Read finds and reads the dice in img (8-bit BGR; the caller keeps it).
 // Dice whose reading is not sure enough are returned Uncertain. Reading.
 // Occluded is set when something much larger than a die (a hand) is in
 // the frame. Without a reference frame (SetBackground) the empty table is
 // estimated from img itself and the body colours are searched as well; a
-// [BackgroundReader] turns that estimate off until it has learned the
-// table.
+// background reader turns that estimate off until it has learned the
+// table (see EstimateTable).
 func (d *DiceDetector) Read(img gocv.Mat) (Reading, error) {
 	var rd Reading
 	if d.closed {

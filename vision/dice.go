@@ -27,6 +27,29 @@ type Die struct {
 	side float64
 }
 
+// UnknownDieSize is the side in pixels taken for a die whose Box is
+// empty (a die typed in or read from JSON without one).
+const UnknownDieSize = 32
+
+// Pos is where the die lies: its Center, or its Box's centre when Center
+// is unset.
+func (d Die) Pos() image.Point {
+	if d.Center == (image.Point{}) && !d.Box.Empty() {
+		return image.Pt((d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2)
+	}
+	return d.Center
+}
+
+// Bounds is the die's Box, or an UnknownDieSize square around Pos when the
+// Box is empty.
+func (d Die) Bounds() image.Rectangle {
+	if !d.Box.Empty() {
+		return d.Box
+	}
+	c, h := d.Pos(), UnknownDieSize/2
+	return image.Rect(c.X-h, c.Y-h, c.X+h, c.Y+h)
+}
+
 // Reading is what a dice reader saw in one frame.
 type Reading struct {
 	Dice []Die

@@ -10,6 +10,7 @@ import (
 	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/motion"
 	"tablecam/vision/synth"
 )
@@ -88,12 +89,12 @@ func pipeBench(b *testing.B, c *models.Content, profs []*vision.DiceProfile, nd 
 		b.Fatal(err)
 	}
 	defer det.Close()
-	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+	bg := background.New(det, background.Config{})
 	defer bg.Close()
 	m := motion.New(motion.Config{})
 	defer m.Close()
 	src := &pipeBenchSource{b: b, seq: seq}
-	p := vision.NewPipeline(src, m, bg.Reader(), vision.NewRollTracker(vision.RollConfig{}))
+	p := vision.NewPipeline(src, m, bg.Read, vision.NewRollTracker(vision.RollConfig{}))
 	ctx := context.Background()
 	reads, rolls := 0, 0
 	b.ResetTimer()

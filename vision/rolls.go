@@ -35,9 +35,6 @@ const (
 	// DefaultLeftShare is the share of a die's Box that must change for
 	// the die to count as gone from its place (rule 9).
 	DefaultLeftShare = 0.2
-	// fallbackDieSize is the die size in pixels used for a die whose Box is
-	// empty.
-	fallbackDieSize = 32
 )
 
 // RollConfig configures a [RollTracker]. Zero fields take the defaults.
@@ -433,24 +430,24 @@ func (t *RollTracker) breakRun() {
 func (t *RollTracker) follow(dice []Die) bool {
 	match := t.matchDice(len(dice), len(t.tracks), func(i, j int) (float64, float64) {
 		tr := &t.tracks[j]
-		return dist(dieCenter(dice[i]), tr.last), t.cfg.MatchDistance * (dieSize(dice[i]) + tr.size) / 2
+		return dist(dice[i].Pos(), tr.last), t.cfg.MatchDistance * (dieSize(dice[i]) + tr.size) / 2
 	})
 	for i, j := range match {
 		if j < 0 {
 			continue
 		}
 		tr := &t.tracks[j]
-		if dist(dieCenter(dice[i]), tr.anchor) > t.cfg.MoveTolerance*(dieSize(dice[i])+tr.size)/2 {
+		if dist(dice[i].Pos(), tr.anchor) > t.cfg.MoveTolerance*(dieSize(dice[i])+tr.size)/2 {
 			if dice[i].Uncertain {
 				// The frame is quiet: a reading the reader is unsure of
 				// that shifts is the reader's jitter (or no die at all),
 				// not a die moving; it must not hold the roll up.
-				tr.anchor = dieCenter(dice[i])
+				tr.anchor = dice[i].Pos()
 				continue
 			}
 			t.breakRun()
 			for _, d := range dice {
-				c := dieCenter(d)
+				c := d.Pos()
 				t.tracks = append(t.tracks, track{anchor: c, last: c, size: dieSize(d)})
 			}
 			return false
@@ -462,7 +459,7 @@ func (t *RollTracker) follow(dice []Die) bool {
 	}
 	for i, j := range match {
 		d := dice[i]
-		c := dieCenter(d)
+		c := d.Pos()
 		if j < 0 && !voting {
 			continue // a die appearing after the decision waits for the next run
 		}
@@ -532,7 +529,7 @@ func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
 	}
 	dice = t.dropOverlaps(dice, seen)
 	slices.SortStableFunc(dice, func(a, b Die) int {
-		ca, cb := dieCenter(a), dieCenter(b)
+		ca, cb := a.Pos(), b.Pos()
 		return cmp.Or(cmp.Compare(ca.X, cb.X), cmp.Compare(ca.Y, cb.Y))
 	})
 	return dice, ok
@@ -551,7 +548,7 @@ func (t *RollTracker) dropOverlaps(dice []Die, seen []int) []Die {
 	for _, i := range order {
 		ok := true
 		for _, k := range kept {
-			if dist(dieCenter(dice[i]), dieCenter(k)) < t.cfg.OverlapDistance*(dieSize(dice[i])+dieSize(k))/2 {
+			if dist(dice[i].Pos(), k.Pos()) < t.cfg.OverlapDistance*(dieSize(dice[i])+dieSize(k))/2 {
 				ok = false
 				break
 			}
@@ -576,14 +573,14 @@ func (t *RollTracker) arrived(d Die) bool {
 	if !t.useMoved {
 		return true
 	}
-	return t.moved.Any(dieBox(d))
+	return t.moved.Any(d.Bounds())
 }
 
 // markLeft records which dice of the roll the scene at rest changed under
 // (rule 9).
 func (t *RollTracker) markLeft(moved *motion.Mask) {
 	for j, d := range t.roll {
-		if !t.left[j] && moved.Share(dieBox(d)) >= t.cfg.LeftShare {
+		if !t.left[j] && moved.Share(d.Bounds()) >= t.cfg.LeftShare {
 			t.left[j] = true
 		}
 	}
@@ -624,7 +621,7 @@ func (t *RollTracker) update(dice []Die, frame int) (ev RollEvent, ok, held bool
 	}
 	old := t.roll
 	match := t.matchDice(len(dice), len(old), func(i, j int) (float64, float64) {
-		return dist(dieCenter(dice[i]), dieCenter(old[j])), t.cfg.MatchDistance * (dieSize(dice[i]) + dieSize(old[j])) / 2
+		return dist(dice[i].Pos(), old[j].Pos()), t.cfg.MatchDistance * (dieSize(dice[i]) + dieSize(old[j])) / 2
 	})
 	keptBy := make([]int, len(old)) // old index → new index, or -1
 	for j := range keptBy {
@@ -723,20 +720,12 @@ func (t *RollTracker) matchDice(na, nb int, metric func(i, j int) (d, limit floa
 // sameFace reports whether a and b read as the same face.
 func sameFace(a, b Die) bool { return a.Set == b.Set && a.Face == b.Face }
 
-// dieCenter is the die's Center, or its Box's centre when Center is unset.
-func dieCenter(d Die) image.Point {
-	if d.Center == (image.Point{}) && !d.Box.Empty() {
-		return image.Pt((d.Box.Min.X+d.Box.Max.X)/2, (d.Box.Min.Y+d.Box.Max.Y)/2)
-	}
-	return d.Center
-}
-
-// dieSize is the larger side of the die's Box (fallbackDieSize if empty).
+// dieSize is the larger side of the die's Box (UnknownDieSize if empty).
 func dieSize(d Die) float64 {
 	if s := max(d.Box.Dx(), d.Box.Dy()); s > 0 {
 		return float64(s)
 	}
-	return fallbackDieSize
+	return UnknownDieSize
 }
 
 func dist(a, b image.Point) float64 {

@@ -50,6 +50,7 @@ import (
 	"tablecam/frame"
 	"tablecam/models"
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/dice"
 	"tablecam/vision/learned"
 	"tablecam/vision/motion"
@@ -197,7 +198,7 @@ func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, rd seqE
 		return nil, err
 	}
 	defer det.Close()
-	var bgc vision.BackgroundConfig
+	var bgc background.Config
 	if rd.taught != nil {
 		r, err := dice.NewReader()
 		if err != nil {
@@ -212,12 +213,12 @@ func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, rd seqE
 		}
 		bgc.Dice = learned.Dice(r, taught, c)
 	}
-	bg := vision.NewBackgroundReader(det, bgc)
+	bg := background.New(det, bgc)
 	defer bg.Close()
 	m := motion.New(motion.Config{})
 	defer m.Close()
 	tracker := vision.NewRollTracker(vision.RollConfig{})
-	p := vision.NewPipeline(seq, m, bg.Reader(), tracker)
+	p := vision.NewPipeline(seq, m, bg.Read, tracker)
 	var events []vision.Event
 	start := time.Now()
 	err = p.Run(context.Background(), func(s *vision.Step) error {

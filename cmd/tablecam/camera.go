@@ -16,6 +16,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/card"
 )
 
@@ -210,19 +211,19 @@ func feedPreview(feed *dashboard.FrameBuffer) func(live.PreviewFrame) {
 }
 
 // newBackgroundReader reads dice with det and learns the empty table by
-// itself (see vision.BackgroundReader); the card reader cr (nil: none)
+// itself (see background.Reader); the card reader cr (nil: none)
 // gets the same empty table. With the learned reader lr (nil: none), lr
 // names the dice of each settled scene and det keeps the table and sees
 // hands.
-func newBackgroundReader(det *vision.DiceDetector, cr *card.Reader, lr *learnedReader) *vision.BackgroundReader {
-	cfg := vision.BackgroundConfig{}
+func newBackgroundReader(det *vision.DiceDetector, cr *card.Reader, lr *learnedReader) *background.Reader {
+	cfg := background.Config{}
 	if cr != nil {
 		cfg.Share = cr.SetBackground
 	}
 	if lr != nil {
 		cfg.Dice = lr.read
 	}
-	return vision.NewBackgroundReader(det, cfg)
+	return background.New(det, cfg)
 }
 
 // playSets are the face sets the camera looks for in a session of game:

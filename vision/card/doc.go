@@ -64,7 +64,7 @@
 //     on one homography give the card's outline, which must then match
 //     that card like any other outline (untaught cards stay unknown).
 //  5. With a picture of the empty table ([Reader.SetBackground], which
-//     the live pipeline's [tablecam/vision.BackgroundReader] hands on), steps 1–4 look only
+//     the live pipeline's [tablecam/vision/background.Reader] hands on), steps 1–4 look only
 //     where the frame differs from it and the places no card was read in
 //     are searched for keypoints (package change, ref.go). A changed blob in a
 //     card's shape (or a part of one, the hand taken out) is an outline of

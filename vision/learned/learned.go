@@ -1,11 +1,11 @@
 // Package learned puts the learned dice reader of [dice] into the live
 // pipeline's terms: it reads a frame's dice as [vision.Die] values, for a
-// [vision.BackgroundConfig].Dice (play) or a single picture (tablecam dice).
+// [tablecam/vision/background.Config].Dice (play) or a single picture (tablecam dice).
 //
 //	r, err := dice.NewReader()
 //	if err != nil { ... }
 //	defer r.Close()
-//	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{Dice: learned.Dice(r, nil, content)})
+//	bg := background.New(det, background.Config{Dice: learned.Dice(r, nil, content)})
 package learned
 
 import (

@@ -1,4 +1,4 @@
-package vision_test
+package background_test
 
 import (
 	"image"
@@ -7,11 +7,12 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/synth"
 )
 
 // bgFeed reads n copies of img through b and returns the last reading.
-func bgFeed(t *testing.T, b *vision.BackgroundReader, img gocv.Mat, n int) vision.Reading {
+func bgFeed(t *testing.T, b *background.Reader, img gocv.Mat, n int) vision.Reading {
 	t.Helper()
 	var rd vision.Reading
 	for range n {
@@ -30,7 +31,7 @@ func TestBackgroundReaderLearnsTheEmptyTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer det.Close()
-	b := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+	b := background.New(det, background.Config{})
 	defer b.Close()
 	sc := synth.Scene{Seed: synth.EvalSeedMin + 3_900_000, Noise: 2, Background: synth.BackgroundWood,
 		Dice: []synth.DieSpec{{Set: "vats"}, {Set: "vats"}, {Set: "vats"}}}
@@ -109,7 +110,7 @@ func TestBackgroundReaderRepairsDiceThatWereThereFromTheStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer det.Close()
-	b := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+	b := background.New(det, background.Config{})
 	defer b.Close()
 	sc := synth.Scene{Seed: synth.EvalSeedMin + 3_900_020, Noise: 2, Background: synth.BackgroundCloth,
 		Dice: []synth.DieSpec{{Set: "vats"}, {Set: "vats"}}}
@@ -138,7 +139,7 @@ func TestBackgroundReaderRepairsDiceThatWereThereFromTheStart(t *testing.T) {
 		t.Errorf("dice put back: %d dice read, want 2", len(rd.Dice))
 	}
 	// StrictLearn: no reference while any die is seen.
-	strict := vision.NewBackgroundReader(det, vision.BackgroundConfig{StrictLearn: true})
+	strict := background.New(det, background.Config{StrictLearn: true})
 	defer strict.Close()
 	strict.Reset()
 	bgFeed(t, strict, withDice, 3*n)
@@ -154,7 +155,7 @@ func TestBackgroundReaderFollowsTheLight(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer det.Close()
-	b := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+	b := background.New(det, background.Config{})
 	defer b.Close()
 	sc := synth.Scene{Seed: synth.EvalSeedMin + 3_900_010, Noise: 2, Background: synth.BackgroundFelt,
 		Dice: []synth.DieSpec{{Set: "vats"}, {Set: "vats"}}}

@@ -1,4 +1,4 @@
-package vision_test
+package background_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/synth"
 )
 
@@ -68,7 +69,7 @@ func TestBackgroundReaderDiceReaderReadsOncePerStillScene(t *testing.T) {
 		}
 		return []vision.Die{{Set: "d6", Face: "4", Value: 4, Box: box, Center: box.Min.Add(box.Size().Div(2)), Confidence: 0.95}}, nil
 	}
-	b := vision.NewBackgroundReader(det, vision.BackgroundConfig{Dice: read})
+	b := background.New(det, background.Config{Dice: read})
 	defer b.Close()
 
 	// Dice thrown (the first frame differs from the empty table: moving,

@@ -1,4 +1,4 @@
-package vision_test
+package background_test
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/card"
 	"tablecam/vision/synth"
 )
@@ -27,7 +28,7 @@ func TestBackgroundReaderSharesTheReference(t *testing.T) {
 	}
 	defer cr.Close()
 	var sizes []image.Point
-	b := vision.NewBackgroundReader(det, vision.BackgroundConfig{LearnFrames: 2, RefreshFrames: 3, Share: func(ref gocv.Mat) error {
+	b := background.New(det, background.Config{LearnFrames: 2, RefreshFrames: 3, Share: func(ref gocv.Mat) error {
 		sizes = append(sizes, image.Pt(ref.Cols(), ref.Rows()))
 		return cr.SetBackground(ref)
 	}})
@@ -63,7 +64,7 @@ func TestBackgroundReaderShareRefused(t *testing.T) {
 	defer det.Close()
 	var shared []image.Point
 	refuse := errors.New("refused")
-	b := vision.NewBackgroundReader(det, vision.BackgroundConfig{LearnFrames: 2, Share: func(ref gocv.Mat) error {
+	b := background.New(det, background.Config{LearnFrames: 2, Share: func(ref gocv.Mat) error {
 		shared = append(shared, image.Pt(ref.Cols(), ref.Rows()))
 		if ref.Empty() {
 			return nil

@@ -1,4 +1,4 @@
-package vision
+package background
 
 import (
 	"errors"
@@ -7,47 +7,48 @@ import (
 	"math"
 	"slices"
 
+	"tablecam/vision"
 	"tablecam/vision/motion"
 
 	"gocv.io/x/gocv"
 )
 
-// Defaults of [BackgroundConfig].
+// Defaults of [Config].
 const (
-	// DefaultBackgroundLearnFrames is the number of still frames in a row
-	// showing an empty table after which a [BackgroundReader] without a
+	// DefaultLearnFrames is the number of still frames in a row
+	// showing an empty table after which a [Reader] without a
 	// reference takes the frame as the reference.
-	DefaultBackgroundLearnFrames = 10
-	// DefaultBackgroundRefreshFrames is the number of still, empty frames in
+	DefaultLearnFrames = 10
+	// DefaultRefreshFrames is the number of still, empty frames in
 	// a row after which the reference is refreshed (and again after as many
 	// more while the table stays empty): 1 s at 30 fps.
-	DefaultBackgroundRefreshFrames = 30
-	// DefaultBackgroundRefreshWeight is the weight of the new frame when the
+	DefaultRefreshFrames = 30
+	// DefaultRefreshWeight is the weight of the new frame when the
 	// reference is refreshed.
-	DefaultBackgroundRefreshWeight = 0.25
-	// DefaultBackgroundDropChanged is the fraction of the frame that must
+	DefaultRefreshWeight = 0.25
+	// DefaultDropChanged is the fraction of the frame that must
 	// differ from the reference for the reference to be dropped as stale.
-	DefaultBackgroundDropChanged = 0.5
-	// DefaultBackgroundStuckFrames is the number of still frames in a row
+	DefaultDropChanged = 0.5
+	// DefaultStuckFrames is the number of still frames in a row
 	// that the detector marks occluded after which the reference is dropped
 	// (3 s at 30 fps).
-	DefaultBackgroundStuckFrames = 90
-	// backgroundChangeLevel is the grey-level difference (shrunk, blurred
+	DefaultStuckFrames = 90
+	// changeLevel is the grey-level difference (shrunk, blurred
 	// frame) at which a pixel counts as changed against the reference.
-	backgroundChangeLevel = 24
-	// backgroundSpotChanged is the fraction of a watched spot that must
+	changeLevel = 24
+	// spotChanged is the fraction of a watched spot that must
 	// differ from the reference for the spot to count as changed.
-	backgroundSpotChanged = 0.1
+	spotChanged = 0.1
 	// diceReuseChanged is the fraction of the shrunk frame that may differ
-	// (by backgroundChangeLevel) from the frame of the last reading of
-	// BackgroundConfig.Dice for that reading to be reused: far less than
+	// (by changeLevel) from the frame of the last reading of
+	// Config.Dice for that reading to be reused: far less than
 	// one die, so a die that lands, leaves or turns is read anew.
 	diceReuseChanged = 0.0005
 )
 
-// BackgroundConfig configures a [BackgroundReader]. Zero fields take the
+// Config configures a [Reader]. Zero fields take the
 // defaults.
-type BackgroundConfig struct {
+type Config struct {
 	// LearnFrames is the number of still frames in a row in which the
 	// detector, without a reference, finds no die and nothing occluding,
 	// after which the last of them becomes the reference. Default 10.
@@ -86,46 +87,46 @@ type BackgroundConfig struct {
 	// Share, when set, is handed the reference whenever it changes (learned,
 	// refreshed, repaired or set; the Mat is valid during the call only),
 	// and an empty Mat when it is dropped and when the reader is closed:
-	// [CardReader.SetBackground] fits, for the card reader to read against
+	// [tablecam/vision/card.Reader.SetBackground] fits, for the card reader to read against
 	// the same empty table. When it fails, Share is handed an empty Mat
 	// (the other reader must not read against an older table) and the
-	// failure is counted in [BackgroundStats].ShareFailed; SetBackground
+	// failure is counted in [Stats].ShareFailed; SetBackground
 	// returns the error, but Read does not fail for it: the dice keep
 	// their reference.
 	Share func(ref gocv.Mat) error
 	// Dice, when set, names the dice in place of the detector: the
 	// detector still learns the empty table and tells a hand or an arm in
-	// the picture (Reading.Occluded), and Dice reads the dice (a learned
+	// the picture (vision.Reading.Occluded), and Dice reads the dice (a learned
 	// reader, say). Dice is called on still, unoccluded frames only, and
 	// its reading is reused while the picture stays as it was when it
 	// read, so a reader that costs many frames' time runs once per settled
 	// scene. Moving and occluded frames then carry no dice (the roll
 	// tracker ignores their dice). Dice must not keep img.
-	Dice func(img gocv.Mat) ([]Die, error)
+	Dice func(img gocv.Mat) ([]vision.Die, error)
 }
 
-func (c BackgroundConfig) withDefaults() BackgroundConfig {
+func (c Config) withDefaults() Config {
 	if c.LearnFrames <= 0 {
-		c.LearnFrames = DefaultBackgroundLearnFrames
+		c.LearnFrames = DefaultLearnFrames
 	}
 	if c.RefreshFrames <= 0 {
-		c.RefreshFrames = DefaultBackgroundRefreshFrames
+		c.RefreshFrames = DefaultRefreshFrames
 	}
 	if c.RefreshWeight <= 0 || c.RefreshWeight > 1 {
-		c.RefreshWeight = DefaultBackgroundRefreshWeight
+		c.RefreshWeight = DefaultRefreshWeight
 	}
 	if c.DropChanged <= 0 || c.DropChanged > 1 {
-		c.DropChanged = DefaultBackgroundDropChanged
+		c.DropChanged = DefaultDropChanged
 	}
 	if c.StuckFrames <= 0 {
-		c.StuckFrames = DefaultBackgroundStuckFrames
+		c.StuckFrames = DefaultStuckFrames
 	}
 	c.Motion = c.Motion.WithDefaults()
 	return c
 }
 
-// BackgroundStats counts what a [BackgroundReader] did with the reference.
-type BackgroundStats struct {
+// Stats counts what a [Reader] did with the reference.
+type Stats struct {
 	// Frames is the number of frames read.
 	Frames int
 	// Learned counts references taken while there was none; Refreshed
@@ -140,10 +141,10 @@ type BackgroundStats struct {
 	// moved in them (see StrictLearn); Repaired counts spots of the
 	// reference replaced after such a die was taken away.
 	StaticLearned, Repaired int
-	// ShareFailed counts the references that BackgroundConfig.Share
+	// ShareFailed counts the references that Config.Share
 	// refused.
 	ShareFailed int
-	// DiceReads counts the calls of BackgroundConfig.Dice; DiceReused the
+	// DiceReads counts the calls of Config.Dice; DiceReused the
 	// still frames that reused its last reading.
 	DiceReads, DiceReused int
 	// LearnedAt is the index (counting frames read, from 0) of the frame
@@ -154,9 +155,26 @@ type BackgroundStats struct {
 	Changed float64
 }
 
-// BackgroundReader reads dice with a [DiceDetector] and keeps the
-// detector's reference frame of the empty table (see
-// [DiceDetector.SetBackground]) up to date by itself, for live use where
+// Detector is the dice detector a [Reader] reads with and keeps the empty
+// table of; [tablecam/vision.DiceDetector] is one.
+type Detector interface {
+	// Read reads the dice in img (8-bit BGR; the caller keeps it) against
+	// the reference, setting Reading.Occluded for a hand or an arm when it
+	// has one.
+	Read(img gocv.Mat) (vision.Reading, error)
+	// SetBackground sets the reference of the empty table (the caller
+	// keeps img); an empty Mat removes it.
+	SetBackground(img gocv.Mat) error
+	// HasBackground reports whether the detector has a reference.
+	HasBackground() bool
+	// EstimateTable turns on or off the detector's estimate of the empty
+	// table from each frame, for frames without a reference, and returns
+	// the setting it replaces.
+	EstimateTable(on bool) (was bool)
+}
+
+// Reader reads dice with a [Detector] and keeps the detector's reference
+// frame of the empty table up to date by itself, for live use where
 // nobody hands it an empty frame:
 //
 //   - Learning: without a reference, once LearnFrames frames in a row are
@@ -179,25 +197,20 @@ type BackgroundStats struct {
 //     occluded (an object put down, or a still hand taken in by mistake).
 //
 // Without a reference the detector cannot see a hand (it never marks a
-// frame occluded); the [RollTracker] then relies on motion alone. A die the detector misses without a reference (a white die on a
-// white table) may be taken into the reference; it shows up again once it
-// is moved. A [DiceDetector.SetBackground] made by hand is kept and
-// refreshed like a learned one.
-//
-// Use it in place of the detector's own reader:
-//
-//	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
-//	defer bg.Close()
-//	pipe := vision.NewPipeline(src, motion, bg.Reader(), tracker)
+// frame occluded); the roll tracker then relies on motion alone. A die
+// the detector misses without a reference (a white die on a white table)
+// may be taken into the reference; it shows up again once it is moved. A
+// reference set by hand ([Reader.SetBackground]) is kept and refreshed
+// like a learned one.
 //
 // It must see the frames in order; frames it is not given (the moving
-// frames a [Pipeline] skips) simply count as a break in the stillness. It
+// frames a roll pipeline skips) simply count as a break in the stillness. It
 // does not own the detector (close that yourself) and is not safe for
 // concurrent use; nothing else may call the detector's SetBackground while
-// it is in use, except through [BackgroundReader.SetBackground].
-type BackgroundReader struct {
-	cfg      BackgroundConfig
-	det      *DiceDetector
+// it is in use, except through [Reader.SetBackground].
+type Reader struct {
+	cfg      Config
+	det      Detector
 	motion   *motion.Detector
 	ref      gocv.Mat // the reference, full resolution (when hasRef)
 	refSmall gocv.Mat // the reference as the Motion shrinks frames
@@ -215,28 +228,28 @@ type BackgroundReader struct {
 	// The last reading of cfg.Dice, and the frame it was read from as the
 	// Motion shrinks frames (empty: no reading to reuse).
 	diceSmall, diceDiff gocv.Mat
-	dice                []Die
-	stats               BackgroundStats
+	dice                []vision.Die
+	stats               Stats
 	estimate            bool // det's estimate of the table, given back by Close
 	closed              bool
 }
 
-// NewBackgroundReader returns a reader over det with cfg (zero fields take
+// New returns a reader over det with cfg (zero fields take
 // the defaults). A reference det already has is used until the reader
 // learns its own on the next empty, still table (set references through
-// [BackgroundReader.SetBackground] to have them checked and refreshed).
+// [Reader.SetBackground] to have them checked and refreshed).
 // Close the reader when done; det stays the caller's. While the reader
 // is open, det without a reference finds dice by their body colours only:
-// the table estimated from each frame (see [DiceDetector.Read]) also finds
+// the table estimated from each frame (see [Detector].EstimateTable) also finds
 // uncertain things on a busy table that would hold the learning of the
 // empty table up. Close gives det its estimate back.
-func NewBackgroundReader(det *DiceDetector, cfg BackgroundConfig) *BackgroundReader {
+func New(det Detector, cfg Config) *Reader {
 	cfg = cfg.withDefaults()
 	estimate := false
 	if det != nil {
-		estimate, det.estimate = det.estimate, false
+		estimate = det.EstimateTable(false)
 	}
-	return &BackgroundReader{
+	return &Reader{
 		cfg:       cfg,
 		det:       det,
 		estimate:  estimate,
@@ -246,28 +259,25 @@ func NewBackgroundReader(det *DiceDetector, cfg BackgroundConfig) *BackgroundRea
 		diff:      gocv.NewMat(),
 		diceSmall: gocv.NewMat(),
 		diceDiff:  gocv.NewMat(),
-		stats:     BackgroundStats{LearnedAt: -1},
+		stats:     Stats{LearnedAt: -1},
 	}
 }
 
 // Config returns the configuration in use, defaults filled in.
-func (b *BackgroundReader) Config() BackgroundConfig { return b.cfg }
+func (b *Reader) Config() Config { return b.cfg }
 
 // Stats returns what the reader did so far.
-func (b *BackgroundReader) Stats() BackgroundStats { return b.stats }
+func (b *Reader) Stats() Stats { return b.stats }
 
 // HasBackground reports whether the detector has a reference.
-func (b *BackgroundReader) HasBackground() bool { return b.det.HasBackground() }
-
-// Reader returns b.Read as a [DiceReader] for a [Pipeline].
-func (b *BackgroundReader) Reader() DiceReader { return b.Read }
+func (b *Reader) HasBackground() bool { return b.det.HasBackground() }
 
 // SetBackground sets the reference by hand (an empty Mat removes it; the
 // caller keeps img); the reader then refreshes and drops it like a learned
 // one.
-func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
+func (b *Reader) SetBackground(img gocv.Mat) error {
 	if b.closed {
-		return errors.New("vision: background: SetBackground after Close")
+		return errors.New("background: SetBackground after Close")
 	}
 	if img.Empty() {
 		b.drop()
@@ -284,7 +294,7 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 	defer m.Close()
 	if _, err := m.Observe(img); err != nil {
 		b.drop()
-		return fmt.Errorf("vision: background: %w", err)
+		return fmt.Errorf("background: %w", err)
 	}
 	last := m.Last()
 	last.CopyTo(&b.refSmall)
@@ -292,8 +302,8 @@ func (b *BackgroundReader) SetBackground(img gocv.Mat) error {
 }
 
 // Reset drops the reference and forgets the stillness, the motion seen so
-// far and the last reading of BackgroundConfig.Dice.
-func (b *BackgroundReader) Reset() {
+// far and the last reading of Config.Dice.
+func (b *Reader) Reset() {
 	b.drop()
 	b.motion.Reset()
 	b.everMoved.Clear()
@@ -302,21 +312,21 @@ func (b *BackgroundReader) Reset() {
 
 // forgetDice drops cfg.Dice's last reading: the next still frame is read
 // anew.
-func (b *BackgroundReader) forgetDice() {
+func (b *Reader) forgetDice() {
 	b.diceSmall.Close()
 	b.diceSmall = gocv.NewMat()
 	b.dice = nil
 }
 
 // Read reads the dice in img (8-bit BGR; the caller keeps it) and updates
-// the reference as described in the [BackgroundReader] doc.
-func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
+// the reference as described in the [Reader] doc.
+func (b *Reader) Read(img gocv.Mat) (vision.Reading, error) {
 	if b.closed {
-		return Reading{}, errors.New("vision: background: Read after Close")
+		return vision.Reading{}, errors.New("background: Read after Close")
 	}
 	s, err := b.motion.Observe(img)
 	if err != nil {
-		return Reading{}, fmt.Errorf("vision: background: %w", err)
+		return vision.Reading{}, fmt.Errorf("background: %w", err)
 	}
 	b.stats.Frames++
 	b.motion.Changes(&b.changes)
@@ -334,7 +344,7 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 			small.CopyTo(&b.refSmall)
 		default:
 			gocv.AbsDiff(small, b.refSmall, &b.diff)
-			gocv.Threshold(b.diff, &b.diff, backgroundChangeLevel-1, 255, gocv.ThresholdBinary)
+			gocv.Threshold(b.diff, &b.diff, changeLevel-1, 255, gocv.ThresholdBinary)
 			b.stats.Changed = float64(gocv.CountNonZero(b.diff)) / float64(max(1, small.Cols()*small.Rows()))
 			if b.stats.Changed >= b.cfg.DropChanged {
 				b.stats.DroppedChanged++
@@ -381,7 +391,7 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 			reg := b.diff.Region(rs)
 			n := gocv.CountNonZero(reg)
 			reg.Close()
-			if float64(n) > backgroundSpotChanged*float64(rs.Dx()*rs.Dy()) {
+			if float64(n) > spotChanged*float64(rs.Dx()*rs.Dy()) {
 				ghosts = append(ghosts, k)
 			}
 		}
@@ -389,7 +399,7 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 	if b.hasRef && len(b.suspects) > 0 {
 		kept := rd.Dice[:0]
 		for _, d := range rd.Dice {
-			k := slices.IndexFunc(b.suspects, func(r image.Rectangle) bool { return dieCenter(d).In(r) })
+			k := slices.IndexFunc(b.suspects, func(r image.Rectangle) bool { return d.Pos().In(r) })
 			if k >= 0 {
 				if !slices.Contains(ghosts, k) {
 					ghosts = append(ghosts, k)
@@ -410,7 +420,7 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 	// StrictLearn is set.
 	static := !b.hasRef && !b.cfg.StrictLearn && len(rd.Dice) > 0
 	for _, d := range rd.Dice {
-		static = static && !b.everMoved.Any(dieBox(d))
+		static = static && !b.everMoved.Any(d.Bounds())
 	}
 	if still && !rd.Occluded && len(ghosts) == 0 && (len(rd.Dice) == 0 || static) {
 		b.emptyRun++
@@ -433,7 +443,7 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 		b.suspects = b.suspects[:0]
 		frame := image.Rect(0, 0, img.Cols(), img.Rows())
 		for _, d := range rd.Dice {
-			r := dieBox(d)
+			r := d.Bounds()
 			m := max(r.Dx(), r.Dy()) / 2
 			b.suspects = append(b.suspects, r.Inset(-m).Intersect(frame))
 		}
@@ -459,10 +469,10 @@ func (b *BackgroundReader) Read(img gocv.Mat) (Reading, error) {
 
 // readDice returns cfg.Dice's reading of img: the last one when small (img
 // as the Motion shrinks it) hardly differs from the frame it was read from.
-func (b *BackgroundReader) readDice(img, small gocv.Mat) ([]Die, error) {
+func (b *Reader) readDice(img, small gocv.Mat) ([]vision.Die, error) {
 	if !b.diceSmall.Empty() && b.diceSmall.Cols() == small.Cols() && b.diceSmall.Rows() == small.Rows() {
 		gocv.AbsDiff(small, b.diceSmall, &b.diceDiff)
-		gocv.Threshold(b.diceDiff, &b.diceDiff, backgroundChangeLevel-1, 255, gocv.ThresholdBinary)
+		gocv.Threshold(b.diceDiff, &b.diceDiff, changeLevel-1, 255, gocv.ThresholdBinary)
 		if float64(gocv.CountNonZero(b.diceDiff)) <= diceReuseChanged*float64(small.Cols()*small.Rows()) {
 			b.stats.DiceReused++
 			return slices.Clone(b.dice), nil
@@ -471,7 +481,7 @@ func (b *BackgroundReader) readDice(img, small gocv.Mat) ([]Die, error) {
 	dice, err := b.cfg.Dice(img)
 	if err != nil {
 		b.forgetDice()
-		return nil, fmt.Errorf("vision: background: reading the dice: %w", err)
+		return nil, fmt.Errorf("background: reading the dice: %w", err)
 	}
 	b.stats.DiceReads++
 	small.CopyTo(&b.diceSmall)
@@ -481,7 +491,7 @@ func (b *BackgroundReader) readDice(img, small gocv.Mat) ([]Die, error) {
 
 // repair copies the suspect spots ks of img into the reference and
 // forgets them.
-func (b *BackgroundReader) repair(img gocv.Mat, ks []int) {
+func (b *Reader) repair(img gocv.Mat, ks []int) {
 	frame := image.Rect(0, 0, img.Cols(), img.Rows())
 	if b.ref.Cols() != img.Cols() || b.ref.Rows() != img.Rows() || b.ref.Type() != img.Type() {
 		return
@@ -509,21 +519,21 @@ func (b *BackgroundReader) repair(img gocv.Mat, ks []int) {
 
 // share hands the reference to cfg.Share. When Share refuses it, the
 // other reader's copy is cleared and the failure counted (see
-// [BackgroundConfig].Share).
-func (b *BackgroundReader) share() error {
+// [Config].Share).
+func (b *Reader) share() error {
 	if b.cfg.Share == nil {
 		return nil
 	}
 	if err := b.cfg.Share(b.ref); err != nil {
 		b.stats.ShareFailed++
 		b.unshare()
-		return fmt.Errorf("vision: background: sharing the reference: %w", err)
+		return fmt.Errorf("background: sharing the reference: %w", err)
 	}
 	return nil
 }
 
 // unshare hands cfg.Share an empty Mat: the other reader has no reference.
-func (b *BackgroundReader) unshare() {
+func (b *Reader) unshare() {
 	if b.cfg.Share == nil {
 		return
 	}
@@ -532,18 +542,9 @@ func (b *BackgroundReader) unshare() {
 	none.Close()
 }
 
-// dieBox is the die's Box, or a small box around its centre.
-func dieBox(d Die) image.Rectangle {
-	if !d.Box.Empty() {
-		return d.Box
-	}
-	c, h := dieCenter(d), fallbackDieSize/2
-	return image.Rect(c.X-h, c.Y-h, c.X+h, c.Y+h)
-}
-
 // learn blends img into the reference with weight w (1: replaces it) and
 // hands it to the detector; small is img as the Motion shrank it.
-func (b *BackgroundReader) learn(img, small gocv.Mat, w float64) error {
+func (b *Reader) learn(img, small gocv.Mat, w float64) error {
 	if !b.hasRef || w >= 1 || b.ref.Cols() != img.Cols() || b.ref.Rows() != img.Rows() || b.ref.Type() != img.Type() {
 		img.CopyTo(&b.ref)
 		small.CopyTo(&b.refSmall)
@@ -557,7 +558,7 @@ func (b *BackgroundReader) learn(img, small gocv.Mat, w float64) error {
 	}
 	if err := b.det.SetBackground(b.ref); err != nil {
 		b.drop()
-		return fmt.Errorf("vision: background: %w", err)
+		return fmt.Errorf("background: %w", err)
 	}
 	b.hasRef = true
 	_ = b.share() // counted; the dice keep their reference
@@ -565,7 +566,7 @@ func (b *BackgroundReader) learn(img, small gocv.Mat, w float64) error {
 }
 
 // drop removes the reference.
-func (b *BackgroundReader) drop() {
+func (b *Reader) drop() {
 	if !b.closed && b.det.HasBackground() {
 		none := gocv.NewMat()
 		b.det.SetBackground(none)
@@ -581,7 +582,7 @@ func (b *BackgroundReader) drop() {
 
 // Close releases the reader's Mats (not the detector, which keeps its last
 // reference). Closing twice is harmless; Read fails after it.
-func (b *BackgroundReader) Close() error {
+func (b *Reader) Close() error {
 	if b.closed {
 		return nil
 	}
@@ -590,7 +591,7 @@ func (b *BackgroundReader) Close() error {
 	}
 	b.closed = true
 	if b.det != nil {
-		b.det.estimate = b.estimate
+		b.det.EstimateTable(b.estimate)
 	}
 	b.motion.Close()
 	b.ref.Close()

@@ -1,6 +1,6 @@
 //go:build matprofile
 
-package vision_test
+package background_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"tablecam/vision"
+	"tablecam/vision/background"
 	"tablecam/vision/motion"
 	"tablecam/vision/synth"
 )
@@ -37,9 +38,9 @@ func TestNoMatLeakBackgroundPipeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bg := vision.NewBackgroundReader(det, vision.BackgroundConfig{})
+	bg := background.New(det, background.Config{})
 	m := motion.New(motion.Config{})
-	p := vision.NewPipeline(seq, m, bg.Reader(), vision.NewRollTracker(vision.RollConfig{}))
+	p := vision.NewPipeline(seq, m, bg.Read, vision.NewRollTracker(vision.RollConfig{}))
 	rolls := 0
 	if err := p.Run(context.Background(), func(s *vision.Step) error {
 		for _, e := range s.Events {
