@@ -23,6 +23,7 @@ import (
 	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/marker"
+	"tablecam/vision/rolls"
 	"tablecam/vision/synth"
 )
 
@@ -223,7 +224,7 @@ type Options struct {
 	// Log receives a line per step.
 	Log io.Writer
 	// Roll configures settle detection.
-	Roll vision.RollConfig
+	Roll rolls.Config
 }
 
 // Result is what a demo run measured.

@@ -26,6 +26,7 @@ import (
 	"tablecam/vision"
 	"tablecam/vision/card"
 	"tablecam/vision/motion"
+	"tablecam/vision/rolls"
 )
 
 // Options configure a live run.
@@ -54,7 +55,7 @@ type Options struct {
 	// reads, so it needs them even when nobody watches.
 	ReadMoving bool
 	// Roll configures settle detection and roll events.
-	Roll vision.RollConfig
+	Roll rolls.Config
 	// Motion configures the motion measure (zero: defaults).
 	Motion motion.Config
 	// Logger receives warnings (default slog.Default()).
@@ -162,8 +163,8 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 	}
 	md := motion.New(o.Motion)
 	defer md.Close()
-	rolls := vision.NewRollTracker(o.Roll)
-	pipe := vision.NewPipeline(o.Source, md, o.Dice, rolls)
+	rt := rolls.NewTracker(o.Roll)
+	pipe := rolls.NewPipeline(o.Source, md, o.Dice, rt)
 	pipe.ReadMoving = o.ReadMoving || o.Preview != nil
 
 	events := make(chan pending, 256) // events are never dropped: the sender blocks
@@ -204,12 +205,12 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 
 	lastPreview := time.Time{}
 	cardErrs := 0
-	runErr := pipe.Run(ctx, func(s *vision.Step) error {
+	runErr := pipe.Run(ctx, func(s *rolls.Step) error {
 		mu.Lock()
 		st.Frames++
 		mu.Unlock()
 		for _, e := range s.Events {
-			re, ok := e.(vision.RollEvent)
+			re, ok := e.(rolls.Roll)
 			if !ok {
 				continue
 			}
@@ -276,7 +277,7 @@ func Run(ctx context.Context, o Options) (Stats, error) {
 // Uncertain dice are passed on so the tracker asks for confirmation. A
 // reroll passes on only the sets it changed: dice of another set left lying
 // (a skill die beside a luck token thrown after it) were read already.
-func RollEvents(re vision.RollEvent, frameRef string) []tracker.Event {
+func RollEvents(re rolls.Roll, frameRef string) []tracker.Event {
 	var out []tracker.Event
 	bySet := map[string]*tracker.Event{}
 	var order []string

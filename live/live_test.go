@@ -16,6 +16,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/rolls"
 	"tablecam/vision/synth"
 )
 
@@ -104,7 +105,7 @@ func TestLiveRollRerollAndHandPass(t *testing.T) {
 	stats, err := live.Run(context.Background(), live.Options{
 		Source: src, Dice: truthReader(src), Session: sess, Announce: rec, FramesDir: frames,
 		Preview: func(live.PreviewFrame) { previews++ }, PreviewFPS: 1000,
-		Roll: vision.RollConfig{SettleFrames: 3},
+		Roll: rolls.Config{SettleFrames: 3},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func TestLiveRollRerollAndHandPass(t *testing.T) {
 }
 
 func TestRollEventsSplitsSetsAndMarksUncertain(t *testing.T) {
-	re := vision.RollEvent{Dice: []vision.Die{
+	re := rolls.Roll{Dice: []vision.Die{
 		{Set: "vats", Face: "head"}, {Set: "assist", Face: "hit", Uncertain: true},
 		{Set: "vats", Face: "arms", Uncertain: true}, {Set: "d6", Face: "4", Box: image.Rect(0, 0, 1, 1)},
 	}}
@@ -157,7 +158,7 @@ func TestRollEventsSplitsSetsAndMarksUncertain(t *testing.T) {
 // A reroll passes on only the sets whose dice it changed: a skill die left
 // lying beside a luck token thrown after it is not announced again.
 func TestRollEventsRerollPassesChangedSets(t *testing.T) {
-	re := vision.RollEvent{Reroll: true, Changed: []int{1}, Dice: []vision.Die{
+	re := rolls.Roll{Reroll: true, Changed: []int{1}, Dice: []vision.Die{
 		{Set: "skill", Face: "7"}, {Set: "luck", Face: "luck"},
 	}}
 	evs := live.RollEvents(re, "f.jpg")
@@ -165,7 +166,7 @@ func TestRollEventsRerollPassesChangedSets(t *testing.T) {
 		t.Errorf("events %+v, want the luck token's alone", evs)
 	}
 	// A rerolled assist die is a reroll of the V.A.T.S. roll.
-	re = vision.RollEvent{Reroll: true, Changed: []int{1}, Dice: []vision.Die{
+	re = rolls.Roll{Reroll: true, Changed: []int{1}, Dice: []vision.Die{
 		{Set: "vats", Face: "head"}, {Set: "assist", Face: "hit"}, {Set: "d10", Face: "3"},
 	}}
 	evs = live.RollEvents(re, "f.jpg")

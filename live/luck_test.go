@@ -17,6 +17,7 @@ import (
 	"tablecam/vision"
 	"tablecam/vision/background"
 	"tablecam/vision/defaults"
+	"tablecam/vision/rolls"
 	"tablecam/vision/synth"
 )
 
@@ -102,7 +103,7 @@ func playLuck(t *testing.T, c *models.Content, profs []*vision.DiceProfile, lang
 	}
 	src := &typedSource{Sequence: seq, at: throws[1], line: "luck accuracy", after: tracker.KindWastelandSkill, sess: sess, c: c, rec: rec}
 	stats, err := live.Run(context.Background(), live.Options{Source: src, Dice: bg.Read, Session: sess, Announce: rec, ReadMoving: true,
-		Roll: vision.RollConfig{SettleFrames: 3}})
+		Roll: rolls.Config{SettleFrames: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

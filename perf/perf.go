@@ -27,6 +27,7 @@ import (
 	"tablecam/models"
 	"tablecam/tracker"
 	"tablecam/vision"
+	"tablecam/vision/rolls"
 )
 
 // Options configure a measurement.
@@ -54,7 +55,7 @@ type Options struct {
 	// started speaking it (optional; see announce.VoiceOptions.Started).
 	VoiceStarts *Starts
 	// Roll configures settle detection.
-	Roll vision.RollConfig
+	Roll rolls.Config
 	// Before, if set, runs before each loop (e.g. sets up a new game so the
 	// loop's events apply).
 	Before func(ctx context.Context, loop int) error

@@ -226,7 +226,7 @@ func (d *dieFinder) setBackground(empty gocv.Mat) error {
 // HasBackground reports whether a reference frame is set.
 func (d *DiceDetector) HasBackground() bool { return d.hasRef }
 
-// Reader returns d.Read as a [DiceReader] for a [Pipeline].
+// Reader returns d.Read as a [DiceReader] for a roll pipeline.
 func (d *DiceDetector) Reader() DiceReader { return d.Read }
 
 // Close releases the detector's Mats. Closing twice is harmless.

@@ -17,6 +17,7 @@ import (
 	"tablecam/vision/defaults"
 	"tablecam/vision/evaluate"
 	"tablecam/vision/motion"
+	"tablecam/vision/rolls"
 	"tablecam/vision/synth"
 )
 
@@ -329,15 +330,15 @@ func TestDiceDetectorInPipeline(t *testing.T) {
 	last := seq.Truth(seq.Len() - 1)
 	m := motion.New(motion.Config{})
 	defer m.Close()
-	p := vision.NewPipeline(seq, m, det.Reader(), vision.NewRollTracker(vision.RollConfig{}))
-	var rolls []vision.RollEvent
-	err = p.Run(context.Background(), func(s *vision.Step) error {
+	p := rolls.NewPipeline(seq, m, det.Reader(), rolls.NewTracker(rolls.Config{}))
+	var events []rolls.Roll
+	err = p.Run(context.Background(), func(s *rolls.Step) error {
 		if s.ReadErr != nil {
 			return s.ReadErr
 		}
 		for _, e := range s.Events {
-			if r, ok := e.(vision.RollEvent); ok {
-				rolls = append(rolls, r)
+			if r, ok := e.(rolls.Roll); ok {
+				events = append(events, r)
 			}
 		}
 		return nil
@@ -345,10 +346,10 @@ func TestDiceDetectorInPipeline(t *testing.T) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		t.Fatal(err)
 	}
-	if len(rolls) != 1 {
-		t.Fatalf("%d roll events, want 1", len(rolls))
+	if len(events) != 1 {
+		t.Fatalf("%d roll events, want 1", len(events))
 	}
-	got := rolls[0].Dice
+	got := events[0].Dice
 	idx := diceMatchTruth(last.Dice, got)
 	for k, tr := range last.Dice {
 		if idx[k] < 0 {

@@ -1,6 +1,10 @@
 package vision
 
-import "image"
+import (
+	"image"
+
+	"gocv.io/x/gocv"
+)
 
 // Die is one die found in a frame and what it shows.
 type Die struct {
@@ -57,3 +61,7 @@ type Reading struct {
 	// is in the rolling area: no roll may be read from this frame.
 	Occluded bool
 }
+
+// DiceReader reads the dice in one frame (8-bit BGR, owned by the caller,
+// which may close it as soon as the reader returns).
+type DiceReader func(img gocv.Mat) (Reading, error)

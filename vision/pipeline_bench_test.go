@@ -12,6 +12,7 @@ import (
 	"tablecam/vision"
 	"tablecam/vision/background"
 	"tablecam/vision/motion"
+	"tablecam/vision/rolls"
 	"tablecam/vision/synth"
 )
 
@@ -94,9 +95,9 @@ func pipeBench(b *testing.B, c *models.Content, profs []*vision.DiceProfile, nd 
 	m := motion.New(motion.Config{})
 	defer m.Close()
 	src := &pipeBenchSource{b: b, seq: seq}
-	p := vision.NewPipeline(src, m, bg.Read, vision.NewRollTracker(vision.RollConfig{}))
+	p := rolls.NewPipeline(src, m, bg.Read, rolls.NewTracker(rolls.Config{}))
 	ctx := context.Background()
-	reads, rolls := 0, 0
+	reads, nRolls := 0, 0
 	b.ResetTimer()
 	start := pipeBenchCPU()
 	for range b.N {
@@ -111,8 +112,8 @@ func pipeBench(b *testing.B, c *models.Content, profs []*vision.DiceProfile, nd 
 			reads++
 		}
 		for _, e := range s.Events {
-			if _, ok := e.(vision.RollEvent); ok {
-				rolls++
+			if _, ok := e.(rolls.Roll); ok {
+				nRolls++
 			}
 		}
 		s.Frame.Close()
@@ -121,7 +122,7 @@ func pipeBench(b *testing.B, c *models.Content, profs []*vision.DiceProfile, nd 
 	cpu := pipeBenchCPU() - start - src.render
 	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/frame")
 	b.ReportMetric(100*float64(reads)/float64(b.N), "read-%")
-	if b.N >= seq.Len() && rolls == 0 {
+	if b.N >= seq.Len() && nRolls == 0 {
 		b.Errorf("no roll over %d frames of a sequence of %d", b.N, seq.Len())
 	}
 }

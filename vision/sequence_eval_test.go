@@ -54,6 +54,7 @@ import (
 	"tablecam/vision/dice"
 	"tablecam/vision/learned"
 	"tablecam/vision/motion"
+	"tablecam/vision/rolls"
 	"tablecam/vision/synth"
 )
 
@@ -217,11 +218,11 @@ func seqEvalRun(c *models.Content, profs map[string]*vision.DiceProfile, rd seqE
 	defer bg.Close()
 	m := motion.New(motion.Config{})
 	defer m.Close()
-	tracker := vision.NewRollTracker(vision.RollConfig{})
-	p := vision.NewPipeline(seq, m, bg.Read, tracker)
-	var events []vision.Event
+	tracker := rolls.NewTracker(rolls.Config{})
+	p := rolls.NewPipeline(seq, m, bg.Read, tracker)
+	var events []rolls.Event
 	start := time.Now()
-	err = p.Run(context.Background(), func(s *vision.Step) error {
+	err = p.Run(context.Background(), func(s *rolls.Step) error {
 		if s.ReadErr != nil {
 			return s.ReadErr
 		}
@@ -286,7 +287,7 @@ func seqEvalTeach(t *testing.T, c *models.Content, style synth.Style, sets ...st
 }
 
 // seqEvalJudge compares the events with the sequence's truth.
-func seqEvalJudge(seq *synth.Sequence, kind string, events []vision.Event, res *seqEvalResult) {
+func seqEvalJudge(seq *synth.Sequence, kind string, events []rolls.Event, res *seqEvalResult) {
 	settles := seq.Settles()
 	marks := seq.Events()
 	res.settles = len(settles)
@@ -330,7 +331,7 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []vision.Event, res *
 	ended := 0
 	for _, ev := range events {
 		switch e := ev.(type) {
-		case vision.RollEnded:
+		case rolls.Ended:
 			k := slices.IndexFunc(mayEnd, func(w [2]int) bool { return e.Frame >= w[0] && e.Frame < w[1] })
 			switch {
 			case e.Frame > endFrom && endTo >= 0 && e.Frame < endTo && ended == 0:
@@ -341,7 +342,7 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []vision.Event, res *
 				res.falseEnds++
 				res.note("RollEnded at frame %d not expected", e.Frame)
 			}
-		case vision.RollEvent:
+		case rolls.Roll:
 			tr := seq.Truth(e.Frame)
 			held := false
 			for _, d := range tr.Dice {
@@ -459,7 +460,7 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []vision.Event, res *
 // seqEvalMayEnd returns, for each settle, the frames before it in which a
 // RollEnded is right though no die left the frame for good: the dice were
 // all picked up and no die lay on the table for at least
-// vision.DefaultFramesToEnd frames (rolls.go rule 9: dice that left their
+// rolls.DefaultFramesToEnd frames (rolls.go rule 9: dice that left their
 // places and stay unseen end the roll); the settle that follows is then a
 // fresh roll. {0, 0} where the table never stayed empty that long.
 func seqEvalMayEnd(seq *synth.Sequence, settles []int, marks []synth.Event) [][2]int {
@@ -475,14 +476,14 @@ func seqEvalMayEnd(seq *synth.Sequence, settles []int, marks []synth.Event) [][2
 		for f := settles[k-1] + 1; f < settles[k]; f++ {
 			onTable := slices.ContainsFunc(seq.Truth(f).Dice, func(d synth.DieTruth) bool { return !d.Held && d.Visible > 0.5 })
 			if onTable {
-				if run >= vision.DefaultFramesToEnd {
+				if run >= rolls.DefaultFramesToEnd {
 					break
 				}
 				run = 0
 				continue
 			}
 			run++
-			if run == vision.DefaultFramesToEnd {
+			if run == rolls.DefaultFramesToEnd {
 				out[k] = [2]int{f, settles[k]} // no end before FramesToEnd empty frames
 			}
 		}

@@ -1,38 +1,38 @@
-// Package vision reads a board-game table through a camera: the dice
-// rolled on it and the cards shown to it.
+// Package vision reads the dice in a picture of the table with the
+// hand-tuned reader: a [DiceDetector] finds each die's top face (against
+// the empty table when it has one, see [DiceDetector.SetBackground]) and
+// reads it with the face sets' [DiceProfile]s, which are taught from a few
+// pictures per face ([TeachDice]). A reading is a [Reading] of [Die]
+// values; a [DiceReader] is any function that makes one from a frame, as
+// the roll pipeline ([tablecam/vision/rolls]) and the background reader
+// ([tablecam/vision/background]) take it.
 //
-// Frames come from a [tablecam/frame.Source]. A [DiceDetector] reads the dice of one frame,
-// a [tablecam/vision/card.Reader] its cards (by their ID stickers, or against the cards
-// taught into a [tablecam/vision/card/index.Index]). A [Pipeline] joins a Source, [Motion] and a
-// [RollTracker] into roll events: it reads the dice once they stop and says
-// when a roll settles or a die is rerolled.
+// The dice of one picture:
 //
-// The dice of a video, roll by roll:
-//
-//	src, err := frame.OpenVideoFile("game.mp4")
-//	if err != nil {
-//		return err
-//	}
-//	defer src.Close()
 //	det, err := vision.NewDiceDetector(content, profiles, vision.DiceConfig{Sets: []string{"vats"}})
 //	if err != nil {
 //		return err
 //	}
 //	defer det.Close()
-//	md := motion.New(motion.Config{})
-//	defer motion.Close()
-//	pipe := vision.NewPipeline(src, md, det.Reader(), vision.NewRollTracker(vision.RollConfig{}))
-//	return pipe.Run(ctx, func(step *vision.Step) error {
-//		for _, ev := range step.Events {
-//			if roll, ok := ev.(vision.RollEvent); ok {
-//				fmt.Println(roll.Roll, roll.Dice)
-//			}
-//		}
-//		return nil
-//	})
+//	img, err := frame.ReadImage("table.png")
+//	if err != nil {
+//		return err
+//	}
+//	defer img.Close()
+//	rd, err := det.Read(img)
+//	if err != nil {
+//		return err
+//	}
+//	for _, d := range rd.Dice {
+//		fmt.Println(d.Set, d.Face, d.Uncertain)
+//	}
 //
 // (content is the game's [tablecam/models.Content]; profiles are the face
 // sets' [DiceProfile] values, e.g. from [tablecam/vision/defaults.Load].)
+// Frames come from [tablecam/frame], the rolls of a stream from
+// [tablecam/vision/rolls], the cards from [tablecam/vision/card];
+// [tablecam/vision/learned] is the other dice reader.
 //
-// Detectors and readers are not safe for concurrent use.
+// [SetOpenCVThreads] sets the threads of OpenCV's own loops for the whole
+// process. Detectors are not safe for concurrent use.
 package vision

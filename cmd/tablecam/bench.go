@@ -18,6 +18,7 @@ import (
 	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/card"
+	"tablecam/vision/rolls"
 )
 
 func (a *app) benchCmd() *cobra.Command {
@@ -110,7 +111,7 @@ assist taught to it with tablecam learn dice --reader learned).`,
 					return card.NewWatcher(cr, card.TrackerConfig{StableFrames: a.cfg.Vision.CardFrames})
 				},
 				Session: s, Announce: out, VoiceStarts: starts,
-				Roll:     vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+				Roll:     rolls.Config{SettleFrames: a.cfg.Vision.SettleFrames},
 				Progress: func(line string) { fmt.Fprintln(errw, sayLines(cat, line)) },
 				// Each loop is a new game set up as in the demo; the camera
 				// does the rest.

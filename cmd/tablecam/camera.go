@@ -18,6 +18,7 @@ import (
 	"tablecam/vision"
 	"tablecam/vision/background"
 	"tablecam/vision/card"
+	"tablecam/vision/rolls"
 )
 
 // cameraOpts are the play flags of the camera mode.
@@ -182,7 +183,7 @@ func (a *app) runCamera(ctx context.Context, c *models.Content, o cameraOpts, in
 	}
 	stats, err := live.Run(ctx, live.Options{
 		Source: src, Dice: reader.Read, Cards: cards, Session: s, Announce: ann,
-		FramesDir: a.framesDir(), Preview: preview, ReadMoving: true, Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+		FramesDir: a.framesDir(), Preview: preview, ReadMoving: true, Roll: rolls.Config{SettleFrames: a.cfg.Vision.SettleFrames},
 		Logger: a.log,
 	})
 	flush(context.WithoutCancel(ctx), ann)

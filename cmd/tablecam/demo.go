@@ -15,6 +15,7 @@ import (
 	"tablecam/tracker"
 	"tablecam/vision"
 	"tablecam/vision/card"
+	"tablecam/vision/rolls"
 )
 
 // runDemo plays the bundled demo game (rendered deterministically by the
@@ -75,7 +76,7 @@ func (a *app) runDemo(ctx context.Context, c *models.Content, game string, w, er
 	}
 	res, err := demo.Run(ctx, demo.Options{
 		Game: game, Content: c, Session: s, Announce: ann, Markers: markers, Paced: realtime, Preview: preview, FramesDir: framesDir,
-		Roll: vision.RollConfig{SettleFrames: a.cfg.Vision.SettleFrames},
+		Roll: rolls.Config{SettleFrames: a.cfg.Vision.SettleFrames},
 		Dice: func() (vision.DiceReader, func(), error) {
 			r := newBackgroundReader(det, cr, nil)
 			return r.Read, func() { r.Close() }, nil

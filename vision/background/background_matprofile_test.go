@@ -13,6 +13,7 @@ import (
 	"tablecam/vision"
 	"tablecam/vision/background"
 	"tablecam/vision/motion"
+	"tablecam/vision/rolls"
 	"tablecam/vision/synth"
 )
 
@@ -40,20 +41,20 @@ func TestNoMatLeakBackgroundPipeline(t *testing.T) {
 	}
 	bg := background.New(det, background.Config{})
 	m := motion.New(motion.Config{})
-	p := vision.NewPipeline(seq, m, bg.Read, vision.NewRollTracker(vision.RollConfig{}))
-	rolls := 0
-	if err := p.Run(context.Background(), func(s *vision.Step) error {
+	p := rolls.NewPipeline(seq, m, bg.Read, rolls.NewTracker(rolls.Config{}))
+	nRolls := 0
+	if err := p.Run(context.Background(), func(s *rolls.Step) error {
 		for _, e := range s.Events {
-			if _, ok := e.(vision.RollEvent); ok {
-				rolls++
+			if _, ok := e.(rolls.Roll); ok {
+				nRolls++
 			}
 		}
 		return s.ReadErr
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if st := bg.Stats(); st.Learned == 0 || rolls == 0 {
-		t.Errorf("learned %d references, %d rolls: the test does not exercise the path", st.Learned, rolls)
+	if st := bg.Stats(); st.Learned == 0 || nRolls == 0 {
+		t.Errorf("learned %d references, %d rolls: the test does not exercise the path", st.Learned, nRolls)
 	}
 	// By hand, a size change, a reset, dice there from the start.
 	img, _, err := seq.Frame(seq.Len() - 1)

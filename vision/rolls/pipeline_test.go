@@ -1,4 +1,4 @@
-package vision
+package rolls
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tablecam/frame"
+	"tablecam/vision"
 	"tablecam/vision/motion"
 
 	"gocv.io/x/gocv"
@@ -101,12 +102,12 @@ func TestPipelineEmitsRollAtSettleLatency(t *testing.T) {
 	m := motion.New(motion.Config{})
 	defer m.Close()
 	var readFrames []int
-	read := func(img gocv.Mat) (Reading, error) {
+	read := func(img gocv.Mat) (vision.Reading, error) {
 		readFrames = append(readFrames, src.cur)
 		if img.Cols() != 1280 {
 			t.Errorf("reader got a %dx%d frame", img.Cols(), img.Rows())
 		}
-		var r Reading
+		var r vision.Reading
 		for j, c := range src.pos[src.cur] {
 			if j == 3 {
 				r.Occluded = true
@@ -117,7 +118,7 @@ func TestPipelineEmitsRollAtSettleLatency(t *testing.T) {
 		}
 		return r, nil
 	}
-	p := NewPipeline(src, m, read, NewRollTracker(RollConfig{}))
+	p := NewPipeline(src, m, read, NewTracker(Config{}))
 	var events []Event
 	frames := 0
 	err := p.Run(context.Background(), func(s *Step) error {
@@ -137,7 +138,7 @@ func TestPipelineEmitsRollAtSettleLatency(t *testing.T) {
 	if len(events) != 1 {
 		t.Fatalf("events %+v, want one roll", events)
 	}
-	e := events[0].(RollEvent)
+	e := events[0].(Roll)
 	if e.Frame != moving+5+1+3 || faces(e.Dice) != "[2 5 3]" {
 		t.Errorf("roll %+v, want [2 5 3] at frame %d", e, moving+5+1+3)
 	}
@@ -153,14 +154,14 @@ func TestPipelineReaderErrorsNeverMakeARoll(t *testing.T) {
 	m := motion.New(motion.Config{})
 	defer m.Close()
 	calls := 0
-	read := func(gocv.Mat) (Reading, error) {
+	read := func(gocv.Mat) (vision.Reading, error) {
 		calls++
 		if calls%2 == 0 {
-			return Reading{}, errors.New("glare")
+			return vision.Reading{}, errors.New("glare")
 		}
-		return Reading{Dice: []Die{rd("2", 500, 300)}}, nil
+		return vision.Reading{Dice: []vision.Die{rd("2", 500, 300)}}, nil
 	}
-	p := NewPipeline(src, m, read, NewRollTracker(RollConfig{}))
+	p := NewPipeline(src, m, read, NewTracker(Config{}))
 	p.ReadMoving = true
 	var errs int
 	err := p.Run(context.Background(), func(s *Step) error {
@@ -181,7 +182,7 @@ func TestPipelineReaderErrorsNeverMakeARoll(t *testing.T) {
 
 	// Callback errors and a cancelled context stop the run.
 	src = &sceneSource{pos: throwPositions(5, 5, 1), cur: -1}
-	p = NewPipeline(src, m, read, NewRollTracker(RollConfig{}))
+	p = NewPipeline(src, m, read, NewTracker(Config{}))
 	stop := errors.New("stop")
 	if err := p.Run(context.Background(), func(*Step) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("callback error: %v", err)

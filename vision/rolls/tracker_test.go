@@ -1,4 +1,4 @@
-package vision
+package rolls
 
 import (
 	"fmt"
@@ -7,29 +7,30 @@ import (
 	"slices"
 	"testing"
 
+	"tablecam/vision"
 	"tablecam/vision/motion"
 )
 
 // rd returns a d6 die showing face at (x, y), 40 px wide, as a reader would.
-func rd(face string, x, y int) Die {
-	return Die{Set: "d6", Face: face, Center: image.Pt(x, y), Box: image.Rect(x-20, y-20, x+20, y+20), Confidence: 0.9}
+func rd(face string, x, y int) vision.Die {
+	return vision.Die{Set: "d6", Face: face, Center: image.Pt(x, y), Box: image.Rect(x-20, y-20, x+20, y+20), Confidence: 0.9}
 }
 
-// rollScript feeds a RollTracker frame by frame and collects its events.
+// rollScript feeds a Tracker frame by frame and collects its events.
 type rollScript struct {
 	t      *testing.T
-	tr     *RollTracker
+	tr     *Tracker
 	frame  int
 	events []Event
 }
 
-func newRollScript(t *testing.T, cfg RollConfig) *rollScript {
-	return &rollScript{t: t, tr: NewRollTracker(cfg)}
+func newRollScript(t *testing.T, cfg Config) *rollScript {
+	return &rollScript{t: t, tr: NewTracker(cfg)}
 }
 
-func (s *rollScript) feed(n int, quiet, occluded bool, dice ...Die) {
+func (s *rollScript) feed(n int, quiet, occluded bool, dice ...vision.Die) {
 	for range n {
-		evs := s.tr.Observe(Observation{Frame: s.frame, Quiet: quiet, Reading: Reading{Dice: slices.Clone(dice), Occluded: occluded}})
+		evs := s.tr.Observe(Observation{Frame: s.frame, Quiet: quiet, Reading: vision.Reading{Dice: slices.Clone(dice), Occluded: occluded}})
 		for _, e := range evs {
 			if e.FrameIndex() != s.frame {
 				s.t.Fatalf("event %+v carries frame %d, fed frame %d", e, e.FrameIndex(), s.frame)
@@ -41,16 +42,16 @@ func (s *rollScript) feed(n int, quiet, occluded bool, dice ...Die) {
 }
 
 // moving feeds n frames with motion (the dice may be anywhere).
-func (s *rollScript) moving(n int, dice ...Die) { s.feed(n, false, false, dice...) }
+func (s *rollScript) moving(n int, dice ...vision.Die) { s.feed(n, false, false, dice...) }
 
 // hand feeds n frames with a hand resting in the area.
-func (s *rollScript) hand(n int, dice ...Die) { s.feed(n, true, true, dice...) }
+func (s *rollScript) hand(n int, dice ...vision.Die) { s.feed(n, true, true, dice...) }
 
 // still feeds n quiet frames without a hand.
-func (s *rollScript) still(n int, dice ...Die) { s.feed(n, true, false, dice...) }
+func (s *rollScript) still(n int, dice ...vision.Die) { s.feed(n, true, false, dice...) }
 
 // flicker feeds one quiet frame per reading.
-func (s *rollScript) flicker(readings ...[]Die) {
+func (s *rollScript) flicker(readings ...[]vision.Die) {
 	for _, dice := range readings {
 		s.still(1, dice...)
 	}
@@ -66,10 +67,10 @@ func (s *rollScript) take() []Event {
 // throw feeds a throw: the hand holding dice, then tumbling dice, then the
 // frame in which they come to rest (still moving relative to the one
 // before). It returns the index of that rest frame.
-func (s *rollScript) throw(rest ...Die) int {
+func (s *rollScript) throw(rest ...vision.Die) int {
 	s.hand(3, rd("1", 50, 50))
 	for i := range 6 {
-		var tumbling []Die
+		var tumbling []vision.Die
 		for j, d := range rest {
 			tumbling = append(tumbling, rd(fmt.Sprint(1+(i+j)%6), d.Center.X-60+10*i, d.Center.Y+40-7*i))
 		}
@@ -80,7 +81,7 @@ func (s *rollScript) throw(rest ...Die) int {
 	return stop
 }
 
-func faces(dice []Die) string {
+func faces(dice []vision.Die) string {
 	var out []string
 	for _, d := range dice {
 		out = append(out, d.Face)
@@ -88,24 +89,24 @@ func faces(dice []Die) string {
 	return fmt.Sprint(out)
 }
 
-func oneRoll(t *testing.T, evs []Event) RollEvent {
+func oneRoll(t *testing.T, evs []Event) Roll {
 	t.Helper()
 	if len(evs) != 1 {
-		t.Fatalf("got %d events %+v, want one RollEvent", len(evs), evs)
+		t.Fatalf("got %d events %+v, want one Roll", len(evs), evs)
 	}
-	e, ok := evs[0].(RollEvent)
+	e, ok := evs[0].(Roll)
 	if !ok {
-		t.Fatalf("got %T %+v, want a RollEvent", evs[0], evs[0])
+		t.Fatalf("got %T %+v, want a Roll", evs[0], evs[0])
 	}
 	return e
 }
 
-var threeDice = []Die{rd("2", 300, 200), rd("5", 420, 260), rd("3", 560, 180)}
+var threeDice = []vision.Die{rd("2", 300, 200), rd("5", 420, 260), rd("3", 560, 180)}
 
 func TestRollFirstRollExactlyOnceAfterSettleFrames(t *testing.T) {
 	for _, settle := range []int{1, 2, 3, 5} {
 		t.Run(fmt.Sprint("settle", settle), func(t *testing.T) {
-			s := newRollScript(t, RollConfig{SettleFrames: settle})
+			s := newRollScript(t, Config{SettleFrames: settle})
 			s.moving(5)
 			stop := s.throw(threeDice...)
 			s.still(settle-1, threeDice...)
@@ -134,8 +135,8 @@ func TestRollFirstRollExactlyOnceAfterSettleFrames(t *testing.T) {
 }
 
 func TestRollDiceOrderedByPositionAndCopied(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
-	dice := []Die{rd("4", 500, 100), rd("6", 100, 300), rd("1", 300, 50)}
+	s := newRollScript(t, Config{})
+	dice := []vision.Die{rd("4", 500, 100), rd("6", 100, 300), rd("1", 300, 50)}
 	dice[0].Regions = []string{"head"}
 	s.throw(dice...)
 	s.still(3, dice...)
@@ -151,7 +152,7 @@ func TestRollDiceOrderedByPositionAndCopied(t *testing.T) {
 }
 
 func TestRollNeverWhileOccluded(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	s.throw(threeDice...)
 	// The hand stays over the settled dice, still: no roll, however long.
 	s.hand(100, threeDice...)
@@ -178,7 +179,7 @@ func TestRollHeldDieNeverEmitted(t *testing.T) {
 	held := rd("6", 700, 300)
 
 	t.Run("seen only with the hand", func(t *testing.T) {
-		s := newRollScript(t, RollConfig{})
+		s := newRollScript(t, Config{})
 		stop := s.throw(two...)
 		s.hand(40, append(slices.Clone(two), held)...) // shown to the camera, hand still
 		s.moving(2, append(slices.Clone(two), held)...)
@@ -194,7 +195,7 @@ func TestRollHeldDieNeverEmitted(t *testing.T) {
 		// The reader and the motion check both missed the hand, but the die
 		// it holds moves: slowly (matched, drifting) or fast (never matched).
 		for _, step := range []int{6, 15, 35} {
-			s := newRollScript(t, RollConfig{})
+			s := newRollScript(t, Config{})
 			for i := range 60 {
 				x := 100 + step*i%600
 				s.still(1, rd("6", x, 300+(i%3)))
@@ -205,7 +206,7 @@ func TestRollHeldDieNeverEmitted(t *testing.T) {
 		}
 	})
 	t.Run("held beside settled dice", func(t *testing.T) {
-		s := newRollScript(t, RollConfig{})
+		s := newRollScript(t, Config{})
 		s.throw(two...)
 		for i := range 30 {
 			s.still(1, append(slices.Clone(two), rd("6", 700+9*i, 300))...)
@@ -217,13 +218,13 @@ func TestRollHeldDieNeverEmitted(t *testing.T) {
 }
 
 func TestRollRerollOneDieKeepsTheOthers(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	s.throw(threeDice...)
 	s.still(5, threeDice...)
 	first := oneRoll(t, s.take())
 
 	// The middle die is picked up: the other two lie still meanwhile.
-	rest := []Die{threeDice[0], threeDice[2]}
+	rest := []vision.Die{threeDice[0], threeDice[2]}
 	s.hand(5, threeDice...)
 	s.moving(4, rest...)
 	s.still(20, rest...)
@@ -232,7 +233,7 @@ func TestRollRerollOneDieKeepsTheOthers(t *testing.T) {
 	}
 	// ... and thrown: it lands elsewhere, showing 6.
 	rerolled := rd("6", 380, 400)
-	now := []Die{threeDice[0], rerolled, threeDice[2]}
+	now := []vision.Die{threeDice[0], rerolled, threeDice[2]}
 	stop := s.throw(now...)
 	s.still(10, now...)
 	e := oneRoll(t, s.take())
@@ -244,7 +245,7 @@ func TestRollRerollOneDieKeepsTheOthers(t *testing.T) {
 	}
 
 	// An extra die joining (the assist die) is added at the end.
-	assist := Die{Set: "assist", Face: "hit", Center: image.Pt(200, 420), Box: image.Rect(180, 400, 220, 440), Confidence: 0.8}
+	assist := vision.Die{Set: "assist", Face: "hit", Center: image.Pt(200, 420), Box: image.Rect(180, 400, 220, 440), Confidence: 0.8}
 	now = append(now, assist)
 	s.throw(now...)
 	s.still(3, now...)
@@ -254,7 +255,7 @@ func TestRollRerollOneDieKeepsTheOthers(t *testing.T) {
 	}
 
 	// Two dice picked up, only one thrown back: the other is dropped.
-	now2 := []Die{now[0], rd("1", 620, 420), now[3]}
+	now2 := []vision.Die{now[0], rd("1", 620, 420), now[3]}
 	s.hand(4, now...)
 	s.throw(now2...)
 	s.still(3, now2...)
@@ -265,7 +266,7 @@ func TestRollRerollOneDieKeepsTheOthers(t *testing.T) {
 }
 
 func TestRollEndsWhenDiceLeave(t *testing.T) {
-	s := newRollScript(t, RollConfig{FramesToEnd: 10})
+	s := newRollScript(t, Config{FramesToEnd: 10})
 	s.throw(threeDice...)
 	s.still(3, threeDice...)
 	oneRoll(t, s.take())
@@ -285,10 +286,10 @@ func TestRollEndsWhenDiceLeave(t *testing.T) {
 	s.still(1)
 	evs := s.take()
 	if len(evs) != 1 {
-		t.Fatalf("events %+v, want RollEnded", evs)
+		t.Fatalf("events %+v, want Ended", evs)
 	}
-	if e, ok := evs[0].(RollEnded); !ok || e.Frame != end || e.Roll != 1 {
-		t.Fatalf("event %+v, want RollEnded of roll 1 at frame %d", evs[0], end)
+	if e, ok := evs[0].(Ended); !ok || e.Frame != end || e.Roll != 1 {
+		t.Fatalf("event %+v, want Ended of roll 1 at frame %d", evs[0], end)
 	}
 	s.still(50)
 	if evs := s.take(); len(evs) != 0 {
@@ -305,7 +306,7 @@ func TestRollEndsWhenDiceLeave(t *testing.T) {
 	// Dice gone for fewer frames than FramesToEnd: a reroll of all of them.
 	s.moving(3)
 	s.still(5)
-	again := []Die{rd("1", 100, 100), rd("1", 200, 100), rd("1", 300, 100)}
+	again := []vision.Die{rd("1", 100, 100), rd("1", 200, 100), rd("1", 300, 100)}
 	s.throw(again...)
 	s.still(3, again...)
 	e = oneRoll(t, s.take())
@@ -316,12 +317,12 @@ func TestRollEndsWhenDiceLeave(t *testing.T) {
 
 func TestRollMajorityVote(t *testing.T) {
 	a, b := rd("2", 300, 200), rd("5", 420, 260)
-	flip := func(d Die, face string) Die { d.Face = face; return d }
+	flip := func(d vision.Die, face string) vision.Die { d.Face = face; return d }
 
 	t.Run("flicker resolved", func(t *testing.T) {
-		s := newRollScript(t, RollConfig{})
+		s := newRollScript(t, Config{})
 		stop := s.throw(a, b)
-		s.flicker([]Die{a, b}, []Die{a, flip(b, "6")}, []Die{a, b})
+		s.flicker([]vision.Die{a, b}, []vision.Die{a, flip(b, "6")}, []vision.Die{a, b})
 		e := oneRoll(t, s.take())
 		if faces(e.Dice) != "[2 5]" || e.Uncertain || e.Frame != stop+3 {
 			t.Errorf("roll %+v, want [2 5] certain at %d", e, stop+3)
@@ -331,22 +332,22 @@ func TestRollMajorityVote(t *testing.T) {
 		}
 	})
 	t.Run("split waits, then resolves", func(t *testing.T) {
-		s := newRollScript(t, RollConfig{})
+		s := newRollScript(t, Config{})
 		stop := s.throw(a, b)
-		s.flicker([]Die{a, b}, []Die{a, flip(b, "6")}, []Die{a, flip(b, "1")}, []Die{a, b})
+		s.flicker([]vision.Die{a, b}, []vision.Die{a, flip(b, "6")}, []vision.Die{a, flip(b, "1")}, []vision.Die{a, b})
 		if evs := s.take(); len(evs) != 0 {
 			t.Fatalf("split vote emitted early: %+v", evs)
 		}
-		s.flicker([]Die{a, b})
+		s.flicker([]vision.Die{a, b})
 		e := oneRoll(t, s.take())
 		if faces(e.Dice) != "[2 5]" || e.Uncertain || e.Frame != stop+5 || e.Votes != 5 {
 			t.Errorf("roll %+v, want [2 5] certain at %d after 5 votes", e, stop+5)
 		}
 	})
 	t.Run("split to the end is uncertain", func(t *testing.T) {
-		s := newRollScript(t, RollConfig{})
+		s := newRollScript(t, Config{})
 		stop := s.throw(a, b)
-		s.flicker([]Die{a, b}, []Die{a, flip(b, "6")}, []Die{a, flip(b, "1")}, []Die{a, flip(b, "6")}, []Die{a, b})
+		s.flicker([]vision.Die{a, b}, []vision.Die{a, flip(b, "6")}, []vision.Die{a, flip(b, "1")}, []vision.Die{a, flip(b, "6")}, []vision.Die{a, b})
 		e := oneRoll(t, s.take())
 		if !e.Uncertain || e.Dice[0].Uncertain || !e.Dice[1].Uncertain || e.Frame != stop+5 {
 			t.Errorf("roll %+v, want die 1 uncertain at %d", e, stop+5)
@@ -359,21 +360,21 @@ func TestRollMajorityVote(t *testing.T) {
 		}
 	})
 	t.Run("missed and spurious dice", func(t *testing.T) {
-		s := newRollScript(t, RollConfig{})
+		s := newRollScript(t, Config{})
 		stop := s.throw(a, b)
 		glint := rd("3", 700, 50)
-		s.flicker([]Die{a, b}, []Die{b, glint}, []Die{a, b})
+		s.flicker([]vision.Die{a, b}, []vision.Die{b, glint}, []vision.Die{a, b})
 		e := oneRoll(t, s.take())
 		if faces(e.Dice) != "[2 5]" || e.Uncertain || e.Frame != stop+3 {
 			t.Errorf("roll %+v, want [2 5] (a missed once, the glint dropped)", e)
 		}
 	})
 	t.Run("reader uncertain", func(t *testing.T) {
-		s := newRollScript(t, RollConfig{})
+		s := newRollScript(t, Config{})
 		s.throw(a, b)
 		ua := a
 		ua.Uncertain = true
-		s.flicker([]Die{ua, b}, []Die{ua, b}, []Die{a, b})
+		s.flicker([]vision.Die{ua, b}, []vision.Die{ua, b}, []vision.Die{a, b})
 		e := oneRoll(t, s.take())
 		if !e.Dice[0].Uncertain || e.Dice[1].Uncertain || !e.Uncertain {
 			t.Errorf("roll %+v, want die 0 uncertain", e)
@@ -382,12 +383,12 @@ func TestRollMajorityVote(t *testing.T) {
 }
 
 func TestRollNoDuplicateWhenHandLeavesDiceUntouched(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	s.throw(threeDice...)
 	s.still(3, threeDice...)
 	first := oneRoll(t, s.take())
 
-	jitter := func(dx, dy int) []Die {
+	jitter := func(dx, dy int) []vision.Die {
 		out := slices.Clone(threeDice)
 		for i := range out {
 			out[i].Center = out[i].Center.Add(image.Pt(dx, dy))
@@ -419,7 +420,7 @@ func TestRollNoDuplicateWhenHandLeavesDiceUntouched(t *testing.T) {
 }
 
 func TestRollCorrectionStandsUntilRerolled(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	if err := s.tr.Correct(0, rd("4", 0, 0)); err == nil {
 		t.Error("Correct with no roll: no error")
 	}
@@ -439,7 +440,7 @@ func TestRollCorrectionStandsUntilRerolled(t *testing.T) {
 	s.moving(5)
 	s.still(5, threeDice...)
 	// Die 2 is rerolled: the event carries the correction.
-	now := []Die{threeDice[0], threeDice[1], rd("1", 600, 400)}
+	now := []vision.Die{threeDice[0], threeDice[1], rd("1", 600, 400)}
 	s.throw(now...)
 	s.still(3, now...)
 	e := oneRoll(t, s.take())
@@ -449,18 +450,18 @@ func TestRollCorrectionStandsUntilRerolled(t *testing.T) {
 }
 
 func TestRollConfigDefaults(t *testing.T) {
-	got := NewRollTracker(RollConfig{}).Config()
-	want := RollConfig{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30, OverlapDistance: 0.6, LeftShare: 0.2, FaintConfidence: 0.1}
+	got := NewTracker(Config{}).Config()
+	want := Config{SettleFrames: 3, VoteWindow: 5, MatchDistance: 0.5, MoveTolerance: 0.25, FramesToEnd: 30, OverlapDistance: 0.6, LeftShare: 0.2, FaintConfidence: 0.1}
 	if got != want {
 		t.Errorf("defaults %+v, want %+v", got, want)
 	}
-	if got := NewRollTracker(RollConfig{SettleFrames: 4, VoteWindow: 2}).Config().VoteWindow; got != 4 {
+	if got := NewTracker(Config{SettleFrames: 4, VoteWindow: 2}).Config().VoteWindow; got != 4 {
 		t.Errorf("VoteWindow below SettleFrames: %d, want 4", got)
 	}
 }
 
 func TestRollResetForgetsTheRoll(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	s.throw(threeDice...)
 	s.still(3, threeDice...)
 	oneRoll(t, s.take())
@@ -479,12 +480,12 @@ func TestRollResetForgetsTheRoll(t *testing.T) {
 // of throws, hands, rerolls and still frames with three dice.
 func BenchmarkRollTrackerObserve(b *testing.B) {
 	var script []Observation
-	add := func(n int, quiet, occluded bool, dice ...Die) {
+	add := func(n int, quiet, occluded bool, dice ...vision.Die) {
 		for range n {
-			script = append(script, Observation{Quiet: quiet, Reading: Reading{Dice: dice, Occluded: occluded}})
+			script = append(script, Observation{Quiet: quiet, Reading: vision.Reading{Dice: dice, Occluded: occluded}})
 		}
 	}
-	reroll := []Die{threeDice[0], rd("6", 380, 400), threeDice[2]}
+	reroll := []vision.Die{threeDice[0], rd("6", 380, 400), threeDice[2]}
 	add(10, true, true, rd("1", 50, 50))
 	add(8, false, false, threeDice...)
 	add(30, true, false, threeDice...)
@@ -493,7 +494,7 @@ func BenchmarkRollTrackerObserve(b *testing.B) {
 	add(30, true, false, reroll...)
 	add(8, false, false)
 	add(40, true, false)
-	tr := NewRollTracker(RollConfig{})
+	tr := NewTracker(Config{})
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
@@ -504,23 +505,23 @@ func BenchmarkRollTrackerObserve(b *testing.B) {
 }
 
 func TestRollDoubleReadingIsOneDie(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	a, b := rd("2", 500, 300), rd("5", 700, 300)
 	twin := rd("4", 510, 306) // the same die read twice, a few pixels off
 	s.moving(5)
-	s.flicker([]Die{a, twin, b}, []Die{a, b}, []Die{a, twin, b})
+	s.flicker([]vision.Die{a, twin, b}, []vision.Die{a, b}, []vision.Die{a, twin, b})
 	evs := s.take()
 	if len(evs) != 1 {
 		t.Fatalf("events %+v, want one roll", evs)
 	}
-	if e := evs[0].(RollEvent); faces(e.Dice) != "[2 5]" {
+	if e := evs[0].(Roll); faces(e.Dice) != "[2 5]" {
 		t.Errorf("roll %v, want [2 5]: the double reading must go", faces(e.Dice))
 	}
 	// Touching dice (a die's size apart) are two dice.
-	s = newRollScript(t, RollConfig{})
+	s = newRollScript(t, Config{})
 	s.moving(5)
 	s.still(3, a, rd("6", 540, 300))
-	if evs := s.take(); len(evs) != 1 || len(evs[0].(RollEvent).Dice) != 2 {
+	if evs := s.take(); len(evs) != 1 || len(evs[0].(Roll).Dice) != 2 {
 		t.Errorf("touching dice: %+v, want one roll of two dice", evs)
 	}
 }
@@ -540,15 +541,15 @@ func movedMask(rs ...image.Rectangle) *motion.Mask {
 }
 
 func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
-	tr := NewRollTracker(RollConfig{})
+	tr := NewTracker(Config{})
 	f := 0
 	var events []Event
-	feed := func(n int, quiet bool, moved *motion.Mask, dice ...Die) {
+	feed := func(n int, quiet bool, moved *motion.Mask, dice ...vision.Die) {
 		for range n {
 			if moved == nil {
 				moved = movedMask()
 			}
-			events = append(events, tr.Observe(Observation{Frame: f, Quiet: quiet, Moved: moved, Reading: Reading{Dice: slices.Clone(dice)}})...)
+			events = append(events, tr.Observe(Observation{Frame: f, Quiet: quiet, Moved: moved, Reading: vision.Reading{Dice: slices.Clone(dice)}})...)
 			f++
 		}
 	}
@@ -563,7 +564,7 @@ func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
 	feed(6, false, movedMask(image.Rect(300, 200, 800, 500)))
 	feed(4, true, nil, ghost, rd("3", 500, 300), rd("4", 700, 400))
 	evs := take()
-	if len(evs) != 1 || faces(evs[0].(RollEvent).Dice) != "[3 4]" {
+	if len(evs) != 1 || faces(evs[0].(Roll).Dice) != "[3 4]" {
 		t.Fatalf("throw: %+v, want one roll [3 4]", evs)
 	}
 	// A hand passes elsewhere; a second ghost shows up where nothing
@@ -580,13 +581,13 @@ func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
 	if len(evs) != 1 {
 		t.Fatalf("reroll: %+v, want one event", evs)
 	}
-	if e := evs[0].(RollEvent); !e.Reroll || faces(e.Dice) != "[3 6]" || len(e.Changed) != 1 || e.Changed[0] != 1 {
+	if e := evs[0].(Roll); !e.Reroll || faces(e.Dice) != "[3 6]" || len(e.Changed) != 1 || e.Changed[0] != 1 {
 		t.Errorf("reroll %+v, want [3 6] with die 1 changed", e)
 	}
 	// A hand passes over an empty table; once the table has been seen
 	// empty for FramesToEnd frames, what moved is forgotten: a ghost
 	// showing up there later makes no roll.
-	tr = NewRollTracker(RollConfig{})
+	tr = NewTracker(Config{})
 	feed(6, false, movedMask(image.Rect(0, 0, 640, 720)))
 	feed(tr.Config().FramesToEnd, true, nil)
 	feed(6, true, nil, rd("2", 300, 300))
@@ -595,7 +596,7 @@ func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
 	}
 	// A decision without any die (a quiet moment mid-throw) keeps what
 	// moved for the next one.
-	tr = NewRollTracker(RollConfig{})
+	tr = NewTracker(Config{})
 	feed(6, false, movedMask(image.Rect(400, 200, 600, 400)))
 	feed(4, true, nil)
 	feed(2, false, movedMask(image.Rect(0, 0, 8, 8)))
@@ -613,8 +614,8 @@ func TestRollDiceMustArriveWhereSomethingMoved(t *testing.T) {
 // certain die that shifts as much still restarts the run (rule 2).
 func TestRollUnsureJitterDoesNotHoldTheRollUp(t *testing.T) {
 	for _, unsure := range []bool{true, false} {
-		s := newRollScript(t, RollConfig{})
-		jitter := func(i int) Die {
+		s := newRollScript(t, Config{})
+		jitter := func(i int) vision.Die {
 			d := rd("4", 560, 180+14*(i%2)) // 14 px: beyond 0.25 of a 40 px die
 			d.Uncertain, d.Confidence = unsure, 0.2
 			return d
@@ -637,16 +638,16 @@ func TestRollUnsureJitterDoesNotHoldTheRollUp(t *testing.T) {
 	}
 }
 
-// maskFeeder feeds a RollTracker observations with Moved (where the scene at
+// maskFeeder feeds a Tracker observations with Moved (where the scene at
 // rest changed) and Passed (where the frame changed) masks, as a Pipeline
 // does.
 type maskFeeder struct {
-	tr     *RollTracker
+	tr     *Tracker
 	frame  int
 	events []Event
 }
 
-func (m *maskFeeder) feed(n int, quiet bool, moved, passed *motion.Mask, dice ...Die) {
+func (m *maskFeeder) feed(n int, quiet bool, moved, passed *motion.Mask, dice ...vision.Die) {
 	for range n {
 		if moved == nil {
 			moved = movedMask()
@@ -654,14 +655,14 @@ func (m *maskFeeder) feed(n int, quiet bool, moved, passed *motion.Mask, dice ..
 		if passed == nil {
 			passed = movedMask()
 		}
-		m.events = append(m.events, m.tr.Observe(Observation{Frame: m.frame, Quiet: quiet, Moved: moved, Passed: passed, Reading: Reading{Dice: slices.Clone(dice)}})...)
+		m.events = append(m.events, m.tr.Observe(Observation{Frame: m.frame, Quiet: quiet, Moved: moved, Passed: passed, Reading: vision.Reading{Dice: slices.Clone(dice)}})...)
 		m.frame++
 	}
 }
 
 // throw feeds tumbling frames over area, then the first frame at rest,
 // whose net change marks area (the reader reading dice there).
-func (m *maskFeeder) throw(area image.Rectangle, dice ...Die) {
+func (m *maskFeeder) throw(area image.Rectangle, dice ...vision.Die) {
 	m.feed(8, false, nil, movedMask(area))
 	m.feed(1, true, movedMask(area), nil, dice...)
 }
@@ -678,10 +679,10 @@ func (m *maskFeeder) take() []Event {
 // a hand having been in the picture since). A hand that reaches the dice
 // before their still run is decided does not cost the roll.
 //
-// RollTracker rule 8 (rolls.go).
+// Tracker rule 8 (rolls.go).
 func TestRollNoLateRollAfterAHandPassedOverUnreadDice(t *testing.T) {
 	area := image.Rect(260, 140, 620, 320)
-	m := &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m := &maskFeeder{tr: NewTracker(Config{})}
 	m.feed(5, true, nil, nil)
 	m.throw(area)
 	m.feed(20, true, nil, nil) // at rest, the reader reads nothing
@@ -700,7 +701,7 @@ func TestRollNoLateRollAfterAHandPassedOverUnreadDice(t *testing.T) {
 	}
 
 	// The hand reaches the dice before the decision: the roll stands.
-	m = &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m = &maskFeeder{tr: NewTracker(Config{})}
 	m.feed(20, true, nil, nil)
 	m.throw(area)
 	m.feed(8, false, nil, movedMask(image.Rect(200, 100, 700, 720)))
@@ -710,7 +711,7 @@ func TestRollNoLateRollAfterAHandPassedOverUnreadDice(t *testing.T) {
 	}
 
 	// A disturbance elsewhere keeps the unread roll: read late, it counts.
-	m = &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m = &maskFeeder{tr: NewTracker(Config{})}
 	m.feed(20, true, nil, nil)
 	m.throw(area)
 	m.feed(10, true, nil, nil)
@@ -725,10 +726,10 @@ func TestRollNoLateRollAfterAHandPassedOverUnreadDice(t *testing.T) {
 // TestSequenceEval: d10 not read for 30 frames); dice taken away do, once
 // the place of each has changed.
 //
-// RollTracker rule 9 (rolls.go).
+// Tracker rule 9 (rolls.go).
 func TestRollEndsOnlyWhenTheDiceLeftTheirPlaces(t *testing.T) {
 	area := image.Rect(260, 140, 620, 320)
-	m := &maskFeeder{tr: NewRollTracker(RollConfig{})}
+	m := &maskFeeder{tr: NewTracker(Config{})}
 	m.feed(20, true, nil, nil)
 	m.throw(area, threeDice...)
 	m.feed(3, true, nil, nil, threeDice...)
@@ -751,9 +752,9 @@ func TestRollEndsOnlyWhenTheDiceLeftTheirPlaces(t *testing.T) {
 	end := m.frame
 	m.feed(1, true, movedMask(threeDice[2].Box), nil)
 	if evs := m.take(); len(evs) != 1 {
-		t.Fatalf("events %+v, want RollEnded", evs)
-	} else if e, ok := evs[0].(RollEnded); !ok || e.Roll != 1 || e.Frame != end {
-		t.Fatalf("event %+v, want RollEnded of roll 1", evs[0])
+		t.Fatalf("events %+v, want Ended", evs)
+	} else if e, ok := evs[0].(Ended); !ok || e.Roll != 1 || e.Frame != end {
+		t.Fatalf("event %+v, want Ended of roll 1", evs[0])
 	}
 }
 
@@ -762,9 +763,9 @@ func TestRollEndsOnlyWhenTheDiceLeftTheirPlaces(t *testing.T) {
 // TestSequenceEval: a d10 not read in the 3 frames after the stop, read in
 // the next 30, and announced only after a hand had passed).
 //
-// RollTracker rule 4 (rolls.go).
+// Tracker rule 4 (rolls.go).
 func TestRollReadLateInTheSameStillRun(t *testing.T) {
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	stop := s.throw()
 	s.still(3) // the reader misses them
 	if evs := s.take(); len(evs) != 0 {
@@ -786,14 +787,14 @@ func TestRollReadLateInTheSameStillRun(t *testing.T) {
 // sequences, 187 of TestSequenceEval: rolls of one such reading, beside
 // any die at rest). The vote starts again: read well, the die is rolled.
 //
-// RollTracker rule 10 (rolls.go).
+// Tracker rule 10 (rolls.go).
 func TestRollFaintDiceAloneMakeNoRoll(t *testing.T) {
-	faint := func(face string, x, y int) Die {
+	faint := func(face string, x, y int) vision.Die {
 		d := rd(face, x, y)
 		d.Uncertain, d.Confidence = true, 0.05
 		return d
 	}
-	s := newRollScript(t, RollConfig{})
+	s := newRollScript(t, Config{})
 	stop := s.throw(rd("3", 300, 200))
 	s.still(6, faint("7", 300, 240))
 	if evs := s.take(); len(evs) != 0 {

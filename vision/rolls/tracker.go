@@ -1,4 +1,4 @@
-package vision
+package rolls
 
 import (
 	"cmp"
@@ -7,10 +7,11 @@ import (
 	"math"
 	"slices"
 
+	"tablecam/vision"
 	"tablecam/vision/motion"
 )
 
-// Defaults of [RollConfig].
+// Defaults of [Config].
 const (
 	// DefaultVoteExtra is how many still frames beyond SettleFrames the
 	// tracker may wait for when the vote is split (VoteWindow =
@@ -37,8 +38,8 @@ const (
 	DefaultLeftShare = 0.2
 )
 
-// RollConfig configures a [RollTracker]. Zero fields take the defaults.
-type RollConfig struct {
+// Config configures a [Tracker]. Zero fields take the defaults.
+type Config struct {
 	// SettleFrames is the number of still frames in a row after which a
 	// roll is read (config key vision.settle_frames). Default 3.
 	SettleFrames int
@@ -75,7 +76,7 @@ type RollConfig struct {
 	FaintConfidence float64
 }
 
-func (c RollConfig) withDefaults() RollConfig {
+func (c Config) withDefaults() Config {
 	if c.SettleFrames <= 0 {
 		c.SettleFrames = motion.DefaultSettleFrames
 	}
@@ -104,7 +105,7 @@ func (c RollConfig) withDefaults() RollConfig {
 	return c
 }
 
-// Observation is what the [RollTracker] learns about one frame.
+// Observation is what the [Tracker] learns about one frame.
 type Observation struct {
 	// Frame is the frame's index ([frame.Frame].Index). Observations must come in
 	// frame order.
@@ -115,7 +116,7 @@ type Observation struct {
 	Quiet bool
 	// Reading is what the dice reader saw. It is only used when Quiet is
 	// set, so moving frames need not be read at all.
-	Reading Reading
+	Reading vision.Reading
 	// Moved, when set, marks where the picture changed with this frame (a
 	// [Pipeline] passes [motion.Detector.NetChanges]: where the scene at rest
 	// differs from the scene at rest before the last disturbance, so a hand
@@ -135,16 +136,16 @@ type Observation struct {
 	Passed *motion.Mask
 }
 
-// Event is something the [RollTracker] reports: a [RollEvent] or a
-// [RollEnded]. Use a type switch.
+// Event is something the [Tracker] reports: a [Roll] or a
+// [Ended]. Use a type switch.
 type Event interface {
 	// FrameIndex is the index of the frame the event was decided on.
 	FrameIndex() int
-	isRollEvent()
+	isEvent()
 }
 
-// RollEvent reports the dice of a settled roll, or of a reroll.
-type RollEvent struct {
+// Roll reports the dice of a settled roll, or of a reroll.
+type Roll struct {
 	// Frame is the index of the frame the roll was decided on: the last
 	// frame of the vote, a frame showing the dice at rest. Keep its image
 	// for the roll-proof trail.
@@ -156,7 +157,7 @@ type RollEvent struct {
 	// index of a die that was lifted, extra dice come last. Confidence is
 	// the vote share times the reader's mean confidence of the winning
 	// votes.
-	Dice []Die
+	Dice []vision.Die
 	// Changed lists the indices in Dice of the dice that are new since the
 	// previous event of this roll: all dice for a fresh roll.
 	Changed []int
@@ -169,12 +170,12 @@ type RollEvent struct {
 }
 
 // FrameIndex returns e.Frame.
-func (e RollEvent) FrameIndex() int { return e.Frame }
-func (RollEvent) isRollEvent()      {}
+func (e Roll) FrameIndex() int { return e.Frame }
+func (Roll) isEvent()          {}
 
-// RollEnded reports that every die left the rolling area: the next throw is
+// Ended reports that every die left the rolling area: the next throw is
 // a fresh roll, not a reroll.
-type RollEnded struct {
+type Ended struct {
 	// Frame is the frame on which the roll was found over.
 	Frame int
 	// Roll is the number of the roll that ended.
@@ -182,10 +183,10 @@ type RollEnded struct {
 }
 
 // FrameIndex returns e.Frame.
-func (e RollEnded) FrameIndex() int { return e.Frame }
-func (RollEnded) isRollEvent()      {}
+func (e Ended) FrameIndex() int { return e.Frame }
+func (Ended) isEvent()          {}
 
-// RollTracker turns per-frame dice readings into roll events. It is pure
+// Tracker turns per-frame dice readings into roll events. It is pure
 // logic (no images), deterministic, and not safe for concurrent use.
 //
 // The rules, with S = SettleFrames, W = VoteWindow, k = FramesToEnd and die
@@ -215,19 +216,19 @@ func (RollEnded) isRollEvent()      {}
 //     the run's next frames, so dice the reader missed at the settle are
 //     read as soon as it reads them (late, but before anything moved).
 //  5. With no current roll, a decision with at least one die emits a fresh
-//     RollEvent (new Roll number, Changed = all dice).
+//     Roll (new Roll number, Changed = all dice).
 //  6. With a current roll, the decided dice are matched to the roll's dice
 //     (greedy nearest centres within MatchDistance die sizes). A matched
 //     die is untouched: it keeps its index and its reading (a die cannot
 //     change face without moving, so a different vote there is a misread;
-//     a correction made with [RollTracker.Correct] stands), only its
+//     a correction made with [Tracker.Correct] stands), only its
 //     position is updated. If no decided die is unmatched (the same scene,
 //     or the same scene with some dice lifted off), nothing is emitted; a
 //     lifted die stays in the roll until a die lands or the roll ends. If
-//     some are unmatched, a RollEvent with Reroll set is emitted: unmatched
+//     some are unmatched, a Roll with Reroll set is emitted: unmatched
 //     dice fill the indices of lifted dice in order, then come last; lifted
 //     dice with no replacement are dropped; Changed lists the new dice.
-//  7. A roll ends (RollEnded) after k quiet, unoccluded frames in a row —
+//  7. A roll ends (Ended) after k quiet, unoccluded frames in a row —
 //     moving and occluded frames neither count nor break the row — whose
 //     reading has no die at all. The next throw is a fresh roll.
 //  8. Dice do not appear from nowhere. Two decided dice closer than
@@ -259,8 +260,8 @@ func (RollEnded) isRollEvent()      {}
 //     the vote starts again, what moved is kept). With a die that is not
 //     faint they join the event. A reading that weak is as often a shadow,
 //     a misplaced box or the spot a die was taken from as a die.
-type RollTracker struct {
-	cfg RollConfig
+type Tracker struct {
+	cfg Config
 
 	// The current still run.
 	runLen  int // voted frames in the run
@@ -270,9 +271,9 @@ type RollTracker struct {
 	// The current roll.
 	active bool
 	rollID int
-	roll   []Die // dice of the last event, with lifted dice still in it
-	gone   int   // empty quiet frames in a row
-	empty  int   // empty quiet frames in a row since the last disturbance
+	roll   []vision.Die // dice of the last event, with lifted dice still in it
+	gone   int          // empty quiet frames in a row
+	empty  int          // empty quiet frames in a row since the last disturbance
 
 	// Where the picture changed since the last decision (rule 8), and
 	// whether any observation said; stale: the part of moved that a
@@ -295,20 +296,20 @@ type track struct {
 	anchor image.Point // where the run first saw it
 	last   image.Point
 	size   float64
-	votes  []Die // one per run frame it was seen in, oldest first
+	votes  []vision.Die // one per run frame it was seen in, oldest first
 }
 
-// NewRollTracker returns a tracker with cfg (zero fields take the defaults).
-func NewRollTracker(cfg RollConfig) *RollTracker {
-	return &RollTracker{cfg: cfg.withDefaults()}
+// NewTracker returns a tracker with cfg (zero fields take the defaults).
+func NewTracker(cfg Config) *Tracker {
+	return &Tracker{cfg: cfg.withDefaults()}
 }
 
 // Config returns the configuration in use, defaults filled in.
-func (t *RollTracker) Config() RollConfig { return t.cfg }
+func (t *Tracker) Config() Config { return t.cfg }
 
 // Reset forgets the still run, the current roll and where the picture
 // changed; roll numbers go on.
-func (t *RollTracker) Reset() {
+func (t *Tracker) Reset() {
 	t.breakRun()
 	t.moved.Clear()
 	t.stale.Clear()
@@ -318,7 +319,7 @@ func (t *RollTracker) Reset() {
 
 // Dice returns a copy of the current roll's dice (including dice lifted
 // off since the last event), or nil when no roll is going on.
-func (t *RollTracker) Dice() []Die {
+func (t *Tracker) Dice() []vision.Die {
 	if !t.active {
 		return nil
 	}
@@ -328,7 +329,7 @@ func (t *RollTracker) Dice() []Die {
 // Correct replaces the reading of die i of the current roll with d's (set,
 // face, value, regions, hits, hurt), keeping its position, and marks it
 // certain. The correction stands until the die is rerolled.
-func (t *RollTracker) Correct(i int, d Die) error {
+func (t *Tracker) Correct(i int, d vision.Die) error {
 	if !t.active {
 		return fmt.Errorf("vision: correct die %d: no roll going on", i)
 	}
@@ -344,8 +345,8 @@ func (t *RollTracker) Correct(i int, d Die) error {
 }
 
 // Observe takes the next frame's observation and returns the events it
-// causes (usually none). The rules are in the [RollTracker] doc.
-func (t *RollTracker) Observe(o Observation) []Event {
+// causes (usually none). The rules are in the [Tracker] doc.
+func (t *Tracker) Observe(o Observation) []Event {
 	if o.Passed != nil && !o.Quiet && t.hasStale {
 		t.stale.DropPassed(&t.moved, o.Passed)
 	}
@@ -369,7 +370,7 @@ func (t *RollTracker) Observe(o Observation) []Event {
 		t.gone++
 		t.empty++
 		if t.active && t.gone >= t.cfg.FramesToEnd && t.allLeft() {
-			events = append(events, RollEnded{Frame: o.Frame, Roll: t.rollID})
+			events = append(events, Ended{Frame: o.Frame, Roll: t.rollID})
 			t.active, t.roll, t.left = false, nil, nil
 		}
 	}
@@ -412,7 +413,7 @@ func (t *RollTracker) Observe(o Observation) []Event {
 
 // restartVotes starts a new vote in the current still run (rule 4): the
 // dice keep their reference positions, their votes go.
-func (t *RollTracker) restartVotes() {
+func (t *Tracker) restartVotes() {
 	t.runLen, t.decided = 0, false
 	for i := range t.tracks {
 		t.tracks[i].votes = t.tracks[i].votes[:0]
@@ -420,14 +421,14 @@ func (t *RollTracker) restartVotes() {
 }
 
 // breakRun ends the current still run.
-func (t *RollTracker) breakRun() {
+func (t *Tracker) breakRun() {
 	t.runLen, t.tracks, t.decided = 0, t.tracks[:0], false
 }
 
 // follow adds a quiet frame's dice to the run. It returns false when a die
 // moved: the run then restarts, with this frame's dice as the reference
 // positions but no votes.
-func (t *RollTracker) follow(dice []Die) bool {
+func (t *Tracker) follow(dice []vision.Die) bool {
 	match := t.matchDice(len(dice), len(t.tracks), func(i, j int) (float64, float64) {
 		tr := &t.tracks[j]
 		return dist(dice[i].Pos(), tr.last), t.cfg.MatchDistance * (dieSize(dice[i]) + tr.size) / 2
@@ -478,7 +479,7 @@ func (t *RollTracker) follow(dice []Die) bool {
 
 // vote decides the dice of the run (rule 3). ok is false when some die is
 // split; with final set the split dice are included, marked Uncertain.
-func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
+func (t *Tracker) vote(final bool) (dice []vision.Die, ok bool) {
 	n := t.runLen
 	ok = true
 	var seen []int // frames each die was seen in
@@ -528,7 +529,7 @@ func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
 		seen = append(seen, len(votes))
 	}
 	dice = t.dropOverlaps(dice, seen)
-	slices.SortStableFunc(dice, func(a, b Die) int {
+	slices.SortStableFunc(dice, func(a, b vision.Die) int {
 		ca, cb := a.Pos(), b.Pos()
 		return cmp.Or(cmp.Compare(ca.X, cb.X), cmp.Compare(ca.Y, cb.Y))
 	})
@@ -537,14 +538,14 @@ func (t *RollTracker) vote(final bool) (dice []Die, ok bool) {
 
 // dropOverlaps keeps, of dice closer than OverlapDistance, the one seen in
 // more frames (rule 8).
-func (t *RollTracker) dropOverlaps(dice []Die, seen []int) []Die {
+func (t *Tracker) dropOverlaps(dice []vision.Die, seen []int) []vision.Die {
 	order := make([]int, len(dice))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(seen[b], seen[a]) })
 	keep := make([]bool, len(dice))
-	var kept []Die
+	var kept []vision.Die
 	for _, i := range order {
 		ok := true
 		for _, k := range kept {
@@ -569,7 +570,7 @@ func (t *RollTracker) dropOverlaps(dice []Die, seen []int) []Die {
 
 // arrived reports whether die d lies where the picture changed since the
 // last decision (rule 8; always true without Moved masks).
-func (t *RollTracker) arrived(d Die) bool {
+func (t *Tracker) arrived(d vision.Die) bool {
 	if !t.useMoved {
 		return true
 	}
@@ -578,7 +579,7 @@ func (t *RollTracker) arrived(d Die) bool {
 
 // markLeft records which dice of the roll the scene at rest changed under
 // (rule 9).
-func (t *RollTracker) markLeft(moved *motion.Mask) {
+func (t *Tracker) markLeft(moved *motion.Mask) {
 	for j, d := range t.roll {
 		if !t.left[j] && moved.Share(d.Bounds()) >= t.cfg.LeftShare {
 			t.left[j] = true
@@ -588,25 +589,25 @@ func (t *RollTracker) markLeft(moved *motion.Mask) {
 
 // allLeft reports whether every die of the roll gave evidence of leaving
 // (always true without Moved masks).
-func (t *RollTracker) allLeft() bool {
+func (t *Tracker) allLeft() bool {
 	return !t.useMoved || !slices.Contains(t.left, false)
 }
 
 // bright reports whether d is not faint (rule 10).
-func (t *RollTracker) bright(d Die) bool {
+func (t *Tracker) bright(d vision.Die) bool {
 	return !d.Uncertain || d.Confidence >= t.cfg.FaintConfidence
 }
 
 // update compares decided dice with the current roll (rules 5, 6 and 8).
-func (t *RollTracker) update(dice []Die, frame int) (ev RollEvent, ok, held bool) {
+func (t *Tracker) update(dice []vision.Die, frame int) (ev Roll, ok, held bool) {
 	if !t.active {
-		dice = slices.DeleteFunc(dice, func(d Die) bool { return !t.arrived(d) })
+		dice = slices.DeleteFunc(dice, func(d vision.Die) bool { return !t.arrived(d) })
 	}
 	if len(dice) == 0 {
-		return RollEvent{}, false, false
+		return Roll{}, false, false
 	}
 	if !t.active && !slices.ContainsFunc(dice, t.bright) {
-		return RollEvent{}, false, true
+		return Roll{}, false, true
 	}
 	if !t.active {
 		t.active = true
@@ -637,7 +638,7 @@ func (t *RollTracker) update(dice []Die, frame int) (ev RollEvent, ok, held bool
 			keptBy[j] = i
 		}
 	}
-	moveTo := func(d Die, to Die) Die {
+	moveTo := func(d vision.Die, to vision.Die) vision.Die {
 		d.Box, d.Center, d.Angle = to.Box, to.Center, to.Angle
 		return d
 	}
@@ -649,9 +650,9 @@ func (t *RollTracker) update(dice []Die, frame int) (ev RollEvent, ok, held bool
 				t.left[j] = false
 			}
 		}
-		return RollEvent{}, false, held
+		return Roll{}, false, held
 	}
-	next := make([]Die, 0, len(dice))
+	next := make([]vision.Die, 0, len(dice))
 	var changed []int
 	for j, i := range keptBy {
 		switch {
@@ -672,8 +673,8 @@ func (t *RollTracker) update(dice []Die, frame int) (ev RollEvent, ok, held bool
 	return t.event(frame, changed, true), true, false
 }
 
-func (t *RollTracker) event(frame int, changed []int, reroll bool) RollEvent {
-	e := RollEvent{Frame: frame, Roll: t.rollID, Dice: cloneDice(t.roll), Changed: changed, Reroll: reroll, Votes: t.runLen}
+func (t *Tracker) event(frame int, changed []int, reroll bool) Roll {
+	e := Roll{Frame: frame, Roll: t.rollID, Dice: cloneDice(t.roll), Changed: changed, Reroll: reroll, Votes: t.runLen}
 	for _, d := range e.Dice {
 		e.Uncertain = e.Uncertain || d.Uncertain
 	}
@@ -689,7 +690,7 @@ type matchPair struct {
 // matchDice pairs items 0..na-1 with items 0..nb-1, nearest first, each at
 // most once and only within the limit metric returns with the distance. The
 // result, valid until the next call, holds for each i its j or -1.
-func (t *RollTracker) matchDice(na, nb int, metric func(i, j int) (d, limit float64)) []int {
+func (t *Tracker) matchDice(na, nb int, metric func(i, j int) (d, limit float64)) []int {
 	t.pairs = t.pairs[:0]
 	for i := range na {
 		for j := range nb {
@@ -718,14 +719,14 @@ func (t *RollTracker) matchDice(na, nb int, metric func(i, j int) (d, limit floa
 }
 
 // sameFace reports whether a and b read as the same face.
-func sameFace(a, b Die) bool { return a.Set == b.Set && a.Face == b.Face }
+func sameFace(a, b vision.Die) bool { return a.Set == b.Set && a.Face == b.Face }
 
-// dieSize is the larger side of the die's Box (UnknownDieSize if empty).
-func dieSize(d Die) float64 {
+// dieSize is the larger side of the die's Box (vision.UnknownDieSize if empty).
+func dieSize(d vision.Die) float64 {
 	if s := max(d.Box.Dx(), d.Box.Dy()); s > 0 {
 		return float64(s)
 	}
-	return UnknownDieSize
+	return vision.UnknownDieSize
 }
 
 func dist(a, b image.Point) float64 {
@@ -733,7 +734,7 @@ func dist(a, b image.Point) float64 {
 }
 
 // cloneDice copies dice deeply enough that the caller may keep them.
-func cloneDice(dice []Die) []Die {
+func cloneDice(dice []vision.Die) []vision.Die {
 	out := slices.Clone(dice)
 	for i := range out {
 		out[i].Regions = slices.Clone(out[i].Regions)

@@ -1,4 +1,4 @@
-package vision
+package rolls
 
 import (
 	"context"
@@ -7,14 +7,9 @@ import (
 	"io"
 
 	"tablecam/frame"
+	"tablecam/vision"
 	"tablecam/vision/motion"
-
-	"gocv.io/x/gocv"
 )
-
-// DiceReader reads the dice in one frame (8-bit BGR, owned by the caller,
-// which may close it as soon as the reader returns).
-type DiceReader func(img gocv.Mat) (Reading, error)
 
 // Step is what a [Pipeline] did with one frame.
 type Step struct {
@@ -28,14 +23,14 @@ type Step struct {
 	// result. ReadErr is the reader's error, if any: such a frame is passed
 	// to the tracker as moving, so it can never contribute to a roll.
 	Read    bool
-	Reading Reading
+	Reading vision.Reading
 	ReadErr error
 	// Events are the tracker's events for this frame.
 	Events []Event
 }
 
-// Pipeline connects a [frame.Source], a [motion.Detector], a [DiceReader] and a
-// [RollTracker]: for each frame it measures motion, reads the dice when the
+// Pipeline connects a [frame.Source], a [motion.Detector], a [vision.DiceReader] and a
+// [Tracker]: for each frame it measures motion, reads the dice when the
 // frame is quiet (or always, with ReadMoving), and feeds the tracker,
 // telling it where the scene at rest changed ([motion.Detector.NetChanges] as
 // [Observation].Moved). It
@@ -43,8 +38,8 @@ type Step struct {
 type Pipeline struct {
 	src     frame.Source
 	motion  *motion.Detector
-	read    DiceReader
-	tracker *RollTracker
+	read    vision.DiceReader
+	tracker *Tracker
 	moved   motion.Mask // where the scene at rest changed, for the tracker
 	passed  motion.Mask // where the last frame changed, gross
 	// ReadMoving makes the pipeline read the dice on moving frames too,
@@ -55,7 +50,7 @@ type Pipeline struct {
 
 // NewPipeline returns a pipeline over the given parts. The Motion's
 // SettleFrames does not matter here: the tracker counts quiet frames.
-func NewPipeline(src frame.Source, m *motion.Detector, read DiceReader, t *RollTracker) *Pipeline {
+func NewPipeline(src frame.Source, m *motion.Detector, read vision.DiceReader, t *Tracker) *Pipeline {
 	return &Pipeline{src: src, motion: m, read: read, tracker: t}
 }
 
@@ -70,14 +65,14 @@ func (p *Pipeline) Next(ctx context.Context) (Step, error) {
 	s := Step{Frame: f}
 	if s.Motion, err = p.motion.Observe(f.Mat); err != nil {
 		f.Close()
-		return Step{}, fmt.Errorf("vision: pipeline: frame %d: %w", f.Index, err)
+		return Step{}, fmt.Errorf("rolls: pipeline: frame %d: %w", f.Index, err)
 	}
 	quiet := s.Motion.Quiet
 	if quiet || p.ReadMoving {
 		s.Read = true
 		s.Reading, s.ReadErr = p.read(f.Mat)
 		if s.ReadErr != nil {
-			s.ReadErr = fmt.Errorf("vision: pipeline: read dice in frame %d: %w", f.Index, s.ReadErr)
+			s.ReadErr = fmt.Errorf("rolls: pipeline: read dice in frame %d: %w", f.Index, s.ReadErr)
 			quiet = false
 		}
 	}
