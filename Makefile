@@ -22,7 +22,7 @@ FUZZ_TARGETS ?= config:FuzzConfig:40000x models:FuzzContentOverride:2500x tracke
 FUZZFLAGS ?= -fuzzminimizetime 10x
 
 # Packages whose `matprofile`-tagged tests prove that no gocv Mat leaks.
-MATPROFILE_PKGS ?= ./vision/... ./perf/
+MATPROFILE_PKGS ?= ./frame/ ./vision/... ./perf/
 
 # What `make demo` runs after building.
 DEMO_CMD ?= ./bin/tablecam play --demo

@@ -15,7 +15,7 @@ import (
 	"gocv.io/x/gocv"
 )
 
-// Run with: go test -tags matprofile ./vision/
+// Run with: go test -tags matprofile ./frame/
 // Every frame a source returns is closed by its reader; afterwards no Mat
 // may be left alive.
 

@@ -52,8 +52,8 @@ func (s *pipeBenchSource) Read(ctx context.Context) (frame.Frame, error) {
 func (s *pipeBenchSource) Close() error { return nil }
 
 // BenchmarkPipelineFrame720p runs the whole per-frame path — Motion, the
-// DiceDetector behind a BackgroundReader (which learns the empty table in
-// the first frames), the RollTracker — over 1280×720 rolling sequences
+// DiceDetector behind a background.Reader (which learns the empty table in
+// the first frames), the rolls.Tracker — over 1280×720 rolling sequences
 // with 3 … 6 dice (V.A.T.S., assist, d6): an empty table, a throw, still
 // frames, a reroll, a hand passing. cpu-ms/frame is the CPU time of the
 // path alone (rendering excluded; OpenCV's loops on one thread as the CLI runs them, every thread counted); read-% is

@@ -2,11 +2,11 @@ package vision_test
 
 // The sequence evaluation: rendered rolling sequences on held-out seeds
 // (synth.EvalSeedMin + seqEvalSeed …) run through the real per-frame path —
-// source frames → Motion → DiceDetector behind a BackgroundReader (which
-// learns the empty table by itself) → RollTracker — and the roll events
+// source frames → motion.Detector → DiceDetector behind a background.Reader (which
+// learns the empty table by itself) → rolls.Tracker — and the roll events
 // are checked against the renderer's truth:
 //
-//   - false roll: a RollEvent on a frame where a hand is in the picture or
+//   - false roll: a rolls.Roll on a frame where a hand is in the picture or
 //     a die is held, outside every settle window (between a settle and the
 //     next throw or hand), a second event in one window, or an event none
 //     of whose dice lies where a die rests;
@@ -22,7 +22,7 @@ package vision_test
 // -eval-sequences N runs sequences 0 … N-1, all frame sizes (use ≥ 200
 // for the figures); -eval-sequence-ids 68,187 runs just those sequences.
 // -eval-reader learned reads the dice with the learned reader (the
-// detector behind the BackgroundReader keeps the table and sees hands),
+// detector behind the background.Reader keeps the table and sees hands),
 // its sets taught from five rendered pictures per face in the style of
 // -eval-style (worn: a style its models never saw):
 //
@@ -308,7 +308,7 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []rolls.Event, res *s
 	if len(fresh) > 0 {
 		fresh[0] = true
 	}
-	endFrom, endTo := -1, -1 // where a RollEnded is expected
+	endFrom, endTo := -1, -1 // where an Ended is expected
 	if kind == "leave" && len(settles) == 2 {
 		fresh[1] = true
 		lastGone := -1
@@ -340,7 +340,7 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []rolls.Event, res *s
 				endedBefore[k] = true // the table was empty long enough (rule 9)
 			default:
 				res.falseEnds++
-				res.note("RollEnded at frame %d not expected", e.Frame)
+				res.note("Ended at frame %d not expected", e.Frame)
 			}
 		case rolls.Roll:
 			tr := seq.Truth(e.Frame)
@@ -453,12 +453,12 @@ func seqEvalJudge(seq *synth.Sequence, kind string, events []rolls.Event, res *s
 	}
 	if endTo >= 0 && ended == 0 {
 		res.missedEnds++
-		res.note("no RollEnded between frames %d and %d", endFrom, endTo)
+		res.note("no Ended between frames %d and %d", endFrom, endTo)
 	}
 }
 
 // seqEvalMayEnd returns, for each settle, the frames before it in which a
-// RollEnded is right though no die left the frame for good: the dice were
+// Ended is right though no die left the frame for good: the dice were
 // all picked up and no die lay on the table for at least
 // rolls.DefaultFramesToEnd frames (rolls.go rule 9: dice that left their
 // places and stay unseen end the roll); the settle that follows is then a
@@ -676,14 +676,14 @@ func TestSequenceEval(t *testing.T) {
 	}
 	row("cold-start", &cold)
 	row("all", &all)
-	b.WriteString("ok: the dice and the reroll flag right (unsure: right but for dice marked Uncertain); !end: a RollEnded not expected; noend: a RollEnded missing; lat: frames from the stop to the roll event (every roll matched to a settle; ok-l: the rolls read right); ms/f: wall time per frame, rendering included, parallel workers\n")
+	b.WriteString("ok: the dice and the reroll flag right (unsure: right but for dice marked Uncertain); !end: an Ended not expected; noend: an Ended missing; lat: frames from the stop to the roll event (every roll matched to a settle; ok-l: the rolls read right); ms/f: wall time per frame, rendering included, parallel workers\n")
 	t.Log(b.String())
 
 	if all.falseRolls > 0 {
 		t.Errorf("%d false rolls over %d sequences, want 0", all.falseRolls, n)
 	}
 	if all.falseEnds > 0 {
-		t.Errorf("%d RollEnded events while dice were on the table, want 0", all.falseEnds)
+		t.Errorf("%d Ended events while dice were on the table, want 0", all.falseEnds)
 	}
 	// The latency is asserted on the rolls read right: a wrong roll (the
 	// reader missing a die in some frames, so the vote waits) is a failure

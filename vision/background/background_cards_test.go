@@ -13,7 +13,7 @@ import (
 	"tablecam/vision/synth"
 )
 
-// The BackgroundReader hands the empty table it learns to the card reader
+// The background Reader hands the empty table it learns to the card reader
 // and takes it back when it drops it or is closed.
 func TestBackgroundReaderSharesTheReference(t *testing.T) {
 	c, profs := diceDefaultProfiles(t, "vats")

@@ -17,9 +17,9 @@ import (
 	"tablecam/vision/synth"
 )
 
-// Run with: go test -tags matprofile -run TestNoMatLeakBackgroundPipeline ./vision/
-// The whole per-frame path (Motion, BackgroundReader over a DiceDetector,
-// RollTracker) over a rolling sequence, with the reference learned,
+// Run with: go test -tags matprofile -run TestNoMatLeakBackgroundPipeline ./vision/background/
+// The whole per-frame path (motion.Detector, background.Reader over a DiceDetector,
+// rolls.Tracker) over a rolling sequence, with the reference learned,
 // refreshed, set by hand, dropped and repaired: no Mat may be left alive.
 func TestNoMatLeakBackgroundPipeline(t *testing.T) {
 	c, profs := diceDefaultProfiles(t, "vats", "assist")

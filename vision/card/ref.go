@@ -2,7 +2,7 @@ package card
 
 // Reading cards against the empty table ([Reader.SetBackground]): the
 // live pipeline learns a reference picture of the empty table (see
-// [BackgroundReader]); what differs from it is where cards (and hands)
+// [tablecam/vision/background.Reader]); what differs from it is where cards (and hands)
 // are. With a reference, one frame:
 //
 //   - The frame and the reference are compared at a quarter of the

@@ -39,7 +39,7 @@ type TeachCheck struct {
 // one die of that face (a camera frame, or a crop around the die). values
 // gives a face's number (a d10's "0" reads 10); a face not in it reads 0.
 // A picture whose die the finder does not mark is read as a crop: the
-// whole picture is the die. read decodes a picture file (vision.ReadImage
+// whole picture is the die. read decodes a picture file (frame.ReadImage
 // bounds its size); progress hears what was skipped.
 func TeachFolder(r *Reader, set, dir string, values map[string]int, read func(path string) (gocv.Mat, error), progress func(string)) (*Taught, TeachCheck, error) {
 	say := func(format string, a ...any) {

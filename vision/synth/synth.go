@@ -11,7 +11,7 @@
 //
 // [Render] draws one scene, [RenderEmpty] the same table without dice (a
 // background reference frame), and [NewSequence] a rolling sequence at
-// 30 fps that is a [vision.Source]: dice thrown in from an edge, tumbling,
+// 30 fps that is a [tablecam/frame.Source]: dice thrown in from an edge, tumbling,
 // stopping and staying still, hands picking dice up, rerolling them and
 // passing over the table, with the truth of every frame.
 //
