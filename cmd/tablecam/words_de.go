@@ -160,6 +160,7 @@ func helpDE() map[string]string {
 		"twom: your combat die's faces, comma-separated (0-6 symbols, shotgun, hatchet, out_of_ammo, fate)":                                            "twom: die Seiten eures Kampfwürfels, durch Kommas getrennt (0-6 Symbole und die Sonderseiten, wie tablecam list twom sie nennt)",
 		"twom: 2 for the assault rifle's two rolls":                                                                                                    "twom: 2 für die zwei Würfe des Sturmgewehrs",
 		"twom: the combat roll is an enemy's":                                                                                                          "twom: der Kampfwurf ist der eines Feindes",
+		"twom: the roller's strength: its rerolls (an enemy rerolls 0 wounds automatically)":                                                           "twom: die Stärke des Werfenden: seine Wiederholungswürfe (ein Feind wiederholt 0 Verletzungen von selbst)",
 		"warfare: the stat the d10 rolls under":                                                                                                        "warfare: der Wert, unter den der W10 fallen muss",
 		"warfare: the modifiers added to the roll":                                                                                                     "warfare: die Modifikatoren, zum Wurf addiert",
 		"warfare: a melee attack at this Strength":                                                                                                     "warfare: ein Nahkampfangriff mit dieser Stärke",
