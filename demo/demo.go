@@ -113,6 +113,9 @@ func Games() []string {
 // drawn by the renderer as symbols of its own, and the renderer's luck
 // token (synth.WithGamePieces), whose side the camera reads.
 func Content(c *models.Content, game string) *models.Content {
+	if game == tracker.GameTwom {
+		return withPieceSet(c, tracker.SetCombatPrefix+"yellow")
+	}
 	if game != tracker.GameWasteland {
 		return c
 	}
@@ -130,6 +133,24 @@ func Content(c *models.Content, game string) *models.Content {
 	cc := *c
 	cc.FaceSets = append(slices.Clone(c.FaceSets), skill)
 	return &cc
+}
+
+// withPieceSet adds the renderer's face set id (a game piece of
+// synth.GamePieceSets) to c unless c has it: This War of Mine's demo fights
+// with a hatchet, whose yellow combat die the camera reads as a group's
+// taught die.
+func withPieceSet(c *models.Content, id string) *models.Content {
+	if _, ok := c.FaceSet(id); ok {
+		return c
+	}
+	for _, fs := range synth.GamePieceSets(c) {
+		if fs.ID == id {
+			cc := *c
+			cc.FaceSets = append(slices.Clone(c.FaceSets), fs)
+			return &cc
+		}
+	}
+	return c
 }
 
 // GameScript is the demo of a game of Games().
@@ -152,14 +173,18 @@ func throwD10(seed int64, faces ...string) *synth.SequenceSpec {
 	return diceOf(tracker.SetD10, seed, faces, []synth.Step{{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}})
 }
 
-// twomScript is a This War of Mine demo: the black die read for a lock, an
-// empathy test after a kill and a character's thirst at dusk; each command
-// is typed without its reading and the camera supplies it.
+// twomScript is a This War of Mine demo: the black die read for a lock, a
+// looter killed outright by a hatchet (its yellow combat die read), the
+// empathy test after the kill and a character's thirst at dusk; each
+// command is typed without its reading and the camera supplies it.
 func twomScript() []Step {
 	return []Step{
 		{Note: "setup; a lock picked", Lines: []string{"setup twom players 2 anna:4:2:3 bruno:7:1:2 cveta:9:0:2", "lockpick"}},
 		{Note: "the black die for the lock", Dice: throwD10(Seed+11, "4")},
-		{Note: "cveta kills a looter", Lines: []string{"combat hatchet 1 mark hatchet", "empathy cveta bruno"}},
+		{Note: "cveta fights a looter with a hatchet", Lines: []string{"combat hatchet"}},
+		{Note: "the yellow combat die", Dice: diceOf(tracker.SetCombatPrefix+"yellow", Seed+14, []string{"hatchet"},
+			[]synth.Step{{Kind: synth.StepThrow}, {Kind: synth.StepWait, Frames: 20}})},
+		{Note: "the looter is dead: an empathy test", Lines: []string{"empathy cveta bruno"}},
 		{Note: "the black die for the empathy test", Dice: throwD10(Seed+12, "8")},
 		{Note: "the day passes; dusk", Lines: []string{"next", "next", "next", "next", "thirst bruno"}},
 		{Note: "the black die for bruno's thirst", Dice: throwD10(Seed+13, "3")},
